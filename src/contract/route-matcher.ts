@@ -1,0 +1,69 @@
+import type { Operation } from './operation.ts';
+
+export type RouteMatch =
+  | { kind: 'operation'; operation: Operation; rawParams: Record<string, string> }
+  | { kind: 'method-not-allowed'; allow: string[] }
+  | { kind: 'not-found' };
+
+export type DecodedParams =
+  | { ok: true; params: Record<string, string> }
+  | { ok: false; param: string; raw: string };
+
+interface CompiledPath {
+  pattern: RegExp;
+  paramNames: string[];
+  byMethod: Map<string, Operation>;
+}
+
+/**
+ * Builds the route lookup from the spec's paths. Matching runs on the raw (still
+ * percent-encoded) path, so an encoded `/` (`%2F`) inside an id stays inside that id.
+ */
+export function createRouteMatcher(operations: readonly Operation[]): (method: string, pathname: string) => RouteMatch {
+  const paths = new Map<string, CompiledPath>();
+  for (const operation of operations) {
+    let compiled = paths.get(operation.path);
+    if (!compiled) {
+      const paramNames: string[] = [];
+      const source = operation.path
+        .split(/(\{[^}]+\})/)
+        .map((part) => {
+          const param = /^\{([^}]+)\}$/.exec(part);
+          if (!param) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+          paramNames.push(param[1]!);
+          return '([^/]+)';
+        })
+        .join('');
+      compiled = { pattern: new RegExp(`^${source}$`), paramNames, byMethod: new Map() };
+      paths.set(operation.path, compiled);
+    }
+    compiled.byMethod.set(operation.method, operation);
+  }
+
+  const compiledPaths = [...paths.values()];
+  return (method, pathname) => {
+    for (const { pattern, paramNames, byMethod } of compiledPaths) {
+      const found = pattern.exec(pathname);
+      if (!found) continue;
+      const operation = byMethod.get(method.toUpperCase());
+      if (!operation) return { kind: 'method-not-allowed', allow: [...byMethod.keys()] };
+      const rawParams: Record<string, string> = {};
+      paramNames.forEach((name, i) => (rawParams[name] = found[i + 1]!));
+      return { kind: 'operation', operation, rawParams };
+    }
+    return { kind: 'not-found' };
+  };
+}
+
+/** Percent-decodes path parameters; malformed encoding is reported, never thrown. */
+export function decodePathParams(rawParams: Record<string, string>): DecodedParams {
+  const params: Record<string, string> = {};
+  for (const [name, raw] of Object.entries(rawParams)) {
+    try {
+      params[name] = decodeURIComponent(raw);
+    } catch {
+      return { ok: false, param: name, raw };
+    }
+  }
+  return { ok: true, params };
+}

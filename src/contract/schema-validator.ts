@@ -1,0 +1,98 @@
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+
+export type JsonSchema = Record<string, unknown>;
+
+/** One way an instance breaks its schema, with pointers into both. */
+export interface SchemaViolation {
+  /** JSON pointer into the instance (the response body, the fixture), '' for the root. */
+  instancePointer: string;
+  /** JSON pointer into the authored spec (or fixture schema) of the failing keyword. */
+  schemaPointer: string;
+  keyword: string;
+  message: string;
+  params: Record<string, unknown>;
+}
+
+export type Validate = (instance: unknown) => SchemaViolation[];
+
+/**
+ * OpenAPI 3.1 schema keywords that JSON Schema 2020-12 does not define; declared so that Ajv's
+ * strict mode still rejects genuine typos in the spec.
+ */
+const OPENAPI_KEYWORDS = ['example', 'xml', 'externalDocs', 'discriminator'];
+
+/** One Ajv instance per contract: schemas are compiled at load, never per request. */
+export function createAjv(): Ajv2020 {
+  const ajv = new Ajv2020({ allErrors: true, strict: true, strictTypes: false, strictTuples: false, logger: false });
+  ajv.addVocabulary(OPENAPI_KEYWORDS);
+  addFormats.default(ajv);
+  // OpenAPI's `password` format marks a secret (OAS 3.1 §4.8.5.1); it constrains nothing.
+  ajv.addFormat('password', true);
+  return ajv;
+}
+
+/**
+ * Compiles `schema` into a function returning every violation. `pointerOf` turns Ajv's schema
+ * path (relative to `schema`) into the pointer a reader should open.
+ */
+export function compileValidator(ajv: Ajv2020, schema: JsonSchema, pointerOf: (schemaPath: string) => string): Validate {
+  const validate: ValidateFunction = ajv.compile(schema);
+  return (instance) => (validate(instance) ? [] : (validate.errors ?? []).map((e) => toViolation(e, pointerOf)));
+}
+
+function toViolation(error: ErrorObject, pointerOf: (schemaPath: string) => string): SchemaViolation {
+  const instancePointer = error.instancePath;
+  const missing = error.keyword === 'required' ? `/${String(error.params.missingProperty)}` : '';
+  return {
+    instancePointer: instancePointer + missing,
+    schemaPointer: pointerOf(error.schemaPath.replace(/^#/, '')),
+    keyword: error.keyword,
+    message: describe(error),
+    params: error.params,
+  };
+}
+
+function describe(error: ErrorObject): string {
+  const at = error.instancePath || '(root)';
+  switch (error.keyword) {
+    case 'required':
+      return `${at}: missing required property "${String(error.params.missingProperty)}"`;
+    case 'enum':
+      return `${at}: must be one of ${JSON.stringify(error.params.allowedValues)}`;
+    case 'const':
+      return `${at}: must be ${JSON.stringify(error.params.allowedValue)}`;
+    case 'unevaluatedProperties':
+    case 'additionalProperties': {
+      const name = error.params.unevaluatedProperty ?? error.params.additionalProperty;
+      return `${at}: property "${String(name)}" is not in the spec`;
+    }
+    default:
+      return `${at}: ${error.message ?? error.keyword}`;
+  }
+}
+
+/**
+ * The same schema, closed: every object that lists properties also rejects the ones it does
+ * not list. `unevaluatedProperties` is set at the top of an `allOf` group, not inside its
+ * branches, so properties evaluated by a sibling branch are still allowed.
+ */
+export function closeSchema(schema: JsonSchema): JsonSchema {
+  const copy = JSON.parse(JSON.stringify(schema)) as JsonSchema;
+  close(copy, false);
+  return copy;
+}
+
+function close(schema: unknown, insideAllOf: boolean): void {
+  if (!schema || typeof schema !== 'object' || Array.isArray(schema)) return;
+  const s = schema as JsonSchema;
+  const isObjectSchema = 'properties' in s || 'allOf' in s;
+  if (isObjectSchema && !insideAllOf && !('additionalProperties' in s) && !('unevaluatedProperties' in s)) {
+    s.unevaluatedProperties = false;
+  }
+  for (const sub of Object.values((s.properties as Record<string, unknown> | undefined) ?? {})) close(sub, false);
+  close(s.items, false);
+  close(s.additionalProperties, false);
+  for (const sub of (s.allOf as unknown[] | undefined) ?? []) close(sub, true);
+  for (const sub of [...((s.anyOf as unknown[] | undefined) ?? []), ...((s.oneOf as unknown[] | undefined) ?? [])]) close(sub, false);
+}
