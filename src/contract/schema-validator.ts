@@ -10,6 +10,9 @@ export interface SchemaViolation {
   /** JSON pointer into the authored spec (or fixture schema) of the failing keyword. */
   schemaPointer: string;
   keyword: string;
+  /** What the schema expects there, e.g. `must be string`. */
+  expected: string;
+  /** The expectation with its location, e.g. `/version: must be integer`. */
   message: string;
   params: Record<string, unknown>;
 }
@@ -44,31 +47,32 @@ export function compileValidator(ajv: Ajv2020, schema: JsonSchema, pointerOf: (s
 function toViolation(error: ErrorObject, pointerOf: (schemaPath: string) => string): SchemaViolation {
   const instancePointer = error.instancePath;
   const missing = error.keyword === 'required' ? `/${String(error.params.missingProperty)}` : '';
+  const expected = describe(error);
   return {
     instancePointer: instancePointer + missing,
     schemaPointer: pointerOf(error.schemaPath.replace(/^#/, '')),
     keyword: error.keyword,
-    message: describe(error),
+    expected,
+    message: `${instancePointer || '(root)'}: ${expected}`,
     params: error.params,
   };
 }
 
 function describe(error: ErrorObject): string {
-  const at = error.instancePath || '(root)';
   switch (error.keyword) {
     case 'required':
-      return `${at}: missing required property "${String(error.params.missingProperty)}"`;
+      return `must have required property "${String(error.params.missingProperty)}"`;
     case 'enum':
-      return `${at}: must be one of ${JSON.stringify(error.params.allowedValues)}`;
+      return `must be one of ${JSON.stringify(error.params.allowedValues)}`;
     case 'const':
-      return `${at}: must be ${JSON.stringify(error.params.allowedValue)}`;
+      return `must be ${JSON.stringify(error.params.allowedValue)}`;
     case 'unevaluatedProperties':
     case 'additionalProperties': {
       const name = error.params.unevaluatedProperty ?? error.params.additionalProperty;
-      return `${at}: property "${String(name)}" is not in the spec`;
+      return `must not have property "${String(name)}", which the schema does not list`;
     }
     default:
-      return `${at}: ${error.message ?? error.keyword}`;
+      return error.message ?? error.keyword;
   }
 }
 
