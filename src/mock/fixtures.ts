@@ -1,0 +1,93 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { ContractError, compileValidator, createAjv, pointerOf, type Contract, type JsonSchema, type Validate } from '../contract/index.ts';
+import type { MockState } from './state.ts';
+
+export const DEFAULT_FIXTURES_FILE = fileURLToPath(new URL('../../fixtures/default.json', import.meta.url));
+export const FIXTURE_SCHEMA_FILE = fileURLToPath(new URL('../../fixtures/fixture.schema.json', import.meta.url));
+
+/** Where fixtures come from: a JSON file, or a state value (named `label` in errors). */
+export type FixtureSource = string | MockState;
+
+const validators = new WeakMap<Contract, Validate>();
+
+/**
+ * Reads and checks a state: JSON Schema first (fixtures/fixture.schema.json, whose value
+ * schemas are the spec's own), then the references between records. A bad fixture throws a
+ * ContractError naming the file, the JSON pointer and what was expected.
+ */
+export function loadFixtures(contract: Contract, source: FixtureSource = DEFAULT_FIXTURES_FILE, label = '(fixtures object)'): MockState {
+  const file = typeof source === 'string' ? source : label;
+  const value = typeof source === 'string' ? readJson(source) : source;
+  const [violation] = fixtureValidator(contract)(value);
+  if (violation) {
+    throw new ContractError('FIXTURE_INVALID', { file, pointer: violation.instancePointer, expected: `a value that ${violation.expected} (fixture schema ${violation.schemaPointer})` });
+  }
+  const state = value as MockState;
+  checkReferences(state, file, contract);
+  return state;
+}
+
+function readJson(file: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ContractError('FIXTURE_UNREADABLE', { file, expected: 'a readable JSON fixture file', got: (error as NodeJS.ErrnoException).code ?? String(error) });
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new ContractError('FIXTURE_JSON', { file, expected: 'valid JSON', got: (error as Error).message });
+  }
+}
+
+function fixtureValidator(contract: Contract): Validate {
+  let validate = validators.get(contract);
+  if (!validate) {
+    const ajv = createAjv();
+    const components = contract.document.components as JsonSchema | undefined;
+    ajv.addSchema({ $id: 'urn:flag-admin:spec', $defs: components?.schemas ?? {} });
+    const schema = JSON.parse(readFileSync(FIXTURE_SCHEMA_FILE, 'utf8')) as JsonSchema;
+    validate = compileValidator(ajv, schema, (schemaPath) => schemaPath);
+    validators.set(contract, validate);
+  }
+  return validate;
+}
+
+function checkReferences(state: MockState, file: string, contract: Contract): void {
+  const fail = (tokens: (string | number)[], expected: string, got: string): never => {
+    throw new ContractError('FIXTURE_INVALID', { file, pointer: pointerOf(tokens), expected, got });
+  };
+  const unique = <T>(items: T[], idOf: (item: T) => string, at: (string | number)[], what: string) => {
+    const seen = new Set<string>();
+    items.forEach((item, i) => {
+      const id = idOf(item);
+      if (seen.has(id)) fail([...at, i], `a unique ${what}`, `a second ${JSON.stringify(id)}`);
+      seen.add(id);
+    });
+  };
+
+  const operationIds = new Set(contract.operations.map((o) => o.operationId));
+  unique(state.apiKeys, (k) => k.key, ['apiKeys'], 'key');
+  state.apiKeys.forEach((k, i) =>
+    k.permissions.forEach((permission, j) => {
+      if (permission !== '*' && !operationIds.has(permission)) {
+        fail(['apiKeys', i, 'permissions', j], `"*" or an operationId of the spec (${[...operationIds].join(', ')})`, JSON.stringify(permission));
+      }
+    }),
+  );
+  unique(state.environments, (e) => e.name, ['environments'], 'environment name');
+  const environments = new Set(state.environments.map((e) => e.name));
+  unique(state.projects, (p) => p.id, ['projects'], 'project id');
+  state.projects.forEach((project, i) => {
+    unique(project.environments, (e) => e.name, ['projects', i, 'environments'], 'environment name within the project');
+    project.environments.forEach((config, j) => {
+      if (!environments.has(config.name)) {
+        fail(['projects', i, 'environments', j, 'name'], `the name of an environment in /environments (${[...environments].join(', ')})`, JSON.stringify(config.name));
+      }
+    });
+  });
+  unique(state.serviceAccounts, (a) => a.id, ['serviceAccounts'], 'service account id');
+  state.serviceAccounts.forEach((account, i) => unique(account.tokens, (t) => t.id, ['serviceAccounts', i, 'tokens'], 'token id within the service account'));
+}

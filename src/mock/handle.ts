@@ -1,0 +1,75 @@
+import { decodePathParams, type Contract, type Operation } from '../contract/index.ts';
+import { MOCK_ERROR_KINDS, errorKindsByStatus, errorResponse, randomIds, type NewId } from './errors.ts';
+import { operationHandlers, type OperationHandler } from './operations/index.ts';
+import type { Store } from './store.ts';
+import type { Handle, MockRequest, MockResponse } from './types.ts';
+
+export interface CreateHandleOptions {
+  contract: Contract;
+  store: Store;
+  /**
+   * Makes the `id` of each error body. Inject a counter to pin ids in tests.
+   * @default crypto.randomUUID
+   */
+  newId?: NewId;
+  /** Handlers by operationId. @default the mock's own (src/mock/operations) */
+  handlers?: Readonly<Record<string, OperationHandler>>;
+}
+
+/** `Authorization: <key>`; `Bearer <key>` is accepted too (decision recorded in the spec). */
+const BEARER = /^bearer\s+/i;
+
+/**
+ * The mock's core: route, authenticate, authorize, decode ids, run the operation. Knows no
+ * socket; every expected outcome is a returned response, never a throw.
+ */
+export function createHandle({ contract, store, newId = randomIds, handlers = operationHandlers }: CreateHandleOptions): Handle {
+  for (const operation of contract.operations) {
+    if (!handlers[operation.operationId]) throw new Error(`No mock handler for operation ${operation.operationId}`);
+  }
+  const kinds = errorKindsByStatus(contract);
+  const fail = (status: number, message: string, headers?: Record<string, string>): MockResponse =>
+    errorResponse(status, kinds.get(status) ?? MOCK_ERROR_KINDS[status as keyof typeof MOCK_ERROR_KINDS] ?? 'Error', message, newId, headers);
+
+  const authorize = (operation: Operation, request: MockRequest): MockResponse | undefined => {
+    if (operation.authHeaders.length === 0) return undefined;
+    const presented = operation.authHeaders.map((h) => request.headers[h.toLowerCase()]).find((v) => v !== undefined);
+    const value = Array.isArray(presented) ? presented[0] : presented;
+    if (!value) return fail(401, `You must provide an API key in the ${operation.authHeaders.join(' or ')} header.`);
+    const key = store.apiKey(value.replace(BEARER, '').trim());
+    if (!key) return fail(401, 'The API key is not valid.');
+    if (!key.permissions.includes('*') && !key.permissions.includes(operation.operationId)) {
+      return fail(403, `This API key lacks the permission for ${operation.operationId}.`);
+    }
+    return undefined;
+  };
+
+  return (request) => {
+    const pathname = pathOf(request.url);
+    const route = contract.matchRoute(request.method, pathname);
+    if (route.kind === 'not-found') return fail(404, `No route matches ${request.method} ${truncate(pathname)}.`);
+    if (route.kind === 'method-not-allowed') {
+      return fail(405, `${request.method} is not allowed on this path; allowed: ${route.allow.join(', ')}.`, { allow: route.allow.join(', ') });
+    }
+    const { operation } = route;
+    const denied = authorize(operation, request);
+    if (denied) return denied;
+    const decoded = decodePathParams(route.rawParams);
+    // An id that is not valid percent-encoding names no resource; 404 is the status the spec documents for that.
+    if (!decoded.ok) return fail(404, `The ${decoded.param} in the path is not valid percent-encoding, so no such resource exists.`);
+    const result = handlers[operation.operationId]!(store, decoded.params);
+    if ('error' in result) return fail(result.status, result.error);
+    if (result.body === undefined) return { status: result.status, headers: {}, body: undefined };
+    return { status: result.status, headers: { 'content-type': 'application/json' }, body: JSON.stringify(result.body) };
+  };
+}
+
+function pathOf(url: string): string {
+  const path = /^https?:\/\//i.test(url) ? url.replace(/^https?:\/\/[^/]*/i, '') : url;
+  const query = path.indexOf('?');
+  return query < 0 ? path : path.slice(0, query);
+}
+
+function truncate(text: string): string {
+  return text.length > 120 ? `${text.slice(0, 120)}…` : text;
+}

@@ -1,0 +1,10 @@
+export { createMock, type CreateMockOptions, type Mock } from './create-mock.ts';
+export { DEFAULT_FIXTURES_FILE, loadFixtures, type FixtureSource } from './fixtures.ts';
+export { createHandle, type CreateHandleOptions } from './handle.ts';
+export { operationHandlers } from './operations/index.ts';
+export { MockSelfCheckError, withSelfCheck } from './self-check.ts';
+export { serveHandler, type RunningServer, type ServeOptions } from './server.ts';
+export { startMock, type RunningMock, type StartMockOptions } from './start-mock.ts';
+export type { MockState } from './state.ts';
+export type { Store } from './store.ts';
+export type { Handle, MockRequest, MockResponse } from './types.ts';

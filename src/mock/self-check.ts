@@ -1,0 +1,56 @@
+import { compileValidator, createAjv, responseFor, type Contract, type JsonSchema } from '../contract/index.ts';
+import type { Handle, MockRequest, MockResponse } from './types.ts';
+
+/** The mock answered something its own spec does not allow: a bug in the mock, never the client. */
+export class MockSelfCheckError extends Error {
+  override name = 'MockSelfCheckError';
+  readonly problems: string[];
+  constructor(request: MockRequest, response: MockResponse, problems: string[]) {
+    super(`The mock's answer ${response.status} to ${request.method} ${request.url} breaks the spec: ${problems.join('; ')}`);
+    this.problems = problems;
+  }
+}
+
+/**
+ * Wraps a handle so every response is checked against the spec before it leaves; on by
+ * default under test (FLAG_ADMIN_MOCK_SELF_CHECK=1, see vitest.config.ts). When off, the mock
+ * does not call this at all, so normal runs pay nothing.
+ */
+export function withSelfCheck(contract: Contract, handle: Handle): Handle {
+  const errorSchema = (contract.document.components as JsonSchema | undefined)?.schemas as Record<string, JsonSchema> | undefined;
+  const validateErrorBody = errorSchema?.ErrorBody ? compileValidator(createAjv(), errorSchema.ErrorBody, (p) => `/components/schemas/ErrorBody${p}`) : () => [];
+
+  return (request) => {
+    const response = handle(request);
+    const problems: string[] = [];
+    const route = contract.matchRoute(request.method, request.url.split('?')[0]!);
+    const body = parse(response.body, problems);
+    if (route.kind === 'operation') {
+      const documented = responseFor(route.operation, response.status);
+      if (!documented) {
+        problems.push(`status ${response.status} is not documented for ${route.operation.operationId}`);
+      } else if (documented.mediaType === undefined) {
+        if (response.body !== undefined) problems.push('the spec describes no body, but one was sent');
+      } else {
+        if (response.headers['content-type'] !== documented.mediaType) problems.push(`content-type ${response.headers['content-type']} is not ${documented.mediaType}`);
+        problems.push(...documented.validate(body).map((v) => `${v.message} (${v.schemaPointer})`));
+      }
+    } else {
+      const expected = route.kind === 'not-found' ? 404 : 405;
+      if (response.status !== expected) problems.push(`expected ${expected} for a ${route.kind} route`);
+      problems.push(...validateErrorBody(body).map((v) => `${v.message} (${v.schemaPointer})`));
+    }
+    if (problems.length > 0) throw new MockSelfCheckError(request, response, problems);
+    return response;
+  };
+}
+
+function parse(body: string | undefined, problems: string[]): unknown {
+  if (body === undefined) return undefined;
+  try {
+    return JSON.parse(body);
+  } catch {
+    problems.push('the body is not JSON');
+    return undefined;
+  }
+}
