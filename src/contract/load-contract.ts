@@ -3,13 +3,11 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { authoredPointer } from './authored-pointer.ts';
 import { ContractError } from './contract-error.ts';
 import { pointerOf } from './json-pointer.ts';
-import type { Operation, ResponseContract } from './operation.ts';
+import { HTTP_METHODS, type Operation, type ResponseContract } from './operation.ts';
 import { createRouteMatcher, type RouteMatch } from './route-matcher.ts';
 import { closeSchema, compileValidator, createAjv, type JsonSchema, type Validate } from './schema-validator.ts';
 
 export const DEFAULT_SPEC_FILE = fileURLToPath(new URL('../../spec/openapi.yaml', import.meta.url));
-
-const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
 export interface LoadContractOptions {
   /** The OpenAPI 3.1 document. Default: the kit's own `spec/openapi.yaml`. */

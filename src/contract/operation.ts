@@ -1,5 +1,8 @@
 import type { JsonSchema, Validate } from './schema-validator.ts';
 
+/** The operation fields of an OpenAPI 3.1 path item (OAS 3.1 §4.8.9), in the spec's order. */
+export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
 /** What the spec says about one status of one operation. */
 export interface ResponseContract {
   /** The status as the spec writes it: '200', '404', or a range such as '4XX'. */
