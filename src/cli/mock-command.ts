@@ -1,0 +1,117 @@
+import { relative } from 'node:path';
+import { parseArgs } from 'node:util';
+import { ContractError, loadContract } from '../contract/index.ts';
+import { DEFAULT_FIXTURES_FILE, loadFixtures, startMock, type MockState } from '../mock/index.ts';
+import { UsageError, type CommandIo } from './io.ts';
+
+export const MOCK_USAGE = `Usage: flag-admin mock [--port 4010] [--host 127.0.0.1] [--fixtures FILE] [--quiet]
+
+  --port PORT      port to listen on; 0 picks a free one      (default 4010)
+  --host HOST      interface to bind                          (default 127.0.0.1)
+  --fixtures FILE  initial state, JSON (see fixtures/fixture.schema.json)
+                                                              (default: the embedded fixtures/default.json)
+  --quiet          no access log
+`;
+
+/**
+ * Serves the mock until SIGINT or SIGTERM, then closes it and resolves to 0. Bad flags: usage
+ * and 2; a bad fixture: its file, JSON pointer and expectation, and 2.
+ */
+export async function mockCommand(argv: string[], io: CommandIo): Promise<number> {
+  let options: { port: number; host: string; fixtures: string | undefined; quiet: boolean };
+  try {
+    options = parseMockArgs(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    io.stderr(`flag-admin mock: ${error.message}\n\n${MOCK_USAGE}`);
+    return 2;
+  }
+  if (argv.includes('--help') || argv.includes('-h')) {
+    io.stdout(MOCK_USAGE);
+    return 0;
+  }
+
+  const contract = await loadContract({ validate: false });
+  const fixturesFile = options.fixtures ?? DEFAULT_FIXTURES_FILE;
+  let fixtures: MockState;
+  try {
+    fixtures = loadFixtures(contract, fixturesFile);
+  } catch (error) {
+    if (!(error instanceof ContractError)) throw error;
+    io.stderr(`flag-admin mock: bad fixtures: ${error.message}\n`);
+    return 2;
+  }
+
+  let mock;
+  try {
+    mock = await startMock({
+      contract,
+      fixtures,
+      port: options.port,
+      host: options.host,
+      onResponse: options.quiet ? undefined : ({ method, url, status, ms }) => io.stdout(`${method} ${url} ${status} ${ms.toFixed(1)}ms\n`),
+      onError: (error) => io.stderr(`flag-admin mock: internal error: ${error instanceof Error ? error.message : String(error)}\n`),
+    });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
+      io.stderr(`flag-admin mock: cannot listen on ${options.host}:${options.port} (${code}); choose another with --port (0 picks a free one) or --host\n`);
+      return 1;
+    }
+    throw error;
+  }
+
+  io.stdout(startBanner(mock.url, fixturesFile, fixtures, options.fixtures === undefined));
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  await mock.close();
+  io.stdout('flag-admin mock stopped\n');
+  return 0;
+}
+
+function parseMockArgs(argv: string[]): { port: number; host: string; fixtures: string | undefined; quiet: boolean } {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        port: { type: 'string', default: '4010' },
+        host: { type: 'string', default: '127.0.0.1' },
+        fixtures: { type: 'string' },
+        quiet: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    }));
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (!/^\d{1,5}$/.test(values.port) || Number(values.port) > 65535) {
+    throw new UsageError(`--port expects an integer from 0 to 65535, got ${JSON.stringify(values.port)}`);
+  }
+  if (values.host === '') throw new UsageError('--host expects an interface name or address, got ""');
+  return { port: Number(values.port), host: values.host, fixtures: values.fixtures, quiet: values.quiet };
+}
+
+function startBanner(url: string, file: string, state: MockState, embedded: boolean): string {
+  // The embedded keys are public test values (README); keys from a user's file are secrets.
+  const keys = state.apiKeys.map((k) => {
+    const scope = k.permissions.includes('*') ? 'all operations' : k.permissions.join(', ') || 'no operations';
+    return `    ${embedded ? k.key : '<hidden>'}  ${scope}${k.description ? `  (${k.description})` : ''}`;
+  });
+  const example = embedded ? `\n  try:  curl -H 'Authorization: ${state.apiKeys[0]?.key}' ${url}/api/admin/environments/project/${state.projects[0]?.id ?? 'default'}` : '';
+  return [
+    `flag-admin mock listening on ${url}`,
+    `  state:  ${embedded ? 'embedded default fixtures' : relative(process.cwd(), file) || file}`,
+    `  API keys (Authorization header):`,
+    ...keys,
+  ].join('\n') + `${example}\n  Ctrl-C to stop.\n`;
+}
