@@ -1,0 +1,29 @@
+import { startMock, type RunningMock, type StartMockOptions } from '../src/mock/index.ts';
+
+export const ADMIN_KEY = 'mock-admin-key';
+export const VIEWER_KEY = 'mock-viewer-key';
+
+export interface Answer {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** The body parsed as JSON, or undefined when empty. */
+  json: any;
+}
+
+/** A mock on a free port with helpers to call it as a client would. */
+export async function mockClient(options: StartMockOptions = {}) {
+  const mock: RunningMock = await startMock({ port: 0, onResponse: undefined, ...options });
+  const call = async (method: string, path: string, key?: string, headers: Record<string, string> = {}): Promise<Answer> => {
+    const response = await fetch(mock.url + path, { method, headers: { ...(key === undefined ? {} : { authorization: key }), ...headers } });
+    const text = await response.text();
+    return { status: response.status, headers: response.headers, text, json: text ? JSON.parse(text) : undefined };
+  };
+  return { mock, call, close: () => mock.close() };
+}
+
+export const paths = {
+  environments: (projectId: string) => `/api/admin/environments/project/${projectId}`,
+  oidc: () => '/api/admin/auth/oidc/settings',
+  token: (accountId: string, tokenId: string) => `/api/admin/service-account/${accountId}/token/${tokenId}`,
+};
