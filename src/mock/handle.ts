@@ -1,6 +1,7 @@
 import { decodePathParams, type Contract, type Operation } from '../contract/index.ts';
 import { MOCK_ERROR_KINDS, errorKindsByStatus, errorResponse, randomIds, type NewId } from './errors.ts';
 import { operationHandlers, type OperationHandler } from './operations/index.ts';
+import { requestPath } from './request-path.ts';
 import type { Store } from './store.ts';
 import type { Handle, MockRequest, MockResponse } from './types.ts';
 
@@ -45,7 +46,7 @@ export function createHandle({ contract, store, newId = randomIds, handlers = op
   };
 
   return (request) => {
-    const pathname = pathOf(request.url);
+    const pathname = requestPath(request.url);
     const route = contract.matchRoute(request.method, pathname);
     if (route.kind === 'not-found') return fail(404, `No route matches ${request.method} ${truncate(pathname)}.`);
     if (route.kind === 'method-not-allowed') {
@@ -62,12 +63,6 @@ export function createHandle({ contract, store, newId = randomIds, handlers = op
     if (result.body === undefined) return { status: result.status, headers: {}, body: undefined };
     return { status: result.status, headers: { 'content-type': 'application/json' }, body: JSON.stringify(result.body) };
   };
-}
-
-function pathOf(url: string): string {
-  const path = /^https?:\/\//i.test(url) ? url.replace(/^https?:\/\/[^/]*/i, '') : url;
-  const query = path.indexOf('?');
-  return query < 0 ? path : path.slice(0, query);
 }
 
 function truncate(text: string): string {

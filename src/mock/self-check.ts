@@ -1,4 +1,5 @@
 import { compileValidator, createAjv, responseFor, type Contract, type JsonSchema } from '../contract/index.ts';
+import { requestPath } from './request-path.ts';
 import type { Handle, MockRequest, MockResponse } from './types.ts';
 
 /** The mock answered something its own spec does not allow: a bug in the mock, never the client. */
@@ -23,7 +24,7 @@ export function withSelfCheck(contract: Contract, handle: Handle): Handle {
   return (request) => {
     const response = handle(request);
     const problems: string[] = [];
-    const route = contract.matchRoute(request.method, request.url.split('?')[0]!);
+    const route = contract.matchRoute(request.method, requestPath(request.url));
     const body = parse(response.body, problems);
     if (route.kind === 'operation') {
       const documented = responseFor(route.operation, response.status);
