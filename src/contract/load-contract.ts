@@ -51,8 +51,14 @@ export async function loadContract(options: LoadContractOptions = {}): Promise<C
     const copy = structuredClone(rawDocument) as never;
     document = (options.validate === false ? await SwaggerParser.dereference(specFile, copy, {}) : await SwaggerParser.validate(specFile, copy, {})) as unknown as JsonSchema;
   } catch (error) {
-    const details = (error as { details?: { instancePath?: string }[] }).details;
-    throw new ContractError('SPEC_INVALID', { file: specFile, pointer: details?.[0]?.instancePath, expected: 'a valid OpenAPI 3.1 document', got: firstLine(error) });
+    // swagger-parser's own message is only "Swagger schema validation failed."; what is wrong is in details.
+    const detail = (error as { details?: { instancePath?: string; message?: string }[] }).details?.[0];
+    throw new ContractError('SPEC_INVALID', {
+      file: specFile,
+      pointer: detail?.instancePath,
+      expected: detail?.message ? `a valid OpenAPI 3.1 document, where this value ${detail.message}` : 'a valid OpenAPI 3.1 document',
+      got: detail?.message ? undefined : firstLine(error),
+    });
   }
 
   const ajv = createAjv();
