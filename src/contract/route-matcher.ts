@@ -40,7 +40,8 @@ export function createRouteMatcher(operations: readonly Operation[]): (method: s
     compiled.byMethod.set(operation.method, operation);
   }
 
-  const compiledPaths = [...paths.values()];
+  // Concrete paths before templated ones that also match (OAS 3.1 §4.8.8: `/users/me` before `/users/{id}`).
+  const compiledPaths = [...paths.values()].sort((a, b) => a.paramNames.length - b.paramNames.length);
   return (method, pathname) => {
     for (const { pattern, paramNames, byMethod } of compiledPaths) {
       const found = pattern.exec(pathname);
