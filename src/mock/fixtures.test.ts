@@ -1,0 +1,115 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ContractError, loadContract, type Contract } from '../contract/index.ts';
+import { DEFAULT_FIXTURES_FILE, loadFixtures, startMock, type MockState } from './index.ts';
+
+let contract: Contract;
+const dir = mkdtempSync(join(tmpdir(), 'flag-admin-fixtures-'));
+const defaults = (): MockState => JSON.parse(readFileSync(DEFAULT_FIXTURES_FILE, 'utf8'));
+const write = (name: string, text: string) => {
+  const file = join(dir, name);
+  writeFileSync(file, text);
+  return file;
+};
+const failure = (fn: () => unknown): ContractError => {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof ContractError) return error;
+    throw error;
+  }
+  throw new Error('expected a ContractError');
+};
+
+beforeAll(async () => (contract = await loadContract({ validate: false })));
+
+describe('the embedded default state', () => {
+  it('holds the keys, projects, OIDC settings and service accounts the README documents', () => {
+    const state = loadFixtures(contract);
+    expect(state.apiKeys.map((k) => [k.key, k.permissions])).toEqual([
+      ['mock-admin-key', ['*']],
+      ['mock-viewer-key', ['getProjectEnvironments']],
+    ]);
+    const project = state.projects.find((p) => p.id === 'default')!;
+    expect(project.environments.filter((e) => e.enabled).map((e) => e.name)).toEqual(['development', 'production']);
+    const instanceOnly = state.environments.map((e) => e.name).filter((name) => !project.environments.some((e) => e.enabled && e.name === name));
+    expect(instanceOnly.length).toBeGreaterThan(0);
+    expect(state.projects.length).toBeGreaterThan(1);
+    expect(state.serviceAccounts.map((a) => [a.id, a.tokens.map((t) => t.id)])).toEqual([
+      ['1', ['1', '2', '3']],
+      ['2', ['4', '5']],
+    ]);
+  });
+
+  it('sets every OIDC field the spec lists', () => {
+    const listed = Object.keys((contract.document as any).components.schemas.OidcSettings.properties).sort();
+    expect(Object.keys(loadFixtures(contract).oidcSettings).sort()).toEqual(listed);
+  });
+});
+
+describe('a bad fixture', () => {
+  it('names a file that cannot be read', () => {
+    const error = failure(() => loadFixtures(contract, join(dir, 'missing.json')));
+    expect(error.message).toBe(`${join(dir, 'missing.json')}: expected a readable JSON fixture file, got ENOENT`);
+  });
+
+  it('names a file that is not JSON', () => {
+    const file = write('broken.json', '{"apiKeys": [');
+    expect(failure(() => loadFixtures(contract, file)).message).toMatch(new RegExp(`^${file}: expected valid JSON, got `));
+  });
+
+  it('names the pointer of a value of the wrong type', () => {
+    const state = defaults() as any;
+    state.projects[1].environments[0].projectApiTokenCount = 'three';
+    const error = failure(() => loadFixtures(contract, write('type.json', JSON.stringify(state))));
+    expect(error.pointer).toBe('/projects/1/environments/0/projectApiTokenCount');
+    expect(error.message).toContain('type.json#/projects/1/environments/0/projectApiTokenCount: expected a value that must be integer');
+  });
+
+  it('checks OIDC settings against the spec, enums included', () => {
+    const state = defaults() as any;
+    state.oidcSettings.idTokenSigningAlgorithm = 'HS256';
+    const error = failure(() => loadFixtures(contract, state, 'inline'));
+    expect(error.message).toContain('inline#/oidcSettings/idTokenSigningAlgorithm: expected a value that must be one of ["RS256","RS384","RS512"]');
+  });
+
+  it('names a missing required section', () => {
+    const { serviceAccounts: _, ...state } = defaults();
+    expect(failure(() => loadFixtures(contract, state as MockState, 'inline')).pointer).toBe('/serviceAccounts');
+  });
+
+  it('rejects a field the fixture schema does not know', () => {
+    const state = defaults() as any;
+    state.serviceAccounts[0].tokens[0].secret = 'x';
+    expect(failure(() => loadFixtures(contract, state, 'inline')).pointer).toBe('/serviceAccounts/0/tokens/0');
+  });
+
+  it('rejects a project environment that the instance does not have', () => {
+    const state = defaults();
+    state.projects[0]!.environments[1]!.name = 'prod';
+    const error = failure(() => loadFixtures(contract, state, 'inline'));
+    expect(error.message).toBe('inline#/projects/0/environments/1/name: expected the name of an environment in /environments (development, staging, production, sandbox), got "prod"');
+  });
+
+  it('rejects a permission that is not an operationId', () => {
+    const state = defaults();
+    state.apiKeys[1]!.permissions = ['readEnvironments'];
+    expect(failure(() => loadFixtures(contract, state, 'inline')).message).toContain('inline#/apiKeys/1/permissions/0: expected "*" or an operationId of the spec (getProjectEnvironments, getOidcSettings, deleteServiceAccountToken)');
+  });
+
+  it.each([
+    ['apiKeys', (s: MockState) => s.apiKeys.push({ ...s.apiKeys[0]! }), '/apiKeys/2'],
+    ['service account tokens', (s: MockState) => s.serviceAccounts[1]!.tokens.push({ id: '4' }), '/serviceAccounts/1/tokens/2'],
+    ['projects', (s: MockState) => s.projects.push({ id: 'default', environments: [] }), '/projects/2'],
+  ])('rejects duplicate %s', (_, mutate, pointer) => {
+    const state = defaults();
+    mutate(state);
+    expect(failure(() => loadFixtures(contract, state, 'inline')).pointer).toBe(pointer);
+  });
+
+  it('stops startMock before it listens', async () => {
+    await expect(startMock({ port: 0, fixtures: write('bad.json', '[]') })).rejects.toThrow(/bad\.json: expected a value that must be object/);
+  });
+});
