@@ -1,0 +1,100 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const BIN = fileURLToPath(new URL('../../bin/flag-admin.js', import.meta.url));
+const children: ChildProcess[] = [];
+afterEach(() => children.splice(0).forEach((c) => c.exitCode === null && c.kill('SIGKILL')));
+
+/** Runs the real CLI with the Node that runs the tests (the pinned Node 24). */
+function run(args: string[]) {
+  const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, FLAG_ADMIN_MOCK_SELF_CHECK: '1' } });
+  children.push(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const waitFor = async (pattern: RegExp) => {
+    for (let i = 0; i < 200; i++) {
+      const found = pattern.exec(stdout);
+      if (found) return found;
+      if (child.exitCode !== null) break;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    throw new Error(`no ${pattern} in stdout: ${stdout}\nstderr: ${stderr}`);
+  };
+  return { child, exited, waitFor, out: () => stdout, err: () => stderr };
+}
+
+describe('flag-admin mock', () => {
+  it('serves the default state on a free port, prints URL and keys, and stops cleanly on SIGTERM', async () => {
+    const mock = run(['mock', '--port', '0']);
+    const [, url] = (await mock.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+)/))!;
+    expect(mock.out()).toContain('mock-admin-key  all operations');
+    expect(mock.out()).toContain('mock-viewer-key  getProjectEnvironments');
+    const response = await fetch(`${url}/api/admin/environments/project/default`, { headers: { authorization: 'mock-admin-key' } });
+    expect(response.status).toBe(200);
+    await mock.waitFor(/GET \/api\/admin\/environments\/project\/default 200/);
+    mock.child.kill('SIGTERM');
+    expect(await mock.exited).toBe(0);
+    expect(mock.out()).toContain('flag-admin mock stopped');
+    expect(mock.err()).toBe('');
+  });
+
+  it('stops cleanly on SIGINT (Ctrl-C)', async () => {
+    const mock = run(['mock', '--port', '0', '--quiet']);
+    await mock.waitFor(/listening on/);
+    mock.child.kill('SIGINT');
+    expect(await mock.exited).toBe(0);
+  });
+
+  it('serves a fixtures file and hides its keys', async () => {
+    const fixtures = fileURLToPath(new URL('../../fixtures/default.json', import.meta.url));
+    const mock = run(['mock', '--port', '0', '--fixtures', fixtures]);
+    await mock.waitFor(/listening on/);
+    expect(mock.out()).not.toContain('mock-admin-key');
+    expect(mock.out()).toContain('<hidden>  all operations');
+    mock.child.kill('SIGTERM');
+    await mock.exited;
+  });
+
+  it.each([
+    [['--port', 'abc'], '--port expects an integer from 0 to 65535, got "abc"'],
+    [['--port', '70000'], '--port expects an integer from 0 to 65535, got "70000"'],
+    [['--verbose'], "Unknown option '--verbose'"],
+    [['--port'], "Option '--port <value>' argument missing"],
+    [['extra'], "Unexpected argument 'extra'"],
+  ])('rejects %j with a usage message and exit code 2', async (args, message) => {
+    const mock = run(['mock', ...args]);
+    expect(await mock.exited).toBe(2);
+    expect(mock.err()).toContain(message);
+    expect(mock.err()).toContain('Usage: flag-admin mock');
+  });
+
+  it('stops start-up on a bad fixture, naming file, pointer and expectation', async () => {
+    const mock = run(['mock', '--port', '0', '--fixtures', fileURLToPath(new URL('./__fixtures__/bad-oidc.json', import.meta.url))]);
+    expect(await mock.exited).toBe(2);
+    expect(mock.err()).toMatch(/bad fixtures: .*bad-oidc\.json#\/oidcSettings\/discoverUrl: expected a value that must match format "uri"/);
+  });
+
+  it('says which port is taken and exits 1', async () => {
+    const blocker = createServer();
+    await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
+    const { port } = blocker.address() as { port: number };
+    try {
+      const mock = run(['mock', '--port', String(port)]);
+      expect(await mock.exited).toBe(1);
+      expect(mock.err()).toContain(`cannot listen on 127.0.0.1:${port} (EADDRINUSE)`);
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it('rejects an unknown command with exit code 2', async () => {
+    const cli = run(['serve']);
+    expect(await cli.exited).toBe(2);
+    expect(cli.err()).toContain('Unknown command "serve"');
+  });
+});
