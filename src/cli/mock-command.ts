@@ -31,7 +31,7 @@ export async function mockCommand(argv: string[], io: CommandIo): Promise<number
     return 0;
   }
 
-  const contract = await loadContract({ validate: false });
+  const contract = await loadContract({ validate: false, lazyValidators: true });
   const fixturesFile = options.fixtures ?? DEFAULT_FIXTURES_FILE;
   let fixtures: MockState;
   try {

@@ -18,6 +18,12 @@ export interface LoadContractOptions {
    * @default true
    */
   validate?: boolean;
+  /**
+   * Compile each response validator on its first use instead of at load (still once). The mock
+   * sets it: it validates its responses only under self-check, and starts ~100 ms sooner.
+   * @default false
+   */
+  lazyValidators?: boolean;
 }
 
 /** The spec, loaded once: operations, route lookup and compiled response validators. */
@@ -63,12 +69,16 @@ export async function loadContract(options: LoadContractOptions = {}): Promise<C
 
   const ajv = createAjv();
   const operations = collectOperations(specFile, rawDocument, document, (schema, pointer) => {
-    const toAuthored = (schemaPath: string) => authoredPointer(rawDocument, pointer + schemaPath);
-    try {
-      return compileValidator(ajv, schema, toAuthored);
-    } catch (error) {
-      throw new ContractError('SPEC_SCHEMA', { file: specFile, pointer: authoredPointer(rawDocument, pointer), expected: 'a JSON Schema 2020-12 that Ajv compiles in strict mode', got: firstLine(error) });
-    }
+    const compileNow = (): Validate => {
+      try {
+        return compileValidator(ajv, schema, (schemaPath) => authoredPointer(rawDocument, pointer + schemaPath));
+      } catch (error) {
+        throw new ContractError('SPEC_SCHEMA', { file: specFile, pointer: authoredPointer(rawDocument, pointer), expected: 'a JSON Schema 2020-12 that Ajv compiles in strict mode', got: firstLine(error) });
+      }
+    };
+    if (!options.lazyValidators) return compileNow();
+    let compiled: Validate | undefined;
+    return (instance) => (compiled ??= compileNow())(instance);
   });
   const byId = new Map(operations.map((operation) => [operation.operationId, operation]));
   const matchRoute = createRouteMatcher(operations);

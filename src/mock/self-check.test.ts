@@ -14,7 +14,7 @@ async function serveBroken(overrides: Record<string, OperationHandler>) {
   const errors: unknown[] = [];
   server = await serveHandler(withSelfCheck(contract, handle), { port: 0, onError: (e) => errors.push(e) });
   const response = await fetch(`${server.url}/api/admin/auth/oidc/settings`, { headers: { authorization: 'mock-admin-key' } });
-  return { status: response.status, body: await response.json(), errors };
+  return { status: response.status, body: (await response.json()) as { name: string; message: string; clientId: string }, errors };
 }
 
 describe('the self-check', () => {

@@ -17,7 +17,7 @@ export interface RunningMock extends RunningServer {
  * @example const mock = await startMock({ port: 0 }); await fetch(`${mock.url}/api/admin/...`); await mock.close();
  */
 export async function startMock(options: StartMockOptions = {}): Promise<RunningMock> {
-  const contract = options.contract ?? (await loadContract({ validate: false }));
+  const contract = options.contract ?? (await loadContract({ validate: false, lazyValidators: true }));
   const { handle, store } = createMock({ ...options, contract });
   const server = await serveHandler(handle, options);
   return { ...server, store };
