@@ -88,4 +88,11 @@ describe('loadContract on a broken spec', () => {
     expect(error.message).toContain(`${file}#/components/schemas/Thing`);
     expect(error.message).toContain('minLenght');
   });
+
+  test('rejects a path template parameter that no parameter declares, naming the operation', async () => {
+    const file = await specFile('undeclared.yaml', specWith().replace("    parameters: [{name: id, in: path, required: true, schema: {type: string}}]\n", ''));
+    const error = await failureOf(file);
+    expect(error.code).toBe('SPEC_PATH_PARAMS');
+    expect(error.message).toBe(`${file}#/paths/~1things~1{id}/get/parameters: expected path parameters ["id"] as in the path template, got []`);
+  });
 });

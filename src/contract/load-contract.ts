@@ -144,13 +144,19 @@ function collectOperations(
         }),
       );
       const parameters = [...((pathItem.parameters ?? []) as JsonSchema[]), ...((op.parameters ?? []) as JsonSchema[])];
+      const declared = parameters.filter((p) => p.in === 'path').map((p) => String(p.name));
+      const templated = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+      // OAS 3.1 §4.8.12.1: each template expression must be declared as a path parameter, and vice versa.
+      if ([...declared].sort().join() !== [...templated].sort().join()) {
+        throw new ContractError('SPEC_PATH_PARAMS', { file: specFile, pointer: `${pointer}/parameters`, expected: `path parameters ${JSON.stringify(templated)} as in the path template`, got: JSON.stringify(declared) });
+      }
       operations.push({
         operationId: op.operationId,
         method: method.toUpperCase(),
         path,
         pointer,
         summary: String(op.summary ?? ''),
-        pathParams: parameters.filter((p) => p.in === 'path').map((p) => String(p.name)),
+        pathParams: templated,
         responses,
         authHeaders,
       });
