@@ -1,0 +1,11 @@
+import { judgeExpectedStatus, type Check } from './check.ts';
+
+export const authMissingRejected: Check = {
+  id: 'auth-missing-rejected',
+  severity: 'error',
+  title: 'No credentials: 401',
+  proves: 'every operation refuses a request without the API key header with 401 (API §5), even on a resource that does not exist (the spec decides auth comes first)',
+  level: 'behaviour',
+  steps: ['no-credentials'],
+  judge: (exchanges) => judgeExpectedStatus(exchanges, (e) => `${e.label}: a request without credentials must be refused with 401 (API §5).`),
+};

@@ -1,0 +1,98 @@
+import { responseFor, type Contract, type Operation, type ResponseContract } from '../../src/contract/index.ts';
+import { HOSTILE_STEPS, type Exchange, type FindingResponse, type Severity, type StepKind } from '../types.ts';
+
+/** What every check may read besides the exchanges: the contract and the options that shape verdicts. */
+export interface CheckContext {
+  contract: Contract;
+  /** `--strict`: flag properties the spec does not list. */
+  strict: boolean;
+  /** Every exchange of the run, for stateful checks that need an earlier step's outcome. */
+  all: readonly Exchange[];
+}
+
+/** What a check says about one exchange (or group) that fails it. The runner adds request, response excerpt and curl line. */
+export interface FindingDraft {
+  exchange: Exchange;
+  message: string;
+  expected: string;
+  got: string;
+  schemaPointer?: string;
+  instancePointer?: string;
+  /** Overrides the exchange's own response in the finding, e.g. for a group of concurrent answers; null shows none. */
+  response?: FindingResponse | null;
+}
+
+export type Judgement =
+  | { operationId: string; verdict: 'passed' }
+  | { operationId: string; verdict: 'failed'; finding: FindingDraft }
+  | { operationId: string; verdict: 'not checked'; reason: string };
+
+/**
+ * A named check (Schemathesis's model): a stable id, a severity, and a pure function from
+ * recorded exchanges to judgements. It never sends a request, throws for a bad response, or prints.
+ */
+export interface Check {
+  /** Stable: reports, `--skip-check` and CI dashboards key on it. */
+  id: string;
+  severity: Severity;
+  /** The rule in a few words, the title of its findings. */
+  title: string;
+  /** What a pass proves, for the README and the report. */
+  proves: string;
+  /**
+   * `response`: judges a response on its own (its coverage cell turns "not conformant" on a
+   * failure); `behaviour`: judges what a request of a scenario was answered.
+   */
+  level: 'response' | 'behaviour';
+  /** The scenario steps whose exchanges it judges, and whose skipping makes it "not checked"; every step when omitted. */
+  steps?: readonly StepKind[];
+  judge(exchanges: readonly Exchange[], context: CheckContext): Judgement[];
+}
+
+export const passed = (exchange: Exchange): Judgement => ({ operationId: exchange.operationId, verdict: 'passed' });
+export const failed = (finding: FindingDraft): Judgement => ({ operationId: finding.exchange.operationId, verdict: 'failed', finding });
+
+/** Exchanges that got an HTTP response and are not hostile probes (those have checks of their own). */
+export function ordinaryResponses(exchanges: readonly Exchange[]): (Exchange & { response: NonNullable<Exchange['response']> })[] {
+  return exchanges.filter((e): e is Exchange & { response: NonNullable<Exchange['response']> } => e.response !== undefined && !HOSTILE_STEPS.has(e.step));
+}
+
+/** The spec's entry for the status the exchange got, or undefined when the status is undocumented. */
+export function documented(context: CheckContext, exchange: Exchange): { operation: Operation; response: ResponseContract } | undefined {
+  if (!exchange.response) return undefined;
+  const operation = context.contract.operation(exchange.operationId);
+  const response = responseFor(operation, exchange.response.status);
+  return response ? { operation, response } : undefined;
+}
+
+/** The body as JSON, or undefined with `ok: false` when it is not JSON. */
+export function parseBody(body: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(body) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+export function statusList(statuses: readonly number[]): string {
+  return statuses.length === 1 ? String(statuses[0]) : `one of ${statuses.join(', ')}`;
+}
+
+/**
+ * The common shape of a behaviour check: each exchange of its steps got one of the statuses
+ * its scenario expects. Transport failures are left to `response-received`.
+ */
+export function judgeExpectedStatus(exchanges: readonly Exchange[], explain: (exchange: Exchange) => string): Judgement[] {
+  return exchanges.flatMap((exchange) => {
+    if (!exchange.response) return [];
+    if (exchange.expects.includes(exchange.response.status)) return [passed(exchange)];
+    return [
+      failed({
+        exchange,
+        message: explain(exchange),
+        expected: `status ${statusList(exchange.expects)}`,
+        got: `status ${exchange.response.status}`,
+      }),
+    ];
+  });
+}

@@ -1,0 +1,30 @@
+import { isSuccess } from '../http-status.ts';
+import { failed, passed, type Check, type Judgement } from './check.ts';
+
+export const concurrentDeleteSingleSuccess: Check = {
+  id: 'concurrent-delete-single-success',
+  severity: 'error',
+  title: 'Concurrent deletes of one token: exactly one success',
+  proves: 'of several deletes of one token sent at once, exactly one succeeds and the others get 404: a token is deleted once (API §4.3)',
+  level: 'behaviour',
+  steps: ['concurrent-delete'],
+  judge: (exchanges): Judgement[] => {
+    const answered = exchanges.filter((e) => e.response);
+    const [first] = answered;
+    if (!first) return [];
+    const statuses = answered.map((e) => e.response!.status).sort((a, b) => a - b);
+    const successes = statuses.filter(isSuccess).length;
+    const unexpected = answered.filter((e) => !e.expects.includes(e.response!.status));
+    if (successes === 1 && unexpected.length === 0) return [passed(first)];
+    return [
+      failed({
+        // Which request of the batch won the race varies from run to run; the finding shows the sorted statuses instead.
+        exchange: first,
+        message: `${answered.length} concurrent deletes of one token: ${successes} succeeded; exactly one may (API §4.3), the others find no token (404).`,
+        expected: `exactly one success, the other ${answered.length - 1} answered 404`,
+        got: `statuses ${statuses.join(', ')}`,
+        response: null,
+      }),
+    ];
+  },
+};

@@ -1,0 +1,30 @@
+import { documented, failed, ordinaryResponses, passed, type Check } from './check.ts';
+
+/** `application/json; charset=utf-8` is `application/json` (RFC 9110 §8.3.1: parameters follow the media type; names are case-insensitive). */
+export function mediaTypeOf(contentType: string | undefined): string | undefined {
+  return contentType?.split(';')[0]?.trim().toLowerCase() || undefined;
+}
+
+export const contentTypeConformance: Check = {
+  id: 'content-type-conformance',
+  severity: 'error',
+  title: 'A described body comes with its media type',
+  proves: 'every response whose status the spec gives a body has the Content-Type the spec names (parameters such as charset allowed)',
+  level: 'response',
+  judge: (exchanges, context) =>
+    ordinaryResponses(exchanges).flatMap((exchange) => {
+      const spec = documented(context, exchange);
+      if (!spec?.response.mediaType) return [];
+      const got = exchange.response.headers['content-type'];
+      if (mediaTypeOf(got) === spec.response.mediaType.toLowerCase()) return [passed(exchange)];
+      return [
+        failed({
+          exchange,
+          message: `${exchange.label}: a ${exchange.response.status} carries a ${spec.response.mediaType} body, but the Content-Type says ${got === undefined ? 'nothing' : JSON.stringify(got)}.`,
+          expected: `Content-Type: ${spec.response.mediaType}`,
+          got: got === undefined ? 'no Content-Type' : `Content-Type: ${got}`,
+          schemaPointer: `${spec.operation.pointer}/responses/${spec.response.status}/content`,
+        }),
+      ];
+    }),
+};

@@ -1,0 +1,27 @@
+import { failed, passed, statusList, type Check, type Judgement } from './check.ts';
+import { earlierStep, succeeded } from './token-history.ts';
+
+export const deleteAgainNotFound: Check = {
+  id: 'delete-again-not-found',
+  severity: 'error',
+  title: 'A deleted token stays deleted: 404 the second time',
+  proves: 'the same delete sent again gets 404: the first one really removed the token (Schemathesis calls the opposite use-after-free)',
+  level: 'behaviour',
+  steps: ['delete-again'],
+  judge: (exchanges, context) =>
+    exchanges.flatMap((exchange): Judgement[] => {
+      if (!exchange.response) return [];
+      if (!succeeded(earlierStep(context.all, exchange, 'delete'))) {
+        return [{ operationId: exchange.operationId, verdict: 'not checked', reason: 'the first delete did not succeed (see delete-token-succeeds)' }];
+      }
+      if (exchange.expects.includes(exchange.response.status)) return [passed(exchange)];
+      return [
+        failed({
+          exchange,
+          message: `${exchange.label}: the token was deleted by the previous request, so it no longer exists (API §4.3).`,
+          expected: `status ${statusList(exchange.expects)}`,
+          got: `status ${exchange.response.status}`,
+        }),
+      ];
+    }),
+};

@@ -1,0 +1,28 @@
+import { failed, passed, statusList, type Check, type Judgement } from './check.ts';
+import { earlierStep, succeeded } from './token-history.ts';
+
+export const deleteTokenSucceeds: Check = {
+  id: 'delete-token-succeeds',
+  severity: 'error',
+  title: 'Deleting a token: the documented success',
+  proves: 'with the full key, deleting a given token through its own account gets the 2xx the spec documents (200, not 204: API §4.3)',
+  level: 'behaviour',
+  steps: ['delete'],
+  judge: (exchanges, context) =>
+    exchanges.flatMap((exchange): Judgement[] => {
+      if (!exchange.response) return [];
+      if (exchange.expects.includes(exchange.response.status)) return [passed(exchange)];
+      // The restricted key's earlier attempt already removed it: restricted-key-forbidden owns that defect.
+      if (succeeded(earlierStep(context.all, exchange, 'restricted-forbidden'))) {
+        return [{ operationId: exchange.operationId, verdict: 'not checked', reason: 'the restricted key had already deleted the token (see restricted-key-forbidden)' }];
+      }
+      return [
+        failed({
+          exchange,
+          message: `${exchange.label}: deleting an existing token with the full key must succeed with the documented status (API §4.3).`,
+          expected: `status ${statusList(exchange.expects)}`,
+          got: `status ${exchange.response.status}`,
+        }),
+      ];
+    }),
+};

@@ -1,0 +1,51 @@
+import { authInvalidRejected } from './auth-invalid-rejected.ts';
+import { authMissingRejected } from './auth-missing-rejected.ts';
+import type { Check } from './check.ts';
+import { concurrentDeleteSingleSuccess } from './concurrent-delete-single-success.ts';
+import { contentTypeConformance } from './content-type-conformance.ts';
+import { crossAccountDeleteRejected } from './cross-account-delete-rejected.ts';
+import { deleteAgainNotFound } from './delete-again-not-found.ts';
+import { deleteTokenSucceeds } from './delete-token-succeeds.ts';
+import { documentedSuccess } from './documented-success.ts';
+import { errorKindConformance } from './error-kind-conformance.ts';
+import { missingProjectNotFound } from './missing-project-not-found.ts';
+import { noUndocumentedBody } from './no-undocumented-body.ts';
+import { notAServerError } from './not-a-server-error.ts';
+import { oddIdRejected } from './odd-id-rejected.ts';
+import { projectEnvironmentsEnabled } from './project-environments-enabled.ts';
+import { responseReceived } from './response-received.ts';
+import { responseSchemaConformance } from './response-schema-conformance.ts';
+import { restrictedKeyAccepted } from './restricted-key-accepted.ts';
+import { restrictedKeyForbidden } from './restricted-key-forbidden.ts';
+import { statusCodeDocumented } from './status-code-documented.ts';
+import { undocumentedProperties } from './undocumented-properties.ts';
+import { unknownTokenNotFound } from './unknown-token-not-found.ts';
+import { unlistedMethodRejected } from './unlisted-method-rejected.ts';
+
+/** Every check, in report order: responses first, then the scenarios' rules. Ids are stable. */
+export const CHECKS: readonly Check[] = [
+  responseReceived,
+  notAServerError,
+  statusCodeDocumented,
+  contentTypeConformance,
+  responseSchemaConformance,
+  errorKindConformance,
+  noUndocumentedBody,
+  undocumentedProperties,
+  documentedSuccess,
+  authMissingRejected,
+  authInvalidRejected,
+  restrictedKeyForbidden,
+  restrictedKeyAccepted,
+  projectEnvironmentsEnabled,
+  missingProjectNotFound,
+  deleteTokenSucceeds,
+  deleteAgainNotFound,
+  unknownTokenNotFound,
+  crossAccountDeleteRejected,
+  concurrentDeleteSingleSuccess,
+  oddIdRejected,
+  unlistedMethodRejected,
+];
+
+export const CHECK_IDS: readonly string[] = CHECKS.map((check) => check.id);

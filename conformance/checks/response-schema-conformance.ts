@@ -1,0 +1,59 @@
+import { resolvePointer } from '../../src/contract/index.ts';
+import { valueExcerpt } from '../redact.ts';
+import { documented, failed, ordinaryResponses, parseBody, passed, type Check, type Judgement } from './check.ts';
+import { isErrorKindViolation } from './error-kind-conformance.ts';
+
+export const responseSchemaConformance: Check = {
+  id: 'response-schema-conformance',
+  severity: 'error',
+  title: 'The body validates against the schema for its status',
+  proves: 'every described body is JSON and valid against the schema the spec gives that status: types, required fields, enums and formats, every violation with its schema and instance pointers',
+  level: 'response',
+  judge: (exchanges, context) =>
+    ordinaryResponses(exchanges).flatMap((exchange): Judgement[] => {
+      const spec = documented(context, exchange);
+      if (!spec?.response.schema) return [];
+      const body = parseBody(exchange.response.body);
+      if (!body.ok) {
+        return [
+          failed({
+            exchange,
+            message: `${exchange.label}: the ${exchange.response.status} body is ${exchange.response.body === '' ? 'empty' : 'not JSON'}; the spec describes a JSON body.`,
+            expected: `a JSON body valid against ${spec.response.schemaPointer}`,
+            got: exchange.response.body === '' ? 'no body' : 'a body that is not JSON',
+            schemaPointer: spec.response.schemaPointer,
+          }),
+        ];
+      }
+      // The error kind is reported by error-kind-conformance, which says more about it.
+      const violations = spec.response.validate(body.value).filter((v) => !isErrorKindViolation(v, spec.response));
+      if (violations.length === 0) return [passed(exchange)];
+      return violations.map((violation) =>
+        failed({
+          exchange,
+          message: `${exchange.label}: ${violation.message}.`,
+          expected: describeExpectation(violation.keyword, violation.params),
+          got: violation.keyword === 'required' ? '(absent)' : valueExcerpt(resolvePointer(body.value, violation.instancePointer), context.contract.secretProperties),
+          schemaPointer: violation.schemaPointer,
+          instancePointer: violation.instancePointer,
+        }),
+      );
+    }),
+};
+
+function describeExpectation(keyword: string, params: Record<string, unknown>): string {
+  switch (keyword) {
+    case 'required':
+      return `property "${String(params.missingProperty)}" present`;
+    case 'type':
+      return `a value of type ${String(params.type)}`;
+    case 'enum':
+      return `one of ${JSON.stringify(params.allowedValues)}`;
+    case 'const':
+      return JSON.stringify(params.allowedValue);
+    case 'format':
+      return `a string in format ${String(params.format)}`;
+    default:
+      return `${keyword} ${JSON.stringify(params)}`;
+  }
+}

@@ -1,0 +1,36 @@
+import { documented, failed, ordinaryResponses, parseBody, passed, type Check, type Judgement } from './check.ts';
+
+/** The keywords by which a closed schema (contract `validateStrict`) rejects a property the spec does not list. */
+const UNLISTED_PROPERTY_KEYWORDS = new Set(['unevaluatedProperties', 'additionalProperties']);
+
+export const undocumentedProperties: Check = {
+  id: 'undocumented-properties',
+  severity: 'error',
+  title: 'No property the spec does not list (--strict)',
+  proves: 'with --strict, bodies hold only the properties the spec lists; off by default because the spec allows others (its decision on API §2)',
+  level: 'response',
+  judge: (exchanges, context) => {
+    if (!context.strict) {
+      return context.contract.operations.map((operation) => ({ operationId: operation.operationId, verdict: 'not checked', reason: 'needs --strict' }) as const);
+    }
+    return ordinaryResponses(exchanges).flatMap((exchange): Judgement[] => {
+      const spec = documented(context, exchange);
+      const body = parseBody(exchange.response.body);
+      if (!spec?.response.schema || !body.ok) return [];
+      // validate() accepts what a plain schema allows; only the closed schema's extra complaints are ours.
+      const unlisted = spec.response.validateStrict(body.value).filter((v) => UNLISTED_PROPERTY_KEYWORDS.has(v.keyword));
+      if (unlisted.length === 0) return [passed(exchange)];
+      return unlisted.map((violation) => {
+        const name = String(violation.params.unevaluatedProperty ?? violation.params.additionalProperty);
+        return failed({
+          exchange,
+          message: `${exchange.label}: ${violation.message}.`,
+          expected: 'only the properties the spec lists',
+          got: `property "${name}"`,
+          schemaPointer: violation.schemaPointer,
+          instancePointer: `${violation.instancePointer}/${name.replaceAll('~', '~0').replaceAll('/', '~1')}`,
+        });
+      });
+    });
+  },
+};

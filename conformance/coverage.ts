@@ -1,0 +1,35 @@
+import { responseFor, type Contract } from '../src/contract/index.ts';
+import { HOSTILE_STEPS, type CoverageRow, type Exchange, type SkippedStep } from './types.ts';
+
+/** Whether a concrete status falls under a status as the spec writes it ('404', '4XX', 'default'). */
+function covers(documented: string, status: number): boolean {
+  return documented === String(status) || documented === `${String(status)[0]}XX`;
+}
+
+/**
+ * Operation x documented status, the statuses read from the contract: provoked and conformant,
+ * provoked and not (a response-level check failed on it), or not provoked and why.
+ */
+export function buildCoverage(contract: Contract, exchanges: readonly Exchange[], skipped: readonly SkippedStep[], nonConformant: ReadonlySet<number>): CoverageRow[] {
+  return contract.operations.flatMap((operation) =>
+    [...operation.responses.keys()].sort().map((status): CoverageRow => {
+      const mine = exchanges.filter((e) => e.operationId === operation.operationId && !HOSTILE_STEPS.has(e.step));
+      const provoking = mine.filter((e) => e.response && responseFor(operation, e.response.status)?.status === status);
+      if (provoking.length > 0) {
+        const bad = provoking.some((e) => nonConformant.has(e.seq));
+        return { operationId: operation.operationId, status, outcome: bad ? 'not conformant' : 'conformant', provoked: provoking.length };
+      }
+      const reasons = [
+        ...skipped.filter((s) => s.operationId === operation.operationId && s.expects.some((n) => covers(status, n))).map((s) => `${s.label}: ${s.reason}`),
+        ...mine
+          .filter((e) => e.expects.some((n) => covers(status, n)))
+          .map((e) => {
+            if (!e.response) return `${e.label}: no response (${e.transportError})`;
+            return e.expects.includes(e.response.status) ? `${e.label}: answered ${e.response.status}, which it may as well` : `${e.label}: expected, the target answered ${e.response.status}`;
+          }),
+      ];
+      const reason = reasons.length > 0 ? [...new Set(reasons)].join('; ') : 'no request of the suite provokes it: the API description gives no condition for it';
+      return { operationId: operation.operationId, status, outcome: 'not provoked', provoked: 0, reason };
+    }),
+  );
+}

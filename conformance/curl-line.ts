@@ -1,0 +1,37 @@
+import type { Credential, RecordedRequest } from './types.ts';
+
+/** The environment variables a curl line reads the keys from (the same the CLI reads). */
+export const KEY_VARIABLES: Readonly<Record<Credential, string | undefined>> = {
+  none: undefined,
+  invalid: undefined,
+  full: 'FLAG_ADMIN_API_KEY',
+  restricted: 'FLAG_ADMIN_RESTRICTED_KEY',
+};
+
+/** How a key appears in recorded headers, findings and curl lines: the variable that holds it. */
+export function keyPlaceholder(credential: Credential): string | undefined {
+  const variable = KEY_VARIABLES[credential];
+  return variable === undefined ? undefined : `$${variable}`;
+}
+
+/**
+ * A shell line that sends the same request. Header values go in double quotes so that the key
+ * placeholder expands; everything else is escaped. `--path-as-is` and `--globoff` keep odd
+ * ids exactly as the suite sent them.
+ */
+export function curlLine(request: RecordedRequest, credential: Credential): string {
+  const placeholder = keyPlaceholder(credential);
+  const headers = Object.entries(request.headers).map(([name, value]) => {
+    const shown = value === placeholder ? value : escapeDoubleQuoted(value);
+    return `-H "${escapeDoubleQuoted(name)}: ${shown}"`;
+  });
+  return ['curl -i --path-as-is --globoff', `-X ${request.method}`, ...headers, singleQuoted(request.url)].join(' ');
+}
+
+function escapeDoubleQuoted(text: string): string {
+  return text.replace(/["\\$`]/g, '\\$&');
+}
+
+function singleQuoted(text: string): string {
+  return `'${text.replaceAll("'", `'\\''`)}'`;
+}

@@ -1,0 +1,11 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * An id derived from the seed, so the same options give the same requests and the same report
+ * (DESIGN.md principle 6). The hash makes it practically impossible that a real project, token
+ * or key has it.
+ * @example generatedId('flag-admin', 'project') // 'no-such-project-…' (always the same)
+ */
+export function generatedId(seed: string, purpose: string): string {
+  return `no-such-${purpose}-${createHash('sha256').update(`${seed}/${purpose}`).digest('hex').slice(0, 12)}`;
+}

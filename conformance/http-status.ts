@@ -1,0 +1,18 @@
+/**
+ * The statuses the scenarios expect by HTTP semantics rather than by the spec: what a request
+ * without credentials, with a key lacking permission, or for a resource that does not exist
+ * should get (RFC 9110 §15.5; API §5 and §7 give the same mapping). Which statuses an operation
+ * documents, and the error kind of each, always come from the contract.
+ */
+export const UNAUTHORIZED = 401;
+export const FORBIDDEN = 403;
+export const NOT_FOUND = 404;
+export const METHOD_NOT_ALLOWED = 405;
+
+export function isSuccess(status: number): boolean {
+  return status >= 200 && status < 300;
+}
+
+export function isClientError(status: number): boolean {
+  return status >= 400 && status < 500;
+}

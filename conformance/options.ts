@@ -1,0 +1,85 @@
+import type { Contract } from '../src/contract/index.ts';
+import type { TokenRef } from './types.ts';
+
+/** Everything `runConformance` needs; `flag-admin check` builds it from flags, env and `--config`. */
+export interface ConformanceOptions {
+  /**
+   * Where the implementation under test listens; a path prefix is kept.
+   * @example 'http://127.0.0.1:4010'
+   */
+  baseUrl: string;
+  /**
+   * A key with full access (API §5). Sent in the header the spec's security scheme names; never
+   * printed, reports write `$FLAG_ADMIN_API_KEY`.
+   * @example process.env.FLAG_ADMIN_API_KEY
+   */
+  apiKey: string;
+  /**
+   * A valid key lacking the permissions `forbidden` names. Without it the 403 checks are not checked.
+   * @example 'mock-viewer-key'
+   */
+  restrictedKey?: string;
+  /**
+   * operationIds the restricted key must get 403 on.
+   * @default ['getOidcSettings', 'deleteServiceAccountToken']
+   */
+  forbidden?: readonly string[];
+  /**
+   * A project that exists.
+   * @default 'default'
+   */
+  project?: string;
+  /**
+   * A project that does not exist. By default an id generated from `seed` that cannot exist.
+   * @example 'no-such-project'
+   */
+  missingProject?: string;
+  /**
+   * Disposable tokens the suite may delete, used only with `allowDelete`. Tokens of two
+   * accounts enable the cross-account check; a third one the concurrent-delete check.
+   * @example [{ account: '1', token: '1' }, { account: '1', token: '2' }, { account: '2', token: '4' }]
+   */
+  tokens?: readonly TokenRef[];
+  /**
+   * Let the suite delete the given tokens. Without it no request that could delete anything is sent.
+   * @default false
+   */
+  allowDelete?: boolean;
+  /**
+   * Also flag properties the spec does not list (check `undocumented-properties`).
+   * @default false
+   */
+  strict?: boolean;
+  /**
+   * Per request, until the whole response has arrived.
+   * @default 10000
+   */
+  timeoutMs?: number;
+  /**
+   * The spec, as a file (validated when loaded) or a contract already loaded.
+   * @default the kit's spec/openapi.yaml
+   */
+  specFile?: string;
+  contract?: Contract;
+  /**
+   * Seeds every generated id (missing project, unknown token, invalid key); printed in the report.
+   * @default 'flag-admin'
+   */
+  seed?: string;
+  /**
+   * Check ids to switch off; reported as not checked.
+   * @example ['odd-id-rejected']
+   */
+  skipChecks?: readonly string[];
+  /**
+   * Add the run's wall time to the report. Off by default so that the same target and options
+   * give a byte-identical report.
+   * @default false
+   */
+  timings?: boolean;
+}
+
+export const DEFAULT_FORBIDDEN: readonly string[] = ['getOidcSettings', 'deleteServiceAccountToken'];
+export const DEFAULT_PROJECT = 'default';
+export const DEFAULT_TIMEOUT_MS = 10_000;
+export const DEFAULT_SEED = 'flag-admin';

@@ -1,0 +1,83 @@
+import { loadContract, type Contract } from '../src/contract/index.ts';
+import { CHECK_IDS } from './checks/registry.ts';
+import { UsageError } from './errors.ts';
+import { generatedId } from './generated-ids.ts';
+import { DEFAULT_FORBIDDEN, DEFAULT_PROJECT, DEFAULT_SEED, DEFAULT_TIMEOUT_MS, type ConformanceOptions } from './options.ts';
+import type { PlanInput } from './scenarios/plan-input.ts';
+import type { TokenRef } from './types.ts';
+
+export interface ResolvedRun {
+  /** Origin and path prefix, no trailing slash. */
+  baseUrl: string;
+  contract: Contract;
+  keys: { full: string; restricted?: string; invalid: string };
+  seed: string;
+  timeoutMs: number;
+  strict: boolean;
+  skipChecks: ReadonlySet<string>;
+  missingProjectGenerated: boolean;
+  plan: PlanInput;
+}
+
+/** Defaults applied, ids generated from the seed, every option checked: a bad one is a UsageError (exit 2). */
+export async function resolveOptions(options: ConformanceOptions): Promise<ResolvedRun> {
+  const baseUrl = normalizeBaseUrl(options.baseUrl);
+  if (!options.apiKey) throw new UsageError('missing the full-access key: --api-key KEY or FLAG_ADMIN_API_KEY');
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  if (!Number.isInteger(timeoutMs) || timeoutMs < 1) throw new UsageError(`--timeout: expected a positive integer of milliseconds, got ${JSON.stringify(timeoutMs)}`);
+  // A ContractError from here (bad spec) propagates: the CLI prints it and exits 2.
+  const contract = options.contract ?? (await loadContract({ specFile: options.specFile }));
+  const known = new Set(contract.operations.map((o) => o.operationId));
+  const forbidden = [...(options.forbidden ?? DEFAULT_FORBIDDEN)];
+  for (const id of forbidden) {
+    if (!known.has(id)) throw new UsageError(`--forbidden: the spec has no operation ${JSON.stringify(id)}; it has ${[...known].join(', ')}`);
+  }
+  for (const id of options.skipChecks ?? []) {
+    if (!CHECK_IDS.includes(id)) throw new UsageError(`--skip-check: no check ${JSON.stringify(id)}; the checks are ${CHECK_IDS.join(', ')}`);
+  }
+  const tokens = dedupeTokens(options.tokens ?? []);
+  const seed = options.seed ?? DEFAULT_SEED;
+  return {
+    baseUrl,
+    contract,
+    keys: { full: options.apiKey, restricted: options.restrictedKey || undefined, invalid: generatedId(seed, 'key') },
+    seed,
+    timeoutMs,
+    strict: options.strict ?? false,
+    skipChecks: new Set(options.skipChecks ?? []),
+    missingProjectGenerated: options.missingProject === undefined,
+    plan: {
+      contract,
+      project: options.project ?? DEFAULT_PROJECT,
+      missingProject: options.missingProject ?? generatedId(seed, 'project'),
+      missingAccount: generatedId(seed, 'account'),
+      missingToken: generatedId(seed, 'token'),
+      hasRestrictedKey: Boolean(options.restrictedKey),
+      forbidden: new Set(forbidden),
+      tokens,
+      allowDelete: options.allowDelete ?? false,
+    },
+  };
+}
+
+function normalizeBaseUrl(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new UsageError(`--base-url: expected an http(s) URL such as http://127.0.0.1:4010, got ${JSON.stringify(text)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--base-url: expected an http(s) URL, got ${JSON.stringify(text)}`);
+  if (url.search || url.hash) throw new UsageError(`--base-url: expected no query or fragment, got ${JSON.stringify(text)}`);
+  return url.origin + url.pathname.replace(/\/+$/, '');
+}
+
+function dedupeTokens(tokens: readonly TokenRef[]): TokenRef[] {
+  const seen = new Set<string>();
+  return tokens.filter((t) => {
+    const key = JSON.stringify([t.account, t.token]);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

@@ -1,0 +1,37 @@
+import type { Contract, Operation } from '../../src/contract/index.ts';
+import type { TokenRef } from '../types.ts';
+
+/** What the scenarios need from the options, resolved (defaults applied, ids generated). */
+export interface PlanInput {
+  contract: Contract;
+  project: string;
+  missingProject: string;
+  /** Ids generated from the seed for tokens and accounts that cannot exist. */
+  missingAccount: string;
+  missingToken: string;
+  hasRestrictedKey: boolean;
+  forbidden: ReadonlySet<string>;
+  tokens: readonly TokenRef[];
+  allowDelete: boolean;
+}
+
+/** The path with each parameter replaced, in path order; values are already percent-encoded. */
+export function pathOf(operation: Operation, values: readonly string[]): string {
+  let path = operation.path;
+  operation.pathParams.forEach((name, i) => {
+    path = path.replace(`{${name}}`, values[i] ?? '');
+  });
+  return path;
+}
+
+/** An id as the user gave it, encoded for a path segment. */
+export const encodeId = encodeURIComponent;
+
+/** The statuses the spec documents as success for an operation (a `2XX` range counts as all of them). */
+export function successStatuses(operation: Operation): number[] {
+  return [...operation.responses.keys()].flatMap((status) => {
+    if (/^2\d\d$/.test(status)) return [Number(status)];
+    if (status === '2XX') return Array.from({ length: 100 }, (_, i) => 200 + i);
+    return [];
+  });
+}

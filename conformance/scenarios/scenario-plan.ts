@@ -1,0 +1,11 @@
+import type { PlannedRequest, SkippedStep } from '../types.ts';
+
+/** The requests of one scenario in the order they are sent, and the steps the options do not allow. */
+export interface ScenarioPlan {
+  requests: PlannedRequest[];
+  skipped: SkippedStep[];
+}
+
+export const NEEDS_RESTRICTED_KEY = 'needs --restricted-key (or FLAG_ADMIN_RESTRICTED_KEY)';
+export const NEEDS_ALLOW_DELETE = 'needs --allow-delete: nothing is deleted without it';
+export const NEEDS_TOKEN = 'needs --token ACCOUNT/TOKEN: a disposable token the suite may delete';

@@ -1,0 +1,164 @@
+/**
+ * The data the suite passes around: planned requests, recorded exchanges, findings and the
+ * report. Findings are typed data in the Schemathesis model (DESIGN.md): a check returns them,
+ * it never throws or prints.
+ */
+
+export type Severity = 'error' | 'warning';
+
+/** Which credential a request carries (API §5). The keys themselves never leave the sender. */
+export type Credential = 'none' | 'invalid' | 'restricted' | 'full';
+
+/** A disposable token the suite may delete: `--token ACCOUNT/TOKEN`. */
+export interface TokenRef {
+  account: string;
+  token: string;
+}
+
+/**
+ * What a step of a scenario is for; each behaviour check judges the exchanges of its steps.
+ * Hostile steps (odd ids, unlisted methods) are judged by their own checks only.
+ */
+export type StepKind =
+  | 'read'
+  | 'missing-project'
+  | 'no-credentials'
+  | 'invalid-key'
+  | 'restricted-forbidden'
+  | 'restricted-allowed'
+  | 'delete'
+  | 'delete-again'
+  | 'unknown-token'
+  | 'cross-account-delete'
+  | 'delete-after-cross'
+  | 'concurrent-delete'
+  | 'odd-id'
+  | 'unlisted-method';
+
+export const HOSTILE_STEPS: ReadonlySet<StepKind> = new Set(['odd-id', 'unlisted-method']);
+
+/** One request of a scenario, before it is sent. */
+export interface PlannedRequest {
+  operationId: string;
+  step: StepKind;
+  /** A short description that ends up in findings, e.g. `tokenId = "odd%2Fid"`. */
+  label: string;
+  credential: Credential;
+  method: string;
+  /** Path relative to the base URL, already percent-encoded exactly as it goes on the wire. */
+  path: string;
+  /** The statuses a conformant server may answer; empty for hostile steps (judged by rule). */
+  expects: readonly number[];
+  token?: TokenRef;
+  /** Requests with the same batch number are sent at once (concurrent deletes). */
+  batch?: number;
+}
+
+/** A step the options do not allow: reported as not checked, with the reason. */
+export interface SkippedStep {
+  operationId: string;
+  step: StepKind;
+  label: string;
+  expects: readonly number[];
+  reason: string;
+}
+
+export interface RecordedRequest {
+  method: string;
+  url: string;
+  /** As sent, with the credential replaced by a placeholder that names where it comes from. */
+  headers: Readonly<Record<string, string>>;
+}
+
+export interface RecordedResponse {
+  status: number;
+  /** Lower-case names; repeated headers joined with ", ". Keys are redacted from the values. */
+  headers: Readonly<Record<string, string>>;
+  /** The body as text, keys redacted. */
+  body: string;
+}
+
+/** A request the suite sent and what came back (or the transport failure). */
+export interface Exchange extends PlannedRequest {
+  /** Position in the plan: the order findings and reports use. */
+  seq: number;
+  request: RecordedRequest;
+  response?: RecordedResponse;
+  /** Why no response arrived, e.g. `connection reset (ECONNRESET)`. */
+  transportError?: string;
+}
+
+export interface FindingResponse {
+  status: number;
+  contentType?: string;
+  /** The body, secret properties and keys redacted, cut short. */
+  excerpt: string;
+}
+
+export interface Finding {
+  checkId: string;
+  severity: Severity;
+  operationId: string;
+  title: string;
+  message: string;
+  expected: string;
+  got: string;
+  /** The step that sent the request, e.g. `no-credentials`. */
+  step: StepKind;
+  request: RecordedRequest;
+  response?: FindingResponse;
+  /** Where the violated rule was authored in the spec, e.g. `/components/schemas/OidcSettings/properties/defaultRootRole/enum`. */
+  schemaPointer?: string;
+  /** Where in the response body, e.g. `/environments/0/enabled`. */
+  instancePointer?: string;
+  /** Reproduces the request; keys appear as `$FLAG_ADMIN_API_KEY` / `$FLAG_ADMIN_RESTRICTED_KEY`. */
+  curl: string;
+}
+
+export type CheckOutcome = 'passed' | 'failed' | 'not checked';
+
+export interface CheckResultRow {
+  checkId: string;
+  severity: Severity;
+  title: string;
+  operations: { operationId: string; outcome: CheckOutcome; reason?: string }[];
+}
+
+export type CoverageOutcome = 'conformant' | 'not conformant' | 'not provoked';
+
+export interface CoverageRow {
+  operationId: string;
+  /** The status as the spec documents it ('200', '4XX'). */
+  status: string;
+  outcome: CoverageOutcome;
+  /** How many requests provoked it. */
+  provoked: number;
+  reason?: string;
+}
+
+export interface Report {
+  tool: 'flag-admin check';
+  target: string;
+  spec: { file: string; title: string; version: string };
+  /** The seed of every generated id (missing project, unknown token, invalid key). */
+  seed: string;
+  options: {
+    project: string;
+    missingProject: string;
+    missingProjectGenerated: boolean;
+    restrictedKey: 'given' | 'not given';
+    forbidden: string[];
+    tokens: string[];
+    allowDelete: boolean;
+    strict: boolean;
+    timeoutMs: number;
+    skipChecks: string[];
+  };
+  verdict: 'conformant' | 'not conformant';
+  summary: { requests: number; errors: number; warnings: number; checksFailed: number; checksNotChecked: number };
+  checks: CheckResultRow[];
+  findings: Finding[];
+  coverage: CoverageRow[];
+  /** Only with `timings: true`: wall time of the run. */
+  durationMs?: number;
+}
