@@ -30,7 +30,7 @@ export function applyChecks(checks: readonly Check[], exchanges: readonly Exchan
       const mine = steps ? exchanges.filter((e) => steps.includes(e.step)) : exchanges;
       judgements = [
         ...check.judge(mine, context),
-        ...skipped.filter((s) => steps?.includes(s.step)).map((s): Judgement => ({ operationId: s.operationId, verdict: 'not checked', reason: `${s.label}: ${s.reason}` })),
+        ...skipped.filter((s) => steps?.includes(s.step)).map((s): Judgement => ({ operationId: s.operationId, verdict: 'not checked', reason: s.reason })),
       ];
     }
     for (const judgement of judgements) {

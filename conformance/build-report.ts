@@ -1,9 +1,9 @@
 import type { CheckResults } from './apply-checks.ts';
 import type { ResolvedRun } from './resolve-options.ts';
-import type { CoverageRow, Report } from './types.ts';
+import type { CoverageRow, Report, SkippedStep } from './types.ts';
 
 /** The report: everything in it is derived from the options and the target's answers, nothing from the clock unless `timings`. */
-export function buildReport(run: ResolvedRun, results: CheckResults, coverage: CoverageRow[], requests: number, durationMs?: number): Report {
+export function buildReport(run: ResolvedRun, results: CheckResults, coverage: CoverageRow[], skipped: readonly SkippedStep[], requests: number, durationMs?: number): Report {
   const info = (run.contract.rawDocument.info ?? {}) as { title?: unknown; version?: unknown };
   const errors = results.findings.filter((f) => f.severity === 'error').length;
   const cells = results.rows.flatMap((r) => r.operations);
@@ -35,6 +35,7 @@ export function buildReport(run: ResolvedRun, results: CheckResults, coverage: C
     checks: results.rows,
     findings: results.findings,
     coverage,
+    stepsNotRun: skipped.map(({ operationId, step, label, reason }) => ({ operationId, step, label, reason })),
     ...(durationMs === undefined ? {} : { durationMs }),
   };
 }

@@ -22,14 +22,24 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
   const plan = buildPlan(run.plan);
   const sender = createSender({ baseUrl: run.baseUrl, contract: run.contract, keys: run.keys, timeoutMs: run.timeoutMs });
   const exchanges: Exchange[] = [];
+  const skipped = [...plan.skipped];
   try {
     for (let seq = 0; seq < plan.requests.length; ) {
       const batch = plan.requests[seq]!.batch;
       let end = seq + 1;
       while (batch !== undefined && end < plan.requests.length && plan.requests[end]!.batch === batch) end++;
       const first = seq;
-      exchanges.push(...(await Promise.all(plan.requests.slice(seq, end).map((planned, i) => sender.send(planned, first + i)))));
+      const sent = await Promise.all(plan.requests.slice(seq, end).map((planned, i) => sender.send(planned, first + i)));
+      exchanges.push(...sent);
       seq = end;
+      const dropped = sent.find((e) => e.transportError !== undefined);
+      // A server that crashed would fail every later request the same way; one finding says it, the rest is not checked.
+      if (dropped && seq < plan.requests.length && !(await sender.alive())) {
+        dropped.transportError += '; the target then stopped accepting connections';
+        const reason = `not sent: the target stopped accepting connections after "${dropped.label}"`;
+        skipped.push(...plan.requests.slice(seq).map(({ operationId, step, label, expects }) => ({ operationId, step, label, expects, reason })));
+        break;
+      }
     }
   } catch (error) {
     if (!isConnectFailure(error)) throw error;
@@ -37,7 +47,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
   } finally {
     await sender.close();
   }
-  const results = applyChecks(CHECKS, exchanges, plan.skipped, { contract: run.contract, strict: run.strict, all: exchanges }, run.skipChecks);
-  const coverage = buildCoverage(run.contract, exchanges, plan.skipped, results.nonConformant);
-  return buildReport(run, results, coverage, exchanges.length, options.timings ? Math.round(performance.now() - started) : undefined);
+  const results = applyChecks(CHECKS, exchanges, skipped, { contract: run.contract, strict: run.strict, all: exchanges }, run.skipChecks);
+  const coverage = buildCoverage(run.contract, exchanges, skipped, results.nonConformant);
+  return buildReport(run, results, coverage, skipped, exchanges.length, options.timings ? Math.round(performance.now() - started) : undefined);
 }

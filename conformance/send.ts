@@ -14,8 +14,14 @@ export interface SenderOptions {
 
 export interface Sender {
   send(planned: PlannedRequest, seq: number): Promise<Exchange>;
+  /** Whether the target still answers at all (any HTTP response to `GET /`), tried a few times. */
+  alive(): Promise<boolean>;
   close(): Promise<void>;
 }
+
+/** After a dropped connection: how often, and how far apart, to ask whether the target still answers. */
+const ALIVE_ATTEMPTS = 3;
+const ALIVE_PAUSE_MS = 100;
 
 /** undici error codes meaning no connection could be made at all. */
 const CONNECT_FAILURES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
@@ -73,6 +79,18 @@ export function createSender(options: SenderOptions): Sender {
         exchange.transportError = describeTransportError(error, options.timeoutMs);
       }
       return exchange;
+    },
+    async alive() {
+      for (let attempt = 0; attempt < ALIVE_ATTEMPTS; attempt++) {
+        try {
+          const response = await request(`${new URL(options.baseUrl).origin}/`, { dispatcher: agent, method: 'GET', headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs });
+          await response.body.dump();
+          return true;
+        } catch {
+          await new Promise((resolve) => setTimeout(resolve, ALIVE_PAUSE_MS));
+        }
+      }
+      return false;
     },
     close: () => agent.close(),
   };

@@ -159,6 +159,8 @@ export interface Report {
   checks: CheckResultRow[];
   findings: Finding[];
   coverage: CoverageRow[];
+  /** Every planned step that was not sent, and why (an option not given, or the target stopped answering). */
+  stepsNotRun: { operationId: string; step: StepKind; label: string; reason: string }[];
   /** Only with `timings: true`: wall time of the run. */
   durationMs?: number;
 }

@@ -1,3 +1,4 @@
+import { NOT_FOUND } from '../http-status.ts';
 import { failed, passed, statusList, type Check, type Judgement } from './check.ts';
 import { earlierStep, succeeded } from './token-history.ts';
 
@@ -25,7 +26,8 @@ export const crossAccountDeleteRejected: Check = {
       const cross = earlierStep(context.all, exchange, 'cross-account-delete');
       // Only a cross request that claimed failure can have deleted silently; a success was reported above.
       if (!cross?.response || succeeded(cross)) return [];
-      if (exchange.expects.includes(exchange.response.status)) return [passed(exchange)];
+      // Other answers to this follow-up are judged by the response checks; a 404 is the evidence here.
+      if (exchange.response.status !== NOT_FOUND) return [passed(exchange)];
       // A server that cannot delete any token fails delete-token-succeeds; this step then proves nothing.
       const ownDelete = context.all.find((e) => e.step === 'delete' && e.response);
       if (ownDelete && !succeeded(ownDelete)) {

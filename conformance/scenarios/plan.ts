@@ -11,7 +11,7 @@ import { unlistedMethodsScenario } from './unlisted-methods.ts';
 /**
  * Every request of a run, in the order it is sent. Reads come first (the first request also
  * tells whether the target is reachable), then auth (its restricted delete must find the token
- * still there), the deletions, and the hostile probes last, so a server they crash has
+ * still there), the deletions, unlisted methods, and odd ids last, so a server they crash has
  * already been judged on everything else.
  */
 export function buildPlan(input: PlanInput): ScenarioPlan {
@@ -20,6 +20,6 @@ export function buildPlan(input: PlanInput): ScenarioPlan {
       throw new ContractError('SPEC_OPERATION_MISSING', { file: input.contract.specFile, pointer: '/paths', expected: `an operation with operationId ${operationId} (the conformance scenarios test it)` });
     }
   }
-  const scenarios = [readsScenario, authScenario, tokenDeletionScenario, oddIdsScenario, unlistedMethodsScenario].map((scenario) => scenario(input));
+  const scenarios = [readsScenario, authScenario, tokenDeletionScenario, unlistedMethodsScenario, oddIdsScenario].map((scenario) => scenario(input));
   return { requests: scenarios.flatMap((s) => s.requests), skipped: scenarios.flatMap((s) => s.skipped) };
 }

@@ -1,0 +1,104 @@
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { ContractError } from '../src/contract/index.ts';
+import { pointerOf } from '../src/contract/index.ts';
+import { parseToken } from './token-ref.ts';
+import type { TokenRef } from './types.ts';
+
+/** `--config FILE`: the command's options as JSON, named as in runConformance's options. */
+export interface CheckConfig {
+  baseUrl?: string;
+  apiKey?: string;
+  restrictedKey?: string;
+  forbidden?: string[];
+  project?: string;
+  missingProject?: string;
+  tokens?: TokenRef[];
+  allowDelete?: boolean;
+  strict?: boolean;
+  timeout?: number;
+  spec?: string;
+  seed?: string;
+  skipChecks?: string[];
+  junit?: string;
+  json?: string;
+  timings?: boolean;
+}
+
+type FieldKind = 'string' | 'secret' | 'boolean' | 'timeout' | 'strings' | 'tokens' | 'path';
+
+/** Every field and its kind; a path is resolved against the config file's folder. */
+const FIELDS: Readonly<Record<keyof CheckConfig, FieldKind>> = {
+  baseUrl: 'string',
+  apiKey: 'secret',
+  restrictedKey: 'secret',
+  forbidden: 'strings',
+  project: 'string',
+  missingProject: 'string',
+  tokens: 'tokens',
+  allowDelete: 'boolean',
+  strict: 'boolean',
+  timeout: 'timeout',
+  spec: 'path',
+  seed: 'string',
+  skipChecks: 'strings',
+  junit: 'path',
+  json: 'path',
+  timings: 'boolean',
+};
+
+/** Reads and checks a config file; a bad field throws a ContractError naming the file, the JSON pointer and what was expected. */
+export function readCheckConfig(file: string): CheckConfig {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ContractError('CONFIG_UNREADABLE', { file, expected: 'a readable JSON config file', got: (error as NodeJS.ErrnoException).code ?? String(error) });
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new ContractError('CONFIG_INVALID', { file, expected: 'JSON', got: (error as Error).message });
+  }
+  const fail = (pointer: string, expected: string, got?: unknown): never => {
+    throw new ContractError('CONFIG_INVALID', { file, pointer, expected, got: got === undefined ? undefined : JSON.stringify(got) });
+  };
+  if (!value || typeof value !== 'object' || Array.isArray(value)) fail('', 'an object of options');
+  const config: Record<string, unknown> = {};
+  for (const [name, field] of Object.entries(value as Record<string, unknown>)) {
+    const kind = FIELDS[name as keyof CheckConfig];
+    const at = pointerOf([name]);
+    if (!kind) fail(at, `one of the options ${Object.keys(FIELDS).join(', ')}`);
+    switch (kind) {
+      case 'string':
+      case 'path':
+        if (typeof field !== 'string' || field === '') fail(at, 'a non-empty string', field);
+        config[name] = kind === 'path' ? resolve(dirname(file), field as string) : field;
+        break;
+      case 'secret':
+        // Never echo what was found: it may be a key.
+        if (typeof field !== 'string' || field === '') fail(at, 'a non-empty string (better: the environment variable)');
+        config[name] = field;
+        break;
+      case 'boolean':
+        if (typeof field !== 'boolean') fail(at, 'true or false', field);
+        config[name] = field;
+        break;
+      case 'timeout':
+        if (!Number.isInteger(field) || (field as number) < 1) fail(at, 'a positive integer of milliseconds', field);
+        config[name] = field;
+        break;
+      case 'strings':
+        if (!Array.isArray(field)) fail(at, 'an array of strings', field);
+        (field as unknown[]).forEach((item, i) => typeof item !== 'string' && fail(pointerOf([name, i]), 'a string', item));
+        config[name] = field;
+        break;
+      case 'tokens':
+        if (!Array.isArray(field)) fail(at, 'an array of "ACCOUNT/TOKEN" strings', field);
+        config[name] = (field as unknown[]).map((item, i) => parseToken(item) ?? fail(pointerOf([name, i]), 'a string "ACCOUNT/TOKEN", e.g. "1/2"', item));
+        break;
+    }
+  }
+  return config as CheckConfig;
+}

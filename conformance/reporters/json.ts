@@ -1,0 +1,6 @@
+import type { Report } from '../types.ts';
+
+/** The report as JSON: stable key order (as built), two-space indent, a final newline. */
+export function renderJson(report: Report): string {
+  return `${JSON.stringify(report, null, 2)}\n`;
+}
