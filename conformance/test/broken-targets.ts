@@ -1,0 +1,268 @@
+import type { Contract } from '../../src/contract/index.ts';
+import type { RunningServer } from '../../src/mock/index.ts';
+import { DELETE_SERVICE_ACCOUNT_TOKEN, GET_OIDC_SETTINGS, GET_PROJECT_ENVIRONMENTS } from '../operation-ids.ts';
+import { breakResponses, editJson, freshMock, operationOf, serveRaw, toMockRequest } from './serve-target.ts';
+
+/**
+ * Deliberately broken implementations, one defect each (Schemathesis proves its checks the same
+ * way). `errors` and `warnings` are the EXACT sets of checks that fail on it: a check listed
+ * alone is one only it catches. `args` replace the default token options where fewer tokens
+ * keep a defect from showing in two deletion steps at once.
+ */
+export interface BrokenTarget {
+  name: string;
+  errors: string[];
+  warnings?: string[];
+  args?: string[];
+  serve(contract: Contract): Promise<RunningServer>;
+}
+
+const ADMIN_KEY = 'mock-admin-key';
+const VIEWER_KEY = 'mock-viewer-key';
+const ONE_TOKEN = ['--token', '1/1'];
+const TWO_ACCOUNTS = ['--token', '1/1', '--token', '2/4'];
+
+const isDeleteOf = (contract: Contract, method: string, url: string) => operationOf(contract, { method, url, headers: {} }) === DELETE_SERVICE_ACCOUNT_TOKEN;
+const error = (status: number, name: string) => ({ status, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: 'e-1', name, message: 'broken on purpose' }) });
+
+export const BROKEN_TARGETS: BrokenTarget[] = [
+  {
+    name: 'drops the connection on an id holding %00',
+    errors: ['response-received'],
+    serve: async (contract) => {
+      const mock = freshMock(contract);
+      return serveRaw((req, res, answer) => (req.url?.includes('%00') ? req.socket.destroy() : answer(mock.handle(toMockRequest(req)))));
+    },
+  },
+  {
+    name: 'answers 500 on an id holding %00',
+    errors: ['not-a-server-error'],
+    serve: (contract) => breakResponses(contract, (req, res) => (req.url.includes('%00') ? error(500, 'InternalServerError') : res)),
+  },
+  {
+    name: 'wrong status: 400 ValidationError for a missing project (400 is not documented there)',
+    errors: ['status-code-documented'],
+    warnings: ['missing-project-not-found'],
+    serve: (contract) =>
+      breakResponses(contract, (req, res) => (operationOf(contract, req) === GET_PROJECT_ENVIRONMENTS && res.status === 404 && req.url.includes('no-such-project') ? error(400, 'ValidationError') : res)),
+  },
+  {
+    name: 'no Content-Type on JSON bodies',
+    errors: ['content-type-conformance'],
+    serve: (contract) => breakResponses(contract, (_, res) => ({ ...res, headers: {} })),
+  },
+  {
+    name: 'missing field: the environments response lacks version',
+    errors: ['response-schema-conformance'],
+    serve: (contract) =>
+      breakResponses(contract, (req, res) => (operationOf(contract, req) === GET_PROJECT_ENVIRONMENTS && res.status === 200 ? editJson(res, ({ version: _, ...rest }) => rest) : res)),
+  },
+  {
+    name: 'mistyped field: sortOrder as a string',
+    errors: ['response-schema-conformance'],
+    serve: (contract) =>
+      breakResponses(contract, (req, res) =>
+        operationOf(contract, req) === GET_PROJECT_ENVIRONMENTS && res.status === 200
+          ? editJson(res, (body) => ({ ...body, environments: (body.environments as Record<string, unknown>[]).map((e) => ({ ...e, sortOrder: String(e.sortOrder) })) }))
+          : res,
+      ),
+  },
+  {
+    name: 'bad enum: defaultRootRole Owner',
+    errors: ['response-schema-conformance'],
+    serve: (contract) =>
+      breakResponses(contract, (req, res) => (operationOf(contract, req) === GET_OIDC_SETTINGS && res.status === 200 ? editJson(res, (body) => ({ ...body, defaultRootRole: 'Owner' })) : res)),
+  },
+  {
+    name: 'bad format: discoverUrl is not a URI',
+    errors: ['response-schema-conformance'],
+    serve: (contract) =>
+      breakResponses(contract, (req, res) => (operationOf(contract, req) === GET_OIDC_SETTINGS && res.status === 200 ? editJson(res, (body) => ({ ...body, discoverUrl: 'not a uri' })) : res)),
+  },
+  {
+    name: 'wrong error kind: 404 named NoAccessError',
+    errors: ['error-kind-conformance'],
+    serve: (contract) => breakResponses(contract, (_, res) => (res.status === 404 ? editJson(res, (body) => ({ ...body, name: 'NoAccessError' })) : res)),
+  },
+  {
+    name: 'non-empty delete body',
+    errors: ['no-undocumented-body'],
+    serve: (contract) =>
+      breakResponses(contract, (req, res) => (isDeleteOf(contract, req.method, req.url) && res.status === 200 ? { status: 200, headers: { 'content-type': 'application/json' }, body: '{"deleted":true}' } : res)),
+  },
+  {
+    name: '204 for a delete',
+    errors: ['status-code-documented', 'delete-token-succeeds'],
+    serve: (contract) => breakResponses(contract, (req, res) => (isDeleteOf(contract, req.method, req.url) && res.status === 200 ? { status: 204, headers: {}, body: undefined } : res)),
+  },
+  {
+    name: 'the full key cannot read the OIDC settings (403)',
+    errors: ['documented-success'],
+    serve: (contract) =>
+      breakResponses(contract, (req, res) => (operationOf(contract, req) === GET_OIDC_SETTINGS && res.status === 200 ? error(403, 'NoAccessError') : res)),
+  },
+  {
+    name: 'auth ignored: no Authorization header acts as the admin key',
+    errors: ['auth-missing-rejected'],
+    serve: async (contract) => {
+      const mock = freshMock(contract);
+      return serveRaw((req, _, answer) => answer(mock.handle({ ...toMockRequest(req), headers: { ...req.headers, authorization: req.headers.authorization ?? ADMIN_KEY } })));
+    },
+  },
+  {
+    name: 'any key accepted: an unknown key acts as the admin key',
+    errors: ['auth-invalid-rejected'],
+    serve: async (contract) => {
+      const mock = freshMock(contract);
+      const known = new Set([ADMIN_KEY, VIEWER_KEY]);
+      return serveRaw((req, _, answer) => {
+        const key = req.headers.authorization;
+        answer(mock.handle({ ...toMockRequest(req), headers: { ...req.headers, authorization: key && !known.has(key) ? ADMIN_KEY : key } }));
+      });
+    },
+  },
+  {
+    name: '403 never given: the restricted key acts as the admin key',
+    errors: ['restricted-key-forbidden'],
+    serve: async (contract) => {
+      const mock = freshMock(contract);
+      return serveRaw((req, _, answer) => answer(mock.handle({ ...toMockRequest(req), headers: { ...req.headers, authorization: req.headers.authorization === VIEWER_KEY ? ADMIN_KEY : req.headers.authorization } })));
+    },
+  },
+  {
+    name: 'the restricted key is refused as invalid (401) where it is allowed',
+    errors: ['restricted-key-accepted'],
+    serve: (contract) =>
+      breakResponses(contract, (req, res) => (req.headers.authorization === VIEWER_KEY && operationOf(contract, req) === GET_PROJECT_ENVIRONMENTS ? error(401, 'AuthenticationRequired') : res)),
+  },
+  {
+    name: 'disabled environment returned: staging with enabled: false',
+    errors: ['project-environments-enabled'],
+    serve: (contract) =>
+      breakResponses(contract, (req, res) =>
+        operationOf(contract, req) === GET_PROJECT_ENVIRONMENTS && res.status === 200
+          ? editJson(res, (body) => ({ ...body, environments: [...(body.environments as unknown[]), { name: 'staging', type: 'test', enabled: false }] }))
+          : res,
+      ),
+  },
+  {
+    name: 'a missing project gets 200 and no environments',
+    errors: [],
+    warnings: ['missing-project-not-found'],
+    serve: (contract) =>
+      breakResponses(contract, (req, res) => (operationOf(contract, req) === GET_PROJECT_ENVIRONMENTS && res.status === 404 && req.url.includes('no-such-project') ? { status: 200, headers: { 'content-type': 'application/json' }, body: '{"version":1,"environments":[]}' } : res)),
+  },
+  {
+    name: 'a delete that never succeeds: 404 for existing tokens',
+    errors: ['delete-token-succeeds'],
+    args: TWO_ACCOUNTS,
+    serve: (contract) => breakResponses(contract, (req, res) => (isDeleteOf(contract, req.method, req.url) && res.status === 200 ? error(404, 'NotFoundError') : res)),
+  },
+  {
+    name: 'a delete that never removes: 200 again for a deleted token',
+    errors: ['delete-again-not-found'],
+    args: ONE_TOKEN,
+    serve: (contract) => {
+      const deleted = new Set<string>();
+      return breakResponses(contract, (req, res) => {
+        if (!isDeleteOf(contract, req.method, req.url)) return res;
+        if (res.status === 200) deleted.add(req.url);
+        return deleted.has(req.url) ? { status: 200, headers: {}, body: undefined } : res;
+      });
+    },
+  },
+  {
+    name: 'an unknown token is "deleted" (200); a deleted one gets 404',
+    errors: ['unknown-token-not-found'],
+    warnings: ['odd-id-rejected'],
+    args: ONE_TOKEN,
+    serve: (contract) => {
+      const deleted = new Set<string>();
+      return breakResponses(contract, (req, res) => {
+        if (!isDeleteOf(contract, req.method, req.url) || req.headers.authorization !== ADMIN_KEY) return res;
+        if (res.status === 200) deleted.add(req.url);
+        return res.status === 404 && !deleted.has(req.url) ? { status: 200, headers: {}, body: undefined } : res;
+      });
+    },
+  },
+  {
+    name: "a cross-account delete that succeeds: the token is found through any account",
+    errors: ['cross-account-delete-rejected'],
+    args: TWO_ACCOUNTS,
+    serve: (contract) =>
+      breakResponses(contract, (req, res, mock) => {
+        if (!isDeleteOf(contract, req.method, req.url) || res.status !== 404) return res;
+        const [, tokenId] = /\/token\/([^/?]+)/.exec(req.url) ?? [];
+        const owner = mock.store.snapshot().serviceAccounts.find((a) => a.tokens.some((t) => t.id === tokenId));
+        return owner && mock.store.deleteToken(owner.id, tokenId!) ? { status: 200, headers: {}, body: undefined } : res;
+      }),
+  },
+  {
+    name: 'a cross-account delete that answers 404 but removes the token',
+    errors: ['cross-account-delete-rejected'],
+    args: TWO_ACCOUNTS,
+    serve: (contract) =>
+      breakResponses(contract, (req, res, mock) => {
+        if (!isDeleteOf(contract, req.method, req.url) || res.status !== 404) return res;
+        const [, tokenId] = /\/token\/([^/?]+)/.exec(req.url) ?? [];
+        const owner = mock.store.snapshot().serviceAccounts.find((a) => a.tokens.some((t) => t.id === tokenId));
+        if (owner) mock.store.deleteToken(owner.id, tokenId!);
+        return res;
+      }),
+  },
+  {
+    name: 'a racy delete: checks the token exists, then removes it a moment later',
+    errors: ['concurrent-delete-single-success'],
+    serve: async (contract) => {
+      const mock = freshMock(contract);
+      return serveRaw((req, _, answer) => {
+        const request = toMockRequest(req);
+        if (!isDeleteOf(contract, request.method, request.url)) return answer(mock.handle(request));
+        const [, account, tokenId] = /service-account\/([^/]+)\/token\/([^/?]+)/.exec(request.url) ?? [];
+        const existed = mock.store.snapshot().serviceAccounts.some((a) => a.id === account && a.tokens.some((t) => t.id === tokenId));
+        // The stale read answers for the delete that another request completed meanwhile.
+        setTimeout(() => {
+          const response = mock.handle(request);
+          answer(existed && response.status === 404 && request.headers.authorization === ADMIN_KEY ? { status: 200, headers: {}, body: undefined } : response);
+        }, 25);
+      });
+    },
+  },
+  {
+    name: '400 ValidationError for malformed percent-encoding, where no 400 is documented',
+    errors: [],
+    warnings: ['odd-id-rejected'],
+    serve: (contract) => breakResponses(contract, (req, res) => (/%(ZZ|E0%A4%A$)/.test(req.url) ? error(400, 'ValidationError') : res)),
+  },
+  {
+    name: 'PUT on the OIDC settings answers 200',
+    errors: [],
+    warnings: ['unlisted-method-rejected'],
+    serve: (contract) =>
+      breakResponses(contract, (req, res) => (req.method === 'PUT' && req.url.endsWith('/oidc/settings') ? { status: 200, headers: { 'content-type': 'application/json' }, body: '{}' } : res)),
+  },
+  {
+    name: 'an undocumented property (caught with --strict only)',
+    errors: ['undocumented-properties'],
+    args: ['--strict', '--token', '1/1', '--token', '1/2', '--token', '2/4'],
+    serve: (contract) =>
+      breakResponses(contract, (req, res) => (operationOf(contract, req) === GET_OIDC_SETTINGS && res.status === 200 ? editJson(res, (body) => ({ ...body, clientSecretHint: 'abc' })) : res)),
+  },
+];
+
+/** Plausible real implementations that differ from the mock in ways the spec allows: no error, no warning. */
+export const CONFORMANT_VARIANTS: Omit<BrokenTarget, 'errors' | 'warnings' | 'args'>[] = [
+  {
+    name: 'Content-Type: application/json; charset=utf-8',
+    serve: (contract) => breakResponses(contract, (_, res) => (res.headers['content-type'] ? { ...res, headers: { ...res.headers, 'content-type': 'application/json; charset=utf-8' } } : res)),
+  },
+  {
+    name: 'a plain-text 404 from the framework for every odd id',
+    serve: (contract) => breakResponses(contract, (req, res) => (/%|a{300}/.test(req.url) ? { status: 404, headers: { 'content-type': 'text/plain' }, body: 'Not Found' } : res)),
+  },
+  {
+    name: 'an undocumented property without --strict',
+    serve: (contract) =>
+      breakResponses(contract, (req, res) => (operationOf(contract, req) === GET_OIDC_SETTINGS && res.status === 200 ? editJson(res, (body) => ({ ...body, clientSecretHint: 'abc' })) : res)),
+  },
+];
