@@ -100,7 +100,8 @@ export function createSender(options: SenderOptions): Sender {
 function describeTransportError(error: unknown, timeoutMs: number): string {
   const code = errorCode(error) ?? 'unknown';
   if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return `no complete response within ${timeoutMs} ms (${code})`;
-  if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'UND_ERR_CLOSED' || code === 'EPIPE') return `the connection closed before a complete response (${code})`;
+  // One wording for all of them: which code a dropped connection surfaces as depends on timing.
+  if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'UND_ERR_CLOSED' || code === 'EPIPE') return 'the connection closed before a complete response';
   if (CONNECT_FAILURES.has(code)) return `the connection could not be made; the server may have crashed (${code})`;
   return `${code}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`;
 }

@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadContract, type Contract } from '../../src/contract/index.ts';
+import { serveHandler, type Mock, type RunningServer } from '../../src/mock/index.ts';
+import { freshMock } from './serve-target.ts';
+import { ADMIN_KEY, runCheck, targetArgs } from './run-check.ts';
+
+let contract: Contract;
+let mock: Mock;
+let server: RunningServer;
+beforeAll(async () => {
+  contract = await loadContract({ validate: false });
+  mock = freshMock(contract);
+  // One address for the whole file; each test swaps in a fresh state behind it.
+  server = await serveHandler((request) => mock.handle(request), { port: 0 });
+});
+afterAll(() => server.close());
+const reset = () => (mock = freshMock(contract));
+
+describe('against the mock on its default state', () => {
+  it('exits 0 with no finding, every check run, with every option given', async () => {
+    reset();
+    const run = await runCheck([...targetArgs(server.url), '--strict']);
+    expect(run.report!.findings).toEqual([]);
+    expect(run.report!.summary.checksNotChecked).toBe(0);
+    expect(run.report!.stepsNotRun).toEqual([]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^CONFORMANT: \d+ requests, 0 error\(s\), 0 warning\(s\), 0 check\(s\) not checked$/m);
+  });
+
+  it('provokes every documented status but the OIDC 400 (no condition given) and the environments 403 (the viewer may read them)', async () => {
+    reset();
+    const { report } = await runCheck(targetArgs(server.url));
+    const notProvoked = report!.coverage.filter((c) => c.outcome !== 'conformant').map((c) => `${c.operationId} ${c.status} ${c.outcome}`);
+    expect(notProvoked).toEqual(['getProjectEnvironments 403 not provoked', 'getOidcSettings 400 not provoked']);
+    expect(report!.coverage.find((c) => c.status === '400')!.reason).toBe('no request of the suite provokes it: the API description gives no condition for it');
+  });
+
+  it('deletes nothing and sends no restricted request without --allow-delete, --token and --restricted-key, and says what was not checked', async () => {
+    reset();
+    const before = mock.store.snapshot();
+    const run = await runCheck(['--base-url', server.url], { FLAG_ADMIN_API_KEY: ADMIN_KEY });
+    expect(run.code).toBe(0);
+    expect(mock.store.snapshot()).toEqual(before);
+    const notChecked = run.report!.checks.flatMap((c) => c.operations.filter((o) => o.outcome === 'not checked').map((o) => `${c.checkId} ${o.operationId}: ${o.reason}`));
+    expect(notChecked).toEqual([
+      'undocumented-properties getProjectEnvironments: needs --strict',
+      'undocumented-properties getOidcSettings: needs --strict',
+      'undocumented-properties deleteServiceAccountToken: needs --strict',
+      'restricted-key-forbidden getOidcSettings: needs --restricted-key (or FLAG_ADMIN_RESTRICTED_KEY)',
+      'restricted-key-forbidden deleteServiceAccountToken: needs --restricted-key (or FLAG_ADMIN_RESTRICTED_KEY)',
+      'restricted-key-accepted getProjectEnvironments: needs --restricted-key (or FLAG_ADMIN_RESTRICTED_KEY)',
+      'delete-token-succeeds deleteServiceAccountToken: needs --allow-delete: nothing is deleted without it',
+      'delete-again-not-found deleteServiceAccountToken: needs --allow-delete: nothing is deleted without it',
+      'unknown-token-not-found deleteServiceAccountToken: needs --allow-delete: nothing is deleted without it',
+      'cross-account-delete-rejected deleteServiceAccountToken: needs --allow-delete: nothing is deleted without it',
+      'concurrent-delete-single-success deleteServiceAccountToken: needs --allow-delete: nothing is deleted without it',
+    ]);
+    expect(run.stdout).toContain('Not checked');
+  });
+
+  it('gives a byte-identical report for the same target and options', async () => {
+    reset();
+    const first = await runCheck(targetArgs(server.url));
+    reset();
+    const second = await runCheck(targetArgs(server.url));
+    expect(second.json).toBe(first.json);
+    expect(second.junit).toBe(first.junit);
+    expect(second.stdout).toBe(first.stdout);
+    expect(first.json).not.toMatch(/duration|timestamp|time=/i);
+  });
+
+  it('prints the seed and derives the missing project from it', async () => {
+    reset();
+    const a = await runCheck([...targetArgs(server.url), '--seed', 'one']);
+    reset();
+    const b = await runCheck([...targetArgs(server.url), '--seed', 'two']);
+    expect(a.report!.seed).toBe('one');
+    expect(a.report!.options.missingProject).not.toBe(b.report!.options.missingProject);
+    expect(a.stdout).toContain(`missing project "${a.report!.options.missingProject}" (generated from the seed)`);
+  });
+
+  it('adds the wall time only with --timings', async () => {
+    reset();
+    const { report } = await runCheck([...targetArgs(server.url), '--timings']);
+    expect(report!.durationMs).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPrism, type RunningPrism } from './start-prism.ts';
+import { runCheck, targetArgs, type CheckRun } from './run-check.ts';
+
+/**
+ * Prism (@stoplight/prism-cli) mocking our own spec: a third-party implementation, and a
+ * stateless one. These are the exact findings such a mock earns; a change in them means the
+ * spec, the suite or Prism changed, and someone should look.
+ */
+let prism: RunningPrism;
+let run: CheckRun;
+beforeAll(async () => {
+  prism = await startPrism();
+  run = await runCheck(targetArgs(prism.url));
+});
+afterAll(() => prism?.close());
+
+const LONG = 'a'.repeat(2048);
+const shown = (run: CheckRun) => run.report!.findings.map((f) => `${f.severity} ${f.checkId} ${f.request.method} ${new URL(f.request.url).pathname.replace(LONG, '<2048 a>')}: ${f.got}`);
+
+describe('against Prism mocking spec/openapi.yaml', () => {
+  it('exits 1', () => {
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(1);
+  });
+
+  it('earns exactly the findings of a mock that checks only that a key is present and keeps no state', () => {
+    expect(shown(run)).toEqual([
+      // Prism 5.16 exits on malformed percent-encoding in a path parameter (URIError in its path matcher).
+      'error response-received GET /api/admin/environments/project/odd%ZZid: the connection closed before a complete response; the target then stopped accepting connections',
+      // It checks that the Authorization header is present, not what it holds: any key is a full key.
+      'error auth-invalid-rejected GET /api/admin/environments/project/default: status 200',
+      'error auth-invalid-rejected GET /api/admin/auth/oidc/settings: status 200',
+      'error auth-invalid-rejected DELETE /api/admin/service-account/no-such-account-c5817554bca7/token/no-such-token-01ce1c55f7d7: status 200',
+      'error restricted-key-forbidden GET /api/admin/auth/oidc/settings: status 200',
+      'error restricted-key-forbidden DELETE /api/admin/service-account/1/token/1: status 200',
+      // Stateless: every delete succeeds, of any token, through any account, any number of times.
+      'error delete-again-not-found DELETE /api/admin/service-account/1/token/1: status 200',
+      'error unknown-token-not-found DELETE /api/admin/service-account/1/token/no-such-token-01ce1c55f7d7: status 200',
+      'error cross-account-delete-rejected DELETE /api/admin/service-account/2/token/2: status 200',
+      'error concurrent-delete-single-success DELETE /api/admin/service-account/2/token/4: statuses 200, 200, 200, 200, 200, 200, 200, 200',
+      // Every project exists, odd ids included.
+      'warning missing-project-not-found GET /api/admin/environments/project/no-such-project-cf413c80e486: status 200',
+      'warning odd-id-rejected GET /api/admin/environments/project/<2048 a>: status 200',
+      'warning odd-id-rejected GET /api/admin/environments/project/odd%2Fid: status 200',
+      'warning odd-id-rejected GET /api/admin/environments/project/%C3%A9t%C3%A9-%F0%9F%9A%A9: status 200',
+      'warning odd-id-rejected GET /api/admin/environments/project/odd%00id: status 200',
+      'warning odd-id-rejected DELETE /api/admin/service-account/<2048 a>/token/no-such-token-01ce1c55f7d7: status 200',
+      'warning odd-id-rejected DELETE /api/admin/service-account/odd%2Fid/token/no-such-token-01ce1c55f7d7: status 200',
+      'warning odd-id-rejected DELETE /api/admin/service-account/%C3%A9t%C3%A9-%F0%9F%9A%A9/token/no-such-token-01ce1c55f7d7: status 200',
+      'warning odd-id-rejected DELETE /api/admin/service-account/odd%00id/token/no-such-token-01ce1c55f7d7: status 200',
+      'warning odd-id-rejected DELETE /api/admin/service-account/1/token/<2048 a>: status 200',
+      'warning odd-id-rejected DELETE /api/admin/service-account/1/token/odd%2Fid: status 200',
+      'warning odd-id-rejected DELETE /api/admin/service-account/1/token/%C3%A9t%C3%A9-%F0%9F%9A%A9: status 200',
+      'warning odd-id-rejected DELETE /api/admin/service-account/1/token/odd%00id: status 200',
+    ]);
+  });
+
+  it('agrees with the spec on every response it does give: bodies, content types, error kinds, no 5xx', () => {
+    const responseChecks = ['not-a-server-error', 'status-code-documented', 'content-type-conformance', 'response-schema-conformance', 'error-kind-conformance', 'no-undocumented-body', 'unlisted-method-rejected', 'auth-missing-rejected', 'documented-success'];
+    const rows = run.report!.checks.filter((c) => responseChecks.includes(c.checkId));
+    expect(rows.flatMap((c) => c.operations.filter((o) => o.outcome !== 'passed').map((o) => `${c.checkId} ${o.operationId}`))).toEqual([]);
+    expect(run.report!.coverage.filter((c) => c.outcome === 'not conformant')).toEqual([]);
+  });
+
+  it('reports the requests it could not send after the crash, with the reason', () => {
+    expect(run.report!.stepsNotRun.map((s) => `${s.operationId} ${s.label}`)).toEqual([
+      'getProjectEnvironments projectId = truncated UTF-8 (%E0%A4%A)',
+      'deleteServiceAccountToken id = malformed percent-encoding (%ZZ)',
+      'deleteServiceAccountToken id = truncated UTF-8 (%E0%A4%A)',
+      'deleteServiceAccountToken tokenId = malformed percent-encoding (%ZZ)',
+      'deleteServiceAccountToken tokenId = truncated UTF-8 (%E0%A4%A)',
+    ]);
+    expect(new Set(run.report!.stepsNotRun.map((s) => s.reason))).toEqual(new Set(['not sent: the target stopped accepting connections after "projectId = malformed percent-encoding (%ZZ)"']));
+  });
+});
