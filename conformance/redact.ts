@@ -1,3 +1,6 @@
+import { resolvePointer } from '../src/contract/index.ts';
+import { pointerTokens } from '../src/contract/json-pointer.ts';
+
 /** Keeping secrets out of reports: the keys the suite sends, and properties the spec marks `format: password`. */
 
 export const REDACTED = '<redacted>';
@@ -30,8 +33,10 @@ export function bodyExcerpt(body: string, secretProperties: ReadonlySet<string>)
   return cut(text);
 }
 
-/** A value from inside a body for `got`, e.g. the offending property. */
-export function valueExcerpt(value: unknown, secretProperties: ReadonlySet<string>): string {
+/** The value at a pointer inside a body, for `got`: redacted when the pointer passes through a secret property. */
+export function valueAtPointer(body: unknown, pointer: string, secretProperties: ReadonlySet<string>): string {
+  if (pointerTokens(pointer).some((token) => secretProperties.has(token))) return JSON.stringify(REDACTED);
+  const value = resolvePointer(body, pointer);
   return value === undefined ? '(absent)' : cut(JSON.stringify(redactSecrets(value, secretProperties)));
 }
 

@@ -1,5 +1,5 @@
-import { resolvePointer, type ResponseContract, type SchemaViolation } from '../../src/contract/index.ts';
-import { valueExcerpt } from '../redact.ts';
+import { type ResponseContract, type SchemaViolation } from '../../src/contract/index.ts';
+import { valueAtPointer } from '../redact.ts';
 import { documented, failed, ordinaryResponses, parseBody, passed, type Check } from './check.ts';
 
 /** The violation of the `const` by which the spec fixes the error kind of a status (API §7). */
@@ -27,7 +27,7 @@ export const errorKindConformance: Check = {
           exchange,
           message: `${exchange.label}: a ${exchange.response.status} must name the error kind ${spec.response.errorKind}.`,
           expected: JSON.stringify(spec.response.errorKind),
-          got: valueExcerpt(resolvePointer(body.value, violation.instancePointer), context.contract.secretProperties),
+          got: valueAtPointer(body.value, violation.instancePointer, context.contract.secretProperties),
           schemaPointer: violation.schemaPointer,
           instancePointer: violation.instancePointer,
         }),

@@ -1,5 +1,4 @@
-import { resolvePointer } from '../../src/contract/index.ts';
-import { valueExcerpt } from '../redact.ts';
+import { valueAtPointer } from '../redact.ts';
 import { documented, failed, ordinaryResponses, parseBody, passed, type Check, type Judgement } from './check.ts';
 import { isErrorKindViolation } from './error-kind-conformance.ts';
 
@@ -33,7 +32,7 @@ export const responseSchemaConformance: Check = {
           exchange,
           message: `${exchange.label}: ${violation.message}.`,
           expected: describeExpectation(violation.keyword, violation.params),
-          got: violation.keyword === 'required' ? '(absent)' : valueExcerpt(resolvePointer(body.value, violation.instancePointer), context.contract.secretProperties),
+          got: violation.keyword === 'required' ? '(absent)' : valueAtPointer(body.value, violation.instancePointer, context.contract.secretProperties),
           schemaPointer: violation.schemaPointer,
           instancePointer: violation.instancePointer,
         }),
