@@ -1,7 +1,6 @@
-import type { Contract, JsonSchema } from '../../src/contract/index.ts';
+import { pointerOf, type Contract, type JsonSchema } from '../../src/contract/index.ts';
 import { isSuccess } from '../http-status.ts';
 import { GET_PROJECT_ENVIRONMENTS } from '../operation-ids.ts';
-import { pointerOf } from '../../src/contract/index.ts';
 import { failed, ordinaryResponses, parseBody, passed, type Check, type Judgement } from './check.ts';
 
 /**

@@ -31,7 +31,18 @@ export const BROKEN_TARGETS: BrokenTarget[] = [
     errors: ['response-received'],
     serve: async (contract) => {
       const mock = freshMock(contract);
-      return serveRaw((req, res, answer) => (req.url?.includes('%00') ? req.socket.destroy() : answer(mock.handle(toMockRequest(req)))));
+      return serveRaw((req, _, answer) => (req.url?.includes('%00') ? req.socket.destroy() : answer(mock.handle(toMockRequest(req)))));
+    },
+  },
+  {
+    name: 'never answers a request whose id holds %00 (--timeout 300)',
+    errors: ['response-received'],
+    args: ['--timeout', '300', '--token', '1/1', '--token', '1/2', '--token', '2/4'],
+    serve: async (contract) => {
+      const mock = freshMock(contract);
+      return serveRaw((req, _, answer) => {
+        if (!req.url?.includes('%00')) answer(mock.handle(toMockRequest(req)));
+      });
     },
   },
   {
