@@ -1,7 +1,7 @@
-import type { PlannedRequest, SkippedStep } from '../types.ts';
+import type { PlannedRequest } from '../types.ts';
 import { missingValues } from './probe-path.ts';
 import { pathOf, type PlanInput } from './plan-input.ts';
-import { NEEDS_ALLOW_DELETE, type ScenarioPlan } from './scenario-plan.ts';
+import type { ScenarioPlan } from './scenario-plan.ts';
 
 /**
  * Methods probed where the spec lists none. HEAD and OPTIONS are left out: servers answer them
@@ -10,12 +10,13 @@ import { NEEDS_ALLOW_DELETE, type ScenarioPlan } from './scenario-plan.ts';
 export const PROBED_METHODS = ['GET', 'PUT', 'POST', 'PATCH', 'DELETE'] as const;
 
 /**
- * Sent with the full key and no body, on ids that cannot exist; a path without ids (the OIDC
- * settings) is a real resource, so an unlisted DELETE there waits for --allow-delete.
+ * Sent with no body. On paths with ids, with the full key and ids that cannot exist, so nothing
+ * can change. A path without ids (the OIDC settings) is a real resource that a backend may let
+ * you update or reset with exactly these methods, so there the probes carry no key at all: a
+ * sane server cannot change anything for them, and a 401 is a documented 4xx of the path.
  */
 export function unlistedMethodsScenario(input: PlanInput): ScenarioPlan {
   const requests: PlannedRequest[] = [];
-  const skipped: SkippedStep[] = [];
   const byPath = new Map<string, typeof input.contract.operations>();
   for (const operation of input.contract.operations) byPath.set(operation.path, [...(byPath.get(operation.path) ?? []), operation]);
   for (const operations of byPath.values()) {
@@ -25,13 +26,9 @@ export function unlistedMethodsScenario(input: PlanInput): ScenarioPlan {
     const path = pathOf(operation, missingValues(operation, input));
     for (const method of PROBED_METHODS) {
       if (listed.has(method)) continue;
-      const planned: PlannedRequest = { operationId: operation.operationId, step: 'unlisted-method', label: `${method} ${operation.path} (not in the spec)`, credential: 'full', method, path, expects: [] };
-      if (method === 'DELETE' && operation.pathParams.length === 0 && !input.allowDelete) {
-        skipped.push({ operationId: planned.operationId, step: planned.step, label: planned.label, expects: [], reason: NEEDS_ALLOW_DELETE });
-      } else {
-        requests.push(planned);
-      }
+      const credential = operation.pathParams.length === 0 ? 'none' : 'full';
+      requests.push({ operationId: operation.operationId, step: 'unlisted-method', label: `${method} ${operation.path} (not in the spec)`, credential, method, path, expects: [] });
     }
   }
-  return { requests, skipped };
+  return { requests, skipped: [] };
 }
