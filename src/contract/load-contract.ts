@@ -1,5 +1,5 @@
-import { fileURLToPath } from 'node:url';
 import SwaggerParser from '@apidevtools/swagger-parser';
+import { packageFile } from '../package-files.ts';
 import { authoredPointer } from './authored-pointer.ts';
 import { ContractError } from './contract-error.ts';
 import { pointerOf } from './json-pointer.ts';
@@ -7,7 +7,7 @@ import { HTTP_METHODS, type Operation, type ResponseContract } from './operation
 import { createRouteMatcher, type RouteMatch } from './route-matcher.ts';
 import { closeSchema, compileValidator, createAjv, type JsonSchema, type Validate } from './schema-validator.ts';
 
-export const DEFAULT_SPEC_FILE = fileURLToPath(new URL('../../spec/openapi.yaml', import.meta.url));
+export const DEFAULT_SPEC_FILE = packageFile('spec', 'openapi.yaml');
 
 export interface LoadContractOptions {
   /** The OpenAPI 3.1 document. Default: the kit's own `spec/openapi.yaml`. */

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { ContractError, compileValidator, createAjv, pointerOf, type Contract, type JsonSchema, type Validate } from '../contract/index.ts';
+import { packageFile } from '../package-files.ts';
 import type { MockState } from './state.ts';
 
-export const DEFAULT_FIXTURES_FILE = fileURLToPath(new URL('../../fixtures/default.json', import.meta.url));
-export const FIXTURE_SCHEMA_FILE = fileURLToPath(new URL('../../fixtures/fixture.schema.json', import.meta.url));
+export const DEFAULT_FIXTURES_FILE = packageFile('fixtures', 'default.json');
+export const FIXTURE_SCHEMA_FILE = packageFile('fixtures', 'fixture.schema.json');
 
 /** Where fixtures come from: a JSON file, or a state value (named `label` in errors). */
 export type FixtureSource = string | MockState;

@@ -1,0 +1,58 @@
+import { execFile, spawn } from 'node:child_process';
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+// Inside node_modules, where Node strips no types: the package must run on its built JavaScript.
+const SANDBOX = join(ROOT, 'node_modules', '.package-test');
+const INSTALLED = join(SANDBOX, 'node_modules', 'flag-admin-contract');
+
+beforeAll(async () => {
+  rmSync(SANDBOX, { recursive: true, force: true });
+  mkdirSync(INSTALLED, { recursive: true });
+  // `npm pack` runs the prepack build, exactly as publishing would.
+  const { stdout } = await run('npm', ['pack', '--silent', '--pack-destination', SANDBOX], { cwd: ROOT });
+  const tarball = join(SANDBOX, stdout.trim().split('\n').at(-1)!);
+  await run('tar', ['xzf', tarball, '-C', INSTALLED, '--strip-components=1']);
+}, 120_000);
+afterAll(() => rmSync(SANDBOX, { recursive: true, force: true }));
+
+describe('the packed package', () => {
+  it('ships the built JavaScript, the spec and the fixtures, and no tests', () => {
+    const files = readdirSync(INSTALLED, { recursive: true }).map(String);
+    expect(files).toEqual(expect.arrayContaining(['bin/flag-admin.js', 'dist/src/cli/main.js', 'dist/conformance/run.js', 'dist/src/mock/index.d.ts', 'spec/openapi.yaml', 'fixtures/default.json', 'fixtures/fixture.schema.json']));
+    expect(files.filter((f) => f.endsWith('.test.ts') || f.endsWith('.test.js'))).toEqual([]);
+    expect(files.filter((f) => f.startsWith('src/') || f.startsWith('conformance/'))).toEqual([]);
+  });
+
+  it('runs its mock and passes its own conformance check from node_modules', async () => {
+    const bin = join(INSTALLED, 'bin', 'flag-admin.js');
+    const mock = spawn(process.execPath, [bin, 'mock', '--port', '0', '--quiet']);
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        mock.stdout.on('data', (d) => {
+          out += d;
+          const found = /listening on (\S+)/.exec(out);
+          if (found) resolve(found[1]!);
+        });
+        mock.on('exit', (code) => reject(new Error(`mock exited ${code}`)));
+      });
+      const { stdout } = await run(process.execPath, [bin, 'check', '--base-url', url, '--api-key', 'mock-admin-key', '--restricted-key', 'mock-viewer-key', '--allow-delete', '--token', '1/1', '--token', '1/2', '--token', '2/4']);
+      expect(stdout).toContain('CONFORMANT: ');
+      expect(stdout).not.toContain('mock-admin-key');
+    } finally {
+      mock.kill('SIGTERM');
+    }
+  });
+
+  it('exposes the mock, the contract and the suite as modules', async () => {
+    const script = "const m = await import('flag-admin-contract/mock'); const c = await import('flag-admin-contract/contract'); const s = await import('flag-admin-contract/conformance'); console.log(typeof m.startMock, typeof c.loadContract, typeof s.runConformance, s.CHECKS.length > 0);";
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: SANDBOX });
+    expect(stdout.trim()).toBe('function function function true');
+  });
+});
