@@ -76,7 +76,7 @@ describe('flag-admin mock', () => {
   it('stops start-up on a bad fixture, naming file, pointer and expectation', async () => {
     const mock = run(['mock', '--port', '0', '--fixtures', fileURLToPath(new URL('./__fixtures__/bad-oidc.json', import.meta.url))]);
     expect(await mock.exited).toBe(2);
-    expect(mock.err()).toMatch(/bad fixtures: .*bad-oidc\.json#\/oidcSettings\/discoverUrl: expected a value that must match format "uri"/);
+    expect(mock.err()).toMatch(/bad fixtures: .*bad-oidc\.json#\/oidcSettings\/discoverUrl: expected a string in format uri \(spec\/openapi\.yaml#\/components\/schemas\/OidcSettings\/properties\/discoverUrl\/format\), got "login\.example\.com"/);
   });
 
   it('says which port is taken and exits 1', async () => {

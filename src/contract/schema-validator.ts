@@ -10,7 +10,7 @@ export interface SchemaViolation {
   /** JSON pointer into the authored spec (or fixture schema) of the failing keyword. */
   schemaPointer: string;
   keyword: string;
-  /** What the schema expects there, e.g. `must be string`. */
+  /** What the schema expects there, as a noun phrase: `a value of type integer`, `one of ["Viewer","Editor"]`. */
   expected: string;
   /** The expectation with its location, e.g. `/version: must be integer`. */
   message: string;
@@ -47,15 +47,34 @@ export function compileValidator(ajv: Ajv2020, schema: JsonSchema, pointerOf: (s
 function toViolation(error: ErrorObject, pointerOf: (schemaPath: string) => string): SchemaViolation {
   const instancePointer = error.instancePath;
   const missing = error.keyword === 'required' ? `/${String(error.params.missingProperty)}` : '';
-  const expected = describe(error);
   return {
     instancePointer: instancePointer + missing,
     schemaPointer: pointerOf(error.schemaPath.replace(/^#/, '')),
     keyword: error.keyword,
-    expected,
-    message: `${instancePointer || '(root)'}: ${expected}`,
+    expected: expectation(error),
+    message: `${instancePointer || '(root)'}: ${describe(error)}`,
     params: error.params,
   };
+}
+
+function expectation({ keyword, params, message }: ErrorObject): string {
+  switch (keyword) {
+    case 'required':
+      return `property "${String(params.missingProperty)}" present`;
+    case 'type':
+      return `a value of type ${String(params.type)}`;
+    case 'enum':
+      return `one of ${JSON.stringify(params.allowedValues)}`;
+    case 'const':
+      return JSON.stringify(params.allowedValue);
+    case 'format':
+      return `a string in format ${String(params.format)}`;
+    case 'unevaluatedProperties':
+    case 'additionalProperties':
+      return `no property "${String(params.unevaluatedProperty ?? params.additionalProperty)}" (the schema does not list it)`;
+    default:
+      return `a value that ${message ?? `satisfies ${keyword}`}`;
+  }
 }
 
 function describe(error: ErrorObject): string {

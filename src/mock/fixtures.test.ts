@@ -65,19 +65,20 @@ describe('a bad fixture', () => {
     state.projects[1].environments[0].projectApiTokenCount = 'three';
     const error = failure(() => loadFixtures(contract, write('type.json', JSON.stringify(state))));
     expect(error.pointer).toBe('/projects/1/environments/0/projectApiTokenCount');
-    expect(error.message).toContain('type.json#/projects/1/environments/0/projectApiTokenCount: expected a value that must be integer');
+    expect(error.message).toBe(`${join(dir, 'type.json')}#/projects/1/environments/0/projectApiTokenCount: expected a value of type integer (spec/openapi.yaml#/components/schemas/ProjectEnvironment/properties/projectApiTokenCount/type), got "three"`);
   });
 
   it('checks OIDC settings against the spec, enums included', () => {
     const state = defaults() as any;
     state.oidcSettings.idTokenSigningAlgorithm = 'HS256';
     const error = failure(() => loadFixtures(contract, state, 'inline'));
-    expect(error.message).toContain('inline#/oidcSettings/idTokenSigningAlgorithm: expected a value that must be one of ["RS256","RS384","RS512"]');
+    expect(error.message).toBe('inline#/oidcSettings/idTokenSigningAlgorithm: expected one of ["RS256","RS384","RS512"] (spec/openapi.yaml#/components/schemas/OidcSettings/properties/idTokenSigningAlgorithm/enum), got "HS256"');
   });
 
   it('names a missing required section', () => {
     const { serviceAccounts: _, ...state } = defaults();
-    expect(failure(() => loadFixtures(contract, state as MockState, 'inline')).pointer).toBe('/serviceAccounts');
+    const error = failure(() => loadFixtures(contract, state as MockState, 'inline'));
+    expect(error.message).toBe('inline#/serviceAccounts: expected property "serviceAccounts" present (fixtures/fixture.schema.json#/required), got none');
   });
 
   it('rejects a field the fixture schema does not know', () => {
@@ -110,6 +111,6 @@ describe('a bad fixture', () => {
   });
 
   it('stops startMock before it listens', async () => {
-    await expect(startMock({ port: 0, fixtures: write('bad.json', '[]') })).rejects.toThrow(/bad\.json: expected a value that must be object/);
+    await expect(startMock({ port: 0, fixtures: write('bad.json', '[]') })).rejects.toThrow(/bad\.json: expected a value of type object \(fixtures\/fixture\.schema\.json#\/type\), got \[\]$/);
   });
 });

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { ContractError, compileValidator, createAjv, pointerOf, type Contract, type JsonSchema, type Validate } from '../contract/index.ts';
+import { relative } from 'node:path';
+import { ContractError, compileValidator, createAjv, pointerOf, resolvePointer, type Contract, type JsonSchema, type Validate } from '../contract/index.ts';
 import { packageFile } from '../package-files.ts';
 import type { MockState } from './state.ts';
 
@@ -11,6 +12,14 @@ export type FixtureSource = string | MockState;
 
 const validators = new WeakMap<Contract, Validate>();
 
+/** The id under which the spec's components/schemas are lent to the fixture schema (see its `$ref`s). */
+const SPEC_SCHEMAS_ID = 'urn:flag-admin:spec';
+
+function shortPath(file: string): string {
+  const path = relative(process.cwd(), file);
+  return path.startsWith('..') || path === '' ? file : path;
+}
+
 /**
  * Reads and checks a state: JSON Schema first (fixtures/fixture.schema.json, whose value
  * schemas are the spec's own), then the references between records. A bad fixture throws a
@@ -21,11 +30,17 @@ export function loadFixtures(contract: Contract, source: FixtureSource = DEFAULT
   const value = typeof source === 'string' ? readJson(source) : source;
   const [violation] = fixtureValidator(contract)(value);
   if (violation) {
-    throw new ContractError('FIXTURE_INVALID', { file, pointer: violation.instancePointer, expected: `a value that ${violation.expected} (fixture schema ${violation.schemaPointer})` });
+    const got = violation.keyword === 'required' ? 'none' : excerpt(resolvePointer(value, violation.instancePointer));
+    throw new ContractError('FIXTURE_INVALID', { file, pointer: violation.instancePointer, expected: `${violation.expected} (${violation.schemaPointer})`, got });
   }
   const state = value as MockState;
   checkReferences(state, file, contract);
   return state;
+}
+
+function excerpt(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
 }
 
 function readJson(file: string): unknown {
@@ -47,9 +62,14 @@ function fixtureValidator(contract: Contract): Validate {
   if (!validate) {
     const ajv = createAjv();
     const components = contract.document.components as JsonSchema | undefined;
-    ajv.addSchema({ $id: 'urn:flag-admin:spec', $defs: components?.schemas ?? {} });
+    ajv.addSchema({ $id: SPEC_SCHEMAS_ID, $defs: components?.schemas ?? {} });
     const schema = JSON.parse(readFileSync(FIXTURE_SCHEMA_FILE, 'utf8')) as JsonSchema;
-    validate = compileValidator(ajv, schema, (schemaPath) => schemaPath);
+    // Point at the file a reader opens: the spec for the value schemas it lends, else the fixture schema.
+    const specSchemas = `${shortPath(contract.specFile)}#/components/schemas/`;
+    const fixtureSchema = `${shortPath(FIXTURE_SCHEMA_FILE)}#`;
+    validate = compileValidator(ajv, schema, (schemaPath) =>
+      schemaPath.startsWith(`${SPEC_SCHEMAS_ID}#/$defs/`) ? specSchemas + schemaPath.slice(`${SPEC_SCHEMAS_ID}#/$defs/`.length) : fixtureSchema + schemaPath,
+    );
     validators.set(contract, validate);
   }
   return validate;
