@@ -100,6 +100,18 @@ describe('a bad fixture', () => {
     expect(failure(() => loadFixtures(contract, state, 'inline')).message).toContain('inline#/apiKeys/1/permissions/0: expected "*" or an operationId of the spec (getProjectEnvironments, getOidcSettings, deleteServiceAccountToken)');
   });
 
+  it('keeps secrets out of its errors', () => {
+    const state = defaults() as any;
+    state.oidcSettings.secret = 12345;
+    state.apiKeys.push({ ...state.apiKeys[0] });
+    const typeError = failure(() => loadFixtures(contract, state, 'inline'));
+    expect(typeError.message).toBe('inline#/oidcSettings/secret: expected a value of type string (spec/openapi.yaml#/components/schemas/OidcSettings/properties/secret/type), got (a value not shown: it is a secret)');
+    state.oidcSettings.secret = 'fine';
+    const duplicate = failure(() => loadFixtures(contract, state, 'inline'));
+    expect(duplicate.message).toBe('inline#/apiKeys/2: expected a unique key, got the same as /apiKeys/0');
+    expect(duplicate.message).not.toContain('mock-admin-key');
+  });
+
   it.each([
     ['apiKeys', (s: MockState) => s.apiKeys.push({ ...s.apiKeys[0]! }), '/apiKeys/2'],
     ['service account tokens', (s: MockState) => s.serviceAccounts[1]!.tokens.push({ id: '4' }), '/serviceAccounts/1/tokens/2'],

@@ -30,12 +30,18 @@ export function loadFixtures(contract: Contract, source: FixtureSource = DEFAULT
   const value = typeof source === 'string' ? readJson(source) : source;
   const [violation] = fixtureValidator(contract)(value);
   if (violation) {
-    const got = violation.keyword === 'required' ? 'none' : excerpt(resolvePointer(value, violation.instancePointer));
+    const got = violation.keyword === 'required' ? 'none' : isSecret(contract, violation.instancePointer) ? '(a value not shown: it is a secret)' : excerpt(resolvePointer(value, violation.instancePointer));
     throw new ContractError('FIXTURE_INVALID', { file, pointer: violation.instancePointer, expected: `${violation.expected} (${violation.schemaPointer})`, got });
   }
   const state = value as MockState;
   checkReferences(state, file, contract);
   return state;
+}
+
+/** API keys and password-format properties (the OIDC secret) never appear in an error. */
+function isSecret(contract: Contract, pointer: string): boolean {
+  const last = pointer.slice(pointer.lastIndexOf('/') + 1);
+  return /^\/apiKeys\/\d+\/key$/.test(pointer) || contract.secretProperties.has(last);
 }
 
 function excerpt(value: unknown): string {
@@ -80,11 +86,13 @@ function checkReferences(state: MockState, file: string, contract: Contract): vo
     throw new ContractError('FIXTURE_INVALID', { file, pointer: pointerOf(tokens), expected, got });
   };
   const unique = <T>(items: T[], idOf: (item: T) => string, at: (string | number)[], what: string) => {
-    const seen = new Set<string>();
+    const first = new Map<string, number>();
     items.forEach((item, i) => {
       const id = idOf(item);
-      if (seen.has(id)) fail([...at, i], `a unique ${what}`, `a second ${JSON.stringify(id)}`);
-      seen.add(id);
+      const earlier = first.get(id);
+      // Says where the twin is rather than quoting the value: for API keys the value is a secret.
+      if (earlier !== undefined) fail([...at, i], `a unique ${what}`, `the same as ${pointerOf([...at, earlier])}`);
+      first.set(id, i);
     });
   };
 
