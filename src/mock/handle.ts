@@ -1,6 +1,6 @@
 import { decodePathParams, type Contract, type Operation } from '../contract/index.ts';
 import { MOCK_ERROR_KINDS, errorKindsByStatus, errorResponse, randomIds, type NewId } from './errors.ts';
-import { operationHandlers, type OperationHandler } from './operations/index.ts';
+import { operationHandlers, type DispatchedHandler, type OperationHandlers } from './operations/index.ts';
 import { requestPath } from './request-path.ts';
 import type { Store } from './store.ts';
 import type { Handle, MockRequest, MockResponse } from './types.ts';
@@ -14,7 +14,7 @@ export interface CreateHandleOptions {
    */
   newId?: NewId;
   /** Handlers by operationId. @default the mock's own (src/mock/operations) */
-  handlers?: Readonly<Record<string, OperationHandler>>;
+  handlers?: OperationHandlers | Readonly<Record<string, DispatchedHandler>>;
 }
 
 /** `Authorization: <key>`; `Bearer <key>` is accepted too (decision recorded in the spec). */
@@ -25,8 +25,12 @@ const BEARER = /^bearer\s+/i;
  * socket; every expected outcome is a returned response, never a throw.
  */
 export function createHandle({ contract, store, newId = randomIds, handlers = operationHandlers }: CreateHandleOptions): Handle {
+  // The typed handlers take the parameters PathParams names; decodePathParams yields exactly the
+  // names of the spec's path template, which PathParams is generated from. So this view is sound
+  // once every operation is known to have a handler, which the loop below makes sure of.
+  const dispatch = handlers as Readonly<Record<string, DispatchedHandler | undefined>>;
   for (const operation of contract.operations) {
-    if (!handlers[operation.operationId]) throw new Error(`No mock handler for operation ${operation.operationId}`);
+    if (!dispatch[operation.operationId]) throw new Error(`No mock handler for operation ${operation.operationId}`);
   }
   const kinds = errorKindsByStatus(contract);
   const fail = (status: number, message: string, headers?: Record<string, string>): MockResponse =>
@@ -58,7 +62,7 @@ export function createHandle({ contract, store, newId = randomIds, handlers = op
     const decoded = decodePathParams(route.rawParams);
     // An id that is not valid percent-encoding names no resource; 404 is the status the spec documents for that.
     if (!decoded.ok) return fail(404, `The ${decoded.param} in the path is not valid percent-encoding, so no such resource exists.`);
-    const result = handlers[operation.operationId]!(store, decoded.params);
+    const result = dispatch[operation.operationId]!(store, decoded.params);
     if ('error' in result) return fail(result.status, result.error);
     if (result.body === undefined) return { status: result.status, headers: {}, body: undefined };
     return { status: result.status, headers: { 'content-type': 'application/json' }, body: JSON.stringify(result.body) };

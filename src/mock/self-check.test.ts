@@ -2,14 +2,14 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadContract, type Contract } from '../contract/index.ts';
 import { createHandle, createStore, loadFixtures, operationHandlers } from './testing.ts';
 import { serveHandler, withSelfCheck, type RunningServer } from './index.ts';
-import type { OperationHandler } from './operations/index.ts';
+import type { DispatchedHandler } from './operations/index.ts';
 
 let contract: Contract;
 let server: RunningServer | undefined;
 beforeAll(async () => (contract = await loadContract({ validate: false })));
 afterEach(() => server?.close());
 
-async function serveBroken(overrides: Record<string, OperationHandler>) {
+async function serveBroken(overrides: Record<string, DispatchedHandler>) {
   const handle = createHandle({ contract, store: createStore(loadFixtures(contract)), handlers: { ...operationHandlers, ...overrides } });
   const errors: unknown[] = [];
   server = await serveHandler(withSelfCheck(contract, handle), { port: 0, onError: (e) => errors.push(e) });

@@ -1,3 +1,3 @@
 import type { OperationHandler } from './operation-handler.ts';
 
-export const getOidcSettings: OperationHandler = (store) => ({ status: 200, body: store.oidcSettings() });
+export const getOidcSettings: OperationHandler<'getOidcSettings'> = (store) => ({ status: 200, body: store.oidcSettings() });
