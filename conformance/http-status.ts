@@ -1,3 +1,5 @@
+import { responseFor, type Operation } from '../src/contract/index.ts';
+
 /**
  * The statuses the scenarios expect by HTTP semantics rather than by the spec: what a request
  * without credentials, with a key lacking permission, or for a resource that does not exist
@@ -15,4 +17,13 @@ export function isSuccess(status: number): boolean {
 
 export function isClientError(status: number): boolean {
   return status >= 400 && status < 500;
+}
+
+/**
+ * A clean refusal of a hostile request: 404, 405, or a 4xx that one of the operations on the
+ * path documents (e.g. 401). What odd ids and unlisted methods should get.
+ */
+export function isCleanRefusal(status: number, operationsOnPath: readonly Operation[]): boolean {
+  if (status === NOT_FOUND || status === METHOD_NOT_ALLOWED) return true;
+  return isClientError(status) && operationsOnPath.some((operation) => responseFor(operation, status) !== undefined);
 }

@@ -1,5 +1,4 @@
-import { METHOD_NOT_ALLOWED, NOT_FOUND, isClientError } from '../http-status.ts';
-import { responseFor } from '../../src/contract/index.ts';
+import { METHOD_NOT_ALLOWED, NOT_FOUND, isCleanRefusal, isClientError } from '../http-status.ts';
 import { failed, passed, type Check, type Judgement } from './check.ts';
 
 export const oddIdRejected: Check = {
@@ -17,8 +16,7 @@ export const oddIdRejected: Check = {
       const status = exchange.response?.status;
       if (status === undefined || status >= 500) return [];
       const operation = context.contract.operation(exchange.operationId);
-      const documentedClientError = isClientError(status) && responseFor(operation, status) !== undefined;
-      if (documentedClientError || status === NOT_FOUND || status === METHOD_NOT_ALLOWED) return [passed(exchange)];
+      if (isCleanRefusal(status, [operation])) return [passed(exchange)];
       return [
         failed({
           exchange,

@@ -1,5 +1,4 @@
-import { METHOD_NOT_ALLOWED, NOT_FOUND, isClientError } from '../http-status.ts';
-import { responseFor } from '../../src/contract/index.ts';
+import { METHOD_NOT_ALLOWED, NOT_FOUND, isCleanRefusal } from '../http-status.ts';
 import { failed, passed, type Check, type Judgement } from './check.ts';
 
 export const unlistedMethodRejected: Check = {
@@ -17,8 +16,7 @@ export const unlistedMethodRejected: Check = {
       if (status === undefined || status >= 500) return [];
       const operation = context.contract.operation(exchange.operationId);
       const samePath = context.contract.operations.filter((o) => o.path === operation.path);
-      const documentedClientError = isClientError(status) && samePath.some((o) => responseFor(o, status) !== undefined);
-      if (documentedClientError || status === NOT_FOUND || status === METHOD_NOT_ALLOWED) return [passed(exchange)];
+      if (isCleanRefusal(status, samePath)) return [passed(exchange)];
       return [
         failed({
           exchange,

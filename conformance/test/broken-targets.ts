@@ -1,5 +1,5 @@
 import type { Contract } from '../../src/contract/index.ts';
-import type { RunningServer } from '../../src/mock/index.ts';
+import type { Mock, RunningServer } from '../../src/mock/index.ts';
 import { DELETE_SERVICE_ACCOUNT_TOKEN, GET_OIDC_SETTINGS, GET_PROJECT_ENVIRONMENTS } from '../operation-ids.ts';
 import { breakResponses, editJson, freshMock, operationOf, serveRaw, toMockRequest } from './serve-target.ts';
 
@@ -23,6 +23,12 @@ const ONE_TOKEN = ['--token', '1/1'];
 const TWO_ACCOUNTS = ['--token', '1/1', '--token', '2/4'];
 
 const isDeleteOf = (contract: Contract, method: string, url: string) => operationOf(contract, { method, url, headers: {} }) === DELETE_SERVICE_ACCOUNT_TOKEN;
+/** The broken cross-account lookup: finds the token in whichever account holds it and deletes it there. */
+function deleteThroughOwner(mock: Mock, url: string): boolean {
+  const [, tokenId] = /\/token\/([^/?]+)/.exec(url) ?? [];
+  const owner = mock.store.snapshot().serviceAccounts.find((a) => a.tokens.some((t) => t.id === tokenId));
+  return owner !== undefined && mock.store.deleteToken(owner.id, tokenId!);
+}
 const error = (status: number, name: string) => ({ status, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: 'e-1', name, message: 'broken on purpose' }) });
 
 export const BROKEN_TARGETS: BrokenTarget[] = [
@@ -203,9 +209,7 @@ export const BROKEN_TARGETS: BrokenTarget[] = [
     serve: (contract) =>
       breakResponses(contract, (req, res, mock) => {
         if (!isDeleteOf(contract, req.method, req.url) || res.status !== 404) return res;
-        const [, tokenId] = /\/token\/([^/?]+)/.exec(req.url) ?? [];
-        const owner = mock.store.snapshot().serviceAccounts.find((a) => a.tokens.some((t) => t.id === tokenId));
-        return owner && mock.store.deleteToken(owner.id, tokenId!) ? { status: 200, headers: {}, body: undefined } : res;
+        return deleteThroughOwner(mock, req.url) ? { status: 200, headers: {}, body: undefined } : res;
       }),
   },
   {
@@ -214,10 +218,7 @@ export const BROKEN_TARGETS: BrokenTarget[] = [
     args: TWO_ACCOUNTS,
     serve: (contract) =>
       breakResponses(contract, (req, res, mock) => {
-        if (!isDeleteOf(contract, req.method, req.url) || res.status !== 404) return res;
-        const [, tokenId] = /\/token\/([^/?]+)/.exec(req.url) ?? [];
-        const owner = mock.store.snapshot().serviceAccounts.find((a) => a.tokens.some((t) => t.id === tokenId));
-        if (owner) mock.store.deleteToken(owner.id, tokenId!);
+        if (isDeleteOf(contract, req.method, req.url) && res.status === 404) deleteThroughOwner(mock, req.url);
         return res;
       }),
   },
