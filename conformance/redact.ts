@@ -1,9 +1,8 @@
-import { resolvePointer } from '../src/contract/index.ts';
-import { pointerTokens } from '../src/contract/json-pointer.ts';
+import { REDACTED, pointsIntoSecret, redactSecrets, resolvePointer } from '../src/contract/index.ts';
 
 /** Keeping secrets out of reports: the keys the suite sends, and properties the spec marks `format: password`. */
 
-export const REDACTED = '<redacted>';
+export { REDACTED };
 const EXCERPT_LIMIT = 600;
 
 /** Every occurrence of a key in text a server sent back (an echoing error message, a header). */
@@ -13,14 +12,7 @@ export function redactKeys(text: string, keys: readonly string[]): string {
   return out;
 }
 
-/** A copy of a JSON value with the value of every secret property replaced (OAS 3.1 §4.8.5.1: `password` marks a secret). */
-export function redactSecrets(value: unknown, secretProperties: ReadonlySet<string>): unknown {
-  if (Array.isArray(value)) return value.map((item) => redactSecrets(item, secretProperties));
-  if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(
-    Object.entries(value).map(([name, item]) => [name, secretProperties.has(name) ? REDACTED : redactSecrets(item, secretProperties)]),
-  );
-}
+export { redactSecrets };
 
 /** The body as a report shows it: JSON compacted with secrets redacted, anything else as text; cut short. */
 export function bodyExcerpt(body: string, secretProperties: ReadonlySet<string>): string {
@@ -35,7 +27,7 @@ export function bodyExcerpt(body: string, secretProperties: ReadonlySet<string>)
 
 /** The value at a pointer inside a body, for `got`: redacted when the pointer passes through a secret property. */
 export function valueAtPointer(body: unknown, pointer: string, secretProperties: ReadonlySet<string>): string {
-  if (pointerTokens(pointer).some((token) => secretProperties.has(token))) return JSON.stringify(REDACTED);
+  if (pointsIntoSecret(pointer, secretProperties)) return JSON.stringify(REDACTED);
   const value = resolvePointer(body, pointer);
   return value === undefined ? '(absent)' : cut(JSON.stringify(redactSecrets(value, secretProperties)));
 }

@@ -4,4 +4,5 @@ export { responseFor, type Operation, type ResponseContract } from './operation.
 export { decodePathParams, type DecodedParams, type RouteMatch } from './route-matcher.ts';
 export { closeSchema, compileValidator, createAjv, type JsonSchema, type SchemaViolation, type Validate } from './schema-validator.ts';
 export { pointerOf, resolvePointer } from './json-pointer.ts';
+export { REDACTED, pointsIntoSecret, redactSecrets } from './secrets.ts';
 export type * from './types.gen.ts';

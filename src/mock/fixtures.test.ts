@@ -110,6 +110,11 @@ describe('a bad fixture', () => {
     const duplicate = failure(() => loadFixtures(contract, state, 'inline'));
     expect(duplicate.message).toBe('inline#/apiKeys/2: expected a unique key, got the same as /apiKeys/0');
     expect(duplicate.message).not.toContain('mock-admin-key');
+    const withExtra = defaults() as any;
+    withExtra.apiKeys[1].scope = 'all';
+    const extra = failure(() => loadFixtures(contract, withExtra, 'inline'));
+    expect(extra.message).toContain('got {"key":"<redacted>","description"');
+    expect(extra.message).not.toContain('mock-viewer-key');
   });
 
   it.each([

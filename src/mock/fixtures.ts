@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
-import { ContractError, compileValidator, createAjv, pointerOf, resolvePointer, type Contract, type JsonSchema, type Validate } from '../contract/index.ts';
+import { ContractError, compileValidator, createAjv, pointerOf, pointsIntoSecret, redactSecrets, resolvePointer, type Contract, type JsonSchema, type Validate } from '../contract/index.ts';
 import { packageFile } from '../package-files.ts';
 import type { MockState } from './state.ts';
 
@@ -30,7 +30,13 @@ export function loadFixtures(contract: Contract, source: FixtureSource = DEFAULT
   const value = typeof source === 'string' ? readJson(source) : source;
   const [violation] = fixtureValidator(contract)(value);
   if (violation) {
-    const got = violation.keyword === 'required' ? 'none' : isSecret(contract, violation.instancePointer) ? '(a value not shown: it is a secret)' : excerpt(resolvePointer(value, violation.instancePointer));
+    const secrets = new Set([...contract.secretProperties, API_KEY_PROPERTY]);
+    const got =
+      violation.keyword === 'required'
+        ? 'none'
+        : pointsIntoSecret(violation.instancePointer, secrets)
+          ? '(a value not shown: it is a secret)'
+          : excerpt(redactSecrets(resolvePointer(value, violation.instancePointer), secrets));
     throw new ContractError('FIXTURE_INVALID', { file, pointer: violation.instancePointer, expected: `${violation.expected} (${violation.schemaPointer})`, got });
   }
   const state = value as MockState;
@@ -38,11 +44,8 @@ export function loadFixtures(contract: Contract, source: FixtureSource = DEFAULT
   return state;
 }
 
-/** API keys and password-format properties (the OIDC secret) never appear in an error. */
-function isSecret(contract: Contract, pointer: string): boolean {
-  const last = pointer.slice(pointer.lastIndexOf('/') + 1);
-  return /^\/apiKeys\/\d+\/key$/.test(pointer) || contract.secretProperties.has(last);
-}
+/** The property of an API key record holding the key: with password-format properties, never shown in an error. */
+const API_KEY_PROPERTY = 'key';
 
 function excerpt(value: unknown): string {
   const text = JSON.stringify(value) ?? String(value);
