@@ -1,7 +1,7 @@
 import { relative } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ContractError, loadContract } from '../contract/index.ts';
-import { DEFAULT_FIXTURES_FILE, loadFixtures, startMock, type MockState } from '../mock/index.ts';
+import { ContractError } from '../contract/index.ts';
+import { DEFAULT_FIXTURES_FILE, startMock, type MockState } from '../mock/index.ts';
 import { UsageError, type CommandIo } from './io.ts';
 
 export const MOCK_USAGE = `Usage: flag-admin mock [--port 4010] [--host 127.0.0.1] [--fixtures FILE] [--quiet]
@@ -31,28 +31,22 @@ export async function mockCommand(argv: string[], io: CommandIo): Promise<number
     return 0;
   }
 
-  const contract = await loadContract({ validate: false, lazyValidators: true });
   const fixturesFile = options.fixtures ?? DEFAULT_FIXTURES_FILE;
-  let fixtures: MockState;
-  try {
-    fixtures = loadFixtures(contract, fixturesFile);
-  } catch (error) {
-    if (!(error instanceof ContractError)) throw error;
-    io.stderr(`flag-admin mock: bad fixtures: ${error.message}\n`);
-    return 2;
-  }
-
   let mock;
   try {
+    // startMock checks the fixtures before it listens: a bad one never opens the port.
     mock = await startMock({
-      contract,
-      fixtures,
+      fixtures: fixturesFile,
       port: options.port,
       host: options.host,
       onResponse: options.quiet ? undefined : ({ method, url, status, ms }) => io.stdout(`${method} ${url} ${status} ${ms.toFixed(1)}ms\n`),
       onError: (error) => io.stderr(`flag-admin mock: internal error: ${error instanceof Error ? error.message : String(error)}\n`),
     });
   } catch (error) {
+    if (error instanceof ContractError) {
+      io.stderr(`flag-admin mock: bad fixtures: ${error.message}\n`);
+      return 2;
+    }
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
       io.stderr(`flag-admin mock: cannot listen on ${options.host}:${options.port} (${code}); choose another with --port (0 picks a free one) or --host\n`);
@@ -61,7 +55,7 @@ export async function mockCommand(argv: string[], io: CommandIo): Promise<number
     throw error;
   }
 
-  io.stdout(startBanner(mock.url, fixturesFile, fixtures, options.fixtures === undefined));
+  io.stdout(startBanner(mock.url, fixturesFile, mock.store.snapshot(), options.fixtures === undefined));
   await new Promise<void>((resolve) => {
     const stop = () => {
       process.off('SIGINT', stop);
