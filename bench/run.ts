@@ -2,7 +2,8 @@
 // same bytes (the ceiling) and with Prism on the same spec, by one load generator (autocannon,
 // in a process of its own), in interleaved trials; prints one Markdown report with medians,
 // min-max and ratios. Bounded in time: ~10 min in full, ~2 min with --quick.
-// Usage: node bench/run.ts [--quick] [--out FILE]
+// Usage: node bench/run.ts [--quick] [--out FILE] [--only throughput,startup,memory,scale,conformance]
+//                          [--servers mock,bare,prism,prism-silent] (the throughput table's servers)
 import { execFile, fork } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,7 +22,10 @@ import { SCENARIOS, targetsFor, type Scenario, type Target } from './targets.ts'
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const { values: flags } = parseArgs({ options: { quick: { type: 'boolean', default: false }, out: { type: 'string' } } });
+const SECTIONS = ['throughput', 'startup', 'memory', 'scale', 'conformance'] as const;
+const { values: flags } = parseArgs({ options: { quick: { type: 'boolean', default: false }, out: { type: 'string' }, only: { type: 'string' }, servers: { type: 'string' } } });
+const only = new Set(flags.only?.split(',') ?? SECTIONS);
+for (const name of only) if (!(SECTIONS as readonly string[]).includes(name)) throw new Error(`--only takes a comma-separated list of ${SECTIONS.join(', ')}; got ${JSON.stringify(name)}`);
 
 const CONFIG = flags.quick
   ? { seconds: 1, warmupSeconds: 0.5, trials: 1, startupRuns: 3, rssRequests: 100_000, scaleSizes: [10, 10_000], deletes: 5_000, conformanceRuns: 1, connections: 10 }
@@ -55,7 +59,8 @@ const statusesOf = (results: LoadResult[]) => [...new Set(results.flatMap((r) =>
 // ---------------------------------------------------------------------------------------------
 // Throughput, latency and server CPU per request.
 async function throughput(): Promise<Map<string, number>> {
-  const targets = await targetsFor(work);
+  const chosen = flags.servers?.split(',');
+  const targets = (await targetsFor(work)).filter((t) => !chosen || chosen.includes(t.name) || t.name === 'mock' || t.name === 'bare');
   const servers = new Map<Target, SpawnedServer>();
   for (const target of targets) servers.set(target, await target.start());
   type Cell = { rps: number[]; p50: number[]; p99: number[]; cpu: number[]; results: LoadResult[] };
@@ -242,11 +247,11 @@ try {
   for (const line of await machineLines()) print(line);
   print();
   const started = performance.now();
-  await throughput();
-  await startup();
-  await memory();
-  await scale();
-  await conformance();
+  if (only.has('throughput')) await throughput();
+  if (only.has('startup')) await startup();
+  if (only.has('memory')) await memory();
+  if (only.has('scale')) await scale();
+  if (only.has('conformance')) await conformance();
   print(`Whole run: ${fmt((performance.now() - started) / 1000)} s.`);
   if (flags.out) writeFileSync(flags.out, `${out.join('\n')}\n`);
 } finally {

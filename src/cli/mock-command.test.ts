@@ -1,4 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -56,6 +59,19 @@ describe('flag-admin mock', () => {
     await mock.waitFor(/listening on/);
     expect(mock.out()).not.toContain('mock-admin-key');
     expect(mock.out()).toContain('<hidden>  all operations');
+    mock.child.kill('SIGTERM');
+    await mock.exited;
+  });
+
+  it('lists three keys in the banner and counts the rest, however many the fixtures hold', async () => {
+    const state = JSON.parse(readFileSync(fileURLToPath(new URL('../../fixtures/default.json', import.meta.url)), 'utf8'));
+    state.apiKeys.push(...Array.from({ length: 5000 }, (_, i) => ({ key: `bulk-key-${i}`, permissions: ['*'] })));
+    const file = join(mkdtempSync(join(tmpdir(), 'flag-admin-banner-')), 'many-keys.json');
+    writeFileSync(file, JSON.stringify(state));
+    const mock = run(['mock', '--port', '0', '--fixtures', file]);
+    await mock.waitFor(/Ctrl-C to stop/);
+    expect(mock.out().match(/<hidden>/g)).toHaveLength(3);
+    expect(mock.out()).toContain('… and 4,999 more');
     mock.child.kill('SIGTERM');
     await mock.exited;
   });

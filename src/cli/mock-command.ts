@@ -1,6 +1,6 @@
 import { relative } from 'node:path';
 import { ContractError } from '../contract/index.ts';
-import { DEFAULT_FIXTURES_FILE, startMock, type MockState } from '../mock/index.ts';
+import { DEFAULT_FIXTURES, DEFAULT_FIXTURES_FILE, startMock, type Store } from '../mock/index.ts';
 import { UsageError, usageFailure, type CommandIo } from './io.ts';
 import { parseFlags } from './parse-flags.ts';
 
@@ -50,7 +50,7 @@ export async function mockCommand(argv: string[], io: CommandIo): Promise<number
     throw error;
   }
 
-  io.stdout(startBanner(mock.url, fixturesFile, mock.store.snapshot(), options.fixtures === undefined));
+  io.stdout(startBanner(mock.url, fixturesFile, mock.store, options.fixtures === undefined));
   await new Promise<void>((resolve) => {
     const stop = () => {
       process.off('SIGINT', stop);
@@ -79,17 +79,22 @@ function parseMockArgs(argv: string[]): { port: number; host: string; fixtures: 
   return { port: Number(values.port), host: values.host, fixtures: values.fixtures, quiet: values.quiet };
 }
 
-function startBanner(url: string, file: string, state: MockState, embedded: boolean): string {
+/** The banner lists this many keys at most: a fixture may hold a million (bench/RESULTS.md, scale). */
+const BANNER_KEYS = 3;
+
+function startBanner(url: string, file: string, store: Store, embedded: boolean): string {
+  const { keys, total } = store.listApiKeys(BANNER_KEYS);
   // The embedded keys are public test values (README); keys from a user's file are secrets.
-  const keys = state.apiKeys.map((k) => {
+  const lines = keys.map((k) => {
     const scope = k.permissions.includes('*') ? 'all operations' : k.permissions.join(', ') || 'no operations';
     return `    ${embedded ? k.key : '<hidden>'}  ${scope}${k.description ? `  (${k.description})` : ''}`;
   });
-  const example = embedded ? `\n  try:  curl -H 'Authorization: ${state.apiKeys[0]?.key}' ${url}/api/admin/environments/project/${state.projects[0]?.id ?? 'default'}` : '';
+  if (total > keys.length) lines.push(`    … and ${(total - keys.length).toLocaleString('en-US')} more`);
+  const example = embedded ? `\n  try:  curl -H 'Authorization: ${keys[0]?.key}' ${url}/api/admin/environments/project/${DEFAULT_FIXTURES.projects[0]?.id ?? 'default'}` : '';
   return [
     `flag-admin mock listening on ${url}`,
     `  state:  ${embedded ? 'embedded default fixtures' : relative(process.cwd(), file) || file}`,
     `  API keys (Authorization header):`,
-    ...keys,
+    ...lines,
   ].join('\n') + `${example}\n  Ctrl-C to stop.\n`;
 }

@@ -34,7 +34,6 @@ class NodeMockRequest implements MockRequest {
   readonly method: string;
   readonly url: string;
   readonly headers: IncomingMessage['headers'];
-  readonly remoteAddress: string | undefined;
   readonly #req: IncomingMessage;
   readonly #res: ServerResponse;
   readonly #maxBodyBytes: number;
@@ -45,10 +44,14 @@ class NodeMockRequest implements MockRequest {
     this.method = req.method ?? 'GET';
     this.url = req.url ?? '/';
     this.headers = req.headers;
-    this.remoteAddress = req.socket.remoteAddress;
     this.#req = req;
     this.#res = res;
     this.#maxBodyBytes = maxBodyBytes;
+  }
+
+  /** Read on demand: the socket asks the kernel (getpeername) each time, and the plain path never needs it. */
+  get remoteAddress(): string | undefined {
+    return this.#req.socket.remoteAddress;
   }
 
   get signal(): AbortSignal {
@@ -132,7 +135,8 @@ export async function serveHandler(handle: MockHandle, options: ServeOptions = {
 function send(req: IncomingMessage, res: ServerResponse, response: MockResponse): void {
   // The client left while a delayed answer waited: nothing to write to.
   if (res.destroyed) return;
-  const body = response.body === undefined ? undefined : Buffer.from(response.body);
-  res.writeHead(response.status, { ...response.headers, 'content-length': String(body?.length ?? 0) });
+  const { body } = response;
+  res.writeHead(response.status, { ...response.headers, 'content-length': body === undefined ? '0' : String(Buffer.byteLength(body)) });
+  // A string body goes out in one write with the head (node:http joins them); no Buffer copy of it.
   res.end(req.method === 'HEAD' ? undefined : body);
 }

@@ -1,6 +1,7 @@
 import { decodePathParams, type Contract, type Operation } from '../../contract/neutral.ts';
 import { MOCK_ERROR_KINDS, errorKindsByStatus, errorResponse, randomIds, type NewId } from './errors.ts';
 import { operationHandlers, type DispatchedHandler, type OperationHandlers } from './operations/index.ts';
+import { renderJson } from './render-json.ts';
 import { requestPath } from './request-path.ts';
 import type { Store } from './store.ts';
 import type { Handle, MockRequest, MockResponse } from './types.ts';
@@ -36,12 +37,16 @@ export function createHandle({ contract, store, newId = randomIds, handlers = op
   const fail = (status: number, message: string, headers?: Record<string, string>): MockResponse =>
     errorResponse(status, kinds.get(status) ?? MOCK_ERROR_KINDS[status as keyof typeof MOCK_ERROR_KINDS] ?? 'Error', message, newId, headers);
 
+  // Header names as adapters give them (lower case), worked out once rather than per request.
+  const authHeaderNames = new Map(contract.operations.map((o) => [o, o.authHeaders.map((h) => h.toLowerCase())]));
   const authorize = (operation: Operation, request: MockRequest): MockResponse | undefined => {
-    if (operation.authHeaders.length === 0) return undefined;
-    const presented = operation.authHeaders.map((h) => request.headers[h.toLowerCase()]).find((v) => v !== undefined);
+    const names = authHeaderNames.get(operation)!;
+    if (names.length === 0) return undefined;
+    let presented: string | string[] | undefined;
+    for (const name of names) if ((presented = request.headers[name]) !== undefined) break;
     const value = Array.isArray(presented) ? presented[0] : presented;
     if (!value) return fail(401, `You must provide an API key in the ${operation.authHeaders.join(' or ')} header.`);
-    const key = store.apiKey(value.replace(BEARER, '').trim());
+    const key = store.apiKey(BEARER.test(value) ? value.replace(BEARER, '').trim() : value.trim());
     if (!key) return fail(401, 'The API key is not valid.');
     if (!key.permissions.includes('*') && !key.permissions.includes(operation.operationId)) {
       return fail(403, `This API key lacks the permission for ${operation.operationId}.`);
@@ -65,7 +70,7 @@ export function createHandle({ contract, store, newId = randomIds, handlers = op
     const result = dispatch[operation.operationId]!(store, decoded.params);
     if ('error' in result) return fail(result.status, result.error);
     if (result.body === undefined) return { status: result.status, headers: {}, body: undefined };
-    return { status: result.status, headers: { 'content-type': 'application/json' }, body: JSON.stringify(result.body) };
+    return { status: result.status, headers: { 'content-type': 'application/json' }, body: renderJson(result.body) };
   };
 }
 

@@ -4,30 +4,40 @@ import type { ApiKeyRecord, MockState, ProjectRecord, ServiceAccountRecord } fro
 /**
  * The state, indexed for per-request map lookups. Built from a MockState and turned back into
  * one by `snapshot()`, so a state can be saved, cloned and replaced as a plain value.
+ *
+ * What a read returns is frozen and stays the same object until the state it shows changes, so
+ * a caller may render it once (handle() serializes a frozen body once, see render-cache.ts).
  */
 export interface Store {
   apiKey(key: string): ApiKeyRecord | undefined;
-  /** The environments available to a project, or undefined for an unknown project. */
-  projectEnvironments(projectId: string): ProjectEnvironment[] | undefined;
-  oidcSettings(): MockState['oidcSettings'];
+  /** The first `limit` API keys and how many there are (a banner lists a few, never a million). */
+  listApiKeys(limit: number): { keys: readonly ApiKeyRecord[]; total: number };
+  /** The environments available to a project, in the API's order, or undefined for an unknown project. */
+  projectEnvironments(projectId: string): readonly ProjectEnvironment[] | undefined;
+  oidcSettings(): Readonly<MockState['oidcSettings']>;
   /** Removes the token identified by BOTH ids (API §4.3); false when there is no such token. */
   deleteToken(serviceAccountId: string, tokenId: string): boolean;
   snapshot(): MockState;
 }
+
+type TokenRecord = ServiceAccountRecord['tokens'][number];
 
 export function createStore(initial: MockState): Store {
   const state = structuredClone(initial);
   const keys = new Map(state.apiKeys.map((k) => [k.key, k]));
   const environments = new Map(state.environments.map((e) => [e.name, e]));
   const projects = new Map<string, ProjectRecord>(state.projects.map((p) => [p.id, p]));
-  const accounts = new Map<string, ServiceAccountRecord>(state.serviceAccounts.map((a) => [a.id, a]));
+  // Tokens by id per account, so a delete is a map delete however many tokens an account holds;
+  // a Map keeps insertion order, so snapshot() lists the remaining tokens as the fixture did.
+  const tokens = new Map<string, Map<string, TokenRecord>>(state.serviceAccounts.map((a) => [a.id, new Map(a.tokens.map((t) => [t.id, t]))]));
+  // Derived once per project, on its first read: no per-request filter, merge or sort. Nothing
+  // changes a project's environments after start, so an entry never goes stale.
+  const environmentLists = new Map<string, readonly ProjectEnvironment[]>();
+  const oidcSettings = deepFreeze(structuredClone(state.oidcSettings));
 
-  return {
-    apiKey: (key) => keys.get(key),
-    projectEnvironments(projectId) {
-      const project = projects.get(projectId);
-      if (!project) return undefined;
-      return project.environments
+  const listEnvironments = (project: ProjectRecord): readonly ProjectEnvironment[] =>
+    deepFreeze(
+      project.environments
         .filter((config) => config.enabled)
         .flatMap((config) => {
           const environment = environments.get(config.name);
@@ -35,16 +45,35 @@ export function createStore(initial: MockState): Store {
           const { enabled, name: _name, ...perProject } = config;
           return [{ ...environment, enabled, ...perProject }];
         })
-        .sort((a, b) => a.sortOrder - b.sortOrder || a.name.localeCompare(b.name));
+        .sort((a, b) => a.sortOrder - b.sortOrder || a.name.localeCompare(b.name)),
+    );
+
+  return {
+    apiKey: (key) => keys.get(key),
+    listApiKeys: (limit) => ({ keys: state.apiKeys.slice(0, limit), total: state.apiKeys.length }),
+    projectEnvironments(projectId) {
+      let list = environmentLists.get(projectId);
+      if (list) return list;
+      const project = projects.get(projectId);
+      if (!project) return undefined;
+      environmentLists.set(projectId, (list = listEnvironments(project)));
+      return list;
     },
-    oidcSettings: () => state.oidcSettings,
-    deleteToken(serviceAccountId, tokenId) {
-      const account = accounts.get(serviceAccountId);
-      const index = account?.tokens.findIndex((t) => t.id === tokenId) ?? -1;
-      if (!account || index < 0) return false;
-      account.tokens.splice(index, 1);
-      return true;
-    },
-    snapshot: () => structuredClone(state),
+    oidcSettings: () => oidcSettings,
+    deleteToken: (serviceAccountId, tokenId) => tokens.get(serviceAccountId)?.delete(tokenId) ?? false,
+    snapshot: () =>
+      structuredClone({
+        ...state,
+        serviceAccounts: state.serviceAccounts.map((account) => ({ ...account, tokens: [...tokens.get(account.id)!.values()] })),
+      }),
   };
+}
+
+/** Freezes a JSON value and everything in it: what the store hands out can then be rendered once. */
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
 }
