@@ -125,6 +125,8 @@ async function startup(): Promise<void> {
   const targets = (await targetsFor(work)).filter((t) => t.startupLabel);
   const entries: { label: string; start: () => Promise<SpawnedServer> }[] = [
     ...targets.filter((t) => t.name === 'mock').map((t) => ({ label: t.startupLabel!, start: () => t.start() })),
+    // The bin turns on Node's compile cache; its first start on a machine pays for what this row shows.
+    ...targets.filter((t) => t.name === 'mock').map((t) => ({ label: `${t.startupLabel!}, compile cache off (a first start)`, start: () => t.start({ env: { NODE_DISABLE_COMPILE_CACHE: '1' } }) })),
     { label: '`flag-admin mock`, the installed package’s bin (built JavaScript)', start: () => installedBin.start() },
     ...targets.filter((t) => t.name !== 'mock').map((t) => ({ label: t.startupLabel!, start: () => t.start() })),
   ];

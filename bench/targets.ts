@@ -33,6 +33,7 @@ export interface MockStartOptions {
   /** Path of the environments read that must answer 200 before start-up counts as done. */
   probePath?: string;
   key?: string;
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface Target {
@@ -51,7 +52,7 @@ const probeOf = (path = SCENARIOS[0]!.path, key = ADMIN_KEY) => ({ method: 'GET'
 async function startMock(options: MockStartOptions = {}): Promise<SpawnedServer> {
   const port = await freePort();
   const args = [BIN, 'mock', '--port', String(port), '--quiet', ...(options.fixtures ? ['--fixtures', options.fixtures] : [])];
-  return spawnServer(process.execPath, args, port, { probe: probeOf(options.probePath, options.key) });
+  return spawnServer(process.execPath, args, port, { probe: probeOf(options.probePath, options.key), env: options.env });
 }
 
 async function startPrism(extra: string[]): Promise<SpawnedServer> {
@@ -98,7 +99,7 @@ export async function targetsFor(work: string): Promise<Target[]> {
       startupLabel: 'bare node:http server',
       start: async () => {
         const port = await freePort();
-        return spawnServer(process.execPath, [join(ROOT, 'bench', 'bare-server.ts'), answers, String(port)], port, { probe: probeOf() });
+        return spawnServer(process.execPath, [join(ROOT, 'bench', 'bare-server.js'), answers, String(port)], port, { probe: probeOf() });
       },
       request: asIs,
     },

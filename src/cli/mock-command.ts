@@ -31,7 +31,8 @@ export async function mockCommand(argv: string[], io: CommandIo): Promise<number
   try {
     // startMock checks the fixtures before it listens: a bad one never opens the port.
     mock = await startMock({
-      fixtures: fixturesFile,
+      // Undefined for the embedded default, which the core takes as is (checked by the tests).
+      fixtures: options.fixtures,
       port: options.port,
       host: options.host,
       onResponse: options.quiet ? undefined : ({ method, url, status, ms }) => io.stdout(`${method} ${url} ${status} ${ms.toFixed(1)}ms\n`),

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { contractErrorOf as failure } from '../../test/contract-error-of.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ContractError, loadContract, type Contract } from '../contract/index.ts';
-import { DEFAULT_FIXTURES_FILE, loadFixtures, startMock, type MockState } from './index.ts';
+import { DEFAULT_FIXTURES, DEFAULT_FIXTURES_FILE, checkFixtures, loadFixtures, startMock, type MockState } from './index.ts';
 
 let contract: Contract;
 const dir = mkdtempSync(join(tmpdir(), 'flag-admin-fixtures-'));
@@ -33,6 +33,10 @@ describe('the embedded default state', () => {
       ['1', ['1', '2', '3']],
       ['2', ['4', '5']],
     ]);
+  });
+
+  it('passes the fixture check, which the mock therefore skips for it at start-up', () => {
+    expect(checkFixtures(contract, DEFAULT_FIXTURES, 'fixtures/default.json')).toEqual(defaults());
   });
 
   it('sets every OIDC field the spec lists', () => {
