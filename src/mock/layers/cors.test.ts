@@ -4,7 +4,10 @@ import type { StartMockOptions } from '../index.ts';
 
 const APP = 'http://localhost:8000';
 let client: Awaited<ReturnType<typeof mockClient>> | undefined;
-afterEach(() => client?.close());
+afterEach(async () => {
+  await client?.close();
+  client = undefined;
+});
 const start = async (options: StartMockOptions = {}) => (client = await mockClient(options));
 
 /** What a browser sends before a cross-origin call that carries Authorization. */
