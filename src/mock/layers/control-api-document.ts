@@ -81,7 +81,12 @@ export const CONTROL_API_DOCUMENT = {
           expected: { type: 'string', description: 'What was expected there.' },
         },
       },
-      State: { type: 'object', description: 'A fixture: see fixtures/fixture.schema.json of the kit.', required: ['apiKeys', 'environments', 'projects', 'oidcSettings', 'serviceAccounts'] },
+      State: {
+        type: 'object',
+        description: 'A fixture, checked against fixtures/fixture.schema.json of the kit and the spec it lends its schemas from.',
+        required: ['apiKeys', 'environments', 'projects', 'oidcSettings', 'serviceAccounts'],
+        properties: { apiKeys: { type: 'array' }, environments: { type: 'array' }, projects: { type: 'array' }, oidcSettings: { type: 'object' }, serviceAccounts: { type: 'array' } },
+      },
       Sessions: {
         type: 'object',
         required: ['sessions', 'maxSessions'],
