@@ -3,7 +3,7 @@
 // in a process of its own), in interleaved trials; prints one Markdown report with medians,
 // min-max and ratios. Bounded in time: ~10 min in full, ~2 min with --quick.
 // Usage: node bench/run.ts [--quick] [--out FILE] [--only throughput,startup,memory,scale,conformance]
-//                          [--servers mock,bare,prism,prism-silent] (the throughput table's servers)
+//                          [--servers mock,mock-session,mock-sticky,bare,prism,prism-silent] (the throughput table's)
 import { execFile, fork } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -84,6 +84,33 @@ async function captureAnswers(file: string): Promise<void> {
 
 let answersFile: string | undefined;
 
+/** The operation each scenario calls, and one it does not (for a sticky rule that is present but never applies). */
+const OPERATIONS: Record<string, [own: string, other: string]> = {
+  environments: ['getProjectEnvironments', 'deleteServiceAccountToken'],
+  oidc: ['getOidcSettings', 'deleteServiceAccountToken'],
+  unauthorized: ['getProjectEnvironments', 'deleteServiceAccountToken'],
+  'delete-missing': ['deleteServiceAccountToken', 'getOidcSettings'],
+};
+
+/**
+ * The mock with a sticky rule present in the session each scenario uses, for an operation the
+ * scenario does not call: the forced-answer layer looks at the rules on every request, and
+ * the request still gets the state's answer. Rules are set through the control API.
+ */
+async function startMockWithRules(): Promise<SpawnedServer> {
+  const server = await startMock();
+  for (const scenario of SCENARIOS) {
+    const response = await request(`${server.url}/__mock/rules`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-mock-session': `sticky-${scenario.name}` },
+      body: JSON.stringify({ operationId: OPERATIONS[scenario.name]![1], code: 401 }),
+    });
+    if (response.statusCode !== 201) throw new Error(`POST /__mock/rules answered ${response.statusCode}: ${await response.body.text()}`);
+    await response.body.dump();
+  }
+  return server;
+}
+
 /** The servers, the plain mock first (the one every ratio is taken against). */
 export async function targetsFor(work: string): Promise<Target[]> {
   if (!answersFile) {
@@ -93,6 +120,8 @@ export async function targetsFor(work: string): Promise<Target[]> {
   const answers = answersFile;
   return [
     { name: 'mock', label: 'mock', startupLabel: '`node bin/flag-admin.js mock` (checkout, TypeScript)', start: startMock, request: asIs },
+    { name: 'mock-session', label: 'mock, X-Mock-Session', start: startMock, request: (s) => ({ ...asIs(s), headers: { ...s.headers, 'x-mock-session': 'bench' } }) },
+    { name: 'mock-sticky', label: 'mock, session with a sticky rule', start: startMockWithRules, request: (s) => ({ ...asIs(s), headers: { ...s.headers, 'x-mock-session': `sticky-${s.name}` } }) },
     {
       name: 'bare',
       label: 'bare node:http, same bytes',

@@ -203,3 +203,32 @@ describe('flag-admin mock', () => {
     expect(refused, 'the mock still serves after npm start was stopped').toBe(true);
   });
 });
+
+describe('flag-admin mock limits on clients', () => {
+  it('takes --headers-timeout: a client that never finishes its headers gets a JSON 408 that soon', async () => {
+    const mock = run(['mock', '--port', '0', '--quiet', '--headers-timeout', '300', '--request-timeout', '300']);
+    const [, port] = (await mock.waitFor(/listening on http:\/\/127\.0\.0\.1:(\d+)/))!;
+    const { connect } = await import('node:net');
+    const socket = connect(Number(port), '127.0.0.1');
+    let received = '';
+    socket.on('data', (chunk) => (received += chunk));
+    const started = Date.now();
+    socket.write('GET / HTTP/1.1\r\nhost: x\r\n');
+    await new Promise((resolve) => socket.on('close', resolve));
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(received).toMatch(/^HTTP\/1\.1 408 /);
+    expect(received).toContain('"name":"RequestTimeoutError"');
+    mock.child.kill('SIGTERM');
+    expect(await mock.exited).toBe(0);
+  });
+
+  it.each([
+    ['--max-connections', '0'],
+    ['--headers-timeout', 'soon'],
+    ['--max-body-bytes', '1.5'],
+  ])('rejects %s %j in one line', async (flag, value) => {
+    const mock = run(['mock', flag, value]);
+    expect(await mock.exited).toBe(2);
+    expect(mock.err()).toContain(`${flag} expects a positive integer, got ${JSON.stringify(value)}`);
+  });
+});

@@ -2,8 +2,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { BodyTooLargeError, MOCK_ERROR_KINDS, errorResponse, randomIds } from '../core/errors.ts';
 import type { MockHandle, MockRequest, MockResponse } from '../core/types.ts';
+import { CONNECTION_ERROR_KINDS, DEFAULT_LIMITS, declaredBodyTooLarge, discardBody, guardServer, type ConnectionLimits } from './node-connection-guards.ts';
 
-export interface ServeOptions {
+export interface ServeOptions extends ConnectionLimits {
   /** Port to listen on; 0 picks a free one. @default 4010 */
   port?: number;
   /** Interface to bind. @default '127.0.0.1' */
@@ -16,11 +17,6 @@ export interface ServeOptions {
   onResponse?: (line: { method: string; url: string; status: number; ms: number }, request: MockRequest) => void;
   /** Called when the handle throws: a bug of the mock, answered with 500. @default writes to stderr */
   onError?: (error: unknown) => void;
-  /**
-   * The most bytes of a request body the handle may read (only the control API reads one);
-   * more is refused with 413. @default 1 MiB
-   */
-  maxBodyBytes?: number;
 }
 
 export interface RunningServer {
@@ -95,19 +91,31 @@ class NodeMockRequest implements MockRequest {
  * A handle that answers synchronously is sent at once, without a promise.
  */
 export async function serveHandler(handle: MockHandle, options: ServeOptions = {}): Promise<RunningServer> {
-  const { host = '127.0.0.1', onResponse, onError = (error) => console.error(error), maxBodyBytes = 1024 * 1024 } = options;
+  const { host = '127.0.0.1', onResponse, onError = (error) => console.error(error) } = options;
+  const limits = { ...DEFAULT_LIMITS, ...definedOnly(options) };
+  const { maxBodyBytes } = limits;
   const fail = (error: unknown): MockResponse => {
     onError(error);
     return errorResponse(500, MOCK_ERROR_KINDS[500], error instanceof Error ? error.message : String(error), randomIds);
   };
-  const server = createServer((req, res) => {
+  // Node checks the header and request timeouts this often (default every 30 s, which would let a slow client hold on three times longer).
+  const server = createServer({ connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs) }, (req, res) => {
     const started = onResponse ? performance.now() : 0;
     const request = new NodeMockRequest(req, res, maxBodyBytes);
     const finish = (response: MockResponse) => {
-      if (!request.bodyRequested) req.resume();
+      if (!request.bodyRequested) {
+        // No operation takes a body: one that comes is read up to the cap and dropped.
+        if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) req.resume();
+        else discardBody(req, maxBodyBytes);
+      }
       send(req, res, response);
       onResponse?.({ method: request.method, url: request.url, status: response.status, ms: performance.now() - started }, request);
     };
+    if (declaredBodyTooLarge(req, maxBodyBytes)) {
+      res.shouldKeepAlive = false;
+      finish(errorResponse(413, CONNECTION_ERROR_KINDS[413], `The request body is larger than ${maxBodyBytes} bytes.`, randomIds));
+      return;
+    }
     let answer: MockResponse | Promise<MockResponse>;
     try {
       answer = handle(request);
@@ -117,6 +125,7 @@ export async function serveHandler(handle: MockHandle, options: ServeOptions = {
     if (answer instanceof Promise) answer.then(finish, (error: unknown) => finish(fail(error)));
     else finish(answer);
   });
+  guardServer(server, limits);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 4010, host, () => {
@@ -143,4 +152,11 @@ function send(req: IncomingMessage, res: ServerResponse, response: MockResponse)
   res.writeHead(response.status, { ...response.headers, 'content-length': body === undefined ? '0' : String(Buffer.byteLength(body)) });
   // A string body goes out in one write with the head (node:http joins them); no Buffer copy of it.
   res.end(req.method === 'HEAD' ? undefined : body);
+}
+
+/** The limits given, without keys set to undefined (which would hide a default). */
+function definedOnly(options: ConnectionLimits): ConnectionLimits {
+  const limits: Record<string, number> = {};
+  for (const key of Object.keys(DEFAULT_LIMITS) as (keyof ConnectionLimits)[]) if (options[key] !== undefined) limits[key] = options[key];
+  return limits;
 }
