@@ -54,10 +54,13 @@ export function writeScaleFixture(dir: string, kind: ScaleKind, n: number): Scal
   let fixture: Omit<ScaleFixture, 'file'> = base;
   const range = (count: number) => Array.from({ length: count }, (_, i) => i);
   switch (kind) {
-    case 'projects':
-      state.projects.push(...range(n).map((i) => ({ ...structuredClone(template), id: `bench-${i}`, name: `Bench ${i}` })));
+    case 'projects': {
+      // A project as most are: its environment configurations, without default strategies (~250 bytes).
+      const environments = template.environments.map(({ defaultStrategy: _strategy, ...config }) => config);
+      state.projects.push(...range(n).map((i) => ({ id: `bench-${i}`, name: `Bench ${i}`, environments })));
       fixture = { ...base, readPath: `/api/admin/environments/project/bench-${n - 1}` };
       break;
+    }
     case 'tokens': {
       const accounts = Math.ceil(n / 10);
       state.serviceAccounts.push(...range(accounts).map((a) => ({ id: `bench-${a}`, tokens: range(Math.min(10, n - a * 10)).map((t) => ({ id: `t${t}` })) })));

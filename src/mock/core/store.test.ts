@@ -18,6 +18,16 @@ describe('the store', () => {
     expect(store.snapshot().serviceAccounts[0]!.tokens).toHaveLength(99_999);
   });
 
+  it('never changes the state it was made from, so sessions can share one fixtures value', () => {
+    const fixtures = withAccount(3);
+    const before = structuredClone(fixtures);
+    const store = createStore(fixtures);
+    store.deleteToken('big', 't1');
+    store.projectEnvironments('default');
+    expect(fixtures).toEqual(before);
+    expect(createStore(fixtures).deleteToken('big', 't1')).toBe(true);
+  });
+
   it('keeps the remaining tokens in the fixture order in a snapshot after deletes', () => {
     const store = createStore(withAccount(5));
     store.deleteToken('big', 't1');

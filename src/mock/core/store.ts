@@ -22,8 +22,12 @@ export interface Store {
 
 type TokenRecord = ServiceAccountRecord['tokens'][number];
 
-export function createStore(initial: MockState): Store {
-  const state = structuredClone(initial);
+/**
+ * The store never changes the state it is given: a delete is recorded in its own token index,
+ * reads are derived copies. So it need not copy the state first, and every session's store
+ * shares the one fixtures value (copying 100,000 records took seconds; bench/RESULTS.md).
+ */
+export function createStore(state: MockState): Store {
   const keys = new Map(state.apiKeys.map((k) => [k.key, k]));
   const environments = new Map(state.environments.map((e) => [e.name, e]));
   const projects = new Map<string, ProjectRecord>(state.projects.map((p) => [p.id, p]));

@@ -1,0 +1,18 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { writeScaleFixture } from './scale-fixtures.ts';
+import { loadContract } from '../src/contract/index.ts';
+import { checkFixtures } from '../src/mock/core/fixture-check.ts';
+import { createStore } from '../src/mock/core/store.ts';
+const dir = mkdtempSync('/tmp/i8-p-');
+const kind = (process.argv[2] ?? 'environments') as 'environments';
+const f = writeScaleFixture(dir, kind, 100_000);
+const contract = await loadContract({ validate: false, lazyValidators: true });
+let t = performance.now();
+const value = JSON.parse(readFileSync(f.file, 'utf8'));
+console.log('parse', (performance.now() - t).toFixed(0)); t = performance.now();
+checkFixtures(contract, value, 'x');
+console.log('check (1st, with compile)', (performance.now() - t).toFixed(0)); t = performance.now();
+checkFixtures(contract, value, 'x');
+console.log('check (2nd)', (performance.now() - t).toFixed(0)); t = performance.now();
+createStore(value);
+console.log('createStore', (performance.now() - t).toFixed(0)); t = performance.now();
