@@ -76,7 +76,7 @@ export function writeScaleFixture(dir: string, kind: ScaleKind, n: number): Scal
       fixture = { ...base, missingDeletePath: '/api/admin/service-account/bench/token/missing', deletePaths: shuffle(range(n).map((i) => `/api/admin/service-account/bench/token/t${i}`)) };
       break;
     case 'environments':
-      state.environments.push(...range(n).map((i) => ({ name: `bench-${i}`, type: 'development', protected: false, sortOrder: i % 1000 })));
+      for (let i = 0; i < n; i++) state.environments.push({ name: `bench-${i}`, type: 'development', protected: false, sortOrder: i % 1000 });
       state.projects.push({ id: 'bench', environments: range(n).map((i) => ({ name: `bench-${i}`, enabled: true })) });
       fixture = { ...base, readPath: '/api/admin/environments/project/bench' };
       break;

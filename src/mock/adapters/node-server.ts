@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { BodyTooLargeError, MOCK_ERROR_KINDS, errorResponse, randomIds } from '../core/errors.ts';
+import { LARGE_BODY_CHARS, renderedBytes } from '../core/render-json.ts';
 import type { MockHandle, MockRequest, MockResponse } from '../core/types.ts';
 import { CONNECTION_ERROR_KINDS, DEFAULT_LIMITS, declaredBodyTooLarge, discardBody, guardServer, type ConnectionLimits } from './node-connection-guards.ts';
 
@@ -149,9 +150,12 @@ function send(req: IncomingMessage, res: ServerResponse, response: MockResponse)
   // The client left while a delayed answer waited: nothing to write to.
   if (res.destroyed) return;
   const { body } = response;
-  res.writeHead(response.status, { ...response.headers, 'content-length': body === undefined ? '0' : String(Buffer.byteLength(body)) });
-  // A string body goes out in one write with the head (node:http joins them); no Buffer copy of it.
-  res.end(req.method === 'HEAD' ? undefined : body);
+  // A large body rendered once per state change comes with its bytes encoded once (render-json.ts).
+  const bytes = body !== undefined && body.length >= LARGE_BODY_CHARS ? renderedBytes(body) : undefined;
+  const length = bytes ? bytes.length : body === undefined ? 0 : Buffer.byteLength(body);
+  res.writeHead(response.status, { ...response.headers, 'content-length': String(length) });
+  // A small string body goes out in one write with the head (node:http joins them); no Buffer copy of it.
+  res.end(req.method === 'HEAD' ? undefined : (bytes ?? body));
 }
 
 /** The limits given, without keys set to undefined (which would hide a default). */

@@ -22,6 +22,11 @@ export interface Store {
 
 type TokenRecord = ServiceAccountRecord['tokens'][number];
 
+/** Environment lists derived from a state value, by project id (see createStore). */
+const derivedLists = new WeakMap<MockState, Map<string, readonly ProjectEnvironment[]>>();
+/** The order localeCompare gives, from one collator made once (localeCompare makes one per call). */
+const byName = new Intl.Collator();
+
 /**
  * The store never changes the state it is given: a delete is recorded in its own token index,
  * reads are derived copies. So it need not copy the state first, and every session's store
@@ -34,9 +39,12 @@ export function createStore(state: MockState): Store {
   // Tokens by id per account, so a delete is a map delete however many tokens an account holds;
   // a Map keeps insertion order, so snapshot() lists the remaining tokens as the fixture did.
   const tokens = new Map<string, Map<string, TokenRecord>>(state.serviceAccounts.map((a) => [a.id, new Map(a.tokens.map((t) => [t.id, t]))]));
-  // Derived once per project, on its first read: no per-request filter, merge or sort. Nothing
-  // changes a project's environments after start, so an entry never goes stale.
-  const environmentLists = new Map<string, readonly ProjectEnvironment[]>();
+  // Derived once per project and state value, on its first read: no per-request filter, merge
+  // or sort. Nothing changes a project's environments, so an entry never goes stale, and the
+  // sessions made from one fixtures value share it (a project with 100,000 environments is
+  // sorted once, not once per session).
+  let environmentLists = derivedLists.get(state);
+  if (!environmentLists) derivedLists.set(state, (environmentLists = new Map()));
   const oidcSettings = deepFreeze(structuredClone(state.oidcSettings));
 
   const listEnvironments = (project: ProjectRecord): readonly ProjectEnvironment[] =>
@@ -49,7 +57,7 @@ export function createStore(state: MockState): Store {
           const { enabled, name: _name, ...perProject } = config;
           return [{ ...environment, enabled, ...perProject }];
         })
-        .sort((a, b) => a.sortOrder - b.sortOrder || a.name.localeCompare(b.name)),
+        .sort((a, b) => a.sortOrder - b.sortOrder || byName.compare(a.name, b.name)),
     );
 
   return {
@@ -60,7 +68,7 @@ export function createStore(state: MockState): Store {
       if (list) return list;
       const project = projects.get(projectId);
       if (!project) return undefined;
-      environmentLists.set(projectId, (list = listEnvironments(project)));
+      environmentLists!.set(projectId, (list = listEnvironments(project)));
       return list;
     },
     oidcSettings: () => oidcSettings,
