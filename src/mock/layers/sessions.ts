@@ -72,10 +72,13 @@ export function createSessions(options: SessionsOptions): Sessions {
   const defaultSession = makeSession(DEFAULT_SESSION);
   // A Map keeps insertion order: re-inserting on use makes the first key the least recently used.
   const named = new Map<string, Session>();
+  // A run of requests from one session (the usual case) skips the re-insertion.
+  let mostRecent: Session | undefined;
 
   return {
     get(name) {
       if (name === DEFAULT_SESSION) return defaultSession;
+      if (mostRecent?.name === name) return mostRecent;
       let session = named.get(name);
       if (session) named.delete(name);
       else {
@@ -83,7 +86,7 @@ export function createSessions(options: SessionsOptions): Sessions {
         if (named.size >= options.maxSessions) named.delete(named.keys().next().value!);
       }
       named.set(name, session);
-      return session;
+      return (mostRecent = session);
     },
     peek: (name) => (name === DEFAULT_SESSION ? defaultSession : named.get(name)),
     names: () => [DEFAULT_SESSION, ...named.keys()],
@@ -91,6 +94,7 @@ export function createSessions(options: SessionsOptions): Sessions {
       fixtures = state;
       defaultSession.reset();
       named.clear();
+      mostRecent = undefined;
     },
   };
 }
