@@ -2,8 +2,12 @@
 // plain path, with an X-Mock-Session header, and with a sticky rule present for another
 // operation in the session read, all in one run against one server process (rounds
 // interleaved so drift hits all three alike). Bounded in time; loopback only.
+// A second table times the same three cases in process (the layered handle called directly, no
+// sockets), where the layers' own cost is not drowned by HTTP.
 // Usage: node bench/layers.ts [seconds-per-round=2] [rounds=5] [connections=16]
 import { Pool } from 'undici';
+import { loadContract } from '../src/contract/index.ts';
+import { createMockApp, type MockRequest } from '../src/mock/index.ts';
 import { MOCK, median, spawnServer } from './spawn-server.ts';
 
 const seconds = Number(process.argv[2] ?? 2);
@@ -62,8 +66,35 @@ try {
   await pool.close();
   await server.stop();
 }
-const plain = median(rates.plain!);
-console.log(`GET ${PATH} through flag-admin mock: ${rounds} rounds of ${seconds}s, ${connections} connections, Node ${process.version}`);
-for (const [name, r] of Object.entries(rates)) {
-  console.log(`  ${name.padEnd(8)} median ${median(r).toFixed(0).padStart(6)} req/s  ratio to plain ${(median(r) / plain).toFixed(2)}  (rounds: ${r.map((v) => v.toFixed(0)).join(', ')})`);
+
+/** Calls/s of the layered handle for `seconds`, answered synchronously (no delay is involved). */
+function inProcessRate(handle: (request: MockRequest) => unknown, request: MockRequest): number {
+  const stopAt = performance.now() + (seconds * 1000) / 2;
+  let n = 0;
+  while (performance.now() < stopAt) {
+    for (let i = 0; i < 1000; i++) handle(request);
+    n += 1000;
+  }
+  return n / (seconds / 2);
 }
+const app = createMockApp({ contract: await loadContract({ validate: false, lazyValidators: true }) });
+const requestWith = (headers: Record<string, string>): MockRequest => ({ method: 'GET', url: PATH, headers });
+const inProcess: Record<string, number[]> = { plain: [], session: [], rule: [] };
+inProcessRate(app.handle, requestWith(KEY)); // warm-up
+for (let round = 0; round < rounds; round++) {
+  inProcess.plain!.push(inProcessRate(app.handle, requestWith(KEY)));
+  inProcess.session!.push(inProcessRate(app.handle, requestWith({ ...KEY, 'x-mock-session': 'bench' })));
+  app.sessions.get('default').rules.push({ operationId: 'deleteServiceAccountToken', code: 403 });
+  inProcess.rule!.push(inProcessRate(app.handle, requestWith(KEY)));
+  app.sessions.get('default').rules.length = 0;
+}
+
+function report(title: string, table: Record<string, number[]>, unit: string): void {
+  const plain = median(table.plain!);
+  console.log(title);
+  for (const [name, r] of Object.entries(table)) {
+    console.log(`  ${name.padEnd(8)} median ${median(r).toFixed(0).padStart(7)} ${unit}  ratio to plain ${(median(r) / plain).toFixed(2)}  (rounds: ${r.map((v) => v.toFixed(0)).join(', ')})`);
+  }
+}
+report(`GET ${PATH} through flag-admin mock (node:http): ${rounds} rounds of ${seconds}s, ${connections} connections, Node ${process.version}`, rates, 'req/s');
+report(`The same read in process (createMockApp().handle, no sockets): ${rounds} rounds of ${seconds / 2}s`, inProcess, 'calls/s');
