@@ -1,5 +1,5 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { stringifyYaml } from '@redocly/openapi-core';
+import { stringify } from 'yaml';
 import { SpecReadError, type SpecSource } from './spec-source.ts';
 
 export const BUNDLE_FORMATS = ['yaml', 'json'] as const;
@@ -31,6 +31,6 @@ export async function bundleSpec(source: SpecSource, options: BundleOptions = {}
     throw new SpecReadError(`${source.file}: cannot dereference: a schema refers to itself (a cycle of $ref); bundle without --dereference`);
   }
   if ((options.format ?? 'yaml') === 'json') return json + '\n';
-  // noRefs: a dereferenced schema used twice is written out twice rather than as a YAML alias.
-  return stringifyYaml(JSON.parse(json), { noRefs: true, lineWidth: -1 });
+  // From the JSON text, so a dereferenced schema used twice is written out twice, never as a YAML alias.
+  return stringify(JSON.parse(json), { lineWidth: 0 });
 }

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
-import { getLineColLocation, parseYaml, Source } from '@redocly/openapi-core';
+import { isAbsolute, relative, resolve } from 'node:path';
+import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
 import type { JsonSchema } from '../contract/index.ts';
 import { pointerOf, pointerTokens, resolvePointer } from '../contract/json-pointer.ts';
 
@@ -37,24 +37,23 @@ export async function readSpecSource(file: string, stdin: () => Promise<string> 
   } catch (error) {
     throw new SpecReadError(`${file}: cannot read it (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
   }
-  const name = file === STDIN ? '<stdin>' : file;
+  const name = file === STDIN ? '<stdin>' : isAbsolute(file) ? relative(process.cwd(), file) || file : file;
   return specSourceFromText(name, file === STDIN ? resolve('stdin.yaml') : resolve(file), text);
 }
 
 export function specSourceFromText(file: string, absolutePath: string, text: string): SpecSource {
-  let document: unknown;
-  try {
-    document = parseYaml(text);
-  } catch (error) {
-    const mark = (error as { mark?: { line: number; column: number } }).mark;
-    const where = mark ? `${file}:${mark.line + 1}:${mark.column + 1}` : file;
-    throw new SpecReadError(`${where}: expected a YAML or JSON document, got a syntax error: ${String((error as Error).message).split('\n')[0]}`);
+  // The `yaml` package keeps each node's offset, which maps a JSON pointer to line:column.
+  const lineCounter = new LineCounter();
+  const parsed = parseDocument(text, { lineCounter, uniqueKeys: true });
+  const error = parsed.errors[0];
+  if (error) {
+    const where = error.linePos ? `${file}:${error.linePos[0].line}:${error.linePos[0].col}` : file;
+    throw new SpecReadError(`${where}: expected a YAML or JSON document, got a syntax error: ${error.message.split('\n')[0]}`);
   }
+  const document: unknown = parsed.toJS({ maxAliasCount: 1000 });
   if (!document || typeof document !== 'object' || Array.isArray(document)) {
     throw new SpecReadError(`${file}: expected an OpenAPI document (a YAML or JSON object), got ${document === null || document === undefined ? 'an empty file' : JSON.stringify(document).slice(0, 40)}`);
   }
-  // Redocly's YAML AST locates pointers in the text it was parsed from (its codeframes module).
-  const source = new Source(absolutePath, text);
   return {
     file,
     absolutePath,
@@ -62,11 +61,31 @@ export function specSourceFromText(file: string, absolutePath: string, text: str
     document: document as JsonSchema,
     positionOf(pointer, options = {}) {
       const written = nearestWritten(document, pointer);
-      const onKey = written === pointer ? (options.onKey ?? false) : false;
-      const { start } = getLineColLocation({ source, pointer: `#${written}`, reportOnKey: onKey });
-      return { line: start.line, column: start.col };
+      const { node, key } = nodeAt(parsed.contents, pointerTokens(written));
+      const offset = (options.onKey && written === pointer ? key?.range?.[0] : undefined) ?? node?.range?.[0] ?? 0;
+      const { line, col } = lineCounter.linePos(offset);
+      return { line, column: col };
     },
   };
+}
+
+/** The YAML node at the tokens, and the key node it is written under (for maps). */
+function nodeAt(root: unknown, tokens: string[]): { node: Node | undefined; key: Node | undefined } {
+  let node = root as Node | undefined;
+  let key: Node | undefined;
+  for (const token of tokens) {
+    if (isMap(node)) {
+      const pair = node.items.find((item) => isPair(item) && String(isScalar(item.key) ? item.key.value : item.key) === token);
+      key = pair?.key as Node | undefined;
+      node = pair?.value as Node | undefined;
+    } else if (isSeq(node)) {
+      key = undefined;
+      node = node.items[Number(token)] as Node | undefined;
+    } else {
+      break;
+    }
+  }
+  return { node, key };
 }
 
 /** The pointer itself when it leads to a value, else its nearest parent that does. */

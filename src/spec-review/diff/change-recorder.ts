@@ -34,6 +34,8 @@ export interface Change {
 
 const NOWHERE = '\u0000';
 
+const within = (pointer: string, root: string) => pointer === root || pointer.startsWith(`${root}/`);
+
 /**
  * Collects changes found on dereferenced pointers, reports them at their authored pointers, and
  * merges the copies a shared component produces (an error body used by every operation is one
@@ -73,9 +75,14 @@ export class ChangeRecorder {
     this.changes.push(change);
   }
 
+  /** Whether a change already covers this place: it is at or under a changed pointer. */
   isExplained(oldPointer: string, newPointer: string): boolean {
-    const within = (pointer: string, root: string) => pointer === root || pointer.startsWith(`${root}/`);
     return this.explained.some((e) => within(oldPointer, e.old) || within(newPointer, e.new));
+  }
+
+  /** Whether a change lies under this place (an added path item holding an added operation). */
+  explainsPartOf(oldPointer: string, newPointer: string): boolean {
+    return this.explained.some((e) => within(e.old, oldPointer) || within(e.new, newPointer));
   }
 
   private side(version: SpecVersion, pointer: string): ChangeSide {

@@ -215,13 +215,18 @@ function compareSecurity(recorder: ChangeRecorder, oldDoc: JsonSchema, newDoc: J
     const oldScheme = schemes(oldDoc)[name];
     const newScheme = schemes(newDoc)[name];
     if (!oldScheme || !newScheme) continue;
-    const { description: _a, ...oldDefinition } = oldScheme;
-    const { description: _b, ...newDefinition } = newScheme;
+    const oldDefinition = definitionOf(oldScheme);
+    const newDefinition = definitionOf(newScheme);
     if (canonical(oldDefinition) !== canonical(newDefinition)) {
       const at = pointerOf(['components', 'securitySchemes', name]);
       recorder.record('security-scheme-changed', `security scheme "${name}" ${canonical(oldDefinition)} → ${canonical(newDefinition)}`, at, at, label);
     }
   }
+}
+
+/** What a scheme requires of a request: everything but its description and extensions. */
+function definitionOf(scheme: JsonSchema): JsonSchema {
+  return Object.fromEntries(Object.entries(scheme).filter(([key]) => key !== 'description' && !key.startsWith('x-')));
 }
 
 function signature(requirement: JsonSchema): string {

@@ -1,4 +1,4 @@
-import { pointerOf, pointerTokens } from '../../contract/json-pointer.ts';
+import { pointerOf } from '../../contract/json-pointer.ts';
 import type { ChangeRecorder } from './change-recorder.ts';
 import { canonical } from './diff-specs.ts';
 
@@ -20,30 +20,45 @@ const COMPARED_WHERE_USED = ['schemas', 'responses', 'parameters', 'requestBodie
  */
 export function reportUnclassified(recorder: ChangeRecorder, oldDoc: unknown, newDoc: unknown): void {
   const seen = new Set<unknown>();
-  const visit = (before: unknown, after: unknown, tokens: string[]): void => {
-    const at = pointerOf(tokens);
-    if (COMPARED_WHERE_USED.some((root) => at === root || at.startsWith(`${root}/`))) return;
-    if (recorder.isExplained(at, at)) return;
-    const key = tokens.at(-1) ?? '';
+  const visit = (before: unknown, after: unknown, oldTokens: string[], newTokens: string[]): void => {
+    const oldAt = pointerOf(oldTokens);
+    const newAt = pointerOf(newTokens);
+    if (COMPARED_WHERE_USED.some((root) => oldAt === root || oldAt.startsWith(`${root}/`))) return;
+    if (recorder.isExplained(oldAt, newAt)) return;
+    const key = newTokens.at(-1) ?? '';
     if (isMap(before) && isMap(after)) {
       if (seen.has(before)) return;
       seen.add(before);
-      for (const name of new Set([...Object.keys(before), ...Object.keys(after)])) visit(before[name], after[name], [...tokens, name]);
+      // Path items pair by their shape, as operations do: renaming a path parameter renames no path.
+      const pairKey = newAt === '/paths' ? (name: string) => name.replace(/\{[^}]*\}/g, '{}') : (name: string) => name;
+      const oldNames = new Map(Object.keys(before).map((name) => [pairKey(name), name]));
+      const newNames = new Map(Object.keys(after).map((name) => [pairKey(name), name]));
+      for (const paired of new Set([...oldNames.keys(), ...newNames.keys()])) {
+        const oldName = oldNames.get(paired) ?? newNames.get(paired)!;
+        const newName = newNames.get(paired) ?? oldNames.get(paired)!;
+        visit(before[oldName], after[newName], [...oldTokens, oldName], [...newTokens, newName]);
+      }
       return;
     }
     if (Array.isArray(before) && Array.isArray(after) && !SET_KEYS.has(key) && before.length === after.length) {
-      before.forEach((item, index) => visit(item, after[index], [...tokens, String(index)]));
+      before.forEach((item, index) => visit(item, after[index], [...oldTokens, String(index)], [...newTokens, String(index)]));
       return;
     }
     const same = SET_KEYS.has(key) && Array.isArray(before) && Array.isArray(after) ? sameSet(before, after) : canonical(before) === canonical(after);
-    if (same) return;
-    const documentation = tokens.some((token) => DOCUMENTATION_KEYS.has(token) || token.startsWith('x-'));
+    // A value added, removed or resized whole, of which a rule already reported a part, is that change.
+    if (same || recorder.explainsPartOf(oldAt, newAt)) return;
+    const documentation = newTokens.some((token) => DOCUMENTATION_KEYS.has(token) || token.startsWith('x-'));
     const what = before === undefined ? 'added' : after === undefined ? 'removed' : 'changed';
-    const oldAt = before === undefined ? parentOf(tokens) : at;
-    const newAt = after === undefined ? parentOf(tokens) : at;
-    recorder.record(documentation ? 'documentation-changed' : 'other-change', `"${key || '(root)'}" ${what}`, oldAt, newAt, undefined, before === undefined ? 'new' : after === undefined ? 'old' : 'both');
+    recorder.record(
+      documentation ? 'documentation-changed' : 'other-change',
+      `"${key || '(root)'}" ${what}`,
+      before === undefined ? parentOf(oldTokens) : oldAt,
+      after === undefined ? parentOf(newTokens) : newAt,
+      undefined,
+      before === undefined ? 'new' : after === undefined ? 'old' : 'both',
+    );
   };
-  visit(oldDoc, newDoc, []);
+  visit(oldDoc, newDoc, [], []);
 }
 
 function isMap(value: unknown): value is Record<string, unknown> {
@@ -57,5 +72,5 @@ function sameSet(before: unknown[], after: unknown[]): boolean {
 }
 
 function parentOf(tokens: string[]): string {
-  return pointerOf(pointerTokens(pointerOf(tokens)).slice(0, -1));
+  return pointerOf(tokens.slice(0, -1));
 }
