@@ -46,7 +46,7 @@ export function renderConsole(report: Report, options: ConsoleOptions = {}): str
   if (report.findings.length > 0) {
     lines.push('');
     lines.push(`Findings: ${report.summary.errors} error(s), ${report.summary.warnings} warning(s)`);
-    report.findings.forEach((finding, i) => lines.push(...renderFinding(finding, i + 1, safe, paint)));
+    report.findings.forEach((finding, i) => lines.push(...renderFinding(finding, i + 1, (text) => shorten(safe(text)), paint)));
   }
 
   lines.push('');
@@ -89,15 +89,15 @@ function renderFinding(finding: Finding, n: number, safe: (text: string) => stri
   lines.push(safe(`   got:      ${finding.got}`));
   if (finding.instancePointer !== undefined) lines.push(safe(`   at:       ${finding.instancePointer || '(root)'} in the body`));
   if (finding.schemaPointer !== undefined) lines.push(safe(`   spec:     ${finding.schemaPointer}`));
-  lines.push(safe(`   request:  ${finding.request.method} ${shorten(finding.request.url)}`));
+  lines.push(safe(`   request:  ${finding.request.method} ${finding.request.url}`));
   if (finding.response) {
-    lines.push(safe(`   response: ${finding.response.status}${finding.response.contentType ? ` ${finding.response.contentType}` : ''}${finding.response.excerpt ? ` ${shorten(finding.response.excerpt)}` : ''}`));
+    lines.push(safe(`   response: ${finding.response.status}${finding.response.contentType ? ` ${finding.response.contentType}` : ''}${finding.response.excerpt ? ` ${finding.response.excerpt}` : ''}`));
   }
-  lines.push(safe(`   reproduce: ${shorten(finding.curl)}`));
+  lines.push(safe(`   reproduce: ${finding.curl}`));
   return lines;
 }
 
 /** Console lines stay readable; the JSON and JUnit reports keep everything. */
 function shorten(text: string): string {
-  return text.length > 300 ? `${text.slice(0, 300)}… (${text.length} characters)` : text;
+  return text.length > 320 ? `${text.slice(0, 320)}… (${text.length} characters)` : text;
 }
