@@ -17,6 +17,8 @@ export interface Store {
   oidcSettings(): Readonly<MockState['oidcSettings']>;
   /** Removes the token identified by BOTH ids (API §4.3); false when there is no such token. */
   deleteToken(serviceAccountId: string, tokenId: string): boolean;
+  /** Changes whenever the state does: what was rendered from an older version is stale. */
+  version(): number;
   snapshot(): MockState;
 }
 
@@ -46,6 +48,7 @@ export function createStore(state: MockState): Store {
   let environmentLists = derivedLists.get(state);
   if (!environmentLists) derivedLists.set(state, (environmentLists = new Map()));
   const oidcSettings = deepFreeze(structuredClone(state.oidcSettings));
+  let version = 0;
 
   const listEnvironments = (project: ProjectRecord): readonly ProjectEnvironment[] =>
     deepFreeze(
@@ -72,7 +75,12 @@ export function createStore(state: MockState): Store {
       return list;
     },
     oidcSettings: () => oidcSettings,
-    deleteToken: (serviceAccountId, tokenId) => tokens.get(serviceAccountId)?.delete(tokenId) ?? false,
+    deleteToken(serviceAccountId, tokenId) {
+      if (!tokens.get(serviceAccountId)?.delete(tokenId)) return false;
+      version++;
+      return true;
+    },
+    version: () => version,
     snapshot: () =>
       structuredClone({
         ...state,
