@@ -2,7 +2,7 @@
 // same bytes (the ceiling) and with Prism on the same spec, by one load generator (autocannon,
 // in a process of its own), in interleaved trials; prints one Markdown report with medians,
 // min-max and ratios. Bounded in time: ~10 min in full, ~2 min with --quick.
-// Usage: node bench/run.ts [--quick] [--out FILE] [--only throughput,startup,memory,scale,conformance]
+// Usage: node bench/run.ts [--quick] [--out FILE] [--only throughput,startup,memory,scale,huge,conformance]
 //                          [--servers mock,mock-session,mock-sticky,bare,prism,prism-silent] (the throughput table's)
 import { execFile, fork } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { request } from 'undici';
 import type { LoadRequest, LoadResult } from './load-worker.ts';
 import { machineLines } from './machine.ts';
 import { packInstalledBin } from './installed-bin.ts';
@@ -22,7 +23,7 @@ import { SCENARIOS, targetsFor, type Scenario, type Target } from './targets.ts'
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const SECTIONS = ['throughput', 'startup', 'memory', 'scale', 'conformance'] as const;
+const SECTIONS = ['throughput', 'startup', 'memory', 'scale', 'huge', 'conformance'] as const;
 const { values: flags } = parseArgs({ options: { quick: { type: 'boolean', default: false }, out: { type: 'string' }, only: { type: 'string' }, servers: { type: 'string' } } });
 const only = new Set(flags.only?.split(',') ?? SECTIONS);
 for (const name of only) if (!(SECTIONS as readonly string[]).includes(name)) throw new Error(`--only takes a comma-separated list of ${SECTIONS.join(', ')}; got ${JSON.stringify(name)}`);
@@ -219,6 +220,47 @@ async function scale(): Promise<void> {
 }
 
 // ---------------------------------------------------------------------------------------------
+// One project with 1,000,000 environments (full runs only): does a read block other clients?
+async function huge(): Promise<void> {
+  if (flags.quick) return;
+  const n = 1_000_000;
+  log(`huge: ${n} environments in one project`);
+  const fixture = writeScaleFixture(work, 'environments', n);
+  const [mock] = await targetsFor(work);
+  const server = await mock!.start({ fixtures: fixture.file, probePath: SCENARIOS[0]!.path });
+  const headers = { authorization: fixture.key };
+  const rows: string[] = [];
+  try {
+    for (const round of ['first read (renders the list)', 'second read', 'third read']) {
+      const started = performance.now();
+      const big = request(server.url + fixture.readPath, { headers }).then(async (r) => {
+        await r.body.dump();
+        return { status: r.statusCode, ms: performance.now() - started };
+      });
+      // An OIDC read sent just after the big one: how long does another client wait?
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const small = performance.now();
+      const oidc = await request(server.url + SCENARIOS[1]!.path, { headers });
+      await oidc.body.dump();
+      const oidcMs = performance.now() - small;
+      const answer = await big;
+      rows.push(`| ${round} | ${answer.status} | ${fmt(answer.ms)} | ${fmt(oidcMs)} |`);
+    }
+  } finally {
+    await server.stop();
+    rmSync(fixture.file);
+  }
+  print(`## One project with ${n.toLocaleString('en-US')} environments`);
+  print();
+  print(`Start-up to the first 200: ${fmt(server.startupMs)} ms. Each read of the project (about 94 MB) with an OIDC read sent 20 ms after it.`);
+  print();
+  print(`| read | status | ms | OIDC read meanwhile, ms |`);
+  print(`|---|---:|---:|---:|`);
+  for (const row of rows) print(row);
+  print();
+}
+
+// ---------------------------------------------------------------------------------------------
 // The conformance suite against the mock.
 async function conformance(): Promise<void> {
   log('conformance suite');
@@ -253,6 +295,7 @@ try {
   if (only.has('startup')) await startup();
   if (only.has('memory')) await memory();
   if (only.has('scale')) await scale();
+  if (only.has('huge')) await huge();
   if (only.has('conformance')) await conformance();
   print(`Whole run: ${fmt((performance.now() - started) / 1000)} s.`);
   if (flags.out) writeFileSync(flags.out, `${out.join('\n')}\n`);
