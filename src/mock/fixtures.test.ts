@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { contractErrorOf as failure } from '../../test/contract-error-of.ts';
@@ -49,6 +49,21 @@ describe('a bad fixture', () => {
   it('names a file that cannot be read', () => {
     const error = failure(() => loadFixtures(contract, join(dir, 'missing.json')));
     expect(error.message).toBe(`${join(dir, 'missing.json')}: expected a readable JSON fixture file, got ENOENT`);
+  });
+
+  it('refuses a fixture file over the size cap before reading it', () => {
+    const file = join(dir, 'huge.json');
+    // A sparse file: its size is 300 MiB, its disk use nothing, and it is never read.
+    writeFileSync(file, '');
+    truncateSync(file, 300 * 2 ** 20);
+    const error = failure(() => loadFixtures(contract, file));
+    expect(error.code).toBe('FIXTURE_TOO_LARGE');
+    expect(error.message).toBe(`${file}: expected a fixture file of at most 256 MiB, got 300 MiB`);
+  });
+
+  it('refuses a device or a folder as a fixture file instead of reading it without end', () => {
+    expect(failure(() => loadFixtures(contract, '/dev/zero')).message).toBe('/dev/zero: expected a regular JSON file, got something else (a folder, a device or a pipe)');
+    expect(failure(() => loadFixtures(contract, dir)).code).toBe('FIXTURE_UNREADABLE');
   });
 
   it('names a file that is not JSON', () => {
