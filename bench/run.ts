@@ -179,6 +179,9 @@ async function memory(): Promise<void> {
   print(`|---:|---:|---:|---:|---:|`);
   print(`| ${fmt(idle, 1)} MB | ${fmt(reference, 1)} MB | ${fmt(s.min, 1)}–${fmt(s.max, 1)} MB | ${fmt(after, 1)} MB | ${fmt(((s.max - reference) / reference) * 100, 1)}% / ${fmt(((s.min - reference) / reference) * 100, 1)}% |`);
   print();
+  const tenths = Array.from({ length: 10 }, (_, i) => samples[Math.min(samples.length - 1, Math.round(((i + 1) * samples.length) / 10) - 1)]);
+  print(`RSS at each tenth of the run: ${tenths.map((x) => (x ? fmt(x.mb) : '–')).join(', ')} MB.`);
+  print();
 }
 
 // ---------------------------------------------------------------------------------------------

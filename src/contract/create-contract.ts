@@ -55,11 +55,12 @@ export function createContract(rawDocument: JsonSchema, options: CreateContractO
     throw new ContractError('SPEC_VERSION', { file: specFile, pointer: '/openapi', expected: 'an OpenAPI 3.1.x document', got: JSON.stringify(rawDocument.openapi) });
   }
   const document = options.dereferenced ?? dereferenceLocal(rawDocument, specFile);
-  const ajv = createAjv();
+  // Made on the first compile: with lazy validators (the mock) a start needs no Ajv instance at all.
+  let ajv: ReturnType<typeof createAjv> | undefined;
   const operations = collectOperations(specFile, rawDocument, document, (schema, pointer) => {
     const compileNow = (): Validate => {
       try {
-        return compileValidator(ajv, schema, (schemaPath) => authoredPointer(rawDocument, pointer + schemaPath));
+        return compileValidator((ajv ??= createAjv()), schema, (schemaPath) => authoredPointer(rawDocument, pointer + schemaPath));
       } catch (error) {
         throw new ContractError('SPEC_SCHEMA', { file: specFile, pointer: authoredPointer(rawDocument, pointer), expected: 'a JSON Schema 2020-12 that Ajv compiles in strict mode', got: firstLine(error) });
       }
