@@ -150,11 +150,11 @@ function send(req: IncomingMessage, res: ServerResponse, response: MockResponse)
   // The client left while a delayed answer waited: nothing to write to.
   if (res.destroyed) return;
   const { body } = response;
-  // A large body rendered once per state change comes with its bytes encoded once (render-json.ts).
+  // A body rendered once per state change comes with its bytes encoded once (render-json.ts).
   const bytes = body !== undefined && body.length >= LARGE_BODY_CHARS ? renderedBytes(body) : undefined;
   const length = bytes ? bytes.length : body === undefined ? 0 : Buffer.byteLength(body);
   res.writeHead(response.status, { ...response.headers, 'content-length': String(length) });
-  // A small string body goes out in one write with the head (node:http joins them); no Buffer copy of it.
+  // Other bodies (errors, with their fresh ids) go out as strings, in one write with the head.
   res.end(req.method === 'HEAD' ? undefined : (bytes ?? body));
 }
 

@@ -18,8 +18,12 @@ export function renderJson(body: unknown): string {
   return text;
 }
 
-/** Rendered bodies from this many characters up also keep their UTF-8 bytes (10,000 environments are ~1 MB). */
-export const LARGE_BODY_CHARS = 64 * 1024;
+/**
+ * Rendered bodies from this many characters up also keep their UTF-8 bytes, sent as they are:
+ * encoding even the 1.3 kB environments read per request cost it a fifth more server CPU than a
+ * bare server sending bytes (bench/RESULTS.md); a project with 10,000 environments is ~1 MB.
+ */
+export const LARGE_BODY_CHARS = 512;
 /** Bytes of large bodies kept at most; past it the cache starts again (a state change renders anew). */
 const LARGE_BYTES_KEPT = 256 * 1024 * 1024;
 const largeBodies = new Map<string, Uint8Array>();
