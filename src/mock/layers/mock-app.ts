@@ -6,7 +6,7 @@ import type { MockState } from '../core/state.ts';
 import type { MockHandle } from '../core/types.ts';
 import { CONTROL_TOKEN_HEADER, controlLayer } from './control.ts';
 import { corsLayer } from './cors.ts';
-import { authHeaderNames } from './describe-request.ts';
+import { authHeaderNames } from './request-facts.ts';
 import { forcedAnswersLayer } from './forced-answers.ts';
 import { createJournal, type Journal } from './journal.ts';
 import { SESSION_HEADER, createSessions, sessionLayer, type Sessions } from './sessions.ts';
