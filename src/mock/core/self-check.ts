@@ -1,4 +1,4 @@
-import { compileValidator, createAjv, responseFor, type Contract, type JsonSchema } from '../../contract/neutral.ts';
+import { compileValidator, createAjv, responseFor, type Contract, type JsonSchema, type Validate } from '../../contract/neutral.ts';
 import { requestPath } from './request-path.ts';
 import type { Handle, MockRequest, MockResponse } from './types.ts';
 
@@ -34,7 +34,10 @@ export function withSelfCheck(contract: Contract, handle: Handle): Handle {
  */
 export function createResponseCheck(contract: Contract): (request: Pick<MockRequest, 'method' | 'url'>, response: MockResponse) => string[] {
   const errorSchema = (contract.document.components as JsonSchema | undefined)?.schemas as Record<string, JsonSchema> | undefined;
-  const validateErrorBody = errorSchema?.ErrorBody ? compileValidator(createAjv(), errorSchema.ErrorBody, (p) => `/components/schemas/ErrorBody${p}`) : () => [];
+  // Compiled on first use: the journal makes a check per mock, and most never judge an error body.
+  let compiled: Validate | undefined;
+  const validateErrorBody: Validate = (body) =>
+    (compiled ??= errorSchema?.ErrorBody ? compileValidator(createAjv(), errorSchema.ErrorBody, (p) => `/components/schemas/ErrorBody${p}`) : () => [])(body);
 
   return (request, response) => {
     const problems: string[] = [];
