@@ -21,6 +21,8 @@ export interface ControlOptions {
   maxSessions: number;
   /** When set, every control request must carry it in X-Mock-Control-Token, loopback or not. */
   controlToken?: string;
+  /** Browser origins besides this machine's own (`--cors-origin`) whose pages may use the control API. */
+  allowedOrigins?: readonly string[];
   newId: NewId;
   fixtureLabels?: FixtureLabels;
 }
@@ -51,7 +53,7 @@ export function controlLayer(options: ControlOptions): (next: MockHandle) => Moc
   return (next) => (request) => {
     const path = request.url.startsWith('/') ? request.url : requestPath(request.url);
     if (!path.startsWith(CONTROL_API_PREFIX)) return next(request);
-    const denied = accessDenied(request, options.controlToken);
+    const denied = accessDenied(request, options.controlToken, options.allowedOrigins);
     if (denied) return fail(403, 'MockControlForbidden', denied);
     const route = controlContract.matchRoute(request.method, requestPath(path));
     if (route.kind === 'not-found') return fail(404, 'NotFoundError', `The control API has no ${requestPath(path)}; see ${CONTROL_API_PREFIX}openapi.json.`);
@@ -63,15 +65,38 @@ export function controlLayer(options: ControlOptions): (next: MockHandle) => Moc
   };
 }
 
-/** Loopback peers (127.0.0.0/8, ::1, their IPv4-mapped forms) and in-process callers (no address) may control the mock. */
-function accessDenied(request: MockRequest, token: string | undefined): string | undefined {
+/**
+ * Who may control the mock. With a token: whoever sends it. Without: loopback peers (127.0.0.0/8,
+ * ::1, their IPv4-mapped forms) and in-process callers (no address), and of those, when a browser
+ * sends the request, only pages served from this machine or from an origin --cors-origin lists.
+ * A browser is a loopback peer too, so without that any web site open in it could reset, read
+ * or replace the state (a no-body POST needs no preflight).
+ */
+function accessDenied(request: MockRequest, token: string | undefined, allowedOrigins: readonly string[] = []): string | undefined {
   if (token !== undefined) {
     const presented = headerValue(request, CONTROL_TOKEN_HEADER);
     return presented !== undefined && sameText(presented, token) ? undefined : `The control API needs the control token in the X-Mock-Control-Token header.`;
   }
   const address = request.remoteAddress;
-  if (address === undefined || /^(127\.|::ffff:127\.)/.test(address) || address === '::1') return undefined;
-  return 'The control API answers loopback callers only; start the mock with --control-token to open it to others.';
+  if (address !== undefined && !/^(127\.|::ffff:127\.)/.test(address) && address !== '::1') {
+    return 'The control API answers loopback callers only; start the mock with --control-token to open it to others.';
+  }
+  const origin = headerValue(request, 'origin');
+  if (origin !== undefined && !isLoopbackOrigin(origin) && !allowedOrigins.includes(origin)) {
+    return `The control API answers pages served from this machine only, not ${origin.slice(0, 100)}; list the origin with --cors-origin, or use --control-token.`;
+  }
+  return undefined;
+}
+
+/** An origin on this machine: localhost (RFC 6761 §6.3), 127.0.0.0/8 or [::1]. */
+function isLoopbackOrigin(origin: string): boolean {
+  let hostname: string;
+  try {
+    hostname = new URL(origin).hostname;
+  } catch {
+    return false;
+  }
+  return hostname === 'localhost' || hostname.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/.test(hostname) || hostname === '[::1]';
 }
 
 /** Compares in time independent of where the texts differ, so the token cannot be guessed byte by byte. */

@@ -65,7 +65,8 @@ export function createMockApp(options: MockAppOptions): MockApp {
 
   const core = forcedAnswersLayer(contract, newId)((request, session) => session.handle(request));
   let handle: MockHandle = sessionLayer(sessions, newId)(journalLayer(core));
-  handle = controlLayer({ contract, sessions, journal, maxSessions, controlToken: options.controlToken, newId, fixtureLabels: options.fixtureLabels })(handle);
+  const allowedOrigins = options.cors === false ? [] : (options.cors?.origins ?? []);
+  handle = controlLayer({ contract, sessions, journal, maxSessions, controlToken: options.controlToken, allowedOrigins, newId, fixtureLabels: options.fixtureLabels })(handle);
   if (options.cors !== false) {
     handle = corsLayer({
       origins: options.cors?.origins,
