@@ -16,8 +16,7 @@ export { createMockHandler, type MockHandlerOptions } from './adapters/create-mo
 export { toFetchHandler, type FetchContext, type FetchHandler } from './adapters/fetch-handler.ts';
 export { createMockApp, DEFAULT_MAX_SESSIONS, type MockApp, type MockAppOptions } from './layers/mock-app.ts';
 export { CONTROL_API_DOCUMENT, CONTROL_API_PREFIX } from './layers/control-api-document.ts';
-export { CONTROL_TOKEN_HEADER } from './layers/control-access.ts';
-export { controlContract } from './layers/control-contract.ts';
+export { CONTROL_TOKEN_HEADER } from './layers/control.ts';
 export { MAX_DELAY_MS } from './layers/prefer-header.ts';
 export { DEFAULT_SESSION, SESSION_HEADER, type Session, type Sessions } from './layers/sessions.ts';
 export type { StickyRule } from './layers/sticky-rules.ts';

@@ -2,7 +2,7 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ADMIN_KEY, mockClient, paths, type Answer } from '../../../test/http.ts';
 import { CONTROL_API_DOCUMENT, createMockHandler, DEFAULT_FIXTURES, type MockState, type StartMockOptions } from '../index.ts';
-import { controlContract } from './control-contract.ts';
+import { controlContract } from './control.ts';
 
 let client: Awaited<ReturnType<typeof mockClient>> | undefined;
 afterEach(async () => {

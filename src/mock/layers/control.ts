@@ -51,3 +51,6 @@ export function controlLayer(options: ControlOptions): (next: MockHandle) => Moc
     return handlers[route.operation.operationId]!({ request, query, session: () => options.sessions.get(picked.name) });
   };
 }
+
+export { CONTROL_TOKEN_HEADER } from './control-access.ts';
+export { controlContract } from './control-contract.ts';

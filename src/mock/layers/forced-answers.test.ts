@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ADMIN_KEY, VIEWER_KEY, mockClient, paths } from '../../../test/http.ts';
 import { MAX_DELAY_MS, type JournalEntry, type StartMockOptions } from '../index.ts';
-import { controlContract } from './control-contract.ts';
+import { controlContract } from './control.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 let client: Awaited<ReturnType<typeof mockClient>> | undefined;

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ADMIN_KEY, VIEWER_KEY, mockClient, paths } from '../../../test/http.ts';
 import type { JournalEntry, StartMockOptions } from '../index.ts';
-import { controlContract } from './control-contract.ts';
+import { controlContract } from './control.ts';
 
 let client: Awaited<ReturnType<typeof mockClient>> | undefined;
 afterEach(async () => {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { controlContract } from './control-contract.ts';
+import { controlContract } from './control.ts';
 import { DEFAULT_JOURNAL_SIZE } from './journal.ts';
 import { DEFAULT_MAX_SESSIONS } from './mock-app.ts';
 import { MAX_DELAY_MS } from './prefer-header.ts';
