@@ -34,8 +34,7 @@ export function withSelfCheck(contract: Contract, handle: Handle): Handle {
  */
 export function createResponseCheck(contract: Contract): (request: Pick<MockRequest, 'method' | 'url'>, response: MockResponse) => string[] {
   const errorSchema = (contract.document.components as JsonSchema | undefined)?.schemas as Record<string, JsonSchema> | undefined;
-  // Compiled on first use: the journal makes a check at start-up and uses it only when read, and
-  // compiling here was a fifth of the mock's start-up (bench/RESULTS.md).
+  // Compiled on first use: the journal makes a check per mock, and most never judge an error body.
   let compiled: Validate | undefined;
   const validateErrorBody: Validate = (body) =>
     (compiled ??= errorSchema?.ErrorBody ? compileValidator(createAjv(), errorSchema.ErrorBody, (p) => `/components/schemas/ErrorBody${p}`) : () => [])(body);

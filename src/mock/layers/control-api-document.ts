@@ -17,7 +17,7 @@ export const CONTROL_API_DOCUMENT = {
     version: '1',
     description:
       'Controls a running flag-admin mock: its state, request journal and forced answers, per session (the X-Mock-Session header; none: the default session). ' +
-      'Answers loopback callers only, unless the mock runs with --control-token: then every caller sends that token in X-Mock-Control-Token. Never needs an API key of the state.',
+      'Answers loopback callers only (from a browser: pages served from this machine or from an origin --cors-origin lists), unless the mock runs with --control-token: then every caller sends that token in X-Mock-Control-Token. Never needs an API key of the state.',
   },
   paths: {
     '/__mock/openapi.json': { get: { operationId: 'getControlApi', summary: 'This document', responses: { '200': json({ type: 'object' }, 'The OpenAPI document of the control API.'), ...refused } } },

@@ -117,6 +117,16 @@ describe('who may use the control API', () => {
     expect((await handler(new Request('http://mock.test/api/admin/auth/oidc/settings', { headers: { authorization: ADMIN_KEY } }), { remoteAddress: '192.0.2.10' })).status).toBe(200);
   });
 
+  it('answers pages from this machine or a listed origin, and refuses other web sites a browser opens', async () => {
+    const handler = createMockHandler({ cors: { origins: ['https://app.example'] } });
+    const from = (origin: string, method = 'GET', url = state.url) => handler(new Request(url, { method, headers: { origin } }), { remoteAddress: '127.0.0.1' });
+    for (const origin of ['http://localhost:8000', 'http://127.0.0.1:3000', 'http://[::1]:5173', 'https://app.example']) expect((await from(origin)).status, origin).toBe(200);
+    const evil = await from('https://evil.example', 'POST', 'http://mock.test/__mock/reset');
+    expect(evil.status).toBe(403);
+    expect(((await evil.json()) as { message: string }).message).toContain('not https://evil.example');
+    expect(evil.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
   it('with a control token, wants it from every caller, loopback included', async () => {
     const handler = createMockHandler({ controlToken: 't0ken' });
     expect((await handler(state.clone())).status).toBe(403);

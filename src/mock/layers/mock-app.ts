@@ -6,7 +6,7 @@ import type { MockState } from '../core/state.ts';
 import type { MockHandle } from '../core/types.ts';
 import { CONTROL_TOKEN_HEADER, controlLayer } from './control.ts';
 import { corsLayer } from './cors.ts';
-import { authHeaderNames } from './describe-request.ts';
+import { authHeaderNames } from './request-facts.ts';
 import { forcedAnswersLayer } from './forced-answers.ts';
 import { createJournal, type Journal } from './journal.ts';
 import { SESSION_HEADER, createSessions, sessionLayer, type Sessions } from './sessions.ts';
@@ -67,7 +67,8 @@ export function createMockApp(options: MockAppOptions): MockApp {
 
   const core = forcedAnswersLayer(contract, newId)((request, session) => session.handle(request));
   let handle: MockHandle = sessionLayer(sessions, newId)(journalLayer(core));
-  handle = controlLayer({ contract, sessions, journal, maxSessions, controlToken: options.controlToken, newId, fixtureLabels: options.fixtureLabels })(handle);
+  const allowedOrigins = options.cors === false ? [] : (options.cors?.origins ?? []);
+  handle = controlLayer({ contract, sessions, journal, maxSessions, controlToken: options.controlToken, allowedOrigins, newId, fixtureLabels: options.fixtureLabels })(handle);
   if (options.cors !== false) {
     handle = corsLayer({
       origins: options.cors?.origins,
