@@ -2,7 +2,7 @@
 // same bytes (the ceiling) and with Prism on the same spec, by one load generator (autocannon,
 // in a process of its own), in interleaved trials; prints one Markdown report with medians,
 // min-max and ratios. Bounded in time: ~10 min in full, ~2 min with --quick.
-// Usage: node bench/run.ts [--quick] [--out FILE] [--only throughput,startup,memory,scale,huge,conformance]
+// Usage: node bench/run.ts [--quick] [--out FILE] [--only throughput,layers,startup,memory,scale,huge,conformance]
 //                          [--servers mock,mock-session,mock-sticky,bare,prism,prism-silent] (the throughput table's)
 import { execFile, fork } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,6 +12,8 @@ import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { request } from 'undici';
+import { loadContract } from '../src/contract/index.ts';
+import { createMockApp, type MockRequest } from '../src/mock/index.ts';
 import type { LoadRequest, LoadResult } from './load-worker.ts';
 import { machineLines } from './machine.ts';
 import { packInstalledBin } from './installed-bin.ts';
@@ -23,7 +25,7 @@ import { SCENARIOS, targetsFor, type Scenario, type Target } from './targets.ts'
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const SECTIONS = ['throughput', 'startup', 'memory', 'scale', 'huge', 'conformance'] as const;
+const SECTIONS = ['throughput', 'layers', 'startup', 'memory', 'scale', 'huge', 'conformance'] as const;
 const { values: flags } = parseArgs({ options: { quick: { type: 'boolean', default: false }, out: { type: 'string' }, only: { type: 'string' }, servers: { type: 'string' } } });
 const only = new Set(flags.only?.split(',') ?? SECTIONS);
 for (const name of only) if (!(SECTIONS as readonly string[]).includes(name)) throw new Error(`--only takes a comma-separated list of ${SECTIONS.join(', ')}; got ${JSON.stringify(name)}`);
@@ -116,6 +118,54 @@ async function throughput(): Promise<Map<string, number>> {
   }
   print();
   return ratios;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The layers' own cost, in process: the layered handle called directly, no sockets, where a
+// session header or a sticky rule is not drowned by HTTP. Many short interleaved slices, so a
+// burst of other load on a shared machine hits one slice of each case rather than a whole case.
+async function layers(): Promise<void> {
+  const SLICE_MS = 200;
+  const slices = flags.quick ? 5 : 25;
+  log(`layers in process: ${slices} slices of ${SLICE_MS} ms per case`);
+  const app = createMockApp({ contract: await loadContract({ validate: false, lazyValidators: true }) });
+  const [read] = SCENARIOS;
+  const requestWith = (headers: Record<string, string>): MockRequest => ({ method: read!.method, url: read!.path, headers: { ...read!.headers, ...headers } });
+  const callsPerSecond = (request: MockRequest): number => {
+    const started = performance.now();
+    let n = 0;
+    while (performance.now() - started < SLICE_MS) {
+      for (let i = 0; i < 1000; i++) app.handle(request);
+      n += 1000;
+    }
+    return (n * 1000) / (performance.now() - started);
+  };
+  const cases = {
+    plain: { label: 'plain', request: requestWith({}), rule: false },
+    session: { label: 'with X-Mock-Session', request: requestWith({ 'x-mock-session': 'bench' }), rule: false },
+    rule: { label: 'with a sticky rule (for another operation) in the session', request: requestWith({}), rule: true },
+  };
+  const rates: Record<string, number[]> = { plain: [], session: [], rule: [] };
+  callsPerSecond(cases.plain.request); // warm-up
+  for (let slice = 0; slice < slices; slice++) {
+    for (const [name, c] of Object.entries(cases)) {
+      if (c.rule) app.sessions.get('default').rules.push({ operationId: 'deleteServiceAccountToken', code: 401 });
+      rates[name]!.push(callsPerSecond(c.request));
+      app.sessions.get('default').rules.length = 0;
+    }
+  }
+  const plain = spread(rates.plain!).median;
+  print(`## The layers in process: the environments read through createMockApp().handle`);
+  print();
+  print(`No sockets: ${slices} interleaved slices of ${SLICE_MS} ms per case; median (min–max).`);
+  print();
+  print(`| case | calls/s | µs per call | ÷ plain (time) |`);
+  print(`|---|---:|---:|---:|`);
+  for (const [name, c] of Object.entries(cases)) {
+    const r = spread(rates[name]!);
+    print(`| ${c.label} | ${range(r)} | ${fmt(1e6 / r.median, 2)} | ${fmt(plain / r.median, 2)} |`);
+  }
+  print();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -299,6 +349,7 @@ try {
   print();
   const started = performance.now();
   if (only.has('throughput')) await throughput();
+  if (only.has('layers')) await layers();
   if (only.has('startup')) await startup();
   if (only.has('memory')) await memory();
   if (only.has('scale')) await scale();
