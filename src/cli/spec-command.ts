@@ -1,3 +1,4 @@
+import { relative } from 'node:path';
 import { ContractError } from '../contract/index.ts';
 import { BUNDLE_FORMATS, type BundleFormat } from '../spec-review/bundle-spec.ts';
 import { collectDecisions, renderDecisionsJson, renderDecisionsMarkdown } from '../spec-review/decisions.ts';
@@ -67,7 +68,8 @@ function oneOf<T extends string>(flag: string, value: string | undefined, allowe
 
 function atMostOneFile(positionals: string[]): string {
   if (positionals.length > 1) throw new UsageError(`expected at most one FILE, got ${positionals.length}: ${positionals.join(' ')}`);
-  return positionals[0] ?? DEFAULT_SPEC_FILE;
+  // The kit's own spec, named as a path from here so messages stay short and clickable.
+  return positionals[0] ?? (relative(process.cwd(), DEFAULT_SPEC_FILE) || DEFAULT_SPEC_FILE);
 }
 
 async function lint(argv: string[], io: CommandIo): Promise<number> {
