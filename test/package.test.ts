@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -54,5 +54,30 @@ describe('the packed package', () => {
     const script = "const m = await import('flag-admin-contract/mock'); const c = await import('flag-admin-contract/contract'); const s = await import('flag-admin-contract/conformance'); console.log(typeof m.startMock, typeof c.loadContract, typeof s.runConformance, s.CHECKS.length > 0);";
     const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: SANDBOX });
     expect(stdout.trim()).toBe('function function function true');
+  });
+
+  it('exports the generated types as flag-admin-contract/types, which a consumer type-checks against', async () => {
+    // The README's example: a consumer types its client with the spec's bodies and parameters.
+    const consumer = [
+      "import type { NotFoundErrorBody, OidcSettings, PathParams, ResponseBodies } from 'flag-admin-contract/types';",
+      "const settings: OidcSettings = { enabled: true, defaultRootRole: 'Editor' };",
+      "const environments: ResponseBodies['getProjectEnvironments'][200] = { version: 1, environments: [{ name: 'production' }] };",
+      "const params: PathParams['deleteServiceAccountToken'] = { id: '1', tokenId: '2' };",
+      "// @ts-expect-error: a 404 body names NotFoundError, nothing else",
+      "const wrong: NotFoundErrorBody = { id: '1', name: 'NoAccessError', message: 'no' };",
+      'export { settings, environments, params, wrong };',
+      '',
+    ].join('\n');
+    writeFileSync(join(SANDBOX, 'consumer.ts'), consumer);
+    const tsc = join(ROOT, 'node_modules', '.bin', 'tsc');
+    const result = await run(tsc, ['--ignoreConfig', '--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2023', '--types', '', 'consumer.ts'], { cwd: SANDBOX }).catch((error: { stdout: string }) => error);
+    expect(result.stdout).toBe('');
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', "await import('flag-admin-contract/types'); console.log('resolved')"], { cwd: SANDBOX });
+    expect(stdout.trim()).toBe('resolved');
+  });
+
+  it('lints its own spec with the installed spec command', async () => {
+    const { stdout } = await run(process.execPath, [join(INSTALLED, 'bin', 'flag-admin.js'), 'spec', 'lint'], { cwd: INSTALLED });
+    expect(stdout).toBe('spec/openapi.yaml: lints clean\n');
   });
 });
