@@ -76,6 +76,12 @@ describe('the packed package', () => {
     expect(stdout.trim()).toBe('resolved');
   });
 
+  it('exposes spec review as library functions: a diff of the shipped spec with itself is empty', async () => {
+    const script = "const r = await import('flag-admin-contract/spec-review'); const s = await r.readSpecSource('node_modules/flag-admin-contract/spec/openapi.yaml'); const d = await r.diffSpecs(s, s); console.log(d.changes.length, Object.keys(r.DIFF_RULES).length > 0, typeof r.lintSpec, typeof r.bundleSpec);";
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: SANDBOX });
+    expect(stdout.trim()).toBe('0 true function function');
+  });
+
   it('lints its own spec with the installed spec command', async () => {
     const { stdout } = await run(process.execPath, [join(INSTALLED, 'bin', 'flag-admin.js'), 'spec', 'lint'], { cwd: INSTALLED });
     expect(stdout).toBe('spec/openapi.yaml: lints clean\n');

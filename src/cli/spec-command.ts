@@ -4,7 +4,7 @@ import { BUNDLE_FORMATS, type BundleFormat } from '../spec-review/bundle-spec.ts
 import { collectDecisions, renderDecisionsJson, renderDecisionsMarkdown } from '../spec-review/decisions.ts';
 import { DIFF_FORMATS, renderDiff, type DiffFormat } from '../spec-review/diff/diff-report.ts';
 import { LINT_FORMATS, renderLint, type LintFormat } from '../spec-review/lint-report.ts';
-import { readSpecSource, SpecReadError } from '../spec-review/spec-source.ts';
+import { readSpecSource, SpecReadError, STDIN } from '../spec-review/spec-source.ts';
 import { DEFAULT_SPEC_FILE } from '../contract/load-contract.ts';
 import { didYouMean } from './did-you-mean.ts';
 import { UsageError, usageFailure, type CommandIo } from './io.ts';
@@ -75,6 +75,8 @@ function atMostOneFile(positionals: string[]): string {
 async function lint(argv: string[], io: CommandIo): Promise<number> {
   const { values, positionals } = parseFlags(argv, { format: { type: 'string' }, 'api-description': { type: 'string' } }, { positionals: true });
   const format = oneOf<LintFormat>('format', values.format, LINT_FORMATS, 'text');
+  // The linters resolve $refs and report positions from the file's own folder, so lint needs a file.
+  if (positionals[0] === STDIN) throw new UsageError('lint reads a FILE, not stdin (-): its $refs resolve from its folder');
   // Loaded per verb: the linter (Redocly) is the heaviest import, and only `lint` needs it.
   const { lintSpec } = await import('../spec-review/lint-spec.ts');
   const result = await lintSpec(atMostOneFile(positionals), { apiDescriptionFile: values['api-description'] });

@@ -76,9 +76,11 @@ describe('flag-admin spec lint', () => {
     expect(github.stdout).toBe(`::error file=${spec},line=${m.line},col=${m.column},title=response-example-valid::${m.message}\n`);
   });
 
-  it('refuses an unreadable spec or API description with exit 2', async () => {
+  it('refuses an unreadable spec or API description, stdin, two files or a mistyped verb with exit 2', async () => {
     expect(await cli(['spec', 'lint', 'nowhere.yaml'])).toMatchObject({ code: 2, stderr: 'flag-admin spec lint: nowhere.yaml: cannot read it (ENOENT)\n' });
     expect((await cli(['spec', 'lint', '--api-description', 'nowhere.md'], { cwd: ROOT })).stderr).toContain('nowhere.md: cannot read the API description (ENOENT)');
     expect((await cli(['spec', 'lint', 'a.yaml', 'b.yaml'])).stderr).toContain('expected at most one FILE, got 2');
+    expect(await cli(['spec', 'lint', '-'])).toMatchObject({ code: 2, stderr: expect.stringContaining('lint reads a FILE, not stdin (-)') });
+    expect((await cli(['spec', 'lnit'])).stderr).toContain('unknown verb "lnit" (did you mean "lint"?)');
   });
 });
