@@ -48,6 +48,20 @@ describe('flag-admin spec diff', () => {
     expect(changes[0]).toMatchObject({ ruleId: 'response-property-removed', operations: ['GET /pets/{petId}', 'POST /pets'], old: { pointer: '/components/schemas/Error/properties/message' }, new: { pointer: '/components/schemas/Error/properties' } });
   });
 
+  it('compares a recursive schema to its end, reporting a change inside it once', async () => {
+    const recursive = applyEdits(BASE, { set: { '/components/schemas/Pet/properties/parent': { $ref: '#/components/schemas/Pet' } } });
+    const files = writeSpecs({
+      'old.yaml': recursive,
+      'new.yaml': applyEdits(recursive, { set: { '/components/schemas/Pet/properties/kind/enum': ['cat', 'dog', 'bird'] }, remove: ['/components/schemas/Pet/properties/born'] }),
+    });
+    const { code, stdout } = await cli(['spec', 'diff', files['old.yaml']!, files['new.yaml']!, '--format', 'json']);
+    expect(JSON.parse(stdout).changes.map((c: { ruleId: string; old: { pointer: string } }) => `${c.ruleId} ${c.old.pointer}`)).toEqual([
+      'response-enum-widened /components/schemas/Pet/properties/kind/enum',
+      'response-property-removed /components/schemas/Pet/properties/born',
+    ]);
+    expect(code).toBe(1);
+  });
+
   it('finds nothing between a spec and itself', async () => {
     const { code, stdout, stderr } = await cli(['spec', 'diff', BASE_FILE, BASE_FILE]);
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' });

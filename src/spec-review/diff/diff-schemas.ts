@@ -8,8 +8,11 @@ export interface SchemaScope {
   recorder: ChangeRecorder;
   context: SchemaContext;
   operation: string;
-  /** Pairs of dereferenced schemas already compared: recursive schemas end. */
-  seen: Set<string>;
+  /**
+   * Pairs of dereferenced schema objects already compared. By identity, not by pointer: a
+   * recursive schema dereferences into a cycle, whose pointers grow without end.
+   */
+  seen: WeakMap<object, WeakSet<object>>;
 }
 
 /** Limits whose larger value allows more; for the `min*` ones a larger value allows less. */
@@ -19,9 +22,9 @@ const LOWER_LIMITS = ['minLength', 'minimum', 'exclusiveMinimum', 'minItems', 'm
 /** Compares two dereferenced schemas and records every difference in what they accept. */
 export function compareSchemas(scope: SchemaScope, oldSchema: unknown, newSchema: unknown, oldAt: string, newAt: string): void {
   if (!isObject(oldSchema) || !isObject(newSchema)) return;
-  const pair = `${oldAt} ${newAt}`;
-  if (scope.seen.has(pair)) return;
-  scope.seen.add(pair);
+  const compared = scope.seen.get(oldSchema) ?? new WeakSet<object>();
+  if (compared.has(newSchema)) return;
+  scope.seen.set(oldSchema, compared.add(newSchema));
   const record = (kind: SchemaKind, message: string, oldPointer = oldAt, newPointer = newAt, explains: 'both' | 'old' | 'new' = 'both') =>
     scope.recorder.record(`${scope.context}-${kind}`, message, oldPointer, newPointer, scope.operation, explains);
 

@@ -118,7 +118,7 @@ function parametersOf(at: OperationAt): Map<string, ParameterAt> {
 function compareParameters(recorder: ChangeRecorder, old: OperationAt, now: OperationAt, label: string): void {
   const before = parametersOf(old);
   const after = parametersOf(now);
-  const scope: SchemaScope = { recorder, context: 'request', operation: label, seen: new Set() };
+  const scope: SchemaScope = { recorder, context: 'request', operation: label, seen: new WeakMap() };
   const name = (p: JsonSchema) => `${String(p.in)} parameter "${String(p.name)}"`;
   for (const [key, { parameter, pointer }] of before) {
     const match = after.get(key);
@@ -182,7 +182,7 @@ function compareContent(recorder: ChangeRecorder, context: 'request' | 'response
       recorder.record(`${context}-media-type-removed`, `${what}: media type ${mediaType} removed`, oldMedia, `${newAt}/content`, label, 'old');
       continue;
     }
-    const scope: SchemaScope = { recorder, context, operation: label, seen: new Set() };
+    const scope: SchemaScope = { recorder, context, operation: label, seen: new WeakMap() };
     compareSchemas(scope, oldContent[mediaType]!.schema, newContent[mediaType]!.schema, `${oldMedia}/schema`, `${newMedia}/schema`);
   }
   for (const mediaType of Object.keys(newContent)) {
