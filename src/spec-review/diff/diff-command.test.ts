@@ -93,12 +93,16 @@ describe('flag-admin spec diff', () => {
     expect(markdown.code).toBe(1);
   });
 
-  it('refuses bad usage with exit 2: one file, two stdins, an unknown format, an unreadable file', async () => {
+  it('refuses bad usage with exit 2: one file, two stdins, an unknown format, an unreadable, unparsable or invalid spec', async () => {
     expect((await cli(['spec', 'diff', BASE_FILE])).stderr).toContain('expected OLD and NEW');
     expect((await cli(['spec', 'diff', '-', '-'])).code).toBe(2);
     expect((await cli(['spec', 'diff', BASE_FILE, BASE_FILE, '--format', 'mardown'])).stderr).toContain('(did you mean markdown?)');
     const missing = await cli(['spec', 'diff', BASE_FILE, 'nowhere.yaml']);
     expect(missing).toMatchObject({ code: 2, stderr: 'flag-admin spec diff: nowhere.yaml: cannot read it (ENOENT)\n' });
+    const invalid = await cli(['spec', 'diff', BASE_FILE, '-'], { stdin: 'openapi: 3.1.0\ninfo: {title: t, version: "1"}\npaths: {/a: {get: {responses: 7}}}\n' });
+    expect(invalid).toMatchObject({ code: 2, stderr: expect.stringMatching(/^flag-admin spec diff: <stdin>:3:\d+ #\/paths\/~1a\/get\/responses: expected a valid OpenAPI 3\.1 document, where this value must be object\n$/) });
+    const swagger = await cli(['spec', 'diff', BASE_FILE, '-'], { stdin: 'swagger: "2.0"\n' });
+    expect(swagger.stderr).toBe('flag-admin spec diff: <stdin>:1:1 #/openapi: expected an OpenAPI 3.1.x document, got undefined\n');
     const broken = await cli(['spec', 'diff', '-', BASE_FILE], { stdin: 'openapi: [3.1\n' });
     expect(broken.code).toBe(2);
     expect(broken.stderr).toMatch(/<stdin>:\d+:\d+: expected a YAML or JSON document/);
