@@ -60,6 +60,15 @@ describe('flag-admin spec lint', () => {
     expect(code).toBe(violation.exit);
   });
 
+  it('lints a structurally broken spec without crashing: structure errors and the rules that can still read it', async () => {
+    const { spec } = writeSpecs({ spec: { openapi: '3.1.0', info: { title: 't', version: '1' }, security: 'x', paths: { '/a': { get: { responses: 7 } } } } });
+    const { code, result } = await lintJson(spec!);
+    expect(code).toBe(1);
+    const rules = new Set(result.messages.map((m) => m.ruleId));
+    expect([...rules]).toEqual(expect.arrayContaining(['spec-structure', 'operation-operation-id', 'operation-summary', 'operation-security', 'operation-auth-responses']));
+    for (const m of result.messages) expect(m.line).toBeGreaterThan(0);
+  });
+
   it('prints text, JUnit and GitHub annotations with the rule id and position', async () => {
     const violation = VIOLATIONS.find((v) => v.rule === 'response-example-valid')!;
     const { spec } = writeSpecs({ spec: applyEdits(SPEC, violation.edits) });

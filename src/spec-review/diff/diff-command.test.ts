@@ -62,6 +62,13 @@ describe('flag-admin spec diff', () => {
     expect(code).toBe(1);
   });
 
+  it('fails only for the audience --fail-on names', async () => {
+    const c = CASES.find((k) => k.rule === 'response-enum-widened')!; // breaking for clients, info for servers
+    const files = writeSpecs({ 'old.yaml': applyEdits(BASE, c.old), 'new.yaml': applyEdits(BASE, c.new) });
+    const exitWith = async (failOn: string) => (await cli(['spec', 'diff', files['old.yaml']!, files['new.yaml']!, '--fail-on', failOn])).code;
+    expect([await exitWith('clients'), await exitWith('servers'), await exitWith('any'), await exitWith('none')]).toEqual([1, 0, 1, 0]);
+  });
+
   it('finds nothing between a spec and itself', async () => {
     const { code, stdout, stderr } = await cli(['spec', 'diff', BASE_FILE, BASE_FILE]);
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
