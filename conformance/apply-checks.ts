@@ -88,6 +88,6 @@ function toFinding(check: Check, draft: FindingDraft, context: CheckContext): Fi
     ...(response ? { response } : {}),
     ...(draft.schemaPointer !== undefined ? { schemaPointer: draft.schemaPointer } : {}),
     ...(draft.instancePointer !== undefined ? { instancePointer: draft.instancePointer } : {}),
-    curl: curlLine(exchange.request, exchange.credential),
+    curl: curlLine(exchange.request, exchange.credential, exchange.keyVariant),
   };
 }
