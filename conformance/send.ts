@@ -29,7 +29,7 @@ const ALIVE_PAUSE_MS = 100;
 /** undici error codes meaning no connection could be made at all. */
 const CONNECT_FAILURES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
 
-export function errorCode(error: unknown): string | undefined {
+function errorCode(error: unknown): string | undefined {
   const code = (error as { code?: unknown }).code ?? (error as { cause?: { code?: unknown } }).cause?.code;
   return typeof code === 'string' ? code : undefined;
 }
