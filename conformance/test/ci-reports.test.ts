@@ -65,7 +65,7 @@ describe('--fail-on-not-checked', () => {
     server = await mockTarget();
     const run = await runCheck(['--base-url', server.url, '--fail-on-not-checked'], { FLAG_ADMIN_API_KEY: ADMIN_KEY });
     expect(run.code).toBe(1);
-    expect(run.stdout).toMatch(/^NOT CONFORMANT \(checks not run, --fail-on-not-checked\): \d+ requests, 0 error\(s\), 0 warning\(s\), 11 check\(s\) not checked$/m);
+    expect(run.stdout).toMatch(/^NOT CONFORMANT \(checks not run, --fail-on-not-checked\): \d+ requests, 0 error\(s\), 0 warning\(s\), 13 check\(s\) not checked$/m);
     server = (await server.close(), await mockTarget());
     expect((await runCheck([...targetArgs(server.url), '--strict', '--fail-on-not-checked'])).code).toBe(0);
   });

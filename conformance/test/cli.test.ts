@@ -60,12 +60,20 @@ describe('--config FILE', () => {
     ['unknown.json', { baseURL: 'http://x' }, '#/baseURL: expected one of the options baseUrl, apiKey'],
     ['token.json', { tokens: ['1/1', 'oops'] }, '#/tokens/1: expected a string "ACCOUNT/TOKEN", e.g. "1/2", got "oops"'],
     ['array.json', [], ': expected an object of options'],
-    ['broken.json', '{"baseUrl": ', ': expected JSON, got'],
+    ['broken.json', '{"baseUrl": ', ':1:13: expected a value (JSON allows no trailing comma, and the text must not be empty), got a JSON syntax error (the text is not shown: it may hold a key)'],
   ])('exits 2 naming the file, the pointer and the expectation (%s)', async (name, value, message) => {
     const file = configFile(name, value);
     const run = await cli(['--config', file]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(`bad config: ${file}${message}`);
+  });
+
+  it('never quotes the text around a JSON syntax error, which may be a key', async () => {
+    const file = configFile('syntax.json', '{\n  "baseUrl": "http://127.0.0.1:9",\n  "apiKey": sk-live-0123456789\n}');
+    const run = await cli(['--config', file]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`bad config: ${file}:3:13: expected a JSON value`);
+    expect(run.stderr).not.toContain('sk-live');
   });
 
   it('never echoes a mistyped key', async () => {

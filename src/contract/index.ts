@@ -1,4 +1,5 @@
 export { ContractError } from './contract-error.ts';
+export { readJsonFile } from './read-json-file.ts';
 export { DEFAULT_SPEC_FILE, loadContract, type Contract, type LoadContractOptions } from './load-contract.ts';
 export { responseFor, type Operation, type ResponseContract } from './operation.ts';
 export { decodePathParams, type DecodedParams, type RouteMatch } from './route-matcher.ts';

@@ -55,9 +55,11 @@ describe('a bad fixture', () => {
     expect(error.message).toBe(`${join(dir, 'missing.json')}: expected a readable JSON fixture file, got ENOENT`);
   });
 
-  it('names a file that is not JSON', () => {
-    const file = write('broken.json', '{"apiKeys": [');
-    expect(failure(() => loadFixtures(contract, file)).message).toMatch(new RegExp(`^${file}: expected valid JSON, got `));
+  it('names the line and column of a JSON syntax error and what was expected, never the text around it (it may hold a key)', () => {
+    const file = write('broken.json', '{"apiKeys": [\n  {"key": secret-key-123, "permissions": ["*"]}');
+    const message = failure(() => loadFixtures(contract, file)).message;
+    expect(message).toBe(`${file}:2:11: expected a JSON value (a string in double quotes, a number, an object, an array, true, false or null), or the end of the text, got a JSON syntax error (the text is not shown: it may hold a key)`);
+    expect(message).not.toContain('secret');
   });
 
   it('names the pointer of a value of the wrong type', () => {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
-import { ContractError, compileValidator, createAjv, pointerOf, pointsIntoSecret, redactSecrets, resolvePointer, type Contract, type JsonSchema, type Validate } from '../contract/index.ts';
+import { ContractError, compileValidator, createAjv, pointerOf, pointsIntoSecret, readJsonFile, redactSecrets, resolvePointer, type Contract, type JsonSchema, type Validate } from '../contract/index.ts';
 import { packageFile } from '../package-files.ts';
 import type { MockState } from './state.ts';
 
@@ -52,18 +52,9 @@ function excerpt(value: unknown): string {
   return text.length > 80 ? `${text.slice(0, 80)}…` : text;
 }
 
+/** A syntax error names the line and column, never the text around it (it may hold a key). */
 function readJson(file: string): unknown {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new ContractError('FIXTURE_UNREADABLE', { file, expected: 'a readable JSON fixture file', got: (error as NodeJS.ErrnoException).code ?? String(error) });
-  }
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new ContractError('FIXTURE_JSON', { file, expected: 'valid JSON', got: (error as Error).message });
-  }
+  return readJsonFile(file, { kind: 'FIXTURE', what: 'a readable JSON fixture file' });
 }
 
 function fixtureValidator(contract: Contract): Validate {

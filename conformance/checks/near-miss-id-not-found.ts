@@ -1,0 +1,57 @@
+import { isSuccess, NOT_FOUND } from '../http-status.ts';
+import type { StepKind } from '../types.ts';
+import { failed, passed, statusList, type Check, type Judgement } from './check.ts';
+
+/**
+ * One check per kind of near-miss id. `baseline` is the step whose request for an id that
+ * cannot exist shows the server answers 404 at all; if that already failed, its own check says
+ * so and the near-misses add nothing.
+ */
+function nearMissIdCheck(options: { id: string; step: StepKind; what: string; baseline: StepKind; baselineCheck: string; harm: string; resolved: string }): Check {
+  return {
+    id: options.id,
+    severity: 'error',
+    title: `A near-miss of a given ${options.what} id: 404`,
+    proves: `a ${options.what} id with a leading zero, a plus sign, a decimal point, a trailing space, another case (or, for a project, a prefix) names no ${options.what}: ids are compared exactly (spec decision), so 404 and ${options.harm}`,
+    level: 'behaviour',
+    steps: [options.step],
+    judge: (exchanges, context) =>
+      exchanges.flatMap((exchange): Judgement[] => {
+        if (!exchange.response) return [];
+        const baseline = context.all.find((e) => e.step === options.baseline);
+        if (baseline?.response && baseline.response.status !== NOT_FOUND) {
+          return [{ operationId: exchange.operationId, verdict: 'not checked', reason: `an id that cannot exist is not answered 404 either (see ${options.baselineCheck})` }];
+        }
+        if (exchange.expects.includes(exchange.response.status)) return [passed(exchange)];
+        const resolved = isSuccess(exchange.response.status) ? ` ${options.resolved}` : '';
+        return [
+          failed({
+            exchange,
+            message: `${exchange.label}: answered ${exchange.response.status}; ids are compared exactly (spec decision), so this id names no ${options.what}.${resolved}`,
+            expected: `status ${statusList(exchange.expects)}`,
+            got: `status ${exchange.response.status}`,
+          }),
+        ];
+      }),
+  };
+}
+
+export const nearMissTokenNotFound = nearMissIdCheck({
+  id: 'near-miss-token-not-found',
+  step: 'near-miss-token',
+  what: 'token',
+  baseline: 'unknown-token',
+  baselineCheck: 'unknown-token-not-found',
+  harm: 'nothing is deleted',
+  resolved: 'The server resolved it to the given token and may have deleted that token.',
+});
+
+export const nearMissProjectNotFound = nearMissIdCheck({
+  id: 'near-miss-project-not-found',
+  step: 'near-miss-project',
+  what: 'project',
+  baseline: 'missing-project',
+  baselineCheck: 'missing-project-not-found',
+  harm: 'no environments of another project are returned',
+  resolved: 'The server resolved it to the given project.',
+});
