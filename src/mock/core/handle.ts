@@ -1,4 +1,4 @@
-import { decodePathParams, type Contract, type Operation } from '../contract/index.ts';
+import { decodePathParams, type Contract, type Operation } from '../../contract/neutral.ts';
 import { MOCK_ERROR_KINDS, errorKindsByStatus, errorResponse, randomIds, type NewId } from './errors.ts';
 import { operationHandlers, type DispatchedHandler, type OperationHandlers } from './operations/index.ts';
 import { requestPath } from './request-path.ts';
@@ -16,6 +16,9 @@ export interface CreateHandleOptions {
   /** Handlers by operationId. @default the mock's own (src/mock/operations) */
   handlers?: OperationHandlers | Readonly<Record<string, DispatchedHandler>>;
 }
+
+/** Rendered read answers kept per state; only successes are, so the resources of the state bound them anyway. */
+const MAX_RENDERED = 10_000;
 
 /** `Authorization: <key>`; `Bearer <key>` is accepted too (decision recorded in the spec). */
 const BEARER = /^bearer\s+/i;
@@ -36,18 +39,11 @@ export function createHandle({ contract, store, newId = randomIds, handlers = op
   const fail = (status: number, message: string, headers?: Record<string, string>): MockResponse =>
     errorResponse(status, kinds.get(status) ?? MOCK_ERROR_KINDS[status as keyof typeof MOCK_ERROR_KINDS] ?? 'Error', message, newId, headers);
 
-  const authorize = (operation: Operation, request: MockRequest): MockResponse | undefined => {
-    if (operation.authHeaders.length === 0) return undefined;
-    const presented = operation.authHeaders.map((h) => request.headers[h.toLowerCase()]).find((v) => v !== undefined);
-    const value = Array.isArray(presented) ? presented[0] : presented;
-    if (!value) return fail(401, `You must provide an API key in the ${operation.authHeaders.join(' or ')} header.`);
-    const key = store.apiKey(value.replace(BEARER, '').trim());
-    if (!key) return fail(401, 'The API key is not valid.');
-    if (!key.permissions.includes('*') && !key.permissions.includes(operation.operationId)) {
-      return fail(403, `This API key lacks the permission for ${operation.operationId}.`);
-    }
-    return undefined;
-  };
+  // A read is a function of the state and its ids alone, so its answer is rendered once per
+  // state change and then served as is (DESIGN.md, "The mock as layers": bytes already
+  // serialized). Only successes are kept: error bodies carry a fresh id each time.
+  const rendered = new Map<string, MockResponse>();
+  let renderedAt = store.version();
 
   return (request) => {
     const pathname = requestPath(request.url);
@@ -57,18 +53,49 @@ export function createHandle({ contract, store, newId = randomIds, handlers = op
       return fail(405, `${request.method} is not allowed on this path; allowed: ${route.allow.join(', ')}.`, { allow: route.allow.join(', ') });
     }
     const { operation } = route;
-    const denied = authorize(operation, request);
-    if (denied) return denied;
+    const denied = authorizationFailure(operation, request, store);
+    if (denied) return fail(denied.status, denied.message);
+    // Keyed by the path as sent: only paths without percent-encoding, so the raw path is the ids
+    // themselves and a hostile client cannot fill the map with spellings of one id.
+    const key = operation.method === 'GET' && !pathname.includes('%') ? pathname : undefined;
+    if (key !== undefined) {
+      if (store.version() !== renderedAt) {
+        rendered.clear();
+        renderedAt = store.version();
+      }
+      const ready = rendered.get(key);
+      if (ready) return ready;
+    }
     const decoded = decodePathParams(route.rawParams);
     // An id that is not valid percent-encoding names no resource; 404 is the status the spec documents for that.
     if (!decoded.ok) return fail(404, `The ${decoded.param} in the path is not valid percent-encoding, so no such resource exists.`);
     const result = dispatch[operation.operationId]!(store, decoded.params);
     if ('error' in result) return fail(result.status, result.error);
     if (result.body === undefined) return { status: result.status, headers: {}, body: undefined };
-    return { status: result.status, headers: { 'content-type': 'application/json' }, body: JSON.stringify(result.body) };
+    const response: MockResponse = { status: result.status, headers: { 'content-type': 'application/json' }, body: JSON.stringify(result.body) };
+    if (key !== undefined && rendered.size < MAX_RENDERED) rendered.set(key, response);
+    return response;
   };
 }
 
 function truncate(text: string): string {
   return text.length > 120 ? `${text.slice(0, 120)}…` : text;
+}
+
+/**
+ * Why a request may not call an operation (API §5): 401 without a known key, 403 when the key
+ * lacks the operation's permission; undefined when it may. Decided before any lookup, and by
+ * the forced-answer layer too, so a forced answer never lets a request past auth.
+ */
+export function authorizationFailure(operation: Operation, request: MockRequest, store: Store): { status: 401 | 403; message: string } | undefined {
+  if (operation.authHeaders.length === 0) return undefined;
+  const presented = operation.authHeaders.map((h) => request.headers[h.toLowerCase()]).find((v) => v !== undefined);
+  const value = Array.isArray(presented) ? presented[0] : presented;
+  if (!value) return { status: 401, message: `You must provide an API key in the ${operation.authHeaders.join(' or ')} header.` };
+  const key = store.apiKey(value.replace(BEARER, '').trim());
+  if (!key) return { status: 401, message: 'The API key is not valid.' };
+  if (!key.permissions.includes('*') && !key.permissions.includes(operation.operationId)) {
+    return { status: 403, message: `This API key lacks the permission for ${operation.operationId}.` };
+  }
+  return undefined;
 }
