@@ -1,4 +1,17 @@
 #!/usr/bin/env node
+// Checked before anything else loads: on an older Node the kit's dependencies fail deep inside
+// (undici, swagger-parser) with a stack trace that CI would read as a verdict. This file keeps to
+// syntax that old Node versions parse, so the message is what an old Node shows.
+const MINIMUM = [22, 19];
+const running = process.versions.node.split('.').map(Number);
+if (running[0] < MINIMUM[0] || (running[0] === MINIMUM[0] && running[1] < MINIMUM[1])) {
+  process.stderr.write(
+    `flag-admin: needs Node ${MINIMUM.join('.')} or later; this is Node ${process.versions.node} (${process.execPath}).\n` +
+      'Install a current Node (e.g. 24 LTS) and run it again; in a checkout of the kit, `npx flag-admin` uses the pinned Node 24.\n',
+  );
+  process.exit(2);
+}
+
 // In a checkout this runs the TypeScript sources (Node >= 22.18 strips types). Installed as a
 // package, Node strips no types under node_modules, so it runs the JavaScript of the prepack build.
 const entry = import.meta.url.includes('/node_modules/') ? '../dist/src/cli/main.js' : '../src/cli/main.ts';

@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { parseArgs } from 'node:util';
+import { UsageError as CliUsageError, usageFailure } from '../src/cli/io.ts';
+import { parseFlags } from '../src/cli/parse-flags.ts';
 import { ContractError } from '../src/contract/index.ts';
 import { readCheckConfig, type CheckConfig } from './config-file.ts';
 import { KEY_VARIABLES } from './curl-line.ts';
@@ -48,19 +49,16 @@ export interface CheckIo {
 /** `flag-admin check`: options from flags, env and --config; runs the suite; prints and writes the reports; resolves to the exit code. */
 export async function checkCommand(argv: string[], io: CheckIo): Promise<number> {
   const fail = (code: number, message: string, usage = false): number => {
-    io.stderr(`flag-admin check: ${message}\n${usage ? `\n${CHECK_USAGE}` : ''}`);
+    if (usage) return usageFailure('check', message, io);
+    io.stderr(`flag-admin check: ${message}\n`);
     return code;
   };
   let parsed: ReturnType<typeof parseCheckArgs>;
   try {
     parsed = parseCheckArgs(argv);
   } catch (error) {
-    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) return fail(2, (error as Error).message, true);
+    if (error instanceof UsageError || error instanceof CliUsageError) return fail(2, error.message, true);
     throw error;
-  }
-  if (parsed.help) {
-    io.stdout(CHECK_USAGE);
-    return 0;
   }
   let config: CheckConfig = {};
   try {
@@ -94,12 +92,10 @@ export async function checkCommand(argv: string[], io: CheckIo): Promise<number>
 
 type CliOptions = Partial<ConformanceOptions> & { junit?: string; json?: string };
 
-function parseCheckArgs(argv: string[]): { help: boolean; config?: string; options: CliOptions } {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    strict: true,
-    allowPositionals: true,
-    options: {
+function parseCheckArgs(argv: string[]): { config?: string; options: CliOptions } {
+  const { values, positionals } = parseFlags(
+    argv,
+    {
       'base-url': { type: 'string' },
       'api-key': { type: 'string' },
       'restricted-key': { type: 'string' },
@@ -117,9 +113,9 @@ function parseCheckArgs(argv: string[]): { help: boolean; config?: string; optio
       seed: { type: 'string' },
       'skip-check': { type: 'string', multiple: true },
       timings: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
     },
-  });
+    { positionals: true },
+  );
   if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
   let timeoutMs: number | undefined;
   if (values.timeout !== undefined) {
@@ -145,7 +141,7 @@ function parseCheckArgs(argv: string[]): { help: boolean; config?: string; optio
     junit: values.junit,
     json: values.json,
   };
-  return { help: values.help ?? false, config: values.config, options };
+  return { config: values.config, options };
 }
 
 /** Flags win over the environment, which wins over the config file. */

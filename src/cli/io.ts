@@ -15,3 +15,12 @@ export const processIo: CommandIo = {
 export class UsageError extends Error {
   override name = 'UsageError';
 }
+
+/**
+ * Reports a usage mistake in one line and a pointer to the command's help, never the whole
+ * usage text, and resolves to exit code 2.
+ */
+export function usageFailure(command: string, message: string, io: CommandIo): number {
+  io.stderr(`flag-admin ${command}: ${message}\nRun 'flag-admin help ${command}' for the options.\n`);
+  return 2;
+}

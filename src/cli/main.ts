@@ -1,30 +1,57 @@
+import { COMMANDS } from './commands.ts';
+import { didYouMean } from './did-you-mean.ts';
 import { processIo, type CommandIo } from './io.ts';
-import { mockCommand, MOCK_USAGE } from './mock-command.ts';
+import { kitVersion } from './version.ts';
 
-const USAGE = `Usage: flag-admin <command> [options]
+function usage(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+  return [
+    'Usage: flag-admin <command> [options]',
+    '',
+    'Commands:',
+    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    '',
+    `  flag-admin help <command>   the options of one command`,
+    `  flag-admin --version        the kit's version`,
+    '',
+  ].join('\n');
+}
 
-Commands:
-  mock    serve the stateful mock of the API        (flag-admin mock --help)
-  check   run the conformance suite against a server (flag-admin check --help)
-`;
+/** A mistyped or unknown command: one line, a suggestion when one is close, never the whole usage. */
+function unknownCommand(word: string, io: CommandIo): number {
+  const meant = didYouMean(word, COMMANDS.map((c) => c.name));
+  io.stderr(`flag-admin: unknown command "${word}"${meant ? ` (did you mean "${meant}"?)` : ''}. Run 'flag-admin help' for the list.\n`);
+  return 2;
+}
 
 /** Dispatches to a command and resolves to the process exit code. */
 export async function main(argv: string[], io: CommandIo = processIo): Promise<number> {
-  const [command, ...rest] = argv;
-  switch (command) {
-    case 'mock':
-      return mockCommand(rest, io);
-    case 'check': {
-      const { checkCommand } = await import('../../conformance/cli.ts');
-      return checkCommand(rest, io);
-    }
-    case '-h':
-    case '--help':
-    case 'help':
-      io.stdout(`${USAGE}\n${MOCK_USAGE}`);
-      return 0;
-    default:
-      io.stderr(`${command === undefined ? 'No command given.' : `Unknown command "${command}".`}\n\n${USAGE}`);
-      return 2;
+  const [word, ...rest] = argv;
+  if (word === undefined) {
+    io.stderr(`No command given.\n\n${usage()}`);
+    return 2;
   }
+  if (word === '--version' || word === '-v' || word === 'version') {
+    io.stdout(`flag-admin-contract ${kitVersion()}\n`);
+    return 0;
+  }
+  if (word === 'help' || word === '--help' || word === '-h') {
+    const topic = rest[0];
+    if (topic === undefined) {
+      io.stdout(usage());
+      return 0;
+    }
+    const command = COMMANDS.find((c) => c.name === topic);
+    if (!command) return unknownCommand(topic, io);
+    io.stdout((await command.load()).usage);
+    return 0;
+  }
+  const command = COMMANDS.find((c) => c.name === word);
+  if (!command) return unknownCommand(word, io);
+  const { usage: commandUsage, run } = await command.load();
+  if (rest.includes('--help') || rest.includes('-h')) {
+    io.stdout(commandUsage);
+    return 0;
+  }
+  return run(rest, io);
 }

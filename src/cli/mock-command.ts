@@ -1,16 +1,16 @@
 import { relative } from 'node:path';
-import { parseArgs } from 'node:util';
 import { ContractError } from '../contract/index.ts';
 import { DEFAULT_FIXTURES_FILE, startMock, type MockState } from '../mock/index.ts';
-import { UsageError, type CommandIo } from './io.ts';
+import { UsageError, usageFailure, type CommandIo } from './io.ts';
+import { parseFlags } from './parse-flags.ts';
 
 export const MOCK_USAGE = `Usage: flag-admin mock [--port 4010] [--host 127.0.0.1] [--fixtures FILE] [--quiet]
 
-  --port PORT      port to listen on; 0 picks a free one      (default 4010)
+  -p, --port PORT  port to listen on; 0 picks a free one      (default 4010)
   --host HOST      interface to bind                          (default 127.0.0.1)
   --fixtures FILE  initial state, JSON (see fixtures/fixture.schema.json)
                                                               (default: the embedded fixtures/default.json)
-  --quiet          no access log
+  -q, --quiet      no access log
 `;
 
 /**
@@ -23,12 +23,7 @@ export async function mockCommand(argv: string[], io: CommandIo): Promise<number
     options = parseMockArgs(argv);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    io.stderr(`flag-admin mock: ${error.message}\n\n${MOCK_USAGE}`);
-    return 2;
-  }
-  if (argv.includes('--help') || argv.includes('-h')) {
-    io.stdout(MOCK_USAGE);
-    return 0;
+    return usageFailure('mock', error.message, io);
   }
 
   const fixturesFile = options.fixtures ?? DEFAULT_FIXTURES_FILE;
@@ -71,23 +66,12 @@ export async function mockCommand(argv: string[], io: CommandIo): Promise<number
 }
 
 function parseMockArgs(argv: string[]): { port: number; host: string; fixtures: string | undefined; quiet: boolean } {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        port: { type: 'string', default: '4010' },
-        host: { type: 'string', default: '127.0.0.1' },
-        fixtures: { type: 'string' },
-        quiet: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    }));
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  const { values } = parseFlags(argv, {
+    port: { type: 'string', short: 'p', default: '4010' },
+    host: { type: 'string', default: '127.0.0.1' },
+    fixtures: { type: 'string' },
+    quiet: { type: 'boolean', short: 'q', default: false },
+  });
   if (!/^\d{1,5}$/.test(values.port) || Number(values.port) > 65535) {
     throw new UsageError(`--port expects an integer from 0 to 65535, got ${JSON.stringify(values.port)}`);
   }

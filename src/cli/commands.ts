@@ -1,0 +1,34 @@
+import type { CommandIo } from './io.ts';
+
+/** One `flag-admin` command. Loaded on use, so `flag-admin mock` never loads the suite. */
+export interface Command {
+  /** The word after `flag-admin`, e.g. `mock`. */
+  name: string;
+  /** One line for `flag-admin help`. */
+  summary: string;
+  /** Resolves to the command's usage text and its run function. */
+  load(): Promise<{ usage: string; run(argv: string[], io: CommandIo): Promise<number> }>;
+}
+
+/**
+ * Every command of the CLI. A new command is one entry here and one module of its own.
+ * @example { name: 'mock', summary: '…', load: async () => { const m = await import('./mock-command.ts'); return { usage: m.MOCK_USAGE, run: m.mockCommand }; } }
+ */
+export const COMMANDS: readonly Command[] = [
+  {
+    name: 'mock',
+    summary: 'serve the stateful mock of the API',
+    load: async () => {
+      const m = await import('./mock-command.ts');
+      return { usage: m.MOCK_USAGE, run: m.mockCommand };
+    },
+  },
+  {
+    name: 'check',
+    summary: 'run the conformance suite against a server',
+    load: async () => {
+      const m = await import('../../conformance/cli.ts');
+      return { usage: m.CHECK_USAGE, run: m.checkCommand };
+    },
+  },
+];
