@@ -51,8 +51,8 @@ describe('the packed package', () => {
   });
 
   it('exposes the mock, the contract and the suite as modules', async () => {
-    const script = "const m = await import('flag-admin-contract/mock'); const c = await import('flag-admin-contract/contract'); const s = await import('flag-admin-contract/conformance'); console.log(typeof m.startMock, typeof c.loadContract, typeof s.runConformance, s.CHECKS.length > 0);";
+    const script = "const m = await import('flag-admin-contract/mock'); const c = await import('flag-admin-contract/contract'); const s = await import('flag-admin-contract/conformance'); const b = await import('flag-admin-contract/mock/browser'); console.log(typeof m.startMock, typeof c.loadContract, typeof s.runConformance, s.CHECKS.length > 0, typeof b.createMockHandler);";
     const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: SANDBOX });
-    expect(stdout.trim()).toBe('function function function true');
+    expect(stdout.trim()).toBe('function function function true function');
   });
 });

@@ -16,8 +16,10 @@ export interface ResponseContract {
   schemaPointer: string | undefined;
   /** For error bodies: the `name` the spec fixes for this status (API §7), e.g. `NotFoundError`. */
   errorKind: string | undefined;
-  /** The spec's example of the body, if any. */
+  /** The spec's example of the body, if any (the first named one when only `examples` are given). */
   example: unknown;
+  /** The spec's named examples of the body (`examples`), by name; empty when it has none. */
+  examples: ReadonlyMap<string, unknown>;
   /** All violations of the body schema; [] when it conforms or no body is described. */
   validate: Validate;
   /** As `validate`, and also flags properties the spec does not list. Compiled on first use. */

@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { contractErrorOf as failure } from '../../test/contract-error-of.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ContractError, loadContract, type Contract } from '../contract/index.ts';
 import { DEFAULT_FIXTURES_FILE, loadFixtures, startMock, type MockState } from './index.ts';
@@ -12,15 +13,6 @@ const write = (name: string, text: string) => {
   const file = join(dir, name);
   writeFileSync(file, text);
   return file;
-};
-const failure = (fn: () => unknown): ContractError => {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof ContractError) return error;
-    throw error;
-  }
-  throw new Error('expected a ContractError');
 };
 
 beforeAll(async () => (contract = await loadContract({ validate: false })));

@@ -1,10 +1,8 @@
-export { createMock, type CreateMockOptions, type Mock } from './create-mock.ts';
-export { DEFAULT_FIXTURES_FILE, loadFixtures, type FixtureSource } from './fixtures.ts';
-export { createHandle, type CreateHandleOptions } from './handle.ts';
-export { operationHandlers } from './operations/index.ts';
-export { MockSelfCheckError, withSelfCheck } from './self-check.ts';
-export { serveHandler, type RunningServer, type ServeOptions } from './server.ts';
-export { startMock, type RunningMock, type StartMockOptions } from './start-mock.ts';
-export type { MockState } from './state.ts';
-export type { Store } from './store.ts';
-export type { Handle, MockRequest, MockResponse } from './types.ts';
+// The mock's Node entry: the runtime-neutral core (./browser.ts) plus what needs Node: files,
+// sockets, and defaults read from the environment.
+export * from './browser.ts';
+export { createMock, type CreateMockOptions } from './adapters/node-create-mock.ts';
+export { createMockHandler, type MockHandlerOptions } from './adapters/node-create-mock-handler.ts';
+export { DEFAULT_FIXTURES_FILE, loadFixtures, type FixtureSource } from './adapters/node-fixture-files.ts';
+export { serveHandler, type RunningServer, type ServeOptions } from './adapters/node-server.ts';
+export { startMock, type RunningMock, type StartMockOptions } from './adapters/node-start-mock.ts';

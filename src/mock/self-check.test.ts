@@ -2,7 +2,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadContract, type Contract } from '../contract/index.ts';
 import { createHandle, createStore, loadFixtures, operationHandlers } from './testing.ts';
 import { serveHandler, withSelfCheck, type RunningServer } from './index.ts';
-import type { DispatchedHandler } from './operations/index.ts';
+import type { DispatchedHandler } from './core/operations/index.ts';
 
 let contract: Contract;
 let server: RunningServer | undefined;

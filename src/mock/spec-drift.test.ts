@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadContract, type Contract } from '../contract/index.ts';
 import { ADMIN_KEY, VIEWER_KEY, mockClient, paths } from '../../test/http.ts';
 import { createHandle, createStore, loadFixtures, operationHandlers } from './testing.ts';
-import type { OperationHandlers } from './operations/index.ts';
+import type { OperationHandlers } from './core/operations/index.ts';
 
 let contract: Contract;
 let client: Awaited<ReturnType<typeof mockClient>>;

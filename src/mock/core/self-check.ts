@@ -1,4 +1,4 @@
-import { compileValidator, createAjv, responseFor, type Contract, type JsonSchema } from '../contract/index.ts';
+import { compileValidator, createAjv, responseFor, type Contract, type JsonSchema } from '../../contract/neutral.ts';
 import { requestPath } from './request-path.ts';
 import type { Handle, MockRequest, MockResponse } from './types.ts';
 

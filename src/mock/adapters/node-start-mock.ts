@@ -1,7 +1,7 @@
-import { loadContract, type Contract } from '../contract/index.ts';
-import { createMock, type CreateMockOptions } from './create-mock.ts';
-import { serveHandler, type RunningServer, type ServeOptions } from './server.ts';
-import type { Store } from './store.ts';
+import { loadContract, type Contract } from '../../contract/index.ts';
+import type { Store } from '../core/store.ts';
+import { createMock, type CreateMockOptions } from './node-create-mock.ts';
+import { serveHandler, type RunningServer, type ServeOptions } from './node-server.ts';
 
 export interface StartMockOptions extends Omit<CreateMockOptions, 'contract'>, ServeOptions {
   /** A contract already loaded; by default the kit's spec is loaded (without re-validating it). */

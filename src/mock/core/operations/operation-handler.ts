@@ -1,4 +1,4 @@
-import type { OperationId, PathParams, ResponseBodies } from '../../contract/types.gen.ts';
+import type { OperationId, PathParams, ResponseBodies } from '../../../contract/types.gen.ts';
 import type { Store } from '../store.ts';
 
 /** The documented success statuses of an operation (2xx), from the generated types. */

@@ -1,4 +1,4 @@
-import type { DefaultStrategy, OidcSettings } from '../contract/types.gen.ts';
+import type { DefaultStrategy, OidcSettings } from '../../contract/types.gen.ts';
 
 /**
  * The mock's whole state as a plain JSON value: what fixtures hold, what a snapshot returns,

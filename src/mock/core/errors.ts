@@ -1,5 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import type { Contract } from '../contract/index.ts';
+import type { Contract } from '../../contract/neutral.ts';
 import type { MockResponse } from './types.ts';
 
 /**
@@ -23,7 +22,8 @@ export function errorKindsByStatus(contract: Contract): ReadonlyMap<number, stri
 export const MOCK_ERROR_KINDS = { 405: 'MethodNotAllowedError', 500: 'MockInternalError' } as const;
 
 export type NewId = () => string;
-export const randomIds: NewId = randomUUID;
+// Web Crypto: in Node, browsers (secure contexts) and service workers alike.
+export const randomIds: NewId = () => crypto.randomUUID();
 
 export function errorResponse(status: number, name: string, message: string, newId: NewId, headers: Record<string, string> = {}): MockResponse {
   return {
@@ -31,4 +31,9 @@ export function errorResponse(status: number, name: string, message: string, new
     headers: { 'content-type': 'application/json', ...headers },
     body: JSON.stringify({ id: newId(), name, message }),
   };
+}
+
+/** A request body over the adapter's limit: whoever reads the body answers 413. */
+export class BodyTooLargeError extends Error {
+  override name = 'BodyTooLargeError';
 }

@@ -1,34 +1,32 @@
-import { readFileSync } from 'node:fs';
-import { relative } from 'node:path';
-import { ContractError, compileValidator, createAjv, pointerOf, pointsIntoSecret, redactSecrets, resolvePointer, type Contract, type JsonSchema, type Validate } from '../contract/index.ts';
-import { packageFile } from '../package-files.ts';
+import { ContractError, compileValidator, createAjv, pointerOf, pointsIntoSecret, redactSecrets, resolvePointer, type Contract, type JsonSchema, type Validate } from '../../contract/neutral.ts';
+import fixtureSchema from '../../../fixtures/fixture.schema.json' with { type: 'json' };
 import type { MockState } from './state.ts';
 
-export const DEFAULT_FIXTURES_FILE = packageFile('fixtures', 'default.json');
-export const FIXTURE_SCHEMA_FILE = packageFile('fixtures', 'fixture.schema.json');
+/** How fixture errors name the files a reader opens: the spec (for the value schemas it lends) and the fixture schema. */
+export interface FixtureLabels {
+  /** @default contract.specFile */
+  spec?: string;
+  /** @default 'fixtures/fixture.schema.json' */
+  fixtureSchema?: string;
+}
 
-/** Where fixtures come from: a JSON file, or a state value (named `label` in errors). */
-export type FixtureSource = string | MockState;
-
-const validators = new WeakMap<Contract, Validate>();
+/** Compiled once per contract and labelling. */
+const validators = new WeakMap<Contract, Map<string, Validate>>();
 
 /** The id under which the spec's components/schemas are lent to the fixture schema (see its `$ref`s). */
 const SPEC_SCHEMAS_ID = 'urn:flag-admin:spec';
 
-function shortPath(file: string): string {
-  const path = relative(process.cwd(), file);
-  return path.startsWith('..') || path === '' ? file : path;
-}
+/** The property of an API key record holding the key: with password-format properties, never shown in an error. */
+const API_KEY_PROPERTY = 'key';
 
 /**
- * Reads and checks a state: JSON Schema first (fixtures/fixture.schema.json, whose value
- * schemas are the spec's own), then the references between records. A bad fixture throws a
- * ContractError naming the file, the JSON pointer and what was expected.
+ * Checks a state value: JSON Schema first (fixtures/fixture.schema.json, whose value schemas are
+ * the spec's own), then the references between records. A bad one throws a ContractError naming
+ * `file`, the JSON pointer and what was expected, and never quoting a key or the OIDC secret.
+ * Runtime-neutral: the fixture-file adapter and the control API's state replacement both call it.
  */
-export function loadFixtures(contract: Contract, source: FixtureSource = DEFAULT_FIXTURES_FILE, label = '(fixtures object)'): MockState {
-  const file = typeof source === 'string' ? source : label;
-  const value = typeof source === 'string' ? readJson(source) : source;
-  const [violation] = fixtureValidator(contract)(value);
+export function checkFixtures(contract: Contract, value: unknown, file: string, labels: FixtureLabels = {}): MockState {
+  const [violation] = fixtureValidator(contract, labels)(value);
   if (violation) {
     const secrets = new Set([...contract.secretProperties, API_KEY_PROPERTY]);
     const got =
@@ -44,42 +42,28 @@ export function loadFixtures(contract: Contract, source: FixtureSource = DEFAULT
   return state;
 }
 
-/** The property of an API key record holding the key: with password-format properties, never shown in an error. */
-const API_KEY_PROPERTY = 'key';
-
 function excerpt(value: unknown): string {
   const text = JSON.stringify(value) ?? String(value);
   return text.length > 80 ? `${text.slice(0, 80)}…` : text;
 }
 
-function readJson(file: string): unknown {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new ContractError('FIXTURE_UNREADABLE', { file, expected: 'a readable JSON fixture file', got: (error as NodeJS.ErrnoException).code ?? String(error) });
-  }
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new ContractError('FIXTURE_JSON', { file, expected: 'valid JSON', got: (error as Error).message });
-  }
-}
-
-function fixtureValidator(contract: Contract): Validate {
-  let validate = validators.get(contract);
+function fixtureValidator(contract: Contract, labels: FixtureLabels): Validate {
+  const spec = labels.spec ?? contract.specFile;
+  const schemaFile = labels.fixtureSchema ?? 'fixtures/fixture.schema.json';
+  let byLabels = validators.get(contract);
+  if (!byLabels) validators.set(contract, (byLabels = new Map()));
+  let validate = byLabels.get(`${spec}\n${schemaFile}`);
   if (!validate) {
     const ajv = createAjv();
     const components = contract.document.components as JsonSchema | undefined;
     ajv.addSchema({ $id: SPEC_SCHEMAS_ID, $defs: components?.schemas ?? {} });
-    const schema = JSON.parse(readFileSync(FIXTURE_SCHEMA_FILE, 'utf8')) as JsonSchema;
     // Point at the file a reader opens: the spec for the value schemas it lends, else the fixture schema.
-    const specSchemas = `${shortPath(contract.specFile)}#/components/schemas/`;
-    const fixtureSchema = `${shortPath(FIXTURE_SCHEMA_FILE)}#`;
-    validate = compileValidator(ajv, schema, (schemaPath) =>
-      schemaPath.startsWith(`${SPEC_SCHEMAS_ID}#/$defs/`) ? specSchemas + schemaPath.slice(`${SPEC_SCHEMAS_ID}#/$defs/`.length) : fixtureSchema + schemaPath,
+    const specSchemas = `${spec}#/components/schemas/`;
+    const fixtureSchemaLabel = `${schemaFile}#`;
+    validate = compileValidator(ajv, structuredClone(fixtureSchema) as JsonSchema, (schemaPath) =>
+      schemaPath.startsWith(`${SPEC_SCHEMAS_ID}#/$defs/`) ? specSchemas + schemaPath.slice(`${SPEC_SCHEMAS_ID}#/$defs/`.length) : fixtureSchemaLabel + schemaPath,
     );
-    validators.set(contract, validate);
+    byLabels.set(`${spec}\n${schemaFile}`, validate);
   }
   return validate;
 }

@@ -1,4 +1,4 @@
-import { decodePathParams, type Contract, type Operation } from '../contract/index.ts';
+import { decodePathParams, type Contract, type Operation } from '../../contract/neutral.ts';
 import { MOCK_ERROR_KINDS, errorKindsByStatus, errorResponse, randomIds, type NewId } from './errors.ts';
 import { operationHandlers, type DispatchedHandler, type OperationHandlers } from './operations/index.ts';
 import { requestPath } from './request-path.ts';

@@ -1,4 +1,4 @@
-import type { ProjectEnvironment } from '../contract/types.gen.ts';
+import type { ProjectEnvironment } from '../../contract/types.gen.ts';
 import type { ApiKeyRecord, MockState, ProjectRecord, ServiceAccountRecord } from './state.ts';
 
 /**
