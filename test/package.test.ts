@@ -24,7 +24,7 @@ afterAll(() => rmSync(SANDBOX, { recursive: true, force: true }));
 describe('the packed package', () => {
   it('ships the built JavaScript, the spec and the fixtures, and no tests', () => {
     const files = readdirSync(INSTALLED, { recursive: true }).map(String);
-    expect(files).toEqual(expect.arrayContaining(['bin/flag-admin.js', 'dist/src/cli/main.js', 'dist/conformance/run.js', 'dist/src/mock/index.d.ts', 'spec/openapi.yaml', 'fixtures/default.json', 'fixtures/fixture.schema.json']));
+    expect(files).toEqual(expect.arrayContaining(['bin/flag-admin.js', 'dist/src/cli/main.js', 'dist/conformance/run.js', 'dist/src/mock/index.d.ts', 'dist/browser/flag-admin-mock.js', 'dist/browser/flag-admin-mock.json', 'spec/openapi.yaml', 'fixtures/default.json', 'fixtures/fixture.schema.json']));
     expect(files.filter((f) => f.endsWith('.test.ts') || f.endsWith('.test.js'))).toEqual([]);
     expect(files.filter((f) => f.startsWith('src/') || f.startsWith('conformance/'))).toEqual([]);
   });
@@ -54,5 +54,17 @@ describe('the packed package', () => {
     const script = "const m = await import('flag-admin-contract/mock'); const c = await import('flag-admin-contract/contract'); const s = await import('flag-admin-contract/conformance'); const b = await import('flag-admin-contract/mock/browser'); console.log(typeof m.startMock, typeof c.loadContract, typeof s.runConformance, s.CHECKS.length > 0, typeof b.createMockHandler);";
     const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: SANDBOX });
     expect(stdout.trim()).toBe('function function function true function');
+  });
+
+  it('ships the browser bundle and its { spec, fixtures } values, which run the stateful mock from the installed package', async () => {
+    const script = [
+      "const { createContract, createMockHandler } = await import('flag-admin-contract/browser/bundle.js');",
+      "const { default: values } = await import('flag-admin-contract/browser/values.json', { with: { type: 'json' } });",
+      'const mock = createMockHandler({ contract: createContract(values.spec), fixtures: values.fixtures });',
+      "const remove = () => mock(new Request('http://mock.test/api/admin/service-account/1/token/2', { method: 'DELETE', headers: { authorization: 'mock-admin-key' } }));",
+      'console.log((await remove()).status, (await remove()).status);',
+    ].join('\n');
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: SANDBOX });
+    expect(stdout.trim()).toBe('200 404');
   });
 });

@@ -1,6 +1,7 @@
 import { loadContract, type Contract } from '../../contract/index.ts';
 import type { Store } from '../core/store.ts';
 import { createMock, type CreateMockOptions } from './node-create-mock.ts';
+import { withNodeDocs } from './node-docs.ts';
 import { serveHandler, type RunningServer, type ServeOptions } from './node-server.ts';
 
 export interface StartMockOptions extends Omit<CreateMockOptions, 'contract'>, ServeOptions {
@@ -19,6 +20,6 @@ export interface RunningMock extends RunningServer {
 export async function startMock(options: StartMockOptions = {}): Promise<RunningMock> {
   const contract = options.contract ?? (await loadContract({ validate: false, lazyValidators: true }));
   const { handle, store } = createMock({ ...options, contract });
-  const server = await serveHandler(handle, options);
+  const server = await serveHandler(withNodeDocs(handle, contract, options.fixtures), options);
   return { ...server, store };
 }
