@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 
 /**
@@ -63,4 +63,10 @@ export function describeInBrowser(title: string, body: (browser: () => Browser) 
       return browser;
     });
   });
+}
+
+/** What a test page shows in its `<pre id="result">` once its script is done, parsed as JSON. */
+export async function pageResult(page: Page, timeout = 15_000): Promise<unknown> {
+  const shown = await page.waitForFunction("document.getElementById('result')?.textContent || undefined", undefined, { timeout });
+  return JSON.parse((await shown.jsonValue()) as string);
 }

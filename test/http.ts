@@ -14,8 +14,8 @@ export interface Answer {
 /** A mock on a free port with helpers to call it as a client would. */
 export async function mockClient(options: StartMockOptions = {}) {
   const mock: RunningMock = await startMock({ port: 0, onResponse: undefined, ...options });
-  const call = async (method: string, path: string, key?: string, headers: Record<string, string> = {}): Promise<Answer> => {
-    const response = await fetch(mock.url + path, { method, headers: { ...(key === undefined ? {} : { authorization: key }), ...headers } });
+  const call = async (method: string, path: string, key?: string, headers: Record<string, string> = {}, body?: string): Promise<Answer> => {
+    const response = await fetch(mock.url + path, { method, headers: { ...(key === undefined ? {} : { authorization: key }), ...headers }, body });
     const text = await response.text();
     return { status: response.status, headers: response.headers, text, json: text ? JSON.parse(text) : undefined };
   };

@@ -68,6 +68,8 @@ describe('flag-admin mock', () => {
     [['--port'], '--port expects a value'],
     [['--quiet=yes'], '--quiet takes no value'],
     [['extra'], 'unexpected argument "extra"'],
+    [['--cors-origin', 'http://localhost:8000/app'], '--cors-origin expects an origin such as http://localhost:8000 (no path, no trailing slash), got "http://localhost:8000/app"'],
+    [['--no-cors', '--cors-origin', 'http://localhost:8000'], '--no-cors and --cors-origin contradict each other; give one'],
   ])('rejects %j in one line with a pointer to the help and exit code 2', async (args, message) => {
     const mock = run(['mock', ...args]);
     expect(await mock.exited).toBe(2);
@@ -93,4 +95,18 @@ describe('flag-admin mock', () => {
     }
   });
 
+
+  it('narrows CORS to the --cors-origin origins, and --no-cors turns it off', async () => {
+    const preflight = (origin: string) => ({ method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' } });
+    const narrowed = run(['mock', '-p', '0', '-q', '--cors-origin', 'http://localhost:8000', '--cors-origin', 'http://127.0.0.1:3000']);
+    const [, url] = (await narrowed.waitFor(/listening on (http:\/\/\S+)/))!;
+    expect((await fetch(`${url}/api/admin/auth/oidc/settings`, preflight('http://127.0.0.1:3000'))).headers.get('access-control-allow-origin')).toBe('http://127.0.0.1:3000');
+    expect((await fetch(`${url}/api/admin/auth/oidc/settings`, preflight('http://localhost:9999'))).status).toBe(403);
+    narrowed.child.kill('SIGTERM');
+    const off = run(['mock', '-p', '0', '-q', '--no-cors']);
+    const [, offUrl] = (await off.waitFor(/listening on (http:\/\/\S+)/))!;
+    expect((await fetch(`${offUrl}/api/admin/auth/oidc/settings`, preflight('http://localhost:8000'))).status).toBe(405);
+    off.child.kill('SIGTERM');
+    await Promise.all([narrowed.exited, off.exited]);
+  });
 });

@@ -4,13 +4,16 @@ import { DEFAULT_FIXTURES_FILE, startMock, type MockState } from '../mock/index.
 import { UsageError, usageFailure, type CommandIo } from './io.ts';
 import { parseFlags } from './parse-flags.ts';
 
-export const MOCK_USAGE = `Usage: flag-admin mock [--port 4010] [--host 127.0.0.1] [--fixtures FILE] [--quiet]
+export const MOCK_USAGE = `Usage: flag-admin mock [-p 4010] [--host 127.0.0.1] [--fixtures FILE] [options]
 
-  -p, --port PORT  port to listen on; 0 picks a free one      (default 4010)
-  --host HOST      interface to bind                          (default 127.0.0.1)
-  --fixtures FILE  initial state, JSON (see fixtures/fixture.schema.json)
-                                                              (default: the embedded fixtures/default.json)
-  -q, --quiet      no access log
+  -p, --port PORT          port to listen on; 0 picks a free one    (default 4010)
+  --host HOST              interface to bind                        (default 127.0.0.1)
+  --fixtures FILE          initial state, JSON (see fixtures/fixture.schema.json)
+                                                                    (default: the embedded fixtures/default.json)
+  --cors-origin ORIGIN     allow browser calls from this origin only; repeatable
+                                                                    (default: any origin)
+  --no-cors                no CORS headers, preflights answered 405
+  -q, --quiet              no access log
 `;
 
 /**
@@ -18,7 +21,7 @@ export const MOCK_USAGE = `Usage: flag-admin mock [--port 4010] [--host 127.0.0.
  * and 2; a bad fixture: its file, JSON pointer and expectation, and 2.
  */
 export async function mockCommand(argv: string[], io: CommandIo): Promise<number> {
-  let options: { port: number; host: string; fixtures: string | undefined; quiet: boolean };
+  let options: MockArgs;
   try {
     options = parseMockArgs(argv);
   } catch (error) {
@@ -34,6 +37,7 @@ export async function mockCommand(argv: string[], io: CommandIo): Promise<number
       fixtures: fixturesFile,
       port: options.port,
       host: options.host,
+      cors: options.cors,
       onResponse: options.quiet ? undefined : ({ method, url, status, ms }) => io.stdout(`${method} ${url} ${status} ${ms.toFixed(1)}ms\n`),
       onError: (error) => io.stderr(`flag-admin mock: internal error: ${error instanceof Error ? error.message : String(error)}\n`),
     });
@@ -65,18 +69,42 @@ export async function mockCommand(argv: string[], io: CommandIo): Promise<number
   return 0;
 }
 
-function parseMockArgs(argv: string[]): { port: number; host: string; fixtures: string | undefined; quiet: boolean } {
+interface MockArgs {
+  port: number;
+  host: string;
+  fixtures: string | undefined;
+  quiet: boolean;
+  cors: false | { origins: string[] };
+}
+
+function parseMockArgs(argv: string[]): MockArgs {
   const { values } = parseFlags(argv, {
     port: { type: 'string', short: 'p', default: '4010' },
     host: { type: 'string', default: '127.0.0.1' },
     fixtures: { type: 'string' },
     quiet: { type: 'boolean', short: 'q', default: false },
+    'cors-origin': { type: 'string', multiple: true, default: [] },
+    'no-cors': { type: 'boolean', default: false },
   });
   if (!/^\d{1,5}$/.test(values.port) || Number(values.port) > 65535) {
     throw new UsageError(`--port expects an integer from 0 to 65535, got ${JSON.stringify(values.port)}`);
   }
   if (values.host === '') throw new UsageError('--host expects an interface name or address, got ""');
-  return { port: Number(values.port), host: values.host, fixtures: values.fixtures, quiet: values.quiet };
+  const origins = values['cors-origin'];
+  for (const origin of origins) {
+    // An origin is scheme://host[:port] exactly as a browser sends it in the Origin header (RFC 6454 §6.1).
+    if (originOf(origin) !== origin) throw new UsageError(`--cors-origin expects an origin such as http://localhost:8000 (no path, no trailing slash), got ${JSON.stringify(origin)}`);
+  }
+  if (values['no-cors'] && origins.length > 0) throw new UsageError('--no-cors and --cors-origin contradict each other; give one');
+  return { port: Number(values.port), host: values.host, fixtures: values.fixtures, quiet: values.quiet, cors: values['no-cors'] ? false : { origins } };
+}
+
+function originOf(text: string): string | undefined {
+  try {
+    return new URL(text).origin;
+  } catch {
+    return undefined;
+  }
 }
 
 function startBanner(url: string, file: string, state: MockState, embedded: boolean): string {

@@ -38,7 +38,7 @@ describe('the runtime-neutral mock entry (src/mock/browser.ts)', () => {
   it('runs with Web APIs only: a stateful delete through the Fetch handler answers 200, then 404', async () => {
     const contract = await loadContract({ validate: false });
     // Only what a service worker has: no process, require, Buffer or node:* module.
-    const sandbox = createContext({ Request, Response, Headers, URL, crypto, structuredClone, setTimeout, clearTimeout, AbortController, AbortSignal, TextEncoder, TextDecoder });
+    const sandbox = createContext({ Request, Response, Headers, URL, URLSearchParams, performance, crypto, structuredClone, setTimeout, clearTimeout, AbortController, AbortSignal, TextEncoder, TextDecoder });
     runInContext(bundle.text, sandbox);
     // The spec arrives as a JSON value, as a browser would fetch or import it.
     sandbox.spec = JSON.parse(JSON.stringify(contract.rawDocument)) as JsonSchema;

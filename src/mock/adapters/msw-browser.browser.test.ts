@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { BROWSER_BUNDLE_NAME, buildBrowserBundle } from '../../../scripts/build-browser-bundle.ts';
-import { describeInBrowser } from '../../../test/browser.ts';
+import { describeInBrowser, pageResult } from '../../../test/browser.ts';
 import { exampleRequest } from '../../../test/example-requests.ts';
 import { ADMIN_KEY } from '../../../test/http.ts';
 import { serveStatic, type StaticServer } from '../../../test/static-server.ts';
@@ -68,9 +68,7 @@ describeInBrowser('the mock in MSW\'s service worker, in Chromium', (browser) =>
     const page = await browser().newPage();
     try {
       await page.goto(`${site!.url}/`);
-      const result = page.locator('#result');
-      await result.filter({ hasText: /\{/ }).waitFor({ timeout: 15_000 });
-      const shown = JSON.parse((await result.textContent()) ?? 'null');
+      const shown = await pageResult(page);
       expect(shown).toEqual({ statuses: [200, 404], again: expect.objectContaining({ name: 'NotFoundError' }), controlled: true });
       // The API calls never reached the network: MSW answered them in the browser.
       expect(site!.requested.filter((path) => path.startsWith('/api/'))).toEqual([]);

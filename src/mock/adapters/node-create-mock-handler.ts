@@ -2,7 +2,7 @@ import { loadContract, type Contract } from '../../contract/index.ts';
 import { createMockHandler as createCoreHandler, type MockHandlerOptions as CoreOptions } from './create-mock-handler.ts';
 import type { FetchHandler } from './fetch-handler.ts';
 import { selfCheckFromEnv } from './node-create-mock.ts';
-import { loadFixtures, type FixtureSource } from './node-fixture-files.ts';
+import { loadFixtures, nodeFixtureLabels, type FixtureSource } from './node-fixture-files.ts';
 
 export interface MockHandlerOptions extends Omit<CoreOptions, 'contract' | 'fixtures'> {
   /** A contract already loaded. @default the kit's spec, loaded on the first request */
@@ -19,7 +19,7 @@ export interface MockHandlerOptions extends Omit<CoreOptions, 'contract' | 'fixt
 export function createMockHandler(options: MockHandlerOptions = {}): FetchHandler {
   const { fixtures, selfCheck = selfCheckFromEnv(), ...rest } = options;
   const build = (contract: Contract) =>
-    createCoreHandler({ ...rest, contract, selfCheck, fixtures: fixtures === undefined ? undefined : loadFixtures(contract, fixtures) });
+    createCoreHandler({ ...rest, contract, selfCheck, fixtures: fixtures === undefined ? undefined : loadFixtures(contract, fixtures), fixtureLabels: nodeFixtureLabels(contract) });
   if (options.contract) return build(options.contract);
   let handler: Promise<FetchHandler> | undefined;
   return async (request, context) => (await (handler ??= loadContract({ validate: false, lazyValidators: true }).then(build)))(request, context);

@@ -1,8 +1,7 @@
 import { resolve } from 'node:path';
 import type { Contract } from '../../contract/index.ts';
 import { DEFAULT_FIXTURES } from '../core/default-fixtures.ts';
-import type { MockHandle } from '../core/types.ts';
-import { withDocs } from '../layers/docs.ts';
+import type { DocsOptions } from '../layers/docs.ts';
 import { DEFAULT_FIXTURES_FILE, type FixtureSource } from './node-fixture-files.ts';
 import { swaggerUiAssets } from './swagger-ui-assets.ts';
 
@@ -12,8 +11,8 @@ import { swaggerUiAssets } from './swagger-ui-assets.ts';
  * those keys are public test values (the start banner prints them too); a fixtures file of the
  * user's own may hold real-looking keys that a page must not show.
  */
-export function withNodeDocs(handle: MockHandle, contract: Contract, fixtures: FixtureSource | undefined): MockHandle {
+export function nodeDocsOptions(contract: Contract, fixtures: FixtureSource | undefined): DocsOptions {
   const embedded = fixtures === undefined || (typeof fixtures === 'string' && resolve(fixtures) === DEFAULT_FIXTURES_FILE);
   const prefillKey = embedded ? DEFAULT_FIXTURES.apiKeys.find((k) => k.permissions.includes('*'))?.key : undefined;
-  return withDocs(handle, { document: contract.rawDocument, prefillKey, assets: swaggerUiAssets() });
+  return { document: contract.rawDocument, prefillKey, assets: swaggerUiAssets() };
 }

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { ContractError, type Contract } from '../../contract/index.ts';
 import { packageFile } from '../../package-files.ts';
-import { checkFixtures } from '../core/fixture-check.ts';
+import { checkFixtures, type FixtureLabels } from '../core/fixture-check.ts';
 import type { MockState } from '../core/state.ts';
 
 export const DEFAULT_FIXTURES_FILE = packageFile('fixtures', 'default.json');
@@ -24,7 +24,12 @@ export function shortPath(file: string): string {
 export function loadFixtures(contract: Contract, source: FixtureSource = DEFAULT_FIXTURES_FILE, label = '(fixtures object)'): MockState {
   const file = typeof source === 'string' ? source : label;
   const value = typeof source === 'string' ? readJson(source) : source;
-  return checkFixtures(contract, value, file, { spec: shortPath(contract.specFile), fixtureSchema: shortPath(FIXTURE_SCHEMA_FILE) });
+  return checkFixtures(contract, value, file, nodeFixtureLabels(contract));
+}
+
+/** Fixture errors name the spec and the fixture schema as paths from the working folder. */
+export function nodeFixtureLabels(contract: Contract): FixtureLabels {
+  return { spec: shortPath(contract.specFile), fixtureSchema: shortPath(FIXTURE_SCHEMA_FILE) };
 }
 
 function readJson(file: string): unknown {

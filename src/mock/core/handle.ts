@@ -36,19 +36,6 @@ export function createHandle({ contract, store, newId = randomIds, handlers = op
   const fail = (status: number, message: string, headers?: Record<string, string>): MockResponse =>
     errorResponse(status, kinds.get(status) ?? MOCK_ERROR_KINDS[status as keyof typeof MOCK_ERROR_KINDS] ?? 'Error', message, newId, headers);
 
-  const authorize = (operation: Operation, request: MockRequest): MockResponse | undefined => {
-    if (operation.authHeaders.length === 0) return undefined;
-    const presented = operation.authHeaders.map((h) => request.headers[h.toLowerCase()]).find((v) => v !== undefined);
-    const value = Array.isArray(presented) ? presented[0] : presented;
-    if (!value) return fail(401, `You must provide an API key in the ${operation.authHeaders.join(' or ')} header.`);
-    const key = store.apiKey(value.replace(BEARER, '').trim());
-    if (!key) return fail(401, 'The API key is not valid.');
-    if (!key.permissions.includes('*') && !key.permissions.includes(operation.operationId)) {
-      return fail(403, `This API key lacks the permission for ${operation.operationId}.`);
-    }
-    return undefined;
-  };
-
   return (request) => {
     const pathname = requestPath(request.url);
     const route = contract.matchRoute(request.method, pathname);
@@ -57,8 +44,8 @@ export function createHandle({ contract, store, newId = randomIds, handlers = op
       return fail(405, `${request.method} is not allowed on this path; allowed: ${route.allow.join(', ')}.`, { allow: route.allow.join(', ') });
     }
     const { operation } = route;
-    const denied = authorize(operation, request);
-    if (denied) return denied;
+    const denied = authorizationFailure(operation, request, store);
+    if (denied) return fail(denied.status, denied.message);
     const decoded = decodePathParams(route.rawParams);
     // An id that is not valid percent-encoding names no resource; 404 is the status the spec documents for that.
     if (!decoded.ok) return fail(404, `The ${decoded.param} in the path is not valid percent-encoding, so no such resource exists.`);
@@ -71,4 +58,22 @@ export function createHandle({ contract, store, newId = randomIds, handlers = op
 
 function truncate(text: string): string {
   return text.length > 120 ? `${text.slice(0, 120)}…` : text;
+}
+
+/**
+ * Why a request may not call an operation (API §5): 401 without a known key, 403 when the key
+ * lacks the operation's permission; undefined when it may. Decided before any lookup, and by
+ * the forced-answer layer too, so a forced answer never lets a request past auth.
+ */
+export function authorizationFailure(operation: Operation, request: MockRequest, store: Store): { status: 401 | 403; message: string } | undefined {
+  if (operation.authHeaders.length === 0) return undefined;
+  const presented = operation.authHeaders.map((h) => request.headers[h.toLowerCase()]).find((v) => v !== undefined);
+  const value = Array.isArray(presented) ? presented[0] : presented;
+  if (!value) return { status: 401, message: `You must provide an API key in the ${operation.authHeaders.join(' or ')} header.` };
+  const key = store.apiKey(value.replace(BEARER, '').trim());
+  if (!key) return { status: 401, message: 'The API key is not valid.' };
+  if (!key.permissions.includes('*') && !key.permissions.includes(operation.operationId)) {
+    return { status: 403, message: `This API key lacks the permission for ${operation.operationId}.` };
+  }
+  return undefined;
 }

@@ -18,11 +18,25 @@ export class MockSelfCheckError extends Error {
  * does not call this at all, so normal runs pay nothing.
  */
 export function withSelfCheck(contract: Contract, handle: Handle): Handle {
+  const check = createResponseCheck(contract);
+  return (request) => {
+    const response = handle(request);
+    const problems = check(request, response);
+    if (problems.length > 0) throw new MockSelfCheckError(request, response, problems);
+    return response;
+  };
+}
+
+/**
+ * Every way a response breaks the spec for its request ([] when it keeps it): a documented
+ * status, the media type, the body schema; outside the spec's routes, a 404/405 with the error
+ * body shape. The self-check throws on them; the journal reports whether there were any.
+ */
+export function createResponseCheck(contract: Contract): (request: Pick<MockRequest, 'method' | 'url'>, response: MockResponse) => string[] {
   const errorSchema = (contract.document.components as JsonSchema | undefined)?.schemas as Record<string, JsonSchema> | undefined;
   const validateErrorBody = errorSchema?.ErrorBody ? compileValidator(createAjv(), errorSchema.ErrorBody, (p) => `/components/schemas/ErrorBody${p}`) : () => [];
 
-  return (request) => {
-    const response = handle(request);
+  return (request, response) => {
     const problems: string[] = [];
     const route = contract.matchRoute(request.method, requestPath(request.url));
     const body = parse(response.body, problems);
@@ -41,8 +55,7 @@ export function withSelfCheck(contract: Contract, handle: Handle): Handle {
       if (response.status !== expected) problems.push(`expected ${expected} for a ${route.kind} route`);
       problems.push(...validateErrorBody(body).map((v) => `${v.message} (${v.schemaPointer})`));
     }
-    if (problems.length > 0) throw new MockSelfCheckError(request, response, problems);
-    return response;
+    return problems;
   };
 }
 

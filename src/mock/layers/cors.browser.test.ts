@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeInBrowser } from '../../../test/browser.ts';
+import { describeInBrowser, pageResult } from '../../../test/browser.ts';
 import { exampleRequests } from '../../../test/example-requests.ts';
 import { ADMIN_KEY } from '../../../test/http.ts';
 import { serveStatic, type StaticServer } from '../../../test/static-server.ts';
@@ -44,9 +44,7 @@ describeInBrowser('a page on another origin calling the mock', (browser) => {
     const page = await browser().newPage();
     try {
       await page.goto(`${site.url}/`);
-      const result = page.locator('#result');
-      await result.filter({ hasText: /\[/ }).waitFor({ timeout: 10_000 });
-      return JSON.parse((await result.textContent()) ?? 'null') as unknown[];
+      return (await pageResult(page)) as unknown[];
     } finally {
       await page.close();
     }
@@ -57,5 +55,11 @@ describeInBrowser('a page on another origin calling the mock', (browser) => {
     servers.push(mock);
     const documentedSuccess = contract.operations.map((operation) => Number([...operation.responses.keys()].find((status) => status.startsWith('2'))));
     expect(await openApp(mock)).toEqual(documentedSuccess);
+  });
+
+  it('fails in the browser as before when CORS is off (--no-cors): the preflight is refused and fetch throws', async () => {
+    const mock = await startMock({ port: 0, cors: false });
+    servers.push(mock);
+    expect(await openApp(mock)).toEqual(contract.operations.map(() => 'TypeError: Failed to fetch'));
   });
 });

@@ -32,12 +32,12 @@ export interface DocsOptions {
   assets?: DocsAssets;
 }
 
-export function withDocs(next: MockHandle, options: DocsOptions): MockHandle {
+export function docsLayer(options: DocsOptions): (next: MockHandle) => MockHandle {
   const { document, assets } = options;
   const page = docsPage();
   const init = docsInitScript(document, options.prefillKey);
   const prefix = `${DOCS_PATHS.page}/`;
-  return (request) => {
+  return (next) => (request) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') return next(request);
     const path = pathOf(request.url);
     switch (path) {

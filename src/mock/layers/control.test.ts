@@ -1,0 +1,131 @@
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ADMIN_KEY, mockClient, paths, type Answer } from '../../../test/http.ts';
+import { CONTROL_API_DOCUMENT, createMockHandler, DEFAULT_FIXTURES, type MockState, type StartMockOptions } from '../index.ts';
+import { controlContract } from './control.ts';
+
+let client: Awaited<ReturnType<typeof mockClient>> | undefined;
+afterEach(async () => {
+  await client?.close();
+  client = undefined;
+});
+const start = async (options: StartMockOptions = {}) => (client = await mockClient(options));
+const session = (name: string) => ({ 'x-mock-session': name });
+
+/** Every answer of the control API must keep its own OpenAPI document. */
+function expectDocumented(operationId: string, answer: Answer): Answer {
+  const documented = controlContract.operation(operationId).responses.get(String(answer.status));
+  expect(documented, `${operationId} does not document ${answer.status}: ${answer.text}`).toBeDefined();
+  expect(documented!.validate(answer.json)).toEqual([]);
+  return answer;
+}
+
+describe('the control API document', () => {
+  it('is served at /__mock/openapi.json and is a valid OpenAPI 3.1 document', async () => {
+    const { call } = await start();
+    const answer = expectDocumented('getControlApi', await call('GET', '/__mock/openapi.json'));
+    expect(answer.json).toEqual(JSON.parse(JSON.stringify(CONTROL_API_DOCUMENT)));
+    await expect(SwaggerParser.validate(structuredClone(answer.json))).resolves.toBeDefined();
+  });
+
+  it('answers 404 for a path it does not describe and 405 with Allow for a method it does not list', async () => {
+    const { call } = await start();
+    expect((await call('GET', '/__mock/nothing')).status).toBe(404);
+    const wrong = await call('PATCH', '/__mock/state');
+    expect([wrong.status, wrong.headers.get('allow')]).toEqual([405, 'GET, PUT']);
+  });
+});
+
+describe('reset and state', () => {
+  it('resets a session to the loaded fixtures, without an API key, leaving other sessions alone', async () => {
+    const { call } = await start();
+    await call('DELETE', paths.token('1', '1'), ADMIN_KEY, session('e2e'));
+    await call('DELETE', paths.token('1', '2'), ADMIN_KEY);
+    expectDocumented('resetState', await call('POST', '/__mock/reset', undefined, session('e2e')));
+    expect((await call('DELETE', paths.token('1', '1'), ADMIN_KEY, session('e2e'))).status).toBe(200);
+    expect((await call('DELETE', paths.token('1', '2'), ADMIN_KEY)).status).toBe(404);
+  });
+
+  it('reads the whole state of a session', async () => {
+    const { call } = await start();
+    await call('DELETE', paths.token('2', '5'), ADMIN_KEY, session('s'));
+    const state = expectDocumented('getState', await call('GET', '/__mock/state', undefined, session('s'))).json as MockState;
+    expect(state.serviceAccounts[1]!.tokens.map((t) => t.id)).toEqual(['4']);
+    expect((await call('GET', '/__mock/state')).json).toEqual(DEFAULT_FIXTURES);
+  });
+
+  it('replaces the state with a posted fixture', async () => {
+    const { call } = await start();
+    const state: MockState = { ...structuredClone(DEFAULT_FIXTURES), projects: [{ id: 'solo', environments: [{ name: 'sandbox', enabled: true }] }] };
+    expectDocumented('replaceState', await call('PUT', '/__mock/state', undefined, { 'content-type': 'application/json' }, JSON.stringify(state)));
+    const read = await call('GET', paths.environments('solo'), ADMIN_KEY);
+    expect(read.json.environments.map((e: { name: string }) => e.name)).toEqual(['sandbox']);
+    expect((await call('GET', paths.environments('default'), ADMIN_KEY)).status).toBe(404);
+  });
+
+  it('refuses a bad fixture with 422 naming the pointer and the expectation, as for a file, and changes nothing', async () => {
+    const { call } = await start();
+    const before = (await call('GET', '/__mock/state')).json;
+    const state = structuredClone(DEFAULT_FIXTURES) as any;
+    state.oidcSettings.idTokenSigningAlgorithm = 'HS256';
+    const answer = expectDocumented('replaceState', await call('PUT', '/__mock/state', undefined, {}, JSON.stringify(state)));
+    expect(answer.status).toBe(422);
+    expect(answer.json).toMatchObject({
+      name: 'FixtureInvalid',
+      pointer: '/oidcSettings/idTokenSigningAlgorithm',
+      expected: 'one of ["RS256","RS384","RS512"] (spec/openapi.yaml#/components/schemas/OidcSettings/properties/idTokenSigningAlgorithm/enum)',
+      message: 'PUT /__mock/state#/oidcSettings/idTokenSigningAlgorithm: expected one of ["RS256","RS384","RS512"] (spec/openapi.yaml#/components/schemas/OidcSettings/properties/idTokenSigningAlgorithm/enum), got "HS256"',
+    });
+    const dangling = structuredClone(DEFAULT_FIXTURES);
+    dangling.projects[0]!.environments[0]!.name = 'prod';
+    expect(expectDocumented('replaceState', await call('PUT', '/__mock/state', undefined, {}, JSON.stringify(dangling))).json.pointer).toBe('/projects/0/environments/0/name');
+    expect((await call('GET', '/__mock/state')).json).toEqual(before);
+  });
+
+  it('never quotes an API key of a refused fixture', async () => {
+    const { call } = await start();
+    const state = structuredClone(DEFAULT_FIXTURES) as any;
+    state.apiKeys.push({ key: 'sup3r-secret-key', permissions: ['*'], extra: true });
+    const answer = await call('PUT', '/__mock/state', undefined, {}, JSON.stringify(state));
+    expect(answer.status).toBe(422);
+    expect(answer.text).not.toContain('sup3r-secret-key');
+  });
+
+  it('refuses a body that is not JSON with 422, and one over the size limit with 413', async () => {
+    const { call } = await start({ maxBodyBytes: 1000 });
+    const broken = expectDocumented('replaceState', await call('PUT', '/__mock/state', undefined, {}, '{"apiKeys": ['));
+    expect(broken.status).toBe(422);
+    expect(broken.json.message).toMatch(/^PUT \/__mock\/state#: expected a JSON body, got /);
+    const large = expectDocumented('replaceState', await call('PUT', '/__mock/state', undefined, {}, JSON.stringify(DEFAULT_FIXTURES).padEnd(5000)));
+    expect(large.status).toBe(413);
+    expect((await call('GET', '/__mock/state')).json).toEqual(DEFAULT_FIXTURES);
+  });
+});
+
+describe('who may use the control API', () => {
+  const state = new Request('http://mock.test/__mock/state');
+
+  it('answers in-process and loopback callers, refuses others with 403', async () => {
+    const handler = createMockHandler();
+    expect((await handler(state.clone())).status).toBe(200);
+    expect((await handler(state.clone(), { remoteAddress: '::ffff:127.0.0.1' })).status).toBe(200);
+    expect((await handler(state.clone(), { remoteAddress: '::1' })).status).toBe(200);
+    const remote = await handler(state.clone(), { remoteAddress: '192.0.2.10' });
+    expect(remote.status).toBe(403);
+    expect(((await remote.json()) as { message: string }).message).toContain('loopback callers only');
+    // The API itself still answers remote callers.
+    expect((await handler(new Request('http://mock.test/api/admin/auth/oidc/settings', { headers: { authorization: ADMIN_KEY } }), { remoteAddress: '192.0.2.10' })).status).toBe(200);
+  });
+
+  it('with a control token, wants it from every caller, loopback included', async () => {
+    const handler = createMockHandler({ controlToken: 't0ken' });
+    expect((await handler(state.clone())).status).toBe(403);
+    expect((await handler(new Request(state, { headers: { 'x-mock-control-token': 'wrong' } }))).status).toBe(403);
+    expect((await handler(new Request(state, { headers: { 'x-mock-control-token': 't0ken' } }), { remoteAddress: '192.0.2.10' })).status).toBe(200);
+  });
+
+  it('answers a loopback caller of the node server', async () => {
+    const { call } = await start();
+    expect((await call('GET', '/__mock/state')).status).toBe(200);
+  });
+});

@@ -1,0 +1,92 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { ADMIN_KEY, VIEWER_KEY, mockClient, paths } from '../../../test/http.ts';
+import type { JournalEntry, StartMockOptions } from '../index.ts';
+import { controlContract } from './control.ts';
+
+let client: Awaited<ReturnType<typeof mockClient>> | undefined;
+afterEach(async () => {
+  await client?.close();
+  client = undefined;
+});
+const start = async (options: StartMockOptions = {}) => (client = await mockClient(options));
+const session = (name: string) => ({ 'x-mock-session': name });
+
+async function journal(query = '', headers: Record<string, string> = {}): Promise<JournalEntry[]> {
+  const answer = await client!.call('GET', `/__mock/journal${query}`, undefined, headers);
+  expect(answer.status).toBe(200);
+  expect(controlContract.operation('getJournal').responses.get('200')!.validate(answer.json)).toEqual([]);
+  return answer.json.entries;
+}
+
+describe('the request journal', () => {
+  it('records time, method, path, operationId, status, duration, session and whether a key came, never the key', async () => {
+    const { call } = await start({ now: () => Date.parse('2026-11-22T08:00:00.000Z') });
+    await call('GET', `${paths.environments('default')}?q=1`, ADMIN_KEY);
+    await call('DELETE', paths.token('1', '1'));
+    const entries = await journal();
+    expect(entries).toEqual([
+      { seq: 1, time: '2026-11-22T08:00:00.000Z', method: 'GET', path: '/api/admin/environments/project/default?q=1', operationId: 'getProjectEnvironments', status: 200, durationMs: expect.any(Number), session: 'default', keyPresent: true, requestMatchesSpec: true, responseMatchesSpec: true },
+      { seq: 2, time: '2026-11-22T08:00:00.000Z', method: 'DELETE', path: '/api/admin/service-account/1/token/1', operationId: 'deleteServiceAccountToken', status: 401, durationMs: expect.any(Number), session: 'default', keyPresent: false, requestMatchesSpec: false, responseMatchesSpec: true },
+    ]);
+    expect(JSON.stringify(entries)).not.toContain(ADMIN_KEY);
+  });
+
+  it('says when a request is outside the spec', async () => {
+    const { call } = await start();
+    await call('GET', '/api/admin/nothing', ADMIN_KEY);
+    await call('POST', paths.oidc(), ADMIN_KEY);
+    expect((await journal()).map((e) => [e.operationId, e.status, e.requestMatchesSpec])).toEqual([
+      [null, 404, false],
+      [null, 405, false],
+    ]);
+  });
+
+  it('filters by operationId, status and since', async () => {
+    let clock = Date.parse('2026-11-22T08:00:00Z');
+    const { call } = await start({ now: () => clock });
+    await call('GET', paths.oidc(), ADMIN_KEY);
+    clock += 60_000;
+    await call('GET', paths.oidc(), VIEWER_KEY);
+    await call('GET', paths.environments('default'), VIEWER_KEY);
+    expect((await journal('?operationId=getOidcSettings')).map((e) => e.status)).toEqual([200, 403]);
+    expect((await journal('?status=403')).map((e) => e.operationId)).toEqual(['getOidcSettings']);
+    expect((await journal('?since=2026-11-22T08:00:30Z')).map((e) => e.seq)).toEqual([2, 3]);
+    expect((await journal('?operationId=getOidcSettings&status=200&since=2026-11-22T08:00:30Z'))).toEqual([]);
+  });
+
+  it('refuses a filter it cannot use, naming it and what was expected', async () => {
+    const { call } = await start();
+    const answer = await call('GET', '/__mock/journal?status=teapot');
+    expect(answer.status).toBe(400);
+    expect(answer.json.message).toBe('GET /__mock/journal#/status: expected an HTTP status from 100 to 599, got "teapot"');
+    expect((await call('GET', '/__mock/journal?operationId=listFlags')).json.expected).toContain('getProjectEnvironments, getOidcSettings, deleteServiceAccountToken');
+    expect((await call('GET', '/__mock/journal?since=yesterday')).status).toBe(400);
+  });
+
+  it('keeps a journal per session, and clears one session only', async () => {
+    const { call } = await start();
+    await call('GET', paths.oidc(), ADMIN_KEY, session('a'));
+    await call('GET', paths.oidc(), ADMIN_KEY, session('b'));
+    await call('GET', paths.oidc(), ADMIN_KEY, session('b'));
+    expect((await journal('', session('a'))).map((e) => e.session)).toEqual(['a']);
+    expect(await journal()).toEqual([]);
+    expect((await call('DELETE', '/__mock/journal', undefined, session('b'))).status).toBe(204);
+    expect(await journal('', session('b'))).toEqual([]);
+    expect(await journal('', session('a'))).toHaveLength(1);
+  });
+
+  it('is bounded: the oldest entries go first', async () => {
+    const { call } = await start({ journalSize: 3 });
+    for (let i = 0; i < 5; i++) await call('GET', paths.environments(`p${i}`), ADMIN_KEY);
+    const answer = await call('GET', '/__mock/journal');
+    expect(answer.json.capacity).toBe(3);
+    expect(answer.json.entries.map((e: JournalEntry) => e.path)).toEqual(['/api/admin/environments/project/p2', '/api/admin/environments/project/p3', '/api/admin/environments/project/p4']);
+  });
+
+  it('does not record the control API itself', async () => {
+    const { call } = await start();
+    await call('POST', '/__mock/reset');
+    await call('GET', '/__mock/state');
+    expect(await journal()).toEqual([]);
+  });
+});

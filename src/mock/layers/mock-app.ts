@@ -1,0 +1,85 @@
+import type { Contract } from '../../contract/neutral.ts';
+import { DEFAULT_FIXTURES } from '../core/default-fixtures.ts';
+import { randomIds, type NewId } from '../core/errors.ts';
+import { checkFixtures, type FixtureLabels } from '../core/fixture-check.ts';
+import type { MockState } from '../core/state.ts';
+import type { MockHandle } from '../core/types.ts';
+import { CONTROL_TOKEN_HEADER, controlLayer } from './control.ts';
+import { corsLayer } from './cors.ts';
+import { docsLayer, type DocsOptions } from './docs.ts';
+import { authHeaderNames } from './describe-request.ts';
+import { forcedAnswersLayer } from './forced-answers.ts';
+import { createJournal, type Journal } from './journal.ts';
+import { SESSION_HEADER, createSessions, sessionLayer, type Sessions } from './sessions.ts';
+
+export interface MockAppOptions {
+  /** The API's contract: `createContract(document)` anywhere, `loadContract()` in Node. */
+  contract: Contract;
+  /**
+   * The state every session starts from, checked like a fixture file.
+   * @default the embedded fixtures/default.json
+   */
+  fixtures?: MockState;
+  /** Check every answer of the operations against the spec (a violation becomes a 500). @default false */
+  selfCheck?: boolean;
+  /** Makes error ids; inject one to pin them. @default crypto.randomUUID */
+  newId?: NewId;
+  /**
+   * Browser access. `false` turns CORS off; `{ origins }` allows only those origins.
+   * @default any origin, reflected
+   * @example { origins: ['http://localhost:8000'] }
+   */
+  cors?: false | { origins?: readonly string[] };
+  /** Named sessions (X-Mock-Session) kept at most; the least recently used is dropped. @default 100 */
+  maxSessions?: number;
+  /** Journal entries kept at most, across sessions. @default 1000 */
+  journalSize?: number;
+  /** When set, the control API wants it in X-Mock-Control-Token from every caller; unset, it answers loopback callers only. */
+  controlToken?: string;
+  /** The journal's clock. @default Date.now */
+  now?: () => number;
+  /** How fixture errors name the spec and the fixture schema. */
+  fixtureLabels?: FixtureLabels;
+  /**
+   * Serve the spec (/openapi.json, /openapi.yaml) and, given its assets, the /docs reference.
+   * Outside sessions and the journal, inside CORS. @default none (startMock serves them)
+   */
+  docs?: DocsOptions;
+}
+
+export interface MockApp {
+  /** The whole mock: CORS, control API, sessions, journal, forced answers, contract core. */
+  handle: MockHandle;
+  sessions: Sessions;
+  journal: Journal;
+  /** Serve new fixtures (checked by the caller): the default session is reset, the others dropped. */
+  setFixtures(state: MockState): void;
+}
+
+export const DEFAULT_MAX_SESSIONS = 100;
+
+/**
+ * The mock as layers around the contract core (DESIGN.md, "The mock as layers"):
+ * cors → control (/__mock/) → session → journal → forced answers → core.
+ * Runtime-neutral; adapters turn `handle` into a node:http server or a Fetch handler.
+ */
+export function createMockApp(options: MockAppOptions): MockApp {
+  const { contract, newId = randomIds, maxSessions = DEFAULT_MAX_SESSIONS } = options;
+  const fixtures = checkFixtures(contract, options.fixtures ?? DEFAULT_FIXTURES, options.fixtures ? '(fixtures object)' : 'fixtures/default.json', options.fixtureLabels);
+  const sessions = createSessions({ contract, fixtures, maxSessions, selfCheck: options.selfCheck ?? false, newId });
+  const { journal, layer: journalLayer } = createJournal({ contract, capacity: options.journalSize, now: options.now });
+
+  const core = forcedAnswersLayer(contract, newId)((request, session) => session.handle(request));
+  let handle: MockHandle = sessionLayer(sessions, newId)(journalLayer(core));
+  handle = controlLayer({ contract, sessions, journal, maxSessions, controlToken: options.controlToken, newId, fixtureLabels: options.fixtureLabels })(handle);
+  if (options.docs) handle = docsLayer(options.docs)(handle);
+  if (options.cors !== false) {
+    handle = corsLayer({
+      origins: options.cors?.origins,
+      allowHeaders: [...authHeaderNames(contract), 'content-type', 'prefer', SESSION_HEADER, CONTROL_TOKEN_HEADER],
+      exposeHeaders: ['allow', SESSION_HEADER],
+      newId,
+    })(handle);
+  }
+  return { handle, sessions, journal, setFixtures: (state) => sessions.setFixtures(state) };
+}
