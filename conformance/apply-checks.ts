@@ -1,5 +1,6 @@
 import type { Check, CheckContext, FindingDraft, Judgement } from './checks/check.ts';
 import { curlLine } from './curl-line.ts';
+import { parseBody } from './checks/check.ts';
 import { bodyExcerpt } from './redact.ts';
 import type { CheckOutcome, CheckResultRow, Exchange, Finding, SkippedStep } from './types.ts';
 
@@ -72,7 +73,7 @@ function toFinding(check: Check, draft: FindingDraft, context: CheckContext): Fi
         (exchange.response && {
           status: exchange.response.status,
           contentType: exchange.response.headers['content-type'],
-          excerpt: bodyExcerpt(exchange.response.body, context.contract.secretProperties),
+          excerpt: bodyExcerpt(exchange.response.body, parseBody(exchange.response.body), context.excerpt),
         }));
   return {
     checkId: check.id,

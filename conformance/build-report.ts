@@ -1,9 +1,23 @@
 import type { CheckResults } from './apply-checks.ts';
 import type { ResolvedRun } from './resolve-options.ts';
-import type { CoverageRow, Report, SkippedStep } from './types.ts';
+import type { CoverageRow, Exchange, Report, SkippedStep } from './types.ts';
+
+export type RunProblem = NonNullable<Report['problem']>;
+
+/** What the reports say when options, config or spec stop the run before anything is sent (exit 2). */
+export interface ProblemReport {
+  tool: 'flag-admin check';
+  target: string;
+  verdict: 'set-up problem';
+  problem: { kind: 'bad-options'; message: string };
+}
+
+export function problemReport(target: string, message: string): ProblemReport {
+  return { tool: 'flag-admin check', target, verdict: 'set-up problem', problem: { kind: 'bad-options', message } };
+}
 
 /** The report: everything in it is derived from the options and the target's answers, nothing from the clock unless `timings`. */
-export function buildReport(run: ResolvedRun, results: CheckResults, coverage: CoverageRow[], skipped: readonly SkippedStep[], requests: number, durationMs?: number): Report {
+export function buildReport(run: ResolvedRun, results: CheckResults, coverage: CoverageRow[], skipped: readonly SkippedStep[], requests: number, problem: RunProblem | undefined, timings?: { durationMs: number; exchanges: readonly Exchange[] }): Report {
   const info = (run.contract.rawDocument.info ?? {}) as { title?: unknown; version?: unknown };
   const errors = results.findings.filter((f) => f.severity === 'error').length;
   const cells = results.rows.flatMap((r) => r.operations);
@@ -22,9 +36,11 @@ export function buildReport(run: ResolvedRun, results: CheckResults, coverage: C
       allowDelete: run.plan.allowDelete,
       strict: run.strict,
       timeoutMs: run.timeoutMs,
+      maxBodyBytes: run.maxBodyBytes,
       skipChecks: [...run.skipChecks].sort(),
     },
-    verdict: errors > 0 ? 'not conformant' : 'conformant',
+    verdict: problem ? (problem.kind === 'unreachable' ? 'unreachable' : 'set-up problem') : errors > 0 ? 'not conformant' : 'conformant',
+    ...(problem ? { problem } : {}),
     summary: {
       requests,
       errors,
@@ -36,6 +52,14 @@ export function buildReport(run: ResolvedRun, results: CheckResults, coverage: C
     findings: results.findings,
     coverage,
     stepsNotRun: skipped.map(({ operationId, step, label, reason }) => ({ operationId, step, label, reason })),
-    ...(durationMs === undefined ? {} : { durationMs }),
+    ...(timings ? { durationMs: timings.durationMs, operationDurationsMs: operationDurations(run, timings.exchanges) } : {}),
   };
+}
+
+/** Per operation, the summed wall time of its requests (what JUnit's testsuite `time` shows). */
+function operationDurations(run: ResolvedRun, exchanges: readonly Exchange[]): Record<string, number> {
+  const sums: Record<string, number> = {};
+  for (const operation of run.contract.operations) sums[operation.operationId] = 0;
+  for (const e of exchanges) sums[e.operationId] = (sums[e.operationId] ?? 0) + (e.elapsedMs ?? 0);
+  return Object.fromEntries(Object.entries(sums).map(([id, ms]) => [id, Math.round(ms)]));
 }

@@ -5,13 +5,17 @@ import { parseFlags } from '../src/cli/parse-flags.ts';
 import { ContractError } from '../src/contract/index.ts';
 import { readCheckConfig, type CheckConfig } from './config-file.ts';
 import { KEY_VARIABLES } from './curl-line.ts';
-import { TargetUnreachableError, UsageError } from './errors.ts';
-import { DEFAULT_FORBIDDEN, DEFAULT_PROJECT, DEFAULT_SEED, DEFAULT_TIMEOUT_MS, type ConformanceOptions } from './options.ts';
+import { colourWanted } from '../src/cli/colour.ts';
+import { problemReport, type ProblemReport } from './build-report.ts';
+import { parseByteSize } from './byte-size.ts';
+import { UsageError } from './errors.ts';
+import { DEFAULT_FORBIDDEN, DEFAULT_MAX_BODY_BYTES, DEFAULT_PROJECT, DEFAULT_SEED, DEFAULT_TIMEOUT_MS, type ConformanceOptions } from './options.ts';
 import { renderConsole } from './reporters/console.ts';
 import { renderJson } from './reporters/json.ts';
 import { renderJunit } from './reporters/junit.ts';
 import { runConformance } from './run.ts';
 import { parseToken } from './token-ref.ts';
+import type { Report } from './types.ts';
 
 export const CHECK_USAGE = `Usage: flag-admin check --base-url URL [options]
 
@@ -26,18 +30,24 @@ export const CHECK_USAGE = `Usage: flag-admin check --base-url URL [options]
   --token ACCOUNT/TOKEN      repeatable: disposable tokens the suite may delete
   --allow-delete             nothing is deleted without it
   --config FILE              the same options as JSON (baseUrl, apiKey, restrictedKey, forbidden,
-                             project, missingProject, tokens, allowDelete, strict, timeout, spec,
-                             seed, skipChecks, junit, json, timings); flags and env win over it
-  --junit FILE  --json FILE  write reports; the console report is always printed
+                             project, missingProject, tokens, allowDelete, strict, timeout,
+                             maxBody, spec, seed, skipChecks, junit, json, timings,
+                             failOnNotChecked); flags and env win over it
+  --junit FILE  --json FILE  write reports (also on exit 2 and 3, with the reason)
   --strict                   also flag properties the spec does not list
-  --timeout MS               per request                          (default: ${DEFAULT_TIMEOUT_MS})
+  --timeout MS               per request, connect to last byte    (default: ${DEFAULT_TIMEOUT_MS})
+  --max-body BYTES           read at most this much of a body; more is a finding
+                             (e.g. 4M)                            (default: ${DEFAULT_MAX_BODY_BYTES})
   --spec FILE                the OpenAPI 3.1 spec                 (default: the kit's spec/openapi.yaml)
   --seed TEXT                seeds the generated ids              (default: ${DEFAULT_SEED})
-  --skip-check ID            repeatable: switch a check off (reported as not checked)
-  --timings                  add the wall time to the reports (off: same target, same report)
+  --skip-check ID            repeatable: switch a check off (reported as not checked) and
+                             drop the requests only it judges
+  --fail-on-not-checked      exit 1 when a check could not run (e.g. an option not given)
+  --timings                  add wall times to the reports (off: same target, same report)
 
-Exit: 0 conformant (warnings allowed), 1 a finding of severity error, 2 bad usage, config or spec,
-3 target unreachable.
+Exit: 0 conformant (warnings allowed), 1 a finding of severity error, 2 a set-up problem (bad
+usage, config or spec; the full-access key refused everywhere), 3 target unreachable or silent.
+Colour on a terminal unless NO_COLOR is set (FORCE_COLOR=1 forces it).
 `;
 
 export interface CheckIo {
@@ -46,51 +56,86 @@ export interface CheckIo {
   env: Record<string, string | undefined>;
 }
 
-/** `flag-admin check`: options from flags, env and --config; runs the suite; prints and writes the reports; resolves to the exit code. */
+/**
+ * `flag-admin check`: options from flags, env and --config; runs the suite; prints and writes the
+ * reports; resolves to the exit code. Whenever the report files are known, they are written,
+ * set-up problems included, so a CI job always has an artifact that says what happened.
+ */
 export async function checkCommand(argv: string[], io: CheckIo): Promise<number> {
-  const fail = (code: number, message: string, usage = false): number => {
-    if (usage) return usageFailure('check', message, io);
-    io.stderr(`flag-admin check: ${message}\n`);
-    return code;
-  };
   let parsed: ReturnType<typeof parseCheckArgs>;
   try {
     parsed = parseCheckArgs(argv);
   } catch (error) {
-    if (error instanceof UsageError || error instanceof CliUsageError) return fail(2, error.message, true);
+    if (error instanceof UsageError || error instanceof CliUsageError) return usageFailure('check', error.message, io);
     throw error;
   }
+  const outputs = { junit: parsed.options.junit, json: parsed.options.json };
+  const setupFailure = (message: string, usage = false): number => {
+    const written = writeReports(outputs, problemReport(parsed.options.baseUrl ?? '', message));
+    if (usage) usageFailure('check', message, io);
+    else io.stderr(`flag-admin check: ${message}\n`);
+    if (written) io.stderr(`flag-admin check: ${written}\n`);
+    return 2;
+  };
   let config: CheckConfig = {};
   try {
     if (parsed.config) config = readCheckConfig(parsed.config);
   } catch (error) {
-    if (error instanceof ContractError) return fail(2, `bad config: ${error.message}`);
+    if (error instanceof ContractError) return setupFailure(`bad config: ${error.message}`);
     throw error;
   }
   const merged = merge(parsed.options, config, io.env);
-  if (!merged.baseUrl) return fail(2, 'missing --base-url URL (or baseUrl in --config)', true);
-  if (!merged.apiKey) return fail(2, `missing the full-access key: --api-key KEY or ${KEY_VARIABLES.full}`, true);
+  outputs.junit = merged.junit;
+  outputs.json = merged.json;
+  if (!merged.baseUrl) return setupFailure('missing --base-url URL (or baseUrl in --config)', true);
+  if (!merged.apiKey) return setupFailure(`missing the full-access key: --api-key KEY or ${KEY_VARIABLES.full}`, true);
 
-  let report;
+  const { junit: _junit, json: _json, failOnNotChecked = false, ...options } = merged;
+  let report: Report;
   try {
-    report = await runConformance({ ...merged, baseUrl: merged.baseUrl, apiKey: merged.apiKey });
+    report = await runConformance({ ...options, baseUrl: merged.baseUrl, apiKey: merged.apiKey });
   } catch (error) {
-    if (error instanceof UsageError) return fail(2, error.message, true);
-    if (error instanceof ContractError) return fail(2, `bad spec: ${error.message}`);
-    if (error instanceof TargetUnreachableError) return fail(3, error.message);
+    if (error instanceof UsageError) return setupFailure(error.message, true);
+    if (error instanceof ContractError) return setupFailure(`bad spec: ${error.message}`);
     throw error;
   }
-  io.stdout(renderConsole(report));
-  try {
-    if (merged.junit) writeReport(merged.junit, renderJunit(report));
-    if (merged.json) writeReport(merged.json, renderJson(report));
-  } catch (error) {
-    return fail(2, `cannot write a report: ${(error as NodeJS.ErrnoException).code ?? ''} ${(error as Error).message}`.replace('  ', ' '));
+  const code = exitCode(report, failOnNotChecked);
+  if (report.problem) io.stderr(`flag-admin check: ${report.problem.message}\n`);
+  if (report.verdict !== 'unreachable') io.stdout(renderConsole(report, { colour: colourWanted(io), failOnNotChecked }));
+  const failed = writeReports(outputs, report);
+  if (failed) {
+    io.stderr(`flag-admin check: ${failed}\n`);
+    return 2;
   }
-  return report.verdict === 'conformant' ? 0 : 1;
+  return code;
 }
 
-type CliOptions = Partial<ConformanceOptions> & { junit?: string; json?: string };
+/** 0 conformant, 1 an error finding (or, with --fail-on-not-checked, a check not run), 2 a set-up problem, 3 unreachable. */
+export function exitCode(report: Report, failOnNotChecked: boolean): number {
+  switch (report.verdict) {
+    case 'unreachable':
+      return 3;
+    case 'set-up problem':
+      return 2;
+    case 'not conformant':
+      return 1;
+    case 'conformant':
+      return failOnNotChecked && report.summary.checksNotChecked > 0 ? 1 : 0;
+  }
+}
+
+/** Writes whichever reports were asked for; returns what went wrong, if anything. */
+function writeReports(outputs: { junit?: string | undefined; json?: string | undefined }, report: Report | ProblemReport): string | undefined {
+  try {
+    if (outputs.junit) writeReport(outputs.junit, renderJunit(report));
+    if (outputs.json) writeReport(outputs.json, renderJson(report));
+    return undefined;
+  } catch (error) {
+    return `cannot write a report: ${(error as NodeJS.ErrnoException).code ?? ''} ${(error as Error).message}`.replace('  ', ' ');
+  }
+}
+
+type CliOptions = Partial<ConformanceOptions> & { junit?: string; json?: string; failOnNotChecked?: boolean };
 
 function parseCheckArgs(argv: string[]): { config?: string; options: CliOptions } {
   const { values, positionals } = parseFlags(
@@ -113,6 +158,8 @@ function parseCheckArgs(argv: string[]): { config?: string; options: CliOptions 
       seed: { type: 'string' },
       'skip-check': { type: 'string', multiple: true },
       timings: { type: 'boolean' },
+      'max-body': { type: 'string' },
+      'fail-on-not-checked': { type: 'boolean' },
     },
     { positionals: true },
   );
@@ -122,6 +169,8 @@ function parseCheckArgs(argv: string[]): { config?: string; options: CliOptions 
     timeoutMs = Number(values.timeout);
     if (!/^\d+$/.test(values.timeout) || timeoutMs < 1) throw new UsageError(`--timeout: expected a positive integer of milliseconds, got ${JSON.stringify(values.timeout)}`);
   }
+  const maxBodyBytes = values['max-body'] === undefined ? undefined : parseByteSize(values['max-body']);
+  if (maxBodyBytes === null) throw new UsageError(`--max-body: expected a number of bytes, e.g. 1048576 or 4M, got ${JSON.stringify(values['max-body'])}`);
   const tokens = values.token?.map((text) => parseToken(text) ?? raise(new UsageError(`--token: expected ACCOUNT/TOKEN, e.g. 1/2, got ${JSON.stringify(text)}`)));
   const options: CliOptions = {
     baseUrl: values['base-url'],
@@ -134,12 +183,14 @@ function parseCheckArgs(argv: string[]): { config?: string; options: CliOptions 
     allowDelete: values['allow-delete'],
     strict: values.strict,
     timeoutMs,
+    maxBodyBytes,
     specFile: values.spec,
     seed: values.seed,
     skipChecks: values['skip-check'],
     timings: values.timings,
     junit: values.junit,
     json: values.json,
+    failOnNotChecked: values['fail-on-not-checked'],
   };
   return { config: values.config, options };
 }
@@ -158,12 +209,14 @@ function merge(flags: CliOptions, config: CheckConfig, env: Record<string, strin
     allowDelete: pick(flags.allowDelete, config.allowDelete),
     strict: pick(flags.strict, config.strict),
     timeoutMs: pick(flags.timeoutMs, config.timeout),
+    maxBodyBytes: pick(flags.maxBodyBytes, config.maxBody),
     specFile: pick(flags.specFile, config.spec),
     seed: pick(flags.seed, config.seed),
     skipChecks: pick(flags.skipChecks, config.skipChecks),
     timings: pick(flags.timings, config.timings),
     junit: pick(flags.junit, config.junit),
     json: pick(flags.json, config.json),
+    failOnNotChecked: pick(flags.failOnNotChecked, config.failOnNotChecked),
   };
 }
 

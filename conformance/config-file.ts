@@ -17,15 +17,17 @@ export interface CheckConfig {
   allowDelete?: boolean;
   strict?: boolean;
   timeout?: number;
+  maxBody?: number;
   spec?: string;
   seed?: string;
   skipChecks?: string[];
   junit?: string;
   json?: string;
   timings?: boolean;
+  failOnNotChecked?: boolean;
 }
 
-type FieldKind = 'string' | 'secret' | 'boolean' | 'timeout' | 'strings' | 'tokens' | 'path';
+type FieldKind = 'string' | 'secret' | 'boolean' | 'timeout' | 'bytes' | 'strings' | 'tokens' | 'path';
 
 /** Every field and its kind; a path is resolved against the config file's folder. */
 const FIELDS: Readonly<Record<keyof CheckConfig, FieldKind>> = {
@@ -39,12 +41,14 @@ const FIELDS: Readonly<Record<keyof CheckConfig, FieldKind>> = {
   allowDelete: 'boolean',
   strict: 'boolean',
   timeout: 'timeout',
+  maxBody: 'bytes',
   spec: 'path',
   seed: 'string',
   skipChecks: 'strings',
   junit: 'path',
   json: 'path',
   timings: 'boolean',
+  failOnNotChecked: 'boolean',
 };
 
 /** Reads and checks a config file; a bad field throws a ContractError naming the file, the JSON pointer and what was expected. */
@@ -87,6 +91,10 @@ export function readCheckConfig(file: string): CheckConfig {
         break;
       case 'timeout':
         if (!Number.isInteger(field) || (field as number) < 1) fail(at, 'a positive integer of milliseconds', field);
+        config[name] = field;
+        break;
+      case 'bytes':
+        if (!Number.isSafeInteger(field) || (field as number) < 1) fail(at, 'a positive integer of bytes', field);
         config[name] = field;
         break;
       case 'strings':

@@ -5,6 +5,7 @@ export { CHECKS, CHECK_IDS } from './checks/registry.ts';
 export { renderConsole } from './reporters/console.ts';
 export { renderJson } from './reporters/json.ts';
 export { renderJunit } from './reporters/junit.ts';
-export { TargetUnreachableError, UsageError } from './errors.ts';
+export { UsageError } from './errors.ts';
+export { exitCode } from './cli.ts';
 export type { ConformanceOptions } from './options.ts';
 export type * from './types.ts';

@@ -36,10 +36,11 @@ export interface ConformanceOptions {
   missingProject?: string;
   /**
    * Disposable tokens the suite may delete, used only with `allowDelete`. Tokens of two
-   * accounts enable the cross-account check; a third one the concurrent-delete check.
-   * @example [{ account: '1', token: '1' }, { account: '1', token: '2' }, { account: '2', token: '4' }]
+   * accounts enable the cross-account check; a third one the concurrent-delete check. Pairs or
+   * `"ACCOUNT/TOKEN"` strings (as in the config file and `--token`).
+   * @example [{ account: '1', token: '1' }, '1/2', '2/4']
    */
-  tokens?: readonly TokenRef[];
+  tokens?: readonly (TokenRef | string)[];
   /**
    * Let the suite delete the given tokens. Without it no request that could delete anything is sent.
    * @default false
@@ -51,10 +52,15 @@ export interface ConformanceOptions {
    */
   strict?: boolean;
   /**
-   * Per request, until the whole response has arrived.
+   * Per request, a deadline from connect to the last byte of the body.
    * @default 10000
    */
   timeoutMs?: number;
+  /**
+   * Bytes of a response body read at most; a longer body is a `response-received` finding and is not judged further.
+   * @default 1048576 (1 MiB)
+   */
+  maxBodyBytes?: number;
   /**
    * The spec, as a file (validated when loaded) or a contract already loaded.
    * @default the kit's spec/openapi.yaml
@@ -82,4 +88,5 @@ export interface ConformanceOptions {
 export const DEFAULT_FORBIDDEN: readonly string[] = ['getOidcSettings', 'deleteServiceAccountToken'];
 export const DEFAULT_PROJECT = 'default';
 export const DEFAULT_TIMEOUT_MS = 10_000;
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 export const DEFAULT_SEED = 'flag-admin';

@@ -2,7 +2,8 @@ import { loadContract, type Contract } from '../src/contract/index.ts';
 import { CHECK_IDS } from './checks/registry.ts';
 import { UsageError } from './errors.ts';
 import { generatedId } from './generated-ids.ts';
-import { DEFAULT_FORBIDDEN, DEFAULT_PROJECT, DEFAULT_SEED, DEFAULT_TIMEOUT_MS, type ConformanceOptions } from './options.ts';
+import { DEFAULT_FORBIDDEN, DEFAULT_MAX_BODY_BYTES, DEFAULT_PROJECT, DEFAULT_SEED, DEFAULT_TIMEOUT_MS, type ConformanceOptions } from './options.ts';
+import { validateOptions } from './validate-options.ts';
 import type { PlanInput } from './scenarios/plan-input.ts';
 import type { TokenRef } from './types.ts';
 
@@ -13,6 +14,7 @@ export interface ResolvedRun {
   keys: { full: string; restricted?: string; invalid: string };
   seed: string;
   timeoutMs: number;
+  maxBodyBytes: number;
   strict: boolean;
   skipChecks: ReadonlySet<string>;
   missingProjectGenerated: boolean;
@@ -21,10 +23,10 @@ export interface ResolvedRun {
 
 /** Defaults applied, ids generated from the seed, every option checked: a bad one is a UsageError (exit 2). */
 export async function resolveOptions(options: ConformanceOptions): Promise<ResolvedRun> {
+  const tokenRefs = validateOptions(options);
   const baseUrl = normalizeBaseUrl(options.baseUrl);
-  if (!options.apiKey) throw new UsageError('missing the full-access key: --api-key KEY or FLAG_ADMIN_API_KEY');
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  if (!Number.isInteger(timeoutMs) || timeoutMs < 1) throw new UsageError(`--timeout: expected a positive integer of milliseconds, got ${JSON.stringify(timeoutMs)}`);
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   // A ContractError from here (bad spec) propagates: the CLI prints it and exits 2.
   const contract = options.contract ?? (await loadContract({ specFile: options.specFile }));
   const known = new Set(contract.operations.map((o) => o.operationId));
@@ -35,7 +37,7 @@ export async function resolveOptions(options: ConformanceOptions): Promise<Resol
   for (const id of options.skipChecks ?? []) {
     if (!CHECK_IDS.includes(id)) throw new UsageError(`--skip-check: no check ${JSON.stringify(id)}; the checks are ${CHECK_IDS.join(', ')}`);
   }
-  const tokens = dedupeTokens(options.tokens ?? []);
+  const tokens = dedupeTokens(tokenRefs);
   const seed = options.seed ?? DEFAULT_SEED;
   return {
     baseUrl,
@@ -43,6 +45,7 @@ export async function resolveOptions(options: ConformanceOptions): Promise<Resol
     keys: { full: options.apiKey, restricted: options.restrictedKey || undefined, invalid: generatedId(seed, 'key') },
     seed,
     timeoutMs,
+    maxBodyBytes,
     strict: options.strict ?? false,
     skipChecks: new Set(options.skipChecks ?? []),
     missingProjectGenerated: options.missingProject === undefined,

@@ -1,53 +1,84 @@
 import { applyChecks } from './apply-checks.ts';
-import { buildReport } from './build-report.ts';
+import { buildReport, type RunProblem } from './build-report.ts';
 import { CHECKS } from './checks/registry.ts';
 import { buildCoverage } from './coverage.ts';
-import { TargetUnreachableError } from './errors.ts';
 import type { ConformanceOptions } from './options.ts';
+import { redactFindings } from './redact-findings.ts';
 import { resolveOptions } from './resolve-options.ts';
 import { buildPlan } from './scenarios/plan.ts';
-import { createSender, errorCode, isConnectFailure } from './send.ts';
-import type { Exchange, Report } from './types.ts';
+import { secretsSeen } from './secrets-seen.ts';
+import { createRedactor } from './secret-redactor.ts';
+import { createSender, type Sender } from './send.ts';
+import { fullKeyRefusal, silentTargetMessage } from './setup-problems.ts';
+import type { Exchange, PlannedRequest, Report, SkippedStep } from './types.ts';
+
+/** After this many requests ran into the deadline the rest is not sent: it bounds the run's wall time (README). */
+export const MAX_TIMED_OUT = 3;
 
 /**
  * Runs the whole suite against one implementation: plans the scenarios, sends them in order
  * (a concurrent batch at once), records every exchange, applies every check, and returns the
- * report. Throws only for broken set-up: UsageError and ContractError (bad options or spec)
- * and TargetUnreachableError (the first request could not connect).
+ * report. Set-up problems are not defects: a target that never answers and a full-access key
+ * refused everywhere end the run with a report whose verdict says so. Throws only for bad
+ * options or spec (UsageError, ContractError).
  * @example const report = await runConformance({ baseUrl: 'http://127.0.0.1:4010', apiKey: 'mock-admin-key' });
  */
 export async function runConformance(options: ConformanceOptions): Promise<Report> {
   const started = performance.now();
   const run = await resolveOptions(options);
-  const plan = buildPlan(run.plan);
-  const sender = createSender({ baseUrl: run.baseUrl, contract: run.contract, keys: run.keys, timeoutMs: run.timeoutMs });
-  const exchanges: Exchange[] = [];
+  const plan = buildPlan(run.plan, run.skipChecks);
+  const sender = createSender({ baseUrl: run.baseUrl, contract: run.contract, keys: run.keys, timeoutMs: run.timeoutMs, maxBodyBytes: run.maxBodyBytes });
   const skipped = [...plan.skipped];
+  let sent: { exchanges: Exchange[]; problem?: RunProblem };
   try {
-    for (let seq = 0; seq < plan.requests.length; ) {
-      const batch = plan.requests[seq]!.batch;
-      let end = seq + 1;
-      while (batch !== undefined && end < plan.requests.length && plan.requests[end]!.batch === batch) end++;
-      const first = seq;
-      const sent = await Promise.all(plan.requests.slice(seq, end).map((planned, i) => sender.send(planned, first + i)));
-      exchanges.push(...sent);
-      seq = end;
-      const dropped = sent.find((e) => e.transportError !== undefined);
-      // A server that crashed would fail every later request the same way; one finding says it, the rest is not checked.
-      if (dropped && seq < plan.requests.length && !(await sender.alive())) {
-        dropped.transportError += '; the target then stopped accepting connections';
-        const reason = `not sent: the target stopped accepting connections after "${dropped.label}"`;
-        skipped.push(...plan.requests.slice(seq).map(({ operationId, step, label, expects }) => ({ operationId, step, label, expects, reason })));
-        break;
-      }
-    }
-  } catch (error) {
-    if (!isConnectFailure(error)) throw error;
-    throw new TargetUnreachableError(`cannot reach ${run.baseUrl}: ${errorCode(error) ?? String(error)} (is the server running?)`, { cause: error });
+    sent = await sendPlan(plan.requests, sender, skipped, run.baseUrl, run.timeoutMs);
   } finally {
     await sender.close();
   }
-  const results = applyChecks(CHECKS, exchanges, skipped, { contract: run.contract, strict: run.strict, all: exchanges }, run.skipChecks);
+  const { exchanges, problem } = sent;
+  const redact = createRedactor([run.keys.full, run.keys.restricted ?? '', ...secretsSeen(exchanges, run.contract.secretProperties)]);
+  const excerpt = { secretProperties: run.contract.secretProperties, redact };
+  const results = applyChecks(problem ? [] : CHECKS, exchanges, skipped, { contract: run.contract, strict: run.strict, all: exchanges, excerpt }, run.skipChecks);
   const coverage = buildCoverage(run.contract, exchanges, skipped, results.nonConformant);
-  return buildReport(run, results, coverage, skipped, exchanges.length, options.timings ? Math.round(performance.now() - started) : undefined);
+  const findings = redactFindings(results.findings, redact);
+  return buildReport(run, { ...results, findings }, coverage, skipped, exchanges.length, problem, options.timings ? { durationMs: Math.round(performance.now() - started), exchanges } : undefined);
+}
+
+/** Sends the plan in order; stops early (the rest listed as not sent) when the target stops answering or the key is refused. */
+async function sendPlan(requests: readonly PlannedRequest[], sender: Sender, skipped: SkippedStep[], baseUrl: string, timeoutMs: number): Promise<{ exchanges: Exchange[]; problem?: RunProblem }> {
+  const exchanges: Exchange[] = [];
+  const notSent = (from: number, reason: string) => skipped.push(...requests.slice(from).map(({ operationId, step, label, expects }) => ({ operationId, step, label, expects, reason })));
+  let timedOut = 0;
+  for (let seq = 0; seq < requests.length; ) {
+    const batch = requests[seq]!.batch;
+    let end = seq + 1;
+    while (batch !== undefined && end < requests.length && requests[end]!.batch === batch) end++;
+    const first = seq;
+    const answers = await Promise.all(requests.slice(seq, end).map((planned, i) => sender.send(planned, first + i)));
+    exchanges.push(...answers);
+    seq = end;
+    timedOut += answers.filter((e) => e.timedOut).length;
+    const dropped = answers.find((e) => e.transportError !== undefined);
+    if (dropped && first === 0 && !(await sender.alive())) {
+      // Not one answer, not even to GET /: nothing can be judged (exit 3).
+      return { exchanges: [], problem: { kind: 'unreachable', message: silentTargetMessage(baseUrl, dropped, timeoutMs) } };
+    }
+    const refusal = fullKeyRefusal(exchanges, requests[seq]);
+    if (refusal) {
+      notSent(seq, 'not sent: the full-access key was refused (a set-up problem, see above)');
+      return { exchanges, problem: { kind: 'full-key-refused', message: refusal } };
+    }
+    if (seq >= requests.length) break;
+    if (timedOut >= MAX_TIMED_OUT) {
+      notSent(seq, `not sent: ${timedOut} requests got no complete response within --timeout ${timeoutMs} ms; the run stops so that its wall time stays bounded`);
+      break;
+    }
+    // A server that crashed would fail every later request the same way; one finding says it, the rest is not checked.
+    if (dropped && !(await sender.alive())) {
+      dropped.transportError += '; the target then stopped accepting connections';
+      notSent(seq, `not sent: the target stopped accepting connections after "${dropped.label}"`);
+      break;
+    }
+  }
+  return { exchanges };
 }

@@ -1,7 +1,6 @@
 import { Agent, request } from 'undici';
 import type { Contract } from '../src/contract/index.ts';
 import { keyPlaceholder } from './curl-line.ts';
-import { redactKeys } from './redact.ts';
 import type { Credential, Exchange, PlannedRequest } from './types.ts';
 
 export interface SenderOptions {
@@ -9,7 +8,10 @@ export interface SenderOptions {
   baseUrl: string;
   contract: Contract;
   keys: { full: string; restricted?: string; invalid: string };
+  /** The whole exchange, connect to last byte. */
   timeoutMs: number;
+  /** Bytes of a response body read at most; a longer body is a finding, not read further. */
+  maxBodyBytes: number;
 }
 
 export interface Sender {
@@ -31,18 +33,15 @@ export function errorCode(error: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
-export function isConnectFailure(error: unknown): boolean {
-  return CONNECT_FAILURES.has(errorCode(error) ?? '');
-}
-
 /**
- * Sends planned requests with undici and records what came back. The keys exist only here: the
- * recorded headers carry their placeholders, and every echo of a key in a response is redacted.
+ * Sends planned requests with undici and records exactly what came back: checks judge the
+ * server's bytes, and redaction happens only when a report is rendered. The keys exist only
+ * here and in that renderer: the recorded request headers carry their placeholders. Every
+ * exchange is bounded: one deadline from connect to last byte, and at most maxBodyBytes read.
  */
 export function createSender(options: SenderOptions): Sender {
   // An agent of our own, so that closing it releases every socket the run opened.
   const agent = new Agent();
-  const secrets = [options.keys.full, options.keys.restricted ?? ''].filter(Boolean);
   const keyFor = (credential: Credential): string | undefined =>
     credential === 'full' ? options.keys.full : credential === 'restricted' ? options.keys.restricted : credential === 'invalid' ? options.keys.invalid : undefined;
 
@@ -60,35 +59,28 @@ export function createSender(options: SenderOptions): Sender {
         recorded[header] = keyPlaceholder(planned.credential) ?? key;
       }
       const exchange: Exchange = { ...planned, seq, request: { method: planned.method, url, headers: recorded } };
-      try {
-        const response = await request(url, {
-          dispatcher: agent,
-          method: planned.method as 'GET',
-          headers,
-          headersTimeout: options.timeoutMs,
-          bodyTimeout: options.timeoutMs,
-        });
-        const body = await response.body.text();
-        const responseHeaders: Record<string, string> = {};
-        for (const [name, value] of Object.entries(response.headers)) {
-          if (value !== undefined) responseHeaders[name.toLowerCase()] = redactKeys(Array.isArray(value) ? value.join(', ') : value, secrets);
-        }
-        exchange.response = { status: response.statusCode, headers: responseHeaders, body: redactKeys(body, secrets) };
-      } catch (error) {
-        if (seq === 0 && isConnectFailure(error)) throw error;
-        exchange.transportError = describeTransportError(error, options.timeoutMs);
+      const started = performance.now();
+      const outcome = await fetchBounded(agent, url, { method: planned.method, headers }, options);
+      exchange.elapsedMs = performance.now() - started;
+      if ('error' in outcome) {
+        const code = errorCode(outcome.error);
+        if (code !== undefined) exchange.transportCode = code;
+        if (outcome.deadline) exchange.timedOut = true;
+        exchange.transportError = outcome.deadline ? deadlineMessage(options.timeoutMs) : describeTransportError(outcome.error);
+      } else if (outcome.overflow) {
+        exchange.transportError = `answered ${outcome.status}, but the body exceeded --max-body ${options.maxBodyBytes} bytes; reading stopped (raise --max-body if such a body is legitimate)`;
+      } else {
+        exchange.response = { status: outcome.status, headers: outcome.headers, body: outcome.body };
       }
       return exchange;
     },
     async alive() {
       for (let attempt = 0; attempt < ALIVE_ATTEMPTS; attempt++) {
-        try {
-          const response = await request(`${new URL(options.baseUrl).origin}/`, { dispatcher: agent, method: 'GET', headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs });
-          await response.body.dump();
-          return true;
-        } catch {
-          await new Promise((resolve) => setTimeout(resolve, ALIVE_PAUSE_MS));
-        }
+        const outcome = await fetchBounded(agent, `${new URL(options.baseUrl).origin}/`, { method: 'GET', headers: {} }, options);
+        if (!('error' in outcome)) return true;
+        // A silent target would hold each attempt for the whole deadline: one is enough to know.
+        if (outcome.deadline) return false;
+        await new Promise((resolve) => setTimeout(resolve, ALIVE_PAUSE_MS));
       }
       return false;
     },
@@ -96,12 +88,54 @@ export function createSender(options: SenderOptions): Sender {
   };
 }
 
+type Fetched =
+  | { error: unknown; deadline: boolean }
+  | { status: number; headers: Record<string, string>; body: string; overflow: boolean };
+
+/**
+ * One request under a single deadline (connect, headers and every body byte: undici's own
+ * timeouts are idle times, which a server dripping a byte a second never trips) and a body cap
+ * (an endless body is read only up to it). Never throws.
+ */
+async function fetchBounded(agent: Agent, url: string, init: { method: string; headers: Record<string, string> }, options: { timeoutMs: number; maxBodyBytes: number }): Promise<Fetched> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), options.timeoutMs);
+  try {
+    const response = await request(url, { dispatcher: agent, method: init.method as 'GET', headers: init.headers, signal: controller.signal, headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs });
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let overflow = false;
+    for await (const chunk of response.body as AsyncIterable<Buffer>) {
+      if (size + chunk.length > options.maxBodyBytes) {
+        overflow = true;
+        break; // leaving the loop destroys the stream: nothing more is read
+      }
+      chunks.push(chunk);
+      size += chunk.length;
+    }
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(response.headers)) {
+      if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+    }
+    return { status: response.statusCode, headers, body: overflow ? '' : Buffer.concat(chunks).toString('utf8'), overflow };
+  } catch (error) {
+    return { error, deadline: controller.signal.aborted };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function deadlineMessage(timeoutMs: number): string {
+  return `no complete response within ${timeoutMs} ms (--timeout, connect to last byte)`;
+}
+
 /** A stable description (no ports, no timings) so that reports stay byte-identical. */
-function describeTransportError(error: unknown, timeoutMs: number): string {
+function describeTransportError(error: unknown): string {
   const code = errorCode(error) ?? 'unknown';
-  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return `no complete response within ${timeoutMs} ms (${code})`;
+  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') return `no complete response in time (${code})`;
   // One wording for all of them: which code a dropped connection surfaces as depends on timing.
   if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'UND_ERR_CLOSED' || code === 'EPIPE') return 'the connection closed before a complete response';
   if (CONNECT_FAILURES.has(code)) return `the connection could not be made; the server may have crashed (${code})`;
+  if (code === 'UND_ERR_HEADERS_OVERFLOW') return 'the response headers exceeded the size undici accepts (UND_ERR_HEADERS_OVERFLOW)';
   return `${code}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`;
 }

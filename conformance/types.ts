@@ -72,9 +72,9 @@ export interface RecordedRequest {
 
 export interface RecordedResponse {
   status: number;
-  /** Lower-case names; repeated headers joined with ", ". Keys are redacted from the values. */
+  /** Lower-case names; repeated headers joined with ", ". Exactly as sent: reports redact, checks do not. */
   headers: Readonly<Record<string, string>>;
-  /** The body as text, keys redacted. */
+  /** The body as text (UTF-8), exactly as sent; at most --max-body bytes. */
   body: string;
 }
 
@@ -86,6 +86,12 @@ export interface Exchange extends PlannedRequest {
   response?: RecordedResponse;
   /** Why no response arrived, e.g. `connection reset (ECONNRESET)`. */
   transportError?: string;
+  /** The transport error's code, e.g. `ECONNREFUSED`. */
+  transportCode?: string;
+  /** No complete response within the deadline (--timeout, connect to last byte). */
+  timedOut?: boolean;
+  /** Wall time of the exchange; in reports only with `timings`. */
+  elapsedMs?: number;
 }
 
 export interface FindingResponse {
@@ -152,9 +158,15 @@ export interface Report {
     allowDelete: boolean;
     strict: boolean;
     timeoutMs: number;
+    maxBodyBytes: number;
     skipChecks: string[];
   };
-  verdict: 'conformant' | 'not conformant';
+  /**
+   * `set-up problem` (exit 2) and `unreachable` (exit 3): nothing, or too little, could be
+   * judged; `problem` says why and what to fix.
+   */
+  verdict: 'conformant' | 'not conformant' | 'set-up problem' | 'unreachable';
+  problem?: { kind: 'unreachable' | 'full-key-refused'; message: string };
   summary: { requests: number; errors: number; warnings: number; checksFailed: number; checksNotChecked: number };
   checks: CheckResultRow[];
   findings: Finding[];
@@ -163,4 +175,6 @@ export interface Report {
   stepsNotRun: { operationId: string; step: StepKind; label: string; reason: string }[];
   /** Only with `timings: true`: wall time of the run. */
   durationMs?: number;
+  /** Only with `timings: true`: per operation, the summed wall time of its requests. */
+  operationDurationsMs?: Record<string, number>;
 }

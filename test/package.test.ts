@@ -1,4 +1,4 @@
-import { execFile, spawn } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +10,15 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 // Inside node_modules, where Node strips no types: the package must run on its built JavaScript.
 const SANDBOX = join(ROOT, 'node_modules', '.package-test');
 const INSTALLED = join(SANDBOX, 'node_modules', 'flag-admin-contract');
+
+/** A Node older than the kit supports, where the machine has one (here the system Node 20). */
+const OLD_NODE = ['/usr/bin/node', '/usr/local/bin/node', '/bin/node', ...(process.env.PATH ?? '').split(':').map((dir) => join(dir, 'node'))].find((node) => {
+  try {
+    return Number(execFileSync(node, ['--version'], { encoding: 'utf8' }).replace(/^v/, '').split('.')[0]) < 22;
+  } catch {
+    return false;
+  }
+});
 
 beforeAll(async () => {
   rmSync(SANDBOX, { recursive: true, force: true });
@@ -48,6 +57,19 @@ describe('the packed package', () => {
     } finally {
       mock.kill('SIGTERM');
     }
+  });
+
+  // Issue 7: installed and run on Node 20, `check` died in undici with a stack trace and exit 1, which CI reads as "not conformant".
+  it.skipIf(OLD_NODE === undefined)('refuses an older Node before loading anything: exit 2 and what to install', async () => {
+    const bin = join(INSTALLED, 'bin', 'flag-admin.js');
+    const result = await run(OLD_NODE!, [bin, 'check', '--base-url', 'http://127.0.0.1:9', '--api-key', 'k']).then(
+      () => ({ code: 0, stdout: '', stderr: '' }),
+      (error: { code: number; stdout: string; stderr: string }) => error,
+    );
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^flag-admin: needs Node 22\.19 or later; this is Node 2[01]\./);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+    expect(result.stdout).toBe('');
   });
 
   it('exposes the mock, the contract and the suite as modules', async () => {

@@ -1,4 +1,5 @@
 import { responseFor, type Contract, type Operation, type ResponseContract } from '../../src/contract/index.ts';
+import type { ExcerptOptions } from '../redact.ts';
 import { HOSTILE_STEPS, type Exchange, type FindingResponse, type Severity, type StepKind } from '../types.ts';
 
 /** What every check may read besides the exchanges: the contract and the options that shape verdicts. */
@@ -8,6 +9,8 @@ export interface CheckContext {
   strict: boolean;
   /** Every exchange of the run, for stateful checks that need an earlier step's outcome. */
   all: readonly Exchange[];
+  /** How findings quote a body: secret properties, and the redactor of the run's secrets. */
+  excerpt: ExcerptOptions;
 }
 
 /** What a check says about one exchange (or group) that fails it. The runner adds request, response excerpt and curl line. */

@@ -38,7 +38,7 @@ function exchange(partial: Partial<Exchange> & { status?: number; body?: string;
     ...rest,
   };
 }
-const context = (contract: Contract, all: Exchange[] = []): CheckContext => ({ contract, strict: false, all });
+const context = (contract: Contract, all: Exchange[] = []): CheckContext => ({ contract, strict: false, all, excerpt: { secretProperties: contract.secretProperties, redact: (text) => text } });
 const verdicts = (judgements: { verdict: string }[]) => judgements.map((j) => j.verdict);
 
 describe('status-code-documented', () => {
@@ -140,7 +140,8 @@ describe('odd-id-rejected', () => {
 
 describe('helpers', () => {
   it('redacts password-format properties at any depth', () => {
-    expect(bodyExcerpt(JSON.stringify({ a: [{ secret: 's3' }], secret: 'x' }), new Set(['secret']))).toBe('{"a":[{"secret":"<redacted>"}],"secret":"<redacted>"}');
+    const body = JSON.stringify({ a: [{ secret: 's3' }], secret: 'x' });
+    expect(bodyExcerpt(body, { ok: true, value: JSON.parse(body) }, { secretProperties: new Set(['secret']), redact: (text) => text })).toBe('{"a":[{"secret":"<redacted>"}],"secret":"<redacted>"}');
   });
 
   it('writes curl lines whose key is a shell variable and whose other values are escaped', () => {

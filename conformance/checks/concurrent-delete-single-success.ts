@@ -1,5 +1,6 @@
 import { isSuccess } from '../http-status.ts';
 import { failed, passed, type Check, type Judgement } from './check.ts';
+import { goneOrDefect } from './token-history.ts';
 
 export const concurrentDeleteSingleSuccess: Check = {
   id: 'concurrent-delete-single-success',
@@ -20,7 +21,10 @@ export const concurrentDeleteSingleSuccess: Check = {
       failed({
         // Which request of the batch won the race varies from run to run; the finding shows the sorted statuses instead.
         exchange: first,
-        message: `${answered.length} concurrent deletes of one token: ${successes} succeeded; exactly one may (API §4.3), the others find no token (404).`,
+        message:
+          successes === 0
+            ? `${answered.length} concurrent deletes of one token: none succeeded. ${goneOrDefect(first.token, 'the server did not delete an existing token')}`
+            : `${answered.length} concurrent deletes of one token: ${successes} succeeded; exactly one may (API §4.3), the others find no token (404).`,
         expected: `exactly one success, the other ${answered.length - 1} answered 404 (no such token)`,
         got: `statuses ${statuses.join(', ')}`,
         response: null,

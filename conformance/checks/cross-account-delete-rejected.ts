@@ -1,6 +1,6 @@
 import { NOT_FOUND } from '../http-status.ts';
 import { failed, passed, statusList, type Check, type Judgement } from './check.ts';
-import { earlierStep, succeeded } from './token-history.ts';
+import { earlierStep, goneOrDefect, succeeded } from './token-history.ts';
 
 export const crossAccountDeleteRejected: Check = {
   id: 'cross-account-delete-rejected',
@@ -36,8 +36,8 @@ export const crossAccountDeleteRejected: Check = {
       return [
         failed({
           exchange,
-          message: `${exchange.label}: the request through the other account answered ${cross.response.status} but removed the token anyway.`,
-          expected: `status ${statusList(exchange.expects)} (the token still exists)`,
+          message: `${exchange.label}: answered 404 after the request through the other account answered ${cross.response.status}. ${goneOrDefect(exchange.token, 'that request removed the token although it answered as if nothing was deleted (API §4.3: a token is identified by both ids)')}`,
+          expected: `status ${statusList(exchange.expects)} (the token, untouched by the other account's path, is deleted now)`,
           got: `status ${exchange.response.status}`,
         }),
       ];

@@ -1,5 +1,6 @@
 import { failed, passed, statusList, type Check, type Judgement } from './check.ts';
-import { earlierStep, succeeded } from './token-history.ts';
+import { NOT_FOUND } from '../http-status.ts';
+import { earlierStep, goneOrDefect, succeeded } from './token-history.ts';
 
 export const deleteTokenSucceeds: Check = {
   id: 'delete-token-succeeds',
@@ -19,7 +20,10 @@ export const deleteTokenSucceeds: Check = {
       return [
         failed({
           exchange,
-          message: `${exchange.label}: deleting an existing token with the full key must succeed with the documented status (API §4.3).`,
+          message:
+            exchange.response.status === NOT_FOUND
+              ? `${exchange.label}: answered 404. ${goneOrDefect(exchange.token, 'the server did not find or delete an existing token it must delete with the full key (API §4.3)')}`
+              : `${exchange.label}: deleting an existing token with the full key must succeed with the documented status (API §4.3).`,
           expected: `status ${statusList(exchange.expects)}`,
           got: `status ${exchange.response.status}`,
         }),

@@ -27,7 +27,7 @@ export const errorKindConformance: Check = {
           exchange,
           message: `${exchange.label}: a ${exchange.response.status} must name the error kind ${spec.response.errorKind}.`,
           expected: JSON.stringify(spec.response.errorKind),
-          got: valueAtPointer(body.value, violation.instancePointer, context.contract.secretProperties),
+          got: valueAtPointer(body.value, violation.instancePointer, context.excerpt),
           schemaPointer: violation.schemaPointer,
           instancePointer: violation.instancePointer,
         }),

@@ -32,7 +32,7 @@ export const responseSchemaConformance: Check = {
           exchange,
           message: `${exchange.label}: ${violation.message}.`,
           expected: violation.expected,
-          got: violation.keyword === 'required' ? '(absent)' : valueAtPointer(body.value, violation.instancePointer, context.contract.secretProperties),
+          got: violation.keyword === 'required' ? '(absent)' : valueAtPointer(body.value, violation.instancePointer, context.excerpt),
           schemaPointer: violation.schemaPointer,
           instancePointer: violation.instancePointer,
         }),

@@ -6,6 +6,16 @@ export function earlierStep(all: readonly Exchange[], before: Exchange, step: St
   return all.find((e) => e.step === step && e.seq < before.seq && e.token?.account === token?.account && e.token?.token === token?.token);
 }
 
+/**
+ * A 404 for a token the user named is ambiguous evidence: the suite cannot list tokens, so it
+ * cannot tell a token that was gone before the run (deleted by an earlier run, or by hand) from
+ * one the server failed to find or delete. Findings say what was observed and name both readings.
+ */
+export function goneOrDefect(token: TokenRef | undefined, defect: string): string {
+  const name = token ? `token ${token.account}/${token.token}` : 'the token';
+  return `Either ${defect}, or ${name} no longer existed when the run started (deleted by an earlier run or by hand: pass fresh disposable --token values); the answers cannot tell which.`;
+}
+
 export function succeeded(exchange: Exchange | undefined): boolean {
   return exchange?.response !== undefined && isSuccess(exchange.response.status);
 }

@@ -1,16 +1,35 @@
 import type { CheckOutcome, Finding, Report } from '../types.ts';
+import { abbreviateLongWords, printable, styler, type Style } from './terminal-text.ts';
 
 const MARK: Record<CheckOutcome, string> = { passed: 'pass', failed: 'FAIL', 'not checked': 'not checked' };
+const MARK_STYLE: Record<CheckOutcome, Style> = { passed: 'green', failed: 'red', 'not checked': 'dim' };
 
-/** The human report: the verdict table per check and operation, each finding with its reproduction, coverage, and what was not checked. */
-export function renderConsole(report: Report): string {
+export interface ConsoleOptions {
+  /** ANSI colour (the CLI turns it on for a terminal unless NO_COLOR is set). */
+  colour?: boolean;
+  /** Checks not run count as a failure (`--fail-on-not-checked`): the last line says so. */
+  failOnNotChecked?: boolean;
+}
+
+/**
+ * The human report: the verdict table per check and operation, each finding with its
+ * reproduction, coverage, and what was not checked. Every line is made printable (control
+ * characters escaped) and long ids are abbreviated before any colour is added.
+ */
+export function renderConsole(report: Report, options: ConsoleOptions = {}): string {
+  const paint = styler(options.colour ?? false);
+  const safe = (text: string) => abbreviateLongWords(printable(text));
   const operations = [...new Set(report.coverage.map((c) => c.operationId))];
   const lines: string[] = [];
-  lines.push(`flag-admin check ${report.target}`);
-  lines.push(`spec ${report.spec.file} (${report.spec.title} ${report.spec.version})`);
+  lines.push(safe(`flag-admin check ${report.target}`));
+  lines.push(safe(`spec ${report.spec.file} (${report.spec.title} ${report.spec.version})`));
   lines.push(
-    `seed ${JSON.stringify(report.seed)}; project ${JSON.stringify(report.options.project)}; missing project ${JSON.stringify(report.options.missingProject)}${report.options.missingProjectGenerated ? ' (generated from the seed)' : ''}`,
+    safe(`seed ${JSON.stringify(report.seed)}; project ${JSON.stringify(report.options.project)}; missing project ${JSON.stringify(report.options.missingProject)}${report.options.missingProjectGenerated ? ' (generated from the seed)' : ''}`),
   );
+  if (report.problem) {
+    lines.push('');
+    lines.push(paint('red', safe(`SET-UP PROBLEM: ${report.problem.message}`)));
+  }
   lines.push('');
   lines.push('Checks');
   const idWidth = Math.max(...report.checks.map((c) => c.checkId.length + c.severity.length + 3));
@@ -18,7 +37,8 @@ export function renderConsole(report: Report): string {
   for (const row of report.checks) {
     const cells = operations.map((operationId) => {
       const cell = row.operations.find((o) => o.operationId === operationId);
-      return (cell ? MARK[cell.outcome] : '-').padEnd(Math.max(operationId.length, 11));
+      const text = (cell ? MARK[cell.outcome] : '-').padEnd(Math.max(operationId.length, 11));
+      return cell ? paint(MARK_STYLE[cell.outcome], text) : text;
     });
     lines.push(`  ${`${row.checkId} (${row.severity})`.padEnd(idWidth)}  ${cells.join('  ')}`.trimEnd());
   }
@@ -26,17 +46,17 @@ export function renderConsole(report: Report): string {
   if (report.findings.length > 0) {
     lines.push('');
     lines.push(`Findings: ${report.summary.errors} error(s), ${report.summary.warnings} warning(s)`);
-    report.findings.forEach((finding, i) => lines.push(...renderFinding(finding, i + 1)));
+    report.findings.forEach((finding, i) => lines.push(...renderFinding(finding, i + 1, (text) => shorten(safe(text)), paint)));
   }
 
   lines.push('');
   lines.push('Coverage (operation x documented status)');
   for (const row of report.coverage) {
     const what = row.outcome === 'not provoked' ? `not provoked: ${row.reason}` : `provoked ${row.provoked}x, ${row.outcome}`;
-    lines.push(`  ${row.operationId} ${row.status}  ${what}`);
+    lines.push(safe(`  ${row.operationId} ${row.status}  ${what}`));
   }
 
-  const notChecked = report.checks.flatMap((c) => c.operations.filter((o) => o.outcome === 'not checked').map((o) => `  ${c.checkId} on ${o.operationId}: ${o.reason}`));
+  const notChecked = report.checks.flatMap((c) => c.operations.filter((o) => o.outcome === 'not checked').map((o) => safe(`  ${c.checkId} on ${o.operationId}: ${o.reason}`)));
   if (notChecked.length > 0) {
     lines.push('');
     lines.push('Not checked');
@@ -47,7 +67,7 @@ export function renderConsole(report: Report): string {
     lines.push('Requests not sent');
     const grouped = new Map<string, number>();
     for (const s of report.stepsNotRun) {
-      const line = `  ${s.operationId} ${s.label}: ${s.reason}`;
+      const line = safe(`  ${s.operationId} ${s.label}: ${s.reason}`);
       grouped.set(line, (grouped.get(line) ?? 0) + 1);
     }
     for (const [line, n] of grouped) lines.push(n > 1 ? `${line} (${n}x)` : line);
@@ -55,27 +75,29 @@ export function renderConsole(report: Report): string {
 
   lines.push('');
   const time = report.durationMs === undefined ? '' : ` in ${report.durationMs} ms`;
-  lines.push(
-    `${report.verdict === 'conformant' ? 'CONFORMANT' : 'NOT CONFORMANT'}: ${report.summary.requests} requests${time}, ${report.summary.errors} error(s), ${report.summary.warnings} warning(s), ${report.summary.checksNotChecked} check(s) not checked`,
-  );
+  const notRunFails = options.failOnNotChecked && report.summary.checksNotChecked > 0 && report.verdict === 'conformant';
+  const verdict = report.problem ? 'SET-UP PROBLEM' : notRunFails ? 'NOT CONFORMANT (checks not run, --fail-on-not-checked)' : report.verdict === 'conformant' ? 'CONFORMANT' : 'NOT CONFORMANT';
+  const summary = `${verdict}: ${report.summary.requests} requests${time}, ${report.summary.errors} error(s), ${report.summary.warnings} warning(s), ${report.summary.checksNotChecked} check(s) not checked`;
+  lines.push(paint('bold', paint(verdict === 'CONFORMANT' ? 'green' : 'red', summary)));
   return `${lines.join('\n')}\n`;
 }
 
-function renderFinding(finding: Finding, n: number): string[] {
-  const lines = ['', `${n}. [${finding.severity}] ${finding.checkId} on ${finding.operationId}: ${finding.title}`, `   ${finding.message}`];
-  lines.push(`   expected: ${finding.expected}`);
-  lines.push(`   got:      ${finding.got}`);
-  if (finding.instancePointer !== undefined) lines.push(`   at:       ${finding.instancePointer || '(root)'} in the body`);
-  if (finding.schemaPointer !== undefined) lines.push(`   spec:     ${finding.schemaPointer}`);
-  lines.push(`   request:  ${finding.request.method} ${shorten(finding.request.url)}`);
+function renderFinding(finding: Finding, n: number, safe: (text: string) => string, paint: (style: Style, text: string) => string): string[] {
+  const severity = paint(finding.severity === 'error' ? 'red' : 'yellow', `[${finding.severity}]`);
+  const lines = ['', `${n}. ${severity} ${safe(`${finding.checkId} on ${finding.operationId}: ${finding.title}`)}`, safe(`   ${finding.message}`)];
+  lines.push(safe(`   expected: ${finding.expected}`));
+  lines.push(safe(`   got:      ${finding.got}`));
+  if (finding.instancePointer !== undefined) lines.push(safe(`   at:       ${finding.instancePointer || '(root)'} in the body`));
+  if (finding.schemaPointer !== undefined) lines.push(safe(`   spec:     ${finding.schemaPointer}`));
+  lines.push(safe(`   request:  ${finding.request.method} ${finding.request.url}`));
   if (finding.response) {
-    lines.push(`   response: ${finding.response.status}${finding.response.contentType ? ` ${finding.response.contentType}` : ''}${finding.response.excerpt ? ` ${shorten(finding.response.excerpt)}` : ''}`);
+    lines.push(safe(`   response: ${finding.response.status}${finding.response.contentType ? ` ${finding.response.contentType}` : ''}${finding.response.excerpt ? ` ${finding.response.excerpt}` : ''}`));
   }
-  lines.push(`   reproduce: ${shorten(finding.curl)}`);
+  lines.push(safe(`   reproduce: ${finding.curl}`));
   return lines;
 }
 
 /** Console lines stay readable; the JSON and JUnit reports keep everything. */
 function shorten(text: string): string {
-  return text.length > 300 ? `${text.slice(0, 300)}… (${text.length} characters)` : text;
+  return text.length > 320 ? `${text.slice(0, 320)}… (${text.length} characters)` : text;
 }

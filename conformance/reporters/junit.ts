@@ -1,11 +1,25 @@
+import type { ProblemReport } from '../build-report.ts';
 import type { Finding, Report } from '../types.ts';
 
 /**
  * JUnit XML as CI systems read it: a testsuite per operation, a testcase per check. A failed
- * error check is a <failure>, a not-checked one <skipped> with its reason, warnings are listed in
- * the testcase's <system-out> (JUnit has no warning state, and a warning must not fail CI).
+ * error check is a <failure>, a not-checked one <skipped> with its reason. Warnings must not fail
+ * CI and JUnit has no warning state: a warning's testcase passes, names the warning in a
+ * `warning` property (shown by Jenkins, GitLab and the common GitHub reporters) and details it
+ * in <system-out>. A set-up problem is an <error> of a `set-up` testcase, so a job that stopped
+ * with exit 2 or 3 still has an artifact that says why. `time` only with --timings.
  */
-export function renderJunit(report: Report): string {
+export function renderJunit(report: Report | ProblemReport): string {
+  const setup = report.problem
+    ? [
+        `  <testsuite name="set-up" tests="1" failures="0" errors="1" skipped="0">`,
+        `    <testcase classname="set-up" name="${xml(`set-up: ${report.problem.kind}`)}">\n      <error message="${xml(report.problem.message)}" type="${xml(report.problem.kind)}"/>\n    </testcase>`,
+        '  </testsuite>',
+      ].join('\n')
+    : undefined;
+  if (!('checks' in report)) {
+    return document(`flag-admin check ${report.target}`, { tests: 1, failures: 0, errors: 1, skipped: 0 }, [setup!], undefined);
+  }
   const operations = [...new Set(report.coverage.map((c) => c.operationId))];
   const suites = operations.map((operationId) => {
     const cases = report.checks.flatMap((check) => {
@@ -19,24 +33,36 @@ export function renderJunit(report: Report): string {
       if (check.severity === 'error') {
         return [`${open}>\n      <failure message="${xml(findings[0]?.message ?? check.title)}" type="${xml(check.checkId)}">${xml(details)}</failure>\n    </testcase>`];
       }
-      return [`${open}>\n      <system-out>${xml(`warning\n${details}`)}</system-out>\n    </testcase>`];
+      const properties = findings.map((f) => `        <property name="warning" value="${xml(f.message)}"/>`).join('\n');
+      return [`${open}>\n      <properties>\n${properties}\n      </properties>\n      <system-out>${xml(`warning\n${details}`)}</system-out>\n    </testcase>`];
     });
     const count = (pattern: string) => cases.filter((c) => c.includes(pattern)).length;
-    return [
-      `  <testsuite name="${xml(operationId)}" tests="${cases.length}" failures="${count('<failure')}" errors="0" skipped="${count('<skipped')}">`,
-      ...cases,
-      '  </testsuite>',
-    ].join('\n');
+    const time = report.operationDurationsMs ? ` time="${seconds(report.operationDurationsMs[operationId] ?? 0)}"` : '';
+    return [`  <testsuite name="${xml(operationId)}" tests="${cases.length}" failures="${count('<failure')}" errors="0" skipped="${count('<skipped')}"${time}>`, ...cases, '  </testsuite>'].join('\n');
   });
   const failures = report.checks.reduce((n, c) => n + c.operations.filter((o) => o.outcome === 'failed' && c.severity === 'error').length, 0);
   const tests = report.checks.reduce((n, c) => n + c.operations.length, 0);
+  return document(
+    `flag-admin check ${report.target}`,
+    { tests: tests + (setup ? 1 : 0), failures, errors: setup ? 1 : 0, skipped: report.summary.checksNotChecked },
+    [...(setup ? [setup] : []), ...suites],
+    report.durationMs,
+  );
+}
+
+function document(name: string, counts: { tests: number; failures: number; errors: number; skipped: number }, suites: string[], durationMs: number | undefined): string {
+  const time = durationMs === undefined ? '' : ` time="${seconds(durationMs)}"`;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="flag-admin check ${xml(report.target)}" tests="${tests}" failures="${failures}" errors="0" skipped="${report.summary.checksNotChecked}">`,
+    `<testsuites name="${xml(name)}" tests="${counts.tests}" failures="${counts.failures}" errors="${counts.errors}" skipped="${counts.skipped}"${time}>`,
     ...suites,
     '</testsuites>',
     '',
   ].join('\n');
+}
+
+function seconds(ms: number): string {
+  return (ms / 1000).toFixed(3);
 }
 
 function describe(finding: Finding): string {
@@ -52,7 +78,7 @@ function describe(finding: Finding): string {
   ].join('\n');
 }
 
-/** Escapes for attributes and text, and drops characters XML 1.0 cannot hold (a server may echo a NUL). */
+/** Escapes for attributes and text, and drops characters XML 1.0 cannot hold (a server may echo a NUL or an ANSI escape). */
 function xml(text: string): string {
   return text
     .replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '\uFFFD')

@@ -1,4 +1,6 @@
 import { ContractError } from '../../src/contract/index.ts';
+import { CHECKS } from '../checks/registry.ts';
+import type { StepKind } from '../types.ts';
 import { SCENARIO_OPERATIONS } from '../operation-ids.ts';
 import { authScenario } from './auth.ts';
 import { oddIdsScenario } from './odd-ids.ts';
@@ -14,12 +16,38 @@ import { unlistedMethodsScenario } from './unlisted-methods.ts';
  * still there), the deletions, unlisted methods, and odd ids last, so a server they crash has
  * already been judged on everything else.
  */
-export function buildPlan(input: PlanInput): ScenarioPlan {
+export function buildPlan(input: PlanInput, switchedOff: ReadonlySet<string> = new Set()): ScenarioPlan {
   for (const operationId of SCENARIO_OPERATIONS) {
     if (!input.contract.operations.some((o) => o.operationId === operationId)) {
       throw new ContractError('SPEC_OPERATION_MISSING', { file: input.contract.specFile, pointer: '/paths', expected: `an operation with operationId ${operationId} (the conformance scenarios test it)` });
     }
   }
   const scenarios = [readsScenario, authScenario, tokenDeletionScenario, unlistedMethodsScenario, oddIdsScenario].map((scenario) => scenario(input));
-  return { requests: scenarios.flatMap((s) => s.requests), skipped: scenarios.flatMap((s) => s.skipped) };
+  return withoutSwitchedOff({ requests: scenarios.flatMap((s) => s.requests), skipped: scenarios.flatMap((s) => s.skipped) }, switchedOff);
+}
+
+/** Steps that only make sense after another one (the same token deleted before). */
+const NEEDS_EARLIER: Partial<Record<StepKind, StepKind>> = { 'delete-again': 'delete', 'delete-after-cross': 'cross-account-delete' };
+
+/**
+ * `--skip-check ID` also drops the requests that only switched-off checks judge, so that a team
+ * can step around a request that crashes its server; a step that needs a dropped one goes too.
+ * The response checks judge every exchange and do not keep a request in the plan by themselves.
+ */
+function withoutSwitchedOff(plan: ScenarioPlan, switchedOff: ReadonlySet<string>): ScenarioPlan {
+  if (switchedOff.size === 0) return plan;
+  const dropped = new Map<StepKind, string>();
+  const owners = (step: StepKind) => CHECKS.filter((c) => c.steps?.includes(step)).map((c) => c.id);
+  for (const { step } of plan.requests) {
+    const own = owners(step);
+    if (own.length > 0 && own.every((id) => switchedOff.has(id))) dropped.set(step, `not sent: its check ${own.join(', ')} is switched off (--skip-check)`);
+  }
+  for (const [step, before] of Object.entries(NEEDS_EARLIER) as [StepKind, StepKind][]) {
+    const why = dropped.get(before);
+    if (why && !dropped.has(step)) dropped.set(step, `not sent: it needs the step "${before}", which was ${why.replace('not sent: ', 'dropped: ')}`);
+  }
+  return {
+    requests: plan.requests.filter((r) => !dropped.has(r.step)),
+    skipped: [...plan.skipped, ...plan.requests.filter((r) => dropped.has(r.step)).map(({ operationId, step, label, expects }) => ({ operationId, step, label, expects, reason: dropped.get(step)! }))],
+  };
 }

@@ -57,3 +57,18 @@ export async function serveRaw(handler: (req: IncomingMessage, res: ServerRespon
 export function toMockRequest(req: IncomingMessage): MockRequest {
   return { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers };
 }
+
+/**
+ * The mock behind other keys: a conformant server whose full and restricted keys are `full`
+ * and `restricted` (e.g. one character long, or words its bodies contain).
+ */
+export function mockWithKeys(contract: Contract, keys: { full: string; restricted: string }, mockKeys: { full: string; restricted: string }): Promise<RunningServer> {
+  const mock = freshMock(contract);
+  const translate: Record<string, string> = { [keys.full]: mockKeys.full, [keys.restricted]: mockKeys.restricted };
+  return serveRaw((req, _, answer) => {
+    const key = req.headers.authorization;
+    // An unknown key must stay unknown, also when it happens to be one of the mock's own.
+    const mapped = key === undefined ? undefined : (translate[key] ?? (key === mockKeys.full || key === mockKeys.restricted ? 'unknown' : key));
+    answer(mock.handle({ ...toMockRequest(req), headers: { ...req.headers, authorization: mapped } }));
+  });
+}

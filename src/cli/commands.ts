@@ -31,4 +31,12 @@ export const COMMANDS: readonly Command[] = [
       return { usage: m.CHECK_USAGE, run: m.checkCommand };
     },
   },
+  {
+    name: 'spec',
+    summary: 'review the spec: lint, decisions, bundle, diff',
+    load: async () => {
+      const m = await import('./spec-command.ts');
+      return { usage: m.SPEC_USAGE, run: m.specCommand };
+    },
+  },
 ];

@@ -1,15 +1,20 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 
 const BIN = fileURLToPath(new URL('../../bin/flag-admin.js', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const DEFAULT_FIXTURES = fileURLToPath(new URL('../../fixtures/default.json', import.meta.url));
 const children: ChildProcess[] = [];
 afterEach(() => children.splice(0).forEach((c) => c.exitCode === null && c.kill('SIGKILL')));
 
 /** Runs the real CLI with the Node that runs the tests (the pinned Node 24). */
-function run(args: string[]) {
-  const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, FLAG_ADMIN_MOCK_SELF_CHECK: '1' } });
+function run(args: string[], command: string[] = [process.execPath, BIN]) {
+  const child = spawn(command[0]!, [...command.slice(1), ...args], { cwd: ROOT, env: { ...process.env, FLAG_ADMIN_MOCK_SELF_CHECK: '1' } });
   children.push(child);
   let stdout = '';
   let stderr = '';
@@ -70,6 +75,10 @@ describe('flag-admin mock', () => {
     [['extra'], 'unexpected argument "extra"'],
     [['--cors-origin', 'http://localhost:8000/app'], '--cors-origin expects an origin such as http://localhost:8000 (no path, no trailing slash), got "http://localhost:8000/app"'],
     [['--no-cors', '--cors-origin', 'http://localhost:8000'], '--no-cors and --cors-origin contradict each other; give one'],
+    [['--host', 'http://localhost:4010'], '--host expects an interface address or host name such as 127.0.0.1, ::1, 0.0.0.0 or localhost, got "http://localhost:4010"'],
+    [['--max-sessions', '0'], '--max-sessions expects an integer from 1 to 999999, got "0"'],
+    [['--log-format', 'xml'], '--log-format expects text or json, got "xml"'],
+    [['--watch'], '--watch needs --fixtures FILE: the embedded state does not change'],
   ])('rejects %j in one line with a pointer to the help and exit code 2', async (args, message) => {
     const mock = run(['mock', ...args]);
     expect(await mock.exited).toBe(2);
@@ -108,5 +117,76 @@ describe('flag-admin mock', () => {
     expect((await fetch(`${offUrl}/api/admin/auth/oidc/settings`, preflight('http://localhost:8000'))).status).toBe(405);
     off.child.kill('SIGTERM');
     await Promise.all([narrowed.exited, off.exited]);
+  });
+
+  it('reports an address it cannot bind in one line and exits 1', async () => {
+    // 192.0.2.1 (TEST-NET-1, RFC 5737) is no interface of this machine: bind fails, nothing is sent.
+    const mock = run(['mock', '-p', '0', '--host', '192.0.2.1']);
+    expect(await mock.exited).toBe(1);
+    expect(mock.err()).toBe('flag-admin mock: cannot listen on 192.0.2.1:0 (EADDRNOTAVAIL); choose another with --port (0 picks a free one) or --host\n');
+  });
+
+  it('logs operationId, session and whether a key came, never the key; --log-format json gives one object per line', async () => {
+    const text = run(['mock', '-p', '0']);
+    const [, url] = (await text.waitFor(/listening on (http:\/\/\S+)/))!;
+    await fetch(`${url}/api/admin/auth/oidc/settings`, { headers: { authorization: 'mock-admin-key', 'x-mock-session': 'e2e-1' } });
+    await fetch(`${url}/api/admin/service-account/1/token/1`, { method: 'DELETE' });
+    await text.waitFor(/DELETE .* 401 .*\n/);
+    expect(text.out()).toMatch(/^GET \/api\/admin\/auth\/oidc\/settings 200 \d+\.\dms getOidcSettings session=e2e-1 key=present$/m);
+    expect(text.out()).toMatch(/^DELETE \/api\/admin\/service-account\/1\/token\/1 401 \d+\.\dms deleteServiceAccountToken session=default key=absent$/m);
+    expect(text.out().split('listening on')[1]).not.toContain('mock-admin-key\n');
+    text.child.kill('SIGTERM');
+    const json = run(['mock', '-p', '0', '--log-format', 'json']);
+    const [, jsonUrl] = (await json.waitFor(/listening on (http:\/\/\S+)/))!;
+    await fetch(`${jsonUrl}/api/admin/environments/project/default`, { headers: { authorization: 'mock-viewer-key' } });
+    const [line] = (await json.waitFor(/^\{.*\}$/m))!;
+    expect(JSON.parse(line)).toEqual({ time: expect.any(String), method: 'GET', path: '/api/admin/environments/project/default', status: 200, ms: expect.any(Number), operationId: 'getProjectEnvironments', session: 'default', key: 'present' });
+    expect(line).not.toContain('mock-viewer-key');
+    json.child.kill('SIGTERM');
+    await Promise.all([text.exited, json.exited]);
+  });
+
+  it('--watch reloads the fixtures file; a broken edit is reported with its pointer and the last good state stays', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'flag-admin-watch-')), 'state.json');
+    const state = JSON.parse(readFileSync(DEFAULT_FIXTURES, 'utf8'));
+    writeFileSync(file, JSON.stringify(state));
+    const mock = run(['mock', '-p', '0', '-q', '--fixtures', file, '--watch']);
+    const [, url] = (await mock.waitFor(/listening on (http:\/\/\S+)/))!;
+    const projects = async () => (await fetch(`${url}/api/admin/environments/project/renamed`, { headers: { authorization: 'mock-admin-key' } })).status;
+    expect(await projects()).toBe(404);
+    state.projects[0].id = 'renamed';
+    writeFileSync(file, JSON.stringify(state));
+    await mock.waitFor(/fixtures reloaded from/);
+    expect(await projects()).toBe(200);
+    state.projects[0].environments[0].name = 'prod';
+    writeFileSync(file, JSON.stringify(state));
+    for (let i = 0; i < 200 && !mock.err().includes('not reloaded'); i++) await new Promise((r) => setTimeout(r, 25));
+    expect(mock.err()).toMatch(/^flag-admin mock: fixtures not reloaded, still serving the last good state: .*state\.json#\/projects\/0\/environments\/0\/name: expected the name of an environment in \/environments/m);
+    expect(await projects()).toBe(200);
+    mock.child.kill('SIGTERM');
+    expect(await mock.exited).toBe(0);
+  });
+
+  it('with --control-token, opens the control API only to callers that send it', async () => {
+    const mock = run(['mock', '-p', '0', '-q', '--control-token', 's3cret-token']);
+    const [, url] = (await mock.waitFor(/listening on (http:\/\/\S+)/))!;
+    expect(mock.out()).not.toContain('s3cret-token');
+    expect((await fetch(`${url}/__mock/state`)).status).toBe(403);
+    expect((await fetch(`${url}/__mock/state`, { headers: { 'x-mock-control-token': 's3cret-token' } })).status).toBe(200);
+    mock.child.kill('SIGTERM');
+    await mock.exited;
+  });
+
+  it('stops serving when `npm start` gets SIGTERM (npm signals only its shell)', async () => {
+    const npm = run(['start', '--', '-p', '0', '-q'], ['npm']);
+    const [, url] = (await npm.waitFor(/listening on (http:\/\/\S+)/))!;
+    npm.child.kill('SIGTERM');
+    await npm.exited;
+    let refused = false;
+    for (let i = 0; i < 100 && !refused; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      refused = await fetch(`${url}/__mock/sessions`).then(() => false, () => true);
+    }
+    expect(refused, 'the mock still serves after npm start was stopped').toBe(true);
   });
 });

@@ -23,7 +23,7 @@ export type Validate = (instance: unknown) => SchemaViolation[];
  * OpenAPI 3.1 schema keywords that JSON Schema 2020-12 does not define; declared so that Ajv's
  * strict mode still rejects genuine typos in the spec.
  */
-const OPENAPI_KEYWORDS = ['example', 'xml', 'externalDocs', 'discriminator'];
+const OPENAPI_KEYWORDS = ['example', 'xml', 'externalDocs', 'discriminator', 'x-decisions'];
 
 /** One Ajv instance per contract: schemas are compiled at load, never per request. */
 export function createAjv(): Ajv2020 {

@@ -100,6 +100,8 @@ describe('spec/openapi.yaml', () => {
       }
       expect(response.example, 'the response has no example').toBeDefined();
       expect(response.validate(response.example)).toEqual([]);
+      // Named examples are answers too (the mock serves them on `Prefer: example=NAME`).
+      for (const [name, example] of response.examples) expect(response.validate(example), `example ${name}`).toEqual([]);
     },
   );
 
@@ -122,7 +124,7 @@ describe('spec/openapi.yaml', () => {
         collect(inner);
       }
     };
-    for (const { response } of responses) collect(response.example);
+    for (const { response } of responses) for (const example of [response.example, ...response.examples.values()]) collect(example);
     for (const { schemaPointer, example } of schemaExamples) {
       if ((resolvePointer(contract.document, schemaPointer) as JsonSchema).format === 'password') secrets.push(example);
     }

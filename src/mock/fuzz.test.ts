@@ -1,16 +1,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { seededRandom } from '../../test/seeded-random.ts';
 import { loadContract } from '../contract/index.ts';
 import { ADMIN_KEY, mockClient } from '../../test/http.ts';
 
-/** mulberry32: a small seeded PRNG, so a failure reproduces from the seed the test prints. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const SEED = 20261122;
 const PIECES = ['api', 'admin', 'environments', 'project', 'auth', 'oidc', 'settings', 'service-account', 'token', 'default', '1', '2', '', '..', '.', '%', '%2F', '%00', '%ZZ', '%E0%A4%A', '%C3%A9', '~', '{id}', 'a'.repeat(500), ';x=1', '?q', '#f'];
@@ -27,7 +19,7 @@ beforeAll(async () => {
 afterAll(() => client.close());
 
 it(`never answers 5xx to 600 random requests (seed ${SEED}), and keeps serving`, async () => {
-  const next = random(SEED);
+  const next = seededRandom(SEED);
   const pick = <T>(items: readonly T[]) => items[Math.floor(next() * items.length)]!;
   const failures: string[] = [];
   for (let i = 0; i < 600; i++) {

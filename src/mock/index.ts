@@ -6,3 +6,4 @@ export { createMockHandler, type MockHandlerOptions } from './adapters/node-crea
 export { DEFAULT_FIXTURES_FILE, loadFixtures, type FixtureSource } from './adapters/node-fixture-files.ts';
 export { serveHandler, type RunningServer, type ServeOptions } from './adapters/node-server.ts';
 export { startMock, type RunningMock, type StartMockOptions } from './adapters/node-start-mock.ts';
+export { watchFile } from './adapters/node-watch-file.ts';

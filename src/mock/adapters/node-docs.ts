@@ -3,7 +3,7 @@ import type { Contract } from '../../contract/index.ts';
 import { DEFAULT_FIXTURES } from '../core/default-fixtures.ts';
 import type { DocsOptions } from '../layers/docs.ts';
 import { DEFAULT_FIXTURES_FILE, type FixtureSource } from './node-fixture-files.ts';
-import { swaggerUiAssets } from './swagger-ui-assets.ts';
+import { swaggerUiAssets } from './node-swagger-ui-assets.ts';
 
 /**
  * The node server's docs: /openapi.json, /openapi.yaml and the /docs reference with Swagger UI's

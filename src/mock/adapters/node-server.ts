@@ -8,8 +8,12 @@ export interface ServeOptions {
   port?: number;
   /** Interface to bind. @default '127.0.0.1' */
   host?: string;
-  /** Called once per answered request, e.g. for an access log. Never receives headers or bodies of the request. */
-  onResponse?: (line: { method: string; url: string; status: number; ms: number }) => void;
+  /**
+   * Called once per answered request, e.g. for an access log. The request is there to derive
+   * facts from (createRequestFacts: operationId, session, whether a key came); a log must never
+   * print its headers or body.
+   */
+  onResponse?: (line: { method: string; url: string; status: number; ms: number }, request: MockRequest) => void;
   /** Called when the handle throws: a bug of the mock, answered with 500. @default writes to stderr */
   onError?: (error: unknown) => void;
   /**
@@ -99,7 +103,7 @@ export async function serveHandler(handle: MockHandle, options: ServeOptions = {
     const finish = (response: MockResponse) => {
       if (!request.bodyRequested) req.resume();
       send(req, res, response);
-      onResponse?.({ method: request.method, url: request.url, status: response.status, ms: performance.now() - started });
+      onResponse?.({ method: request.method, url: request.url, status: response.status, ms: performance.now() - started }, request);
     };
     let answer: MockResponse | Promise<MockResponse>;
     try {

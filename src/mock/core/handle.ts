@@ -17,6 +17,9 @@ export interface CreateHandleOptions {
   handlers?: OperationHandlers | Readonly<Record<string, DispatchedHandler>>;
 }
 
+/** Rendered read answers kept per state; only successes are, so the resources of the state bound them anyway. */
+const MAX_RENDERED = 10_000;
+
 /** `Authorization: <key>`; `Bearer <key>` is accepted too (decision recorded in the spec). */
 const BEARER = /^bearer\s+/i;
 
@@ -36,6 +39,12 @@ export function createHandle({ contract, store, newId = randomIds, handlers = op
   const fail = (status: number, message: string, headers?: Record<string, string>): MockResponse =>
     errorResponse(status, kinds.get(status) ?? MOCK_ERROR_KINDS[status as keyof typeof MOCK_ERROR_KINDS] ?? 'Error', message, newId, headers);
 
+  // A read is a function of the state and its ids alone, so its answer is rendered once per
+  // state change and then served as is (DESIGN.md, "The mock as layers": bytes already
+  // serialized). Only successes are kept: error bodies carry a fresh id each time.
+  const rendered = new Map<string, MockResponse>();
+  let renderedAt = store.version();
+
   return (request) => {
     const pathname = requestPath(request.url);
     const route = contract.matchRoute(request.method, pathname);
@@ -49,10 +58,22 @@ export function createHandle({ contract, store, newId = randomIds, handlers = op
     const decoded = decodePathParams(route.rawParams);
     // An id that is not valid percent-encoding names no resource; 404 is the status the spec documents for that.
     if (!decoded.ok) return fail(404, `The ${decoded.param} in the path is not valid percent-encoding, so no such resource exists.`);
+    let key: string | undefined;
+    if (operation.method === 'GET') {
+      if (store.version() !== renderedAt) {
+        rendered.clear();
+        renderedAt = store.version();
+      }
+      key = `${operation.operationId}${JSON.stringify(Object.values(decoded.params))}`;
+      const ready = rendered.get(key);
+      if (ready) return ready;
+    }
     const result = dispatch[operation.operationId]!(store, decoded.params);
     if ('error' in result) return fail(result.status, result.error);
     if (result.body === undefined) return { status: result.status, headers: {}, body: undefined };
-    return { status: result.status, headers: { 'content-type': 'application/json' }, body: JSON.stringify(result.body) };
+    const response: MockResponse = { status: result.status, headers: { 'content-type': 'application/json' }, body: JSON.stringify(result.body) };
+    if (key !== undefined && rendered.size < MAX_RENDERED) rendered.set(key, response);
+    return response;
   };
 }
 

@@ -12,6 +12,8 @@ export interface Store {
   oidcSettings(): MockState['oidcSettings'];
   /** Removes the token identified by BOTH ids (API §4.3); false when there is no such token. */
   deleteToken(serviceAccountId: string, tokenId: string): boolean;
+  /** Changes whenever the state does: what was rendered from an older version is stale. */
+  version(): number;
   snapshot(): MockState;
 }
 
@@ -21,6 +23,7 @@ export function createStore(initial: MockState): Store {
   const environments = new Map(state.environments.map((e) => [e.name, e]));
   const projects = new Map<string, ProjectRecord>(state.projects.map((p) => [p.id, p]));
   const accounts = new Map<string, ServiceAccountRecord>(state.serviceAccounts.map((a) => [a.id, a]));
+  let version = 0;
 
   return {
     apiKey: (key) => keys.get(key),
@@ -43,8 +46,10 @@ export function createStore(initial: MockState): Store {
       const index = account?.tokens.findIndex((t) => t.id === tokenId) ?? -1;
       if (!account || index < 0) return false;
       account.tokens.splice(index, 1);
+      version++;
       return true;
     },
+    version: () => version,
     snapshot: () => structuredClone(state),
   };
 }

@@ -1,11 +1,11 @@
-import { dump } from 'js-yaml';
+import { stringify } from 'yaml';
 import type { MockHandle, MockRequest, MockResponse } from '../core/types.ts';
 
 /**
  * The spec and its interactive reference, served by the mock itself (issue 6, "Docs"): a layer
  * over any MockHandle that answers GET/HEAD of its own paths and passes everything else on.
  * Runtime-neutral; the reference's static files come from a `DocsAssets` the adapter supplies,
- * since reading a package's files needs Node (adapters/swagger-ui-assets.ts).
+ * since reading a package's files needs Node (adapters/node-swagger-ui-assets.ts).
  */
 
 export const DOCS_PATHS = { json: '/openapi.json', yaml: '/openapi.yaml', page: '/docs' } as const;
@@ -45,7 +45,7 @@ export function docsLayer(options: DocsOptions): (next: MockHandle) => MockHandl
         return ok(JSON.stringify(servedDocument(document, serverUrl(request)), null, 2), 'application/json');
       case DOCS_PATHS.yaml:
         // application/yaml: the media type RFC 9512 registers for YAML.
-        return ok(dump(servedDocument(document, serverUrl(request)), { noRefs: true, lineWidth: 120 }), 'application/yaml');
+        return ok(stringify(servedDocument(document, serverUrl(request)), { aliasDuplicateObjects: false, lineWidth: 120 }), 'application/yaml');
     }
     if (!assets || (path !== DOCS_PATHS.page && !path.startsWith(prefix))) return next(request);
     if (path === DOCS_PATHS.page || path === prefix) return ok(page, 'text/html; charset=utf-8', DOCS_CSP);

@@ -55,9 +55,12 @@ interface Recorded {
   entry?: JournalEntry;
 }
 
+/** Entries the journal keeps by default, across sessions. */
+export const DEFAULT_JOURNAL_SIZE = 1000;
+
 export interface JournalOptions {
   contract: Contract;
-  /** @default 1000 */
+  /** @default DEFAULT_JOURNAL_SIZE */
   capacity?: number;
   /** The clock, injectable to pin times. @default Date.now */
   now?: () => number;
@@ -69,7 +72,7 @@ export interface JournalOptions {
  * worked out when the journal is read, so the plain path never validates a body.
  */
 export function createJournal(options: JournalOptions): { journal: Journal; layer: (next: SessionHandle) => SessionHandle } {
-  const { contract, capacity = 1000, now = Date.now } = options;
+  const { contract, capacity = DEFAULT_JOURNAL_SIZE, now = Date.now } = options;
   const ring: (Recorded | undefined)[] = new Array(capacity);
   let seq = 0;
   const authHeaders = authHeaderNames(contract);

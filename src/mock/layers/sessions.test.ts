@@ -19,6 +19,12 @@ describe('sessions (X-Mock-Session)', () => {
     expect(client.mock.store.snapshot().serviceAccounts[0]!.tokens.map((t) => t.id)).toEqual(['2', '3']);
   });
 
+  it('names the session that served an answer in X-Mock-Session', async () => {
+    const { call } = (client = await mockClient());
+    expect((await call('GET', paths.oidc(), ADMIN_KEY, session('worker-1'))).headers.get('x-mock-session')).toBe('worker-1');
+    expect((await call('GET', paths.oidc(), ADMIN_KEY)).headers.get('x-mock-session')).toBeNull();
+  });
+
   it('treats "default" and an empty header as the default session', async () => {
     const { call } = (client = await mockClient());
     await call('DELETE', paths.token('2', '4'), ADMIN_KEY, session('default'));

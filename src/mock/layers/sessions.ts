@@ -5,7 +5,7 @@ import { withSelfCheck } from '../core/self-check.ts';
 import type { MockState } from '../core/state.ts';
 import { createStore, type Store } from '../core/store.ts';
 import type { Handle, MockHandle, MockRequest, MockResponse } from '../core/types.ts';
-import { headerValue, type SessionHandle } from './layer.ts';
+import { headerValue, mapAnswer, type SessionHandle } from './layer.ts';
 import type { StickyRule } from './sticky-rules.ts';
 
 /** The request header that picks a session. */
@@ -72,10 +72,13 @@ export function createSessions(options: SessionsOptions): Sessions {
   const defaultSession = makeSession(DEFAULT_SESSION);
   // A Map keeps insertion order: re-inserting on use makes the first key the least recently used.
   const named = new Map<string, Session>();
+  // A run of requests from one session (the usual case) skips the re-insertion.
+  let mostRecent: Session | undefined;
 
   return {
     get(name) {
       if (name === DEFAULT_SESSION) return defaultSession;
+      if (mostRecent?.name === name) return mostRecent;
       let session = named.get(name);
       if (session) named.delete(name);
       else {
@@ -83,7 +86,7 @@ export function createSessions(options: SessionsOptions): Sessions {
         if (named.size >= options.maxSessions) named.delete(named.keys().next().value!);
       }
       named.set(name, session);
-      return session;
+      return (mostRecent = session);
     },
     peek: (name) => (name === DEFAULT_SESSION ? defaultSession : named.get(name)),
     names: () => [DEFAULT_SESSION, ...named.keys()],
@@ -91,6 +94,7 @@ export function createSessions(options: SessionsOptions): Sessions {
       fixtures = state;
       defaultSession.reset();
       named.clear();
+      mostRecent = undefined;
     },
   };
 }
@@ -107,11 +111,15 @@ export function sessionNameOf(request: MockRequest, newId: NewId): { name: strin
   return { name: value };
 }
 
-/** Picks the Store: the header's session, or the default one. */
+/**
+ * Picks the Store: the header's session, or the default one. An answer to a request that named
+ * its session says which one served it (X-Mock-Session, exposed to pages by the CORS layer).
+ */
 export function sessionLayer(sessions: Sessions, newId: NewId): (next: SessionHandle) => MockHandle {
   return (next) => (request) => {
     if (request.headers[SESSION_HEADER] === undefined) return next(request, sessions.get(DEFAULT_SESSION));
     const picked = sessionNameOf(request, newId);
-    return 'refusal' in picked ? picked.refusal : next(request, sessions.get(picked.name));
+    if ('refusal' in picked) return picked.refusal;
+    return mapAnswer(next(request, sessions.get(picked.name)), (response) => ({ ...response, headers: { ...response.headers, [SESSION_HEADER]: picked.name } }));
   };
 }

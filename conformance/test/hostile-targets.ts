@@ -1,0 +1,137 @@
+import type { ServerResponse } from 'node:http';
+import type { Contract } from '../../src/contract/index.ts';
+import type { RunningServer } from '../../src/mock/index.ts';
+import { GET_OIDC_SETTINGS, GET_PROJECT_ENVIRONMENTS } from '../operation-ids.ts';
+import { ADMIN_KEY } from './run-check.ts';
+import { freshMock, operationOf, serveRaw, toMockRequest } from './serve-target.ts';
+
+/**
+ * Small hostile servers (issue 7), each the mock except for one way of attacking the checker:
+ * bodies that crash a recursive parser, flood its memory, never end, trickle, or try to reach the
+ * terminal or a report with a key. Each must end as findings on the exchange, in bounded time and
+ * memory, with no key in any report.
+ */
+export interface HostileTarget {
+  name: string;
+  /** Extra flags, e.g. a short --timeout for the slow ones. */
+  args: string[];
+  /** The exit code the checker must end with. */
+  code: number;
+  /** A finding the run must contain (check id). */
+  finding: string;
+  serve(contract: Contract): Promise<RunningServer>;
+}
+
+/** Answers one kind of request with `attack`, everything else as the mock does. */
+function attackOn(contract: Contract, operationId: string, attack: (res: ServerResponse, key: string) => void): Promise<RunningServer> {
+  const mock = freshMock(contract);
+  return serveRaw((req, res, answer) => {
+    const request = toMockRequest(req);
+    if (operationOf(contract, request) === operationId && req.method === 'GET') return attack(res, String(req.headers.authorization ?? ''));
+    answer(mock.handle(request));
+  });
+}
+
+const escapedU = (text: string) => [...text].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+
+/** Writes until the client goes away (or 64 GiB, a bound the checker never lets it reach). */
+function endless(res: ServerResponse, chunk: Buffer): void {
+  let written = 0;
+  const more = () => {
+    while (!res.destroyed && written < 64 * 1024 ** 3) {
+      written += chunk.length;
+      if (!res.write(chunk)) return void res.once('drain', more);
+    }
+  };
+  res.socket?.once('close', () => res.destroy());
+  more();
+}
+
+/** One byte now and then, never the end. */
+function drip(res: ServerResponse, everyMs: number): void {
+  res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
+  const timer = setInterval(() => (res.destroyed ? clearInterval(timer) : res.write(' ')), everyMs);
+  res.once('close', () => clearInterval(timer));
+}
+
+export const HOSTILE_TARGETS: HostileTarget[] = [
+  {
+    name: 'a body of JSON nested 100,000 deep',
+    args: [],
+    code: 1,
+    finding: 'response-schema-conformance',
+    serve: (contract) =>
+      attackOn(contract, GET_PROJECT_ENVIRONMENTS, (res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(`{"version":1,"environments":${'['.repeat(100_000)}${']'.repeat(100_000)}}`);
+      }),
+  },
+  {
+    name: 'errors that echo the key as \\u escapes',
+    args: [],
+    code: 1,
+    finding: 'error-kind-conformance',
+    serve: async (contract) => {
+      const mock = freshMock(contract);
+      return serveRaw((req, _, answer) => {
+        const response = mock.handle(toMockRequest(req));
+        if (response.status < 400) return answer(response);
+        const key = escapedU(String(req.headers.authorization ?? ''));
+        answer({ ...response, body: `{"id":"e-1","name":"Refused","message":"the key \\"${key}\\" is refused"}` });
+      });
+    },
+  },
+  {
+    name: 'a body of ANSI escapes and newlines that fakes a verdict',
+    args: [],
+    code: 1,
+    finding: 'content-type-conformance',
+    serve: (contract) =>
+      attackOn(contract, GET_OIDC_SETTINGS, (res, key) => {
+        if (key !== ADMIN_KEY) return void res.writeHead(401, { 'content-type': 'application/json' }).end('{"id":"e","name":"AuthenticationRequired","message":"no"}');
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        res.end('\u001b[2J\u001b[H\r\nCONFORMANT: 0 requests, 0 error(s), 0 warning(s), 0 check(s) not checked\n\u001b]0;owned\u0007\u202e');
+      }),
+  },
+  {
+    name: 'an endless chunked body',
+    args: [],
+    code: 1,
+    finding: 'response-received',
+    serve: (contract) =>
+      attackOn(contract, GET_OIDC_SETTINGS, (res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('{"pad":"');
+        endless(res, Buffer.alloc(64 * 1024, 'a'));
+      }),
+  },
+  {
+    name: 'a 10 MB body',
+    args: [],
+    code: 1,
+    finding: 'response-received',
+    serve: (contract) =>
+      attackOn(contract, GET_OIDC_SETTINGS, (res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(`{"enabled":true,"pad":"${'a'.repeat(10 * 1024 * 1024)}"}`);
+      }),
+  },
+  {
+    name: 'a body dripped one byte a second (--timeout 1000)',
+    args: ['--timeout', '1000'],
+    code: 1,
+    finding: 'response-received',
+    serve: (contract) => attackOn(contract, GET_PROJECT_ENVIRONMENTS, (res) => drip(res, 1000)),
+  },
+  {
+    name: 'headers, then no body (--timeout 1000)',
+    args: ['--timeout', '1000'],
+    code: 1,
+    finding: 'response-received',
+    serve: (contract) =>
+      attackOn(contract, GET_PROJECT_ENVIRONMENTS, (res) => {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
+        res.flushHeaders();
+      }),
+  },
+];

@@ -1,0 +1,147 @@
+import { createServer, type Socket } from 'node:net';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { loadContract, type Contract } from '../../src/contract/index.ts';
+import { serveHandler, type RunningServer } from '../../src/mock/index.ts';
+import { UsageError } from '../errors.ts';
+import { runConformance } from '../run.ts';
+import { ADMIN_KEY, ALL_TOKENS, VIEWER_KEY, runCheck, targetArgs } from './run-check.ts';
+import { breakResponses, freshMock } from './serve-target.ts';
+
+/** Issue 7, "set-up problems are not defects": each ends with its own exit code, a message that says what to fix, and both reports. */
+let contract: Contract;
+let server: RunningServer | undefined;
+beforeAll(async () => (contract = await loadContract({ validate: false })));
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+/** A loopback server that accepts connections and never answers a byte. */
+async function silentServer(): Promise<RunningServer> {
+  const sockets = new Set<Socket>();
+  const tcp = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => tcp.listen(0, '127.0.0.1', resolve));
+  const { port } = tcp.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        tcp.close(() => resolve());
+      }),
+  };
+}
+
+describe('a wrong full-access key', () => {
+  it('refused with 401 everywhere: exit 2, a message naming the key to fix and both readings, and both reports', async () => {
+    server = await breakResponses(contract, (_, res) => res);
+    const run = await runCheck(targetArgs(server.url), { FLAG_ADMIN_API_KEY: 'not-the-admin-key', FLAG_ADMIN_RESTRICTED_KEY: VIEWER_KEY });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(
+      'flag-admin check: the full-access key was refused on all 3 requests that carried it, with 401 (not a key this target knows): check --api-key / FLAG_ADMIN_API_KEY is a key of this target. Either the key is wrong for this target, or the server refuses every key; nothing else was judged.\n',
+    );
+    expect(run.report!.verdict).toBe('set-up problem');
+    expect(run.report!.findings).toEqual([]);
+    expect(run.report!.summary.requests).toBe(3);
+    expect(run.junit).toContain('<error message="the full-access key was refused');
+    expect(run.stdout).toContain('SET-UP PROBLEM: ');
+    expect(run.json + run.junit + run.stdout).not.toContain('not-the-admin-key');
+  });
+
+  it('a valid key without the permissions (403 everywhere): exit 2, asking for a key that may do everything', async () => {
+    server = await breakResponses(contract, (req, res) => (req.headers.authorization === ADMIN_KEY ? { status: 403, headers: { 'content-type': 'application/json' }, body: '{"id":"e","name":"NoAccessError","message":"no"}' } : res));
+    const run = await runCheck(targetArgs(server.url));
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('with 403 (a valid key without the permissions): give a key that may do everything');
+  });
+});
+
+describe('a target that cannot be judged', () => {
+  it('refuses connections: exit 3, one clear line, and reports that say so', async () => {
+    const closed = await serveHandler(() => ({ status: 200, headers: {}, body: undefined }), { port: 0 });
+    await closed.close();
+    const run = await runCheck(['--base-url', closed.url]);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toBe(`flag-admin check: cannot reach ${closed.url}: ECONNREFUSED (is the server running?)\n`);
+    expect(run.report!.verdict).toBe('unreachable');
+    expect(run.junit).toContain(`<error message="cannot reach ${closed.url}: ECONNREFUSED`);
+  });
+
+  it('accepts connections and never answers: exit 3 within a few deadlines, not a list of defects', async () => {
+    server = await silentServer();
+    const started = performance.now();
+    const run = await runCheck([...targetArgs(server.url), '--timeout', '300']);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toBe(`flag-admin check: ${server.url} sent no HTTP response within 300 ms, not even to GET / (is it the right address? is the server stuck or still starting?)\n`);
+    expect(run.report!.findings).toEqual([]);
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+});
+
+describe('bad options before anything is sent', () => {
+  it('still writes both reports with the reason (exit 2)', async () => {
+    const run = await runCheck(['--base-url', 'http://127.0.0.1:9', '--forbidden', 'getEverything']);
+    expect(run.code).toBe(2);
+    expect(JSON.parse(run.json)).toEqual({ tool: 'flag-admin check', target: 'http://127.0.0.1:9', verdict: 'set-up problem', problem: { kind: 'bad-options', message: expect.stringContaining('--forbidden: the spec has no operation "getEverything"') } });
+    expect(run.junit).toContain('<error message="--forbidden: the spec has no operation &quot;getEverything&quot;');
+  });
+});
+
+describe('runConformance validates its options as the CLI does', () => {
+  it('accepts tokens written "ACCOUNT/TOKEN", as in the config file, and deletes exactly those', async () => {
+    const mock = freshMock(contract);
+    server = await serveHandler((request) => mock.handle(request), { port: 0 });
+    const report = await runConformance({ baseUrl: server.url, apiKey: ADMIN_KEY, restrictedKey: VIEWER_KEY, allowDelete: true, tokens: ALL_TOKENS.filter((t) => t !== '--token') });
+    expect(report.findings).toEqual([]);
+    expect(report.options.tokens).toEqual(['1/1', '1/2', '2/4']);
+    expect(mock.store.snapshot().serviceAccounts.flatMap((a) => a.tokens.map((t) => `${a.id}/${t.id}`))).toEqual(['1/3', '2/5']);
+  });
+
+  it.each([
+    [{ tokens: [42] }, 'option tokens[0]: expected "ACCOUNT/TOKEN", e.g. "1/2", or { account: "1", token: "2" }, got 42'],
+    [{ tokens: [{ account: 1, token: 2 }] }, 'option tokens[0]: expected "ACCOUNT/TOKEN"'],
+    [{ tokens: '1/1' }, '--token (option tokens): expected an array'],
+    [{ timeoutMs: '5000' }, '--timeout (option timeoutMs): expected a positive integer, got "5000"'],
+    [{ maxBodyBytes: 0 }, '--max-body (option maxBodyBytes): expected a positive integer, got 0'],
+    [{ allowDelete: 'yes' }, '--allow-delete (option allowDelete): expected true or false, got "yes"'],
+    [{ skipChecks: 'odd-id-rejected' }, '--skip-check (option skipChecks): expected an array of strings'],
+    [{ restrictedKey: 12345 }, '--restricted-key (option restrictedKey): expected a non-empty string'],
+    [{ timeout: 5000 }, 'option timeout: expected one of the options baseUrl, apiKey'],
+  ])('refuses %j with a UsageError naming the option', async (bad, message) => {
+    const attempt = runConformance({ baseUrl: 'http://127.0.0.1:9', apiKey: ADMIN_KEY, ...(bad as object) });
+    await expect(attempt).rejects.toThrow(UsageError);
+    await expect(attempt).rejects.toThrow(message);
+    await attempt.catch((error: Error) => expect(error.message).not.toContain('12345'));
+  });
+});
+
+describe('tokens that may be gone already', () => {
+  it("after the README's own curl deleted token 1/2, the cross-account finding says what it saw and names both readings", async () => {
+    const mock = freshMock(contract);
+    server = await serveHandler((request) => mock.handle(request), { port: 0 });
+    const curl = await fetch(`${server.url}/api/admin/service-account/1/token/2`, { method: 'DELETE', headers: { authorization: ADMIN_KEY } });
+    expect(curl.status).toBe(200);
+    const run = await runCheck(targetArgs(server.url));
+    expect(run.code).toBe(1);
+    expect(run.report!.findings.map((f) => `${f.checkId}: ${f.message}`)).toEqual([
+      'cross-account-delete-rejected: delete token 1/2 through its own account after that: answered 404 after the request through the other account answered 404. Either that request removed the token although it answered as if nothing was deleted (API §4.3: a token is identified by both ids), or token 1/2 no longer existed when the run started (deleted by an earlier run or by hand: pass fresh disposable --token values); the answers cannot tell which.',
+    ]);
+    expect(run.stdout).not.toContain('removed the token anyway');
+  });
+
+  it('a second run with the same tokens names both readings for the delete and the concurrent deletes', async () => {
+    const mock = freshMock(contract);
+    server = await serveHandler((request) => mock.handle(request), { port: 0 });
+    await runCheck(targetArgs(server.url));
+    const second = await runCheck(targetArgs(server.url));
+    expect(second.code).toBe(1);
+    expect(second.report!.findings.map((f) => `${f.checkId}: ${f.message}`)).toEqual([
+      expect.stringMatching(/^delete-token-succeeds: delete token 1\/1: answered 404\. Either the server did not find or delete an existing token .*, or token 1\/1 no longer existed when the run started .*; the answers cannot tell which\.$/),
+      expect.stringMatching(/^concurrent-delete-single-success: 8 concurrent deletes of one token: none succeeded\. Either the server did not delete an existing token, or token 2\/4 no longer existed/),
+    ]);
+  });
+});

@@ -1,0 +1,91 @@
+import { UsageError } from './errors.ts';
+import type { ConformanceOptions } from './options.ts';
+import { parseToken } from './token-ref.ts';
+import type { TokenRef } from './types.ts';
+
+type Kind = 'text' | 'secret' | 'optional-secret' | 'boolean' | 'positive-integer' | 'strings' | 'tokens' | 'object';
+
+/** Every option runConformance takes, and the flag that sets it (what an error message names). */
+const OPTIONS: Readonly<Record<keyof ConformanceOptions, { kind: Kind; flag: string }>> = {
+  baseUrl: { kind: 'text', flag: '--base-url' },
+  apiKey: { kind: 'secret', flag: '--api-key' },
+  restrictedKey: { kind: 'optional-secret', flag: '--restricted-key' },
+  forbidden: { kind: 'strings', flag: '--forbidden' },
+  project: { kind: 'text', flag: '--project' },
+  missingProject: { kind: 'text', flag: '--missing-project' },
+  tokens: { kind: 'tokens', flag: '--token' },
+  allowDelete: { kind: 'boolean', flag: '--allow-delete' },
+  strict: { kind: 'boolean', flag: '--strict' },
+  timeoutMs: { kind: 'positive-integer', flag: '--timeout' },
+  maxBodyBytes: { kind: 'positive-integer', flag: '--max-body' },
+  specFile: { kind: 'text', flag: '--spec' },
+  contract: { kind: 'object', flag: 'contract' },
+  seed: { kind: 'text', flag: '--seed' },
+  skipChecks: { kind: 'strings', flag: '--skip-check' },
+  timings: { kind: 'boolean', flag: '--timings' },
+};
+
+/**
+ * runConformance checks its options as `flag-admin check` checks its flags: a value of the wrong
+ * kind is a UsageError naming the option (and the flag that sets it), never a request to
+ * `…/undefined/token/undefined` blamed on the server. Returns the tokens as pairs.
+ */
+export function validateOptions(options: ConformanceOptions): TokenRef[] {
+  if (!options || typeof options !== 'object') throw new UsageError('runConformance: expected an options object');
+  const record = options as unknown as Record<string, unknown>;
+  const bad = (name: string, expected: string, got?: unknown): never => {
+    const spec = OPTIONS[name as keyof ConformanceOptions];
+    const where = spec && spec.flag.startsWith('--') ? `${spec.flag} (option ${name})` : `option ${name}`;
+    throw new UsageError(`${where}: expected ${expected}${got === undefined ? '' : `, got ${describe(got)}`}`);
+  };
+  for (const name of Object.keys(record)) {
+    if (!(name in OPTIONS) && record[name] !== undefined) bad(name, `one of the options ${Object.keys(OPTIONS).join(', ')}`);
+  }
+  if (record.baseUrl === undefined) bad('baseUrl', 'an http(s) URL such as http://127.0.0.1:4010');
+  if (!record.apiKey) throw new UsageError('missing the full-access key: --api-key KEY or FLAG_ADMIN_API_KEY');
+  let tokens: TokenRef[] = [];
+  for (const [name, { kind }] of Object.entries(OPTIONS)) {
+    const value = record[name];
+    if (value === undefined) continue;
+    switch (kind) {
+      case 'text':
+        if (typeof value !== 'string' || value === '') bad(name, 'a non-empty string', value);
+        break;
+      case 'secret':
+      case 'optional-secret':
+        // Never echo what was found: it may be a key.
+        if (typeof value !== 'string' || (kind === 'secret' && value === '')) bad(name, 'a non-empty string');
+        break;
+      case 'boolean':
+        if (typeof value !== 'boolean') bad(name, 'true or false', value);
+        break;
+      case 'positive-integer':
+        if (!Number.isSafeInteger(value) || (value as number) < 1) bad(name, 'a positive integer', value);
+        break;
+      case 'strings':
+        if (!Array.isArray(value)) bad(name, 'an array of strings', value);
+        (value as unknown[]).forEach((item, i) => typeof item !== 'string' && bad(`${name}[${i}]`, 'a string', item));
+        break;
+      case 'tokens':
+        if (!Array.isArray(value)) bad(name, 'an array of "ACCOUNT/TOKEN" strings or { account, token } pairs', value);
+        tokens = (value as unknown[]).map((item, i) => toTokenRef(item) ?? bad(`tokens[${i}]`, '"ACCOUNT/TOKEN", e.g. "1/2", or { account: "1", token: "2" }', item));
+        break;
+      case 'object':
+        if (typeof value !== 'object' || value === null) bad(name, 'a contract from loadContract()');
+        break;
+    }
+  }
+  return tokens;
+}
+
+function toTokenRef(item: unknown): TokenRef | undefined {
+  if (typeof item === 'string') return parseToken(item);
+  if (!item || typeof item !== 'object') return undefined;
+  const { account, token } = item as Record<string, unknown>;
+  return typeof account === 'string' && account !== '' && typeof token === 'string' && token !== '' ? { account, token } : undefined;
+}
+
+function describe(value: unknown): string {
+  const text = JSON.stringify(value);
+  return text === undefined ? String(value) : text.length > 80 ? `${text.slice(0, 80)}…` : text;
+}

@@ -1,0 +1,114 @@
+import { ContractError } from '../contract/index.ts';
+import { BUNDLE_FORMATS, type BundleFormat } from '../spec-review/bundle-spec.ts';
+import { collectDecisions, renderDecisionsJson, renderDecisionsMarkdown } from '../spec-review/decisions.ts';
+import { DIFF_FORMATS, renderDiff, type DiffFormat } from '../spec-review/diff/diff-report.ts';
+import { LINT_FORMATS, renderLint, type LintFormat } from '../spec-review/lint-report.ts';
+import { readSpecSource, SpecReadError } from '../spec-review/spec-source.ts';
+import { DEFAULT_SPEC_FILE } from '../contract/load-contract.ts';
+import { didYouMean } from './did-you-mean.ts';
+import { UsageError, usageFailure, type CommandIo } from './io.ts';
+import { parseFlags } from './parse-flags.ts';
+
+export const SPEC_USAGE = `Usage: flag-admin spec <verb> [options]    (FILE defaults to the kit's spec/openapi.yaml)
+
+  lint [FILE] [--format text|json|junit|github] [--api-description FILE]
+      structure, Redocly's recommended ruleset and the kit's rules; every message with
+      file:line:column and its rule id. Exit 1 on an error.
+  decisions [FILE] [--format markdown|json]
+      every point the API description leaves open and what the spec decided (x-decisions).
+  bundle [FILE] [--format yaml|json] [--dereference]
+      one self-contained document on stdout; --dereference replaces every $ref by its target.
+  diff OLD NEW [--format text|json|markdown]
+      every change from OLD to NEW, classified for clients and servers (breaking, warning,
+      info). '-' reads a spec from stdin, e.g.
+        git show main:spec/openapi.yaml | flag-admin spec diff - spec/openapi.yaml
+      Exit 1 on a change breaking for clients or servers.
+
+Exit codes: 0 fine, 1 lint errors or breaking changes, 2 bad usage or an unreadable spec.
+`;
+
+const VERBS = ['lint', 'decisions', 'bundle', 'diff'] as const;
+const DECISION_FORMATS = ['markdown', 'json'] as const;
+
+/** `flag-admin spec <verb>`: lint, decisions, bundle or diff. */
+export async function specCommand(argv: string[], io: CommandIo): Promise<number> {
+  const [verb, ...rest] = argv;
+  try {
+    switch (verb) {
+      case 'lint':
+        return await lint(rest, io);
+      case 'decisions':
+        return await decisions(rest, io);
+      case 'bundle':
+        return await bundle(rest, io);
+      case 'diff':
+        return await diff(rest, io);
+      default: {
+        const meant = verb === undefined ? undefined : didYouMean(verb, VERBS);
+        throw new UsageError(verb === undefined ? `expected a verb: ${VERBS.join(', ')}` : `unknown verb "${verb}"${meant ? ` (did you mean "${meant}"?)` : ''}; expected one of ${VERBS.join(', ')}`);
+      }
+    }
+  } catch (error) {
+    if (error instanceof UsageError) return usageFailure('spec', error.message, io);
+    if (error instanceof SpecReadError || error instanceof ContractError) {
+      io.stderr(`flag-admin spec ${verb}: ${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+}
+
+function oneOf<T extends string>(flag: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
+  if (value === undefined) return fallback;
+  if ((allowed as readonly string[]).includes(value)) return value as T;
+  const meant = didYouMean(value, allowed);
+  throw new UsageError(`--${flag} expects one of ${allowed.join(', ')}, got ${JSON.stringify(value)}${meant ? ` (did you mean ${meant}?)` : ''}`);
+}
+
+function atMostOneFile(positionals: string[]): string {
+  if (positionals.length > 1) throw new UsageError(`expected at most one FILE, got ${positionals.length}: ${positionals.join(' ')}`);
+  return positionals[0] ?? DEFAULT_SPEC_FILE;
+}
+
+async function lint(argv: string[], io: CommandIo): Promise<number> {
+  const { values, positionals } = parseFlags(argv, { format: { type: 'string' }, 'api-description': { type: 'string' } }, { positionals: true });
+  const format = oneOf<LintFormat>('format', values.format, LINT_FORMATS, 'text');
+  // Loaded per verb: the linter (Redocly) is the heaviest import, and only `lint` needs it.
+  const { lintSpec } = await import('../spec-review/lint-spec.ts');
+  const result = await lintSpec(atMostOneFile(positionals), { apiDescriptionFile: values['api-description'] });
+  io.stdout(renderLint(result, format));
+  return result.errors > 0 ? 1 : 0;
+}
+
+async function decisions(argv: string[], io: CommandIo): Promise<number> {
+  const { values, positionals } = parseFlags(argv, { format: { type: 'string' } }, { positionals: true });
+  const format = oneOf('format', values.format, DECISION_FORMATS, 'markdown');
+  const source = await readSpecSource(atMostOneFile(positionals));
+  const { decisions: found, problems } = collectDecisions(source.document);
+  if (problems.length > 0) {
+    const first = problems[0]!;
+    const { line, column } = source.positionOf(first.pointer);
+    throw new SpecReadError(`${source.file}:${line}:${column} #${first.pointer}: ${first.message}${problems.length > 1 ? ` (and ${problems.length - 1} more; run flag-admin spec lint)` : ''}`);
+  }
+  io.stdout(format === 'json' ? renderDecisionsJson(source.document, found) : renderDecisionsMarkdown(source.document, found));
+  return 0;
+}
+
+async function bundle(argv: string[], io: CommandIo): Promise<number> {
+  const { values, positionals } = parseFlags(argv, { format: { type: 'string' }, dereference: { type: 'boolean' } }, { positionals: true });
+  const format = oneOf<BundleFormat>('format', values.format, BUNDLE_FORMATS, 'yaml');
+  const { bundleSpec } = await import('../spec-review/bundle-spec.ts');
+  io.stdout(await bundleSpec(await readSpecSource(atMostOneFile(positionals)), { format, dereference: values.dereference ?? false }));
+  return 0;
+}
+
+async function diff(argv: string[], io: CommandIo): Promise<number> {
+  const { values, positionals } = parseFlags(argv, { format: { type: 'string' } }, { positionals: true });
+  const format = oneOf<DiffFormat>('format', values.format, DIFF_FORMATS, 'text');
+  if (positionals.length !== 2) throw new UsageError(`expected OLD and NEW (a file, or - for stdin), got ${positionals.length} argument(s)`);
+  if (positionals[0] === '-' && positionals[1] === '-') throw new UsageError('only one of OLD and NEW can be read from stdin (-)');
+  const { diffSpecs } = await import('../spec-review/diff/diff-specs.ts');
+  const result = await diffSpecs(await readSpecSource(positionals[0]!), await readSpecSource(positionals[1]!));
+  io.stdout(renderDiff(result, format));
+  return result.breaking.client + result.breaking.server > 0 ? 1 : 0;
+}

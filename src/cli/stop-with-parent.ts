@@ -1,0 +1,15 @@
+/**
+ * Under npm (`npm start`, `npx flag-admin mock`) the mock runs as `sh -c "…"` → node. On SIGTERM
+ * npm signals only that shell (npm's run-script forwards signals to its child), which dies and
+ * leaves node serving the port, adopted by init. So, when started by npm, a stopped parent
+ * stops the mock too: `process.ppid` changes when the parent is gone. Outside npm nothing is
+ * watched, so `nohup flag-admin mock &` keeps running after its shell exits, as it should.
+ * Returns a function that stops watching.
+ */
+export function stopWithParent(env: Record<string, string | undefined>, stop: () => void, everyMs = 250): () => void {
+  if (env.npm_lifecycle_event === undefined) return () => {};
+  const parent = process.ppid;
+  const timer = setInterval(() => process.ppid !== parent && stop(), everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}

@@ -1,0 +1,36 @@
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { stringify } from 'yaml';
+import { SpecReadError, type SpecSource } from './spec-source.ts';
+
+export const BUNDLE_FORMATS = ['yaml', 'json'] as const;
+export type BundleFormat = (typeof BUNDLE_FORMATS)[number];
+
+export interface BundleOptions {
+  /** @default 'yaml' */
+  format?: BundleFormat;
+  /** Replace every `$ref` by its target: no `$ref` left, for consumers that cannot follow them. */
+  dereference?: boolean;
+}
+
+/**
+ * One self-contained document: `$ref`s to other files are pulled in as internal ones
+ * (swagger-parser's bundle), or every `$ref` is replaced by its target with `dereference`.
+ */
+export async function bundleSpec(source: SpecSource, options: BundleOptions = {}): Promise<string> {
+  const copy = structuredClone(source.document) as never;
+  let bundled: unknown;
+  try {
+    bundled = options.dereference ? await SwaggerParser.dereference(source.absolutePath, copy, {}) : await SwaggerParser.bundle(source.absolutePath, copy, {});
+  } catch (error) {
+    throw new SpecReadError(`${source.file}: expected every $ref to resolve, got ${String((error as Error).message).split('\n')[0]}`);
+  }
+  let json: string;
+  try {
+    json = JSON.stringify(bundled, null, 2);
+  } catch {
+    throw new SpecReadError(`${source.file}: cannot dereference: a schema refers to itself (a cycle of $ref); bundle without --dereference`);
+  }
+  if ((options.format ?? 'yaml') === 'json') return json + '\n';
+  // From the JSON text, so a dereferenced schema used twice is written out twice, never as a YAML alias.
+  return stringify(JSON.parse(json), { lineWidth: 0 });
+}

@@ -1,0 +1,92 @@
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { applyEdits, cli, FIXTURES, readYaml, writeSpecs, type Edits } from '../__fixtures__/spec-cli.ts';
+import { DIFF_RULES } from './diff-rules.ts';
+
+interface Case {
+  rule: string;
+  client: string;
+  server: string;
+  old?: Edits;
+  new?: Edits;
+}
+
+const BASE_FILE = join(FIXTURES, 'diff', 'base.yaml');
+const BASE = readYaml(BASE_FILE);
+const CASES = readYaml(join(FIXTURES, 'diff', 'changes.yaml')) as Case[];
+
+/** Runs `flag-admin spec diff` on a pair built from base.yaml; returns exit code and the JSON report. */
+async function diffCase(c: Case) {
+  const files = writeSpecs({ 'old.yaml': applyEdits(BASE, c.old), 'new.yaml': applyEdits(BASE, c.new) });
+  const { code, stdout, stderr } = await cli(['spec', 'diff', files['old.yaml']!, files['new.yaml']!, '--format', 'json']);
+  expect(stderr).toBe('');
+  return { code, report: JSON.parse(stdout) as { changes: { ruleId: string; client: string; server: string; old: { pointer: string; line: number }; new: { pointer: string; line: number } }[] } };
+}
+
+describe('flag-admin spec diff', () => {
+  it('has a fixture pair for every rule', () => {
+    expect(CASES.map((c) => c.rule).sort()).toEqual(Object.keys(DIFF_RULES).sort());
+  });
+
+  it.concurrent.each(CASES)('classifies $rule for clients ($client) and servers ($server)', async (c) => {
+    const { code, report } = await diffCase(c);
+    expect(report.changes.map((change) => change.ruleId)).toEqual([c.rule]);
+    const [change] = report.changes;
+    expect({ client: change!.client, server: change!.server }).toEqual({ client: c.client, server: c.server });
+    expect(change!.old.line).toBeGreaterThan(0);
+    expect(change!.new.line).toBeGreaterThan(0);
+    expect(code).toBe(c.client === 'breaking' || c.server === 'breaking' ? 1 : 0);
+  });
+
+  it('reports a change in a shared schema once, at its authored pointer, listing every operation it reaches', async () => {
+    const base = applyEdits(BASE, { set: { '/paths/~1pets/post/responses/404': { description: 'No owner.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } } } });
+    const files = writeSpecs({ 'old.yaml': base, 'new.yaml': applyEdits(base, { remove: ['/components/schemas/Error/properties/message'] }) });
+    const { stdout } = await cli(['spec', 'diff', files['old.yaml']!, files['new.yaml']!, '--format', 'json']);
+    const { changes } = JSON.parse(stdout);
+    expect(changes).toHaveLength(1);
+    expect(changes[0]).toMatchObject({ ruleId: 'response-property-removed', operations: ['GET /pets/{petId}', 'POST /pets'], old: { pointer: '/components/schemas/Error/properties/message' }, new: { pointer: '/components/schemas/Error/properties' } });
+  });
+
+  it('finds nothing between a spec and itself', async () => {
+    const { code, stdout, stderr } = await cli(['spec', 'diff', BASE_FILE, BASE_FILE]);
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    expect(stdout).toMatch(/^\S*base\.yaml → \S*base\.yaml: no changes\n$/);
+  });
+
+  it('finds nothing in the same spec reformatted: JSON, keys reordered, sets reordered, a $ref inlined', async () => {
+    const { code, stdout } = await cli(['spec', 'diff', BASE_FILE, join(FIXTURES, 'diff', 'reformatted.json'), '--format', 'json']);
+    expect(JSON.parse(stdout).changes).toEqual([]);
+    expect(code).toBe(0);
+  });
+
+  it('reads OLD from stdin given -, as `git show main:spec/openapi.yaml | flag-admin spec diff - spec/openapi.yaml`', async () => {
+    const committed = execFileSync('git', ['show', 'HEAD:spec/openapi.yaml'], { encoding: 'utf8' });
+    const { code, stdout } = await cli(['spec', 'diff', '-', 'spec/openapi.yaml'], { stdin: committed, cwd: join(FIXTURES, '..', '..', '..') });
+    expect(stdout).toMatch(/^<stdin> → spec\/openapi\.yaml: /m);
+    expect(code).toBeLessThan(2);
+  });
+
+  it('renders text and markdown with both sides at file:line:column and the severities', async () => {
+    const c = CASES.find((k) => k.rule === 'response-enum-widened')!;
+    const files = writeSpecs({ 'old.yaml': applyEdits(BASE, c.old), 'new.yaml': applyEdits(BASE, c.new) });
+    const text = await cli(['spec', 'diff', files['old.yaml']!, files['new.yaml']!]);
+    expect(text.stdout).toMatch(/^BREAKING {2}response-enum-widened {2}\(clients: breaking, servers: info\)$/m);
+    expect(text.stdout).toMatch(/^ {2}old: .*old\.yaml:\d+:\d+ #\/components\/schemas\/Pet\/properties\/kind\/enum$/m);
+    expect(text.stdout).toContain('breaking for clients: 1, for servers: 0');
+    const markdown = await cli(['spec', 'diff', files['old.yaml']!, files['new.yaml']!, '--format', 'markdown']);
+    expect(markdown.stdout).toMatch(/^\| breaking \| `response-enum-widened` \| breaking \| info \| enum values added: "bird" \| GET \/pets\/\{petId\} \|/m);
+    expect(markdown.code).toBe(1);
+  });
+
+  it('refuses bad usage with exit 2: one file, two stdins, an unknown format, an unreadable file', async () => {
+    expect((await cli(['spec', 'diff', BASE_FILE])).stderr).toContain('expected OLD and NEW');
+    expect((await cli(['spec', 'diff', '-', '-'])).code).toBe(2);
+    expect((await cli(['spec', 'diff', BASE_FILE, BASE_FILE, '--format', 'mardown'])).stderr).toContain('(did you mean markdown?)');
+    const missing = await cli(['spec', 'diff', BASE_FILE, 'nowhere.yaml']);
+    expect(missing).toMatchObject({ code: 2, stderr: 'flag-admin spec diff: nowhere.yaml: cannot read it (ENOENT)\n' });
+    const broken = await cli(['spec', 'diff', '-', BASE_FILE], { stdin: 'openapi: [3.1\n' });
+    expect(broken.code).toBe(2);
+    expect(broken.stderr).toMatch(/<stdin>:\d+:\d+: expected a YAML or JSON document/);
+  });
+});

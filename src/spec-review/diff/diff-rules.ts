@@ -1,0 +1,79 @@
+/**
+ * Every kind of change `flag-admin spec diff` reports, with a stable id and what it means for
+ * clients (code written against OLD, calling a server of NEW) and for servers (a server
+ * implementing OLD, judged by NEW). The ids and severities are public: CI gates on them.
+ */
+export type Severity = 'breaking' | 'warning' | 'info';
+
+export interface DiffRule {
+  client: Severity;
+  server: Severity;
+  summary: string;
+}
+
+const rule = (client: Severity, server: Severity, summary: string): DiffRule => ({ client, server, summary });
+
+/** Schema changes, by who reads the data: a client reads a response, a server reads a request. */
+const SCHEMA_KINDS = {
+  'property-removed': { response: rule('breaking', 'info', 'a property is removed from a response body: clients that read it lose it'), request: rule('warning', 'info', 'a property is removed from a request: clients still sending it may be refused') },
+  'property-added': { response: rule('info', 'info', 'an optional property is added to a response body'), request: rule('info', 'warning', 'a property is added to a request: a server of OLD ignores it') },
+  'required-added': { response: rule('info', 'breaking', 'a response property becomes required: a server of OLD may omit it'), request: rule('breaking', 'info', 'a request property becomes required: clients of OLD may omit it') },
+  'required-removed': { response: rule('breaking', 'info', 'a response property is no longer required: clients may no longer rely on it'), request: rule('info', 'breaking', 'a request property is no longer required: a server of OLD still needs it') },
+  'type-widened': { response: rule('breaking', 'info', 'a response value may have more types: clients must handle them'), request: rule('info', 'breaking', 'a request value may have more types: a server of OLD refuses them') },
+  'type-narrowed': { response: rule('info', 'breaking', 'a response value may have fewer types: a server of OLD may still send the others'), request: rule('breaking', 'info', 'a request value may have fewer types: clients of OLD may send the others') },
+  'type-changed': { response: rule('breaking', 'breaking', 'a response value changes type'), request: rule('breaking', 'breaking', 'a request value changes type') },
+  'enum-widened': { response: rule('breaking', 'info', 'a response enum gains values (or loses its enum): clients must handle them'), request: rule('info', 'breaking', 'a request enum gains values: a server of OLD refuses them') },
+  'enum-narrowed': { response: rule('info', 'breaking', 'a response enum loses values (or gains an enum): a server of OLD may still send them'), request: rule('breaking', 'info', 'a request enum loses values: clients of OLD may still send them') },
+  'const-changed': { response: rule('breaking', 'breaking', 'a response const changes, appears or disappears'), request: rule('breaking', 'breaking', 'a request const changes, appears or disappears') },
+  'format-changed': { response: rule('warning', 'warning', 'a response value changes format'), request: rule('warning', 'warning', 'a request value changes format') },
+  'constraint-widened': { response: rule('warning', 'info', 'a response limit is relaxed (max raised, min lowered, pattern or allOf branch removed)'), request: rule('info', 'breaking', 'a request limit is relaxed: a server of OLD refuses the newly allowed values') },
+  'constraint-narrowed': { response: rule('info', 'breaking', 'a response limit is tightened: a server of OLD may break it'), request: rule('breaking', 'info', 'a request limit is tightened: clients of OLD may break it') },
+  'additional-properties-widened': { response: rule('warning', 'info', 'a response object may carry properties it does not list'), request: rule('info', 'breaking', 'a request object may carry unlisted properties: a server of OLD refuses them') },
+  'additional-properties-narrowed': { response: rule('info', 'breaking', 'a response object may no longer carry unlisted properties'), request: rule('breaking', 'info', 'a request object may no longer carry unlisted properties') },
+} as const;
+
+export type SchemaKind = keyof typeof SCHEMA_KINDS;
+export type SchemaContext = 'request' | 'response';
+
+export const DIFF_RULES: Record<string, DiffRule> = {
+  'operation-removed': rule('breaking', 'info', 'an operation is removed'),
+  'operation-added': rule('info', 'breaking', 'an operation is added: a server of OLD does not implement it'),
+  'operation-id-changed': rule('warning', 'warning', 'an operationId changes: generated clients and handlers keyed by it are renamed'),
+  'operation-deprecated': rule('warning', 'info', 'an operation becomes deprecated'),
+  'parameter-added-required': rule('breaking', 'warning', 'a required parameter is added: clients of OLD do not send it'),
+  'parameter-added-optional': rule('info', 'warning', 'an optional parameter is added: a server of OLD ignores it'),
+  'parameter-removed': rule('warning', 'info', 'a parameter is removed: clients still sending it may be refused'),
+  'parameter-became-required': rule('breaking', 'info', 'a parameter becomes required'),
+  'parameter-became-optional': rule('info', 'breaking', 'a parameter becomes optional: a server of OLD still needs it'),
+  'parameter-renamed': rule('info', 'info', 'a path parameter is renamed (the URL is the same)'),
+  'request-body-added': rule('breaking', 'warning', 'a request body is added'),
+  'request-body-removed': rule('warning', 'info', 'a request body is removed'),
+  'request-body-became-required': rule('breaking', 'info', 'a request body becomes required'),
+  'request-body-became-optional': rule('info', 'breaking', 'a request body becomes optional: a server of OLD still needs it'),
+  'request-media-type-removed': rule('breaking', 'info', 'a request media type is no longer accepted'),
+  'request-media-type-added': rule('info', 'breaking', 'a request media type is added: a server of OLD refuses it'),
+  'response-status-removed': rule('breaking', 'breaking', 'a response status is removed: clients handling it break, and a server of OLD still answers it'),
+  'response-status-added': rule('warning', 'info', 'a response status is added: clients meet a status they do not handle'),
+  'response-body-removed': rule('breaking', 'breaking', 'a response no longer has a body'),
+  'response-body-added': rule('warning', 'breaking', 'a response gains a body: a server of OLD sends none'),
+  'response-media-type-removed': rule('breaking', 'breaking', 'a response media type is removed'),
+  'response-media-type-added': rule('warning', 'info', 'a response media type is added'),
+  'security-requirement-removed': rule('breaking', 'info', 'a way to authenticate is removed (or authentication becomes required)'),
+  'security-requirement-added': rule('info', 'breaking', 'a way to authenticate is added: a server of OLD does not accept it'),
+  'security-scheme-changed': rule('breaking', 'breaking', 'a security scheme in use changes (type, location, header name, scheme)'),
+  ...Object.fromEntries(
+    Object.entries(SCHEMA_KINDS).flatMap(([kind, byContext]) => [
+      [`request-${kind}`, byContext.request],
+      [`response-${kind}`, byContext.response],
+    ]),
+  ),
+  'version-changed': rule('info', 'info', 'info.version changes'),
+  'documentation-changed': rule('info', 'info', 'a description, summary, example, tag or extension changes'),
+  'other-change': rule('info', 'info', 'any other change the rules above do not classify'),
+};
+
+export const SEVERITY_ORDER: readonly Severity[] = ['breaking', 'warning', 'info'];
+
+export function worse(a: Severity, b: Severity): Severity {
+  return SEVERITY_ORDER.indexOf(a) <= SEVERITY_ORDER.indexOf(b) ? a : b;
+}

@@ -1,0 +1,76 @@
+import { pointerOf } from '../../contract/json-pointer.ts';
+import type { ChangeRecorder } from './change-recorder.ts';
+import { canonical } from './diff-specs.ts';
+
+/** Keys that only document: a change under them changes no request or response. */
+const DOCUMENTATION_KEYS = new Set(['description', 'summary', 'title', 'example', 'examples', 'externalDocs', 'tags', 'info', 'servers', 'license', 'contact']);
+/** Arrays whose order means nothing (JSON Schema `required`, `enum`, `type`; an operation's tags). */
+const SET_KEYS = new Set(['required', 'enum', 'type', 'tags']);
+/**
+ * Reusable components matter where they are used, and are compared there; comparing them again
+ * here would report every moved or renamed schema. Security schemes are compared by use as well,
+ * but their descriptions are documentation worth listing.
+ */
+const COMPARED_WHERE_USED = ['schemas', 'responses', 'parameters', 'requestBodies', 'headers', 'examples', 'links', 'callbacks', 'pathItems'].map((k) => `/components/${k}`);
+
+/**
+ * The catch-all pass: every difference between the dereferenced documents that no rule has
+ * explained is still listed, as `documentation-changed` or `other-change`, so `diff` shows
+ * every change.
+ */
+export function reportUnclassified(recorder: ChangeRecorder, oldDoc: unknown, newDoc: unknown): void {
+  const seen = new Set<unknown>();
+  const visit = (before: unknown, after: unknown, oldTokens: string[], newTokens: string[]): void => {
+    const oldAt = pointerOf(oldTokens);
+    const newAt = pointerOf(newTokens);
+    if (COMPARED_WHERE_USED.some((root) => oldAt === root || oldAt.startsWith(`${root}/`))) return;
+    if (recorder.isExplained(oldAt, newAt)) return;
+    const key = newTokens.at(-1) ?? '';
+    if (isMap(before) && isMap(after)) {
+      if (seen.has(before)) return;
+      seen.add(before);
+      // Path items pair by their shape, as operations do: renaming a path parameter renames no path.
+      const pairKey = newAt === '/paths' ? (name: string) => name.replace(/\{[^}]*\}/g, '{}') : (name: string) => name;
+      const oldNames = new Map(Object.keys(before).map((name) => [pairKey(name), name]));
+      const newNames = new Map(Object.keys(after).map((name) => [pairKey(name), name]));
+      for (const paired of new Set([...oldNames.keys(), ...newNames.keys()])) {
+        const oldName = oldNames.get(paired) ?? newNames.get(paired)!;
+        const newName = newNames.get(paired) ?? oldNames.get(paired)!;
+        visit(before[oldName], after[newName], [...oldTokens, oldName], [...newTokens, newName]);
+      }
+      return;
+    }
+    if (Array.isArray(before) && Array.isArray(after) && !SET_KEYS.has(key) && before.length === after.length) {
+      before.forEach((item, index) => visit(item, after[index], [...oldTokens, String(index)], [...newTokens, String(index)]));
+      return;
+    }
+    const same = SET_KEYS.has(key) && Array.isArray(before) && Array.isArray(after) ? sameSet(before, after) : canonical(before) === canonical(after);
+    // A value added, removed or resized whole, of which a rule already reported a part, is that change.
+    if (same || recorder.explainsPartOf(oldAt, newAt)) return;
+    const documentation = newTokens.some((token) => DOCUMENTATION_KEYS.has(token) || token.startsWith('x-'));
+    const what = before === undefined ? 'added' : after === undefined ? 'removed' : 'changed';
+    recorder.record(
+      documentation ? 'documentation-changed' : 'other-change',
+      `"${key || '(root)'}" ${what}`,
+      before === undefined ? parentOf(oldTokens) : oldAt,
+      after === undefined ? parentOf(newTokens) : newAt,
+      undefined,
+      before === undefined ? 'new' : after === undefined ? 'old' : 'both',
+    );
+  };
+  visit(oldDoc, newDoc, [], []);
+}
+
+function isMap(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function sameSet(before: unknown[], after: unknown[]): boolean {
+  const a = new Set(before.map(canonical));
+  const b = new Set(after.map(canonical));
+  return a.size === b.size && [...a].every((v) => b.has(v));
+}
+
+function parentOf(tokens: string[]): string {
+  return pointerOf(tokens.slice(0, -1));
+}

@@ -1,0 +1,56 @@
+import { pointerOf } from '../../contract/json-pointer.ts';
+import { HTTP_METHODS } from '../../contract/operation.ts';
+import type { JsonSchema } from '../../contract/index.ts';
+import type { LintFinding, LintRule } from '../lint-finding.ts';
+
+/**
+ * API §5: every operation requires the API key, answers 401 when it is missing or invalid and 403
+ * when it lacks the permission. A reviewer reads an operation alone, so each one carries its
+ * operationId (the mock's handler and the generated types are keyed by it) and a summary.
+ */
+const AUTH_STATUSES = ['401', '403'];
+
+export const operationBasics: LintRule = {
+  ids: [
+    { id: 'operation-operation-id', severity: 'error', summary: 'every operation has an operationId' },
+    { id: 'operation-summary', severity: 'error', summary: 'every operation has a summary' },
+    { id: 'operation-security', severity: 'error', summary: 'every operation requires a security scheme (its own `security` or the document\'s), none optional' },
+    { id: 'operation-auth-responses', severity: 'error', summary: 'every operation documents 401 and 403 (API §5)' },
+  ],
+  needsContract: false,
+  check({ rawDocument }) {
+    const findings: LintFinding[] = [];
+    for (const [path, pathItem] of Object.entries((rawDocument.paths ?? {}) as Record<string, Record<string, JsonSchema>>)) {
+      for (const method of HTTP_METHODS) {
+        const operation = pathItem?.[method];
+        if (!operation || typeof operation !== 'object') continue;
+        const at = pointerOf(['paths', path, method]);
+        const name = `${method.toUpperCase()} ${path}`;
+        if (typeof operation.operationId !== 'string' || operation.operationId === '') {
+          findings.push({ ruleId: 'operation-operation-id', severity: 'error', pointer: at, onKey: true, message: `${name}: expected an operationId` });
+        }
+        if (typeof operation.summary !== 'string' || operation.summary.trim() === '') {
+          findings.push({ ruleId: 'operation-summary', severity: 'error', pointer: at, onKey: true, message: `${name}: expected a summary` });
+        }
+        const ownSecurity = operation.security as Record<string, unknown>[] | undefined;
+        const security = ownSecurity ?? (rawDocument.security as Record<string, unknown>[] | undefined) ?? [];
+        // OAS 3.1 §4.8.30: an empty requirement object `{}` makes authentication optional.
+        if (security.length === 0 || security.some((requirement) => Object.keys(requirement ?? {}).length === 0)) {
+          findings.push({
+            ruleId: 'operation-security',
+            severity: 'error',
+            pointer: ownSecurity ? `${at}/security` : at,
+            onKey: true,
+            message: `${name}: expected a required security scheme (API §5: every operation needs the API key), got ${JSON.stringify(security)}`,
+          });
+        }
+        const responses = (operation.responses ?? {}) as Record<string, unknown>;
+        const missing = AUTH_STATUSES.filter((status) => !(status in responses));
+        if (missing.length > 0) {
+          findings.push({ ruleId: 'operation-auth-responses', severity: 'error', pointer: `${at}/responses`, onKey: true, message: `${name}: expected responses ${missing.join(' and ')} (API §5), documented: ${Object.keys(responses).join(', ') || 'none'}` });
+        }
+      }
+    }
+    return findings;
+  },
+};

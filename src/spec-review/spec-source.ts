@@ -1,0 +1,102 @@
+import { readFile } from 'node:fs/promises';
+import { isAbsolute, relative, resolve } from 'node:path';
+import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
+import type { JsonSchema } from '../contract/index.ts';
+import { pointerOf, pointerTokens, resolvePointer } from '../contract/json-pointer.ts';
+
+/** A line and column in a file, both counted from 1 (as editors and CI annotations count). */
+export interface Position {
+  line: number;
+  column: number;
+}
+
+/** A spec as read from disk or stdin: its text, the parsed document, and where each pointer sits. */
+export interface SpecSource {
+  /** The name to print: the path as given, or `<stdin>`. */
+  file: string;
+  /** Where `$ref`s to other files are resolved from. */
+  absolutePath: string;
+  text: string;
+  document: JsonSchema;
+  /** Where the value at `pointer` is written; the nearest written parent when it is not there. */
+  positionOf(pointer: string, options?: { onKey?: boolean }): Position;
+}
+
+/** A spec (or other input) that cannot be read or parsed; the CLI prints it and exits 2. */
+export class SpecReadError extends Error {
+  override name = 'SpecReadError';
+}
+
+export const STDIN = '-';
+
+/** Reads a spec file, or stdin for `-`, and parses it as YAML (JSON is YAML too). */
+export async function readSpecSource(file: string, stdin: () => Promise<string> = readStdin): Promise<SpecSource> {
+  let text: string;
+  try {
+    text = file === STDIN ? await stdin() : await readFile(file, 'utf8');
+  } catch (error) {
+    throw new SpecReadError(`${file}: cannot read it (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+  const name = file === STDIN ? '<stdin>' : isAbsolute(file) ? relative(process.cwd(), file) || file : file;
+  return specSourceFromText(name, file === STDIN ? resolve('stdin.yaml') : resolve(file), text);
+}
+
+export function specSourceFromText(file: string, absolutePath: string, text: string): SpecSource {
+  // The `yaml` package keeps each node's offset, which maps a JSON pointer to line:column.
+  const lineCounter = new LineCounter();
+  const parsed = parseDocument(text, { lineCounter, uniqueKeys: true });
+  const error = parsed.errors[0];
+  if (error) {
+    const where = error.linePos ? `${file}:${error.linePos[0].line}:${error.linePos[0].col}` : file;
+    throw new SpecReadError(`${where}: expected a YAML or JSON document, got a syntax error: ${error.message.split('\n')[0]}`);
+  }
+  const document: unknown = parsed.toJS({ maxAliasCount: 1000 });
+  if (!document || typeof document !== 'object' || Array.isArray(document)) {
+    throw new SpecReadError(`${file}: expected an OpenAPI document (a YAML or JSON object), got ${document === null || document === undefined ? 'an empty file' : JSON.stringify(document).slice(0, 40)}`);
+  }
+  return {
+    file,
+    absolutePath,
+    text,
+    document: document as JsonSchema,
+    positionOf(pointer, options = {}) {
+      const written = nearestWritten(document, pointer);
+      const { node, key } = nodeAt(parsed.contents, pointerTokens(written));
+      const offset = (options.onKey && written === pointer ? key?.range?.[0] : undefined) ?? node?.range?.[0] ?? 0;
+      const { line, col } = lineCounter.linePos(offset);
+      return { line, column: col };
+    },
+  };
+}
+
+/** The YAML node at the tokens, and the key node it is written under (for maps). */
+function nodeAt(root: unknown, tokens: string[]): { node: Node | undefined; key: Node | undefined } {
+  let node = root as Node | undefined;
+  let key: Node | undefined;
+  for (const token of tokens) {
+    if (isMap(node)) {
+      const pair = node.items.find((item) => isPair(item) && String(isScalar(item.key) ? item.key.value : item.key) === token);
+      key = pair?.key as Node | undefined;
+      node = pair?.value as Node | undefined;
+    } else if (isSeq(node)) {
+      key = undefined;
+      node = node.items[Number(token)] as Node | undefined;
+    } else {
+      break;
+    }
+  }
+  return { node, key };
+}
+
+/** The pointer itself when it leads to a value, else its nearest parent that does. */
+function nearestWritten(document: unknown, pointer: string): string {
+  const tokens = pointerTokens(pointer);
+  while (tokens.length > 0 && resolvePointer(document, pointerOf(tokens)) === undefined) tokens.pop();
+  return pointerOf(tokens);
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
