@@ -1,4 +1,3 @@
-import { stringify } from 'yaml';
 import type { MockHandle, MockRequest, MockResponse } from '../core/types.ts';
 
 /**
@@ -30,10 +29,16 @@ export interface DocsOptions {
   prefillKey?: string;
   /** The reference's static files; without them `/docs` is not served (the spec still is). */
   assets?: DocsAssets;
+  /**
+   * Writes a value as YAML, for /openapi.yaml (served only with it). Passed in rather than
+   * imported so the browser bundle, which never serves docs, does not carry a YAML writer (~100 KiB).
+   * @example { toYaml: (value) => stringify(value) } // stringify from the `yaml` package
+   */
+  toYaml?: (value: unknown) => string;
 }
 
 export function docsLayer(options: DocsOptions): (next: MockHandle) => MockHandle {
-  const { document, assets } = options;
+  const { document, assets, toYaml } = options;
   const page = docsPage();
   const init = docsInitScript(document, options.prefillKey);
   const prefix = `${DOCS_PATHS.page}/`;
@@ -45,7 +50,7 @@ export function docsLayer(options: DocsOptions): (next: MockHandle) => MockHandl
         return ok(JSON.stringify(servedDocument(document, serverUrl(request)), null, 2), 'application/json');
       case DOCS_PATHS.yaml:
         // application/yaml: the media type RFC 9512 registers for YAML.
-        return ok(stringify(servedDocument(document, serverUrl(request)), { aliasDuplicateObjects: false, lineWidth: 120 }), 'application/yaml');
+        if (toYaml) return ok(toYaml(servedDocument(document, serverUrl(request))), 'application/yaml');
     }
     if (!assets || (path !== DOCS_PATHS.page && !path.startsWith(prefix))) return next(request);
     if (path === DOCS_PATHS.page || path === prefix) return ok(page, 'text/html; charset=utf-8', DOCS_CSP);
