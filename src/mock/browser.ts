@@ -21,4 +21,4 @@ export { MAX_DELAY_MS } from './layers/prefer-header.ts';
 export { DEFAULT_SESSION, SESSION_HEADER, type Session, type Sessions } from './layers/sessions.ts';
 export type { StickyRule } from './layers/sticky-rules.ts';
 export type { Journal, JournalEntry } from './layers/journal.ts';
-export { createRequestFacts, type RequestFacts } from './layers/describe-request.ts';
+export { createRequestFacts, type RequestFacts } from './layers/request-facts.ts';

@@ -55,19 +55,20 @@ export function createHandle({ contract, store, newId = randomIds, handlers = op
     const { operation } = route;
     const denied = authorizationFailure(operation, request, store);
     if (denied) return fail(denied.status, denied.message);
-    const decoded = decodePathParams(route.rawParams);
-    // An id that is not valid percent-encoding names no resource; 404 is the status the spec documents for that.
-    if (!decoded.ok) return fail(404, `The ${decoded.param} in the path is not valid percent-encoding, so no such resource exists.`);
-    let key: string | undefined;
-    if (operation.method === 'GET') {
+    // Keyed by the path as sent: only paths without percent-encoding, so the raw path is the ids
+    // themselves and a hostile client cannot fill the map with spellings of one id.
+    const key = operation.method === 'GET' && !pathname.includes('%') ? pathname : undefined;
+    if (key !== undefined) {
       if (store.version() !== renderedAt) {
         rendered.clear();
         renderedAt = store.version();
       }
-      key = `${operation.operationId}${JSON.stringify(Object.values(decoded.params))}`;
       const ready = rendered.get(key);
       if (ready) return ready;
     }
+    const decoded = decodePathParams(route.rawParams);
+    // An id that is not valid percent-encoding names no resource; 404 is the status the spec documents for that.
+    if (!decoded.ok) return fail(404, `The ${decoded.param} in the path is not valid percent-encoding, so no such resource exists.`);
     const result = dispatch[operation.operationId]!(store, decoded.params);
     if ('error' in result) return fail(result.status, result.error);
     if (result.body === undefined) return { status: result.status, headers: {}, body: undefined };

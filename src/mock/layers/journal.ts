@@ -2,7 +2,7 @@ import { decodePathParams, type Contract } from '../../contract/neutral.ts';
 import { createResponseCheck } from '../core/self-check.ts';
 import { requestPath } from '../core/request-path.ts';
 import type { MockRequest, MockResponse } from '../core/types.ts';
-import { authHeaderNames, keyPresent } from './describe-request.ts';
+import { authHeaderNames, keyPresent } from './request-facts.ts';
 import { mapAnswer, type SessionHandle } from './layer.ts';
 
 /** One request as the journal shows it. Never a header value: whether a key came, not the key. */

@@ -7,7 +7,7 @@ import type { MockHandle } from '../core/types.ts';
 import { CONTROL_TOKEN_HEADER, controlLayer } from './control.ts';
 import { corsLayer } from './cors.ts';
 import { docsLayer, type DocsOptions } from './docs.ts';
-import { authHeaderNames } from './describe-request.ts';
+import { authHeaderNames } from './request-facts.ts';
 import { forcedAnswersLayer } from './forced-answers.ts';
 import { createJournal, type Journal } from './journal.ts';
 import { SESSION_HEADER, createSessions, sessionLayer, type Sessions } from './sessions.ts';
