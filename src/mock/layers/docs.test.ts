@@ -62,6 +62,14 @@ describe('the served spec', () => {
     }
   });
 
+  it('lets a page on another origin fetch the spec (CORS covers it), and keeps it out of the journal', async () => {
+    const response = await fetch(`${client.mock.url}/openapi.json`, { headers: { origin: 'http://localhost:8000' } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('access-control-allow-origin')).toBe('http://localhost:8000');
+    const journal = (await (await fetch(`${client.mock.url}/__mock/journal`)).json()) as { entries: { method: string; path: string }[] };
+    expect(journal.entries.filter((e) => e.method === 'GET' && /^\/(openapi\.|docs)/.test(e.path))).toEqual([]);
+  });
+
   it('leaves other methods on the spec paths to the mock, which refuses them as it refuses any unknown route', async () => {
     const answer = await get(client.mock.url, '/openapi.json', 'POST');
     expect(answer.status).toBe(404);
