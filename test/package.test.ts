@@ -33,7 +33,7 @@ afterAll(() => rmSync(SANDBOX, { recursive: true, force: true }));
 describe('the packed package', () => {
   it('ships the built JavaScript, the spec and the fixtures, and no tests', () => {
     const files = readdirSync(INSTALLED, { recursive: true }).map(String);
-    expect(files).toEqual(expect.arrayContaining(['bin/flag-admin.js', 'dist/src/cli/main.js', 'dist/conformance/run.js', 'dist/src/mock/index.d.ts', 'spec/openapi.yaml', 'fixtures/default.json', 'fixtures/fixture.schema.json']));
+    expect(files).toEqual(expect.arrayContaining(['bin/flag-admin.js', 'dist/src/cli/main.js', 'dist/conformance/run.js', 'dist/src/mock/index.d.ts', 'dist/browser/flag-admin-mock.js', 'dist/browser/flag-admin-mock.json', 'spec/openapi.yaml', 'fixtures/default.json', 'fixtures/fixture.schema.json']));
     expect(files.filter((f) => f.endsWith('.test.ts') || f.endsWith('.test.js'))).toEqual([]);
     expect(files.filter((f) => f.startsWith('src/') || f.startsWith('conformance/'))).toEqual([]);
   });
@@ -107,5 +107,17 @@ describe('the packed package', () => {
   it('lints its own spec with the installed spec command', async () => {
     const { stdout } = await run(process.execPath, [join(INSTALLED, 'bin', 'flag-admin.js'), 'spec', 'lint'], { cwd: INSTALLED });
     expect(stdout).toBe('spec/openapi.yaml: lints clean\n');
+  });
+
+  it('ships the browser bundle and its { spec, fixtures } values, which run the stateful mock from the installed package', async () => {
+    const script = [
+      "const { createContract, createMockHandler } = await import('flag-admin-contract/browser/bundle.js');",
+      "const { default: values } = await import('flag-admin-contract/browser/values.json', { with: { type: 'json' } });",
+      'const mock = createMockHandler({ contract: createContract(values.spec), fixtures: values.fixtures });',
+      "const remove = () => mock(new Request('http://mock.test/api/admin/service-account/1/token/2', { method: 'DELETE', headers: { authorization: 'mock-admin-key' } }));",
+      'console.log((await remove()).status, (await remove()).status);',
+    ].join('\n');
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: SANDBOX });
+    expect(stdout.trim()).toBe('200 404');
   });
 });

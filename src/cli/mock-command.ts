@@ -109,5 +109,6 @@ function startBanner(url: string, file: string, state: MockState, options: MockA
     `  API keys (Authorization header):`,
     ...keys,
     `  CORS: ${cors}; sessions: X-Mock-Session (up to ${options.maxSessions}); control API: ${url}/__mock/ (${options.controlToken ? 'needs the control token' : 'loopback callers'})`,
+    `  docs: ${url}/docs (spec: ${url}/openapi.json, ${url}/openapi.yaml)`,
   ].join('\n') + `${example}\n  Ctrl-C to stop.\n`;
 }
