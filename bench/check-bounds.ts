@@ -7,7 +7,7 @@ import { HOSTILE_TARGETS } from '../conformance/test/hostile-targets.ts';
 import { ADMIN_KEY, VIEWER_KEY, targetArgs } from '../conformance/test/run-check.ts';
 import { runCliProcess } from '../conformance/test/run-cli-process.ts';
 import { breakResponses } from '../conformance/test/serve-target.ts';
-import { median } from './spawn-server.ts';
+import { median } from './stats.ts';
 
 const runs = Number(process.argv[2] ?? 3);
 const contract = await loadContract({ validate: false });

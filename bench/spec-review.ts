@@ -7,7 +7,7 @@ import { DEFAULT_SPEC_FILE } from '../src/contract/load-contract.ts';
 import { diffSpecs } from '../src/spec-review/diff/diff-specs.ts';
 import { lintSpec } from '../src/spec-review/lint-spec.ts';
 import { readSpecSource } from '../src/spec-review/spec-source.ts';
-import { median, percentile } from './spawn-server.ts';
+import { median, percentile } from './stats.ts';
 
 const runs = Number(process.argv[2] ?? 10);
 const BIN = fileURLToPath(new URL('../bin/flag-admin.js', import.meta.url));

@@ -52,7 +52,8 @@ const FIELDS: Readonly<Record<keyof CheckConfig, FieldKind>> = {
 /** Reads and checks a config file; a bad field throws a ContractError naming the file, the JSON pointer and what was expected. */
 export function readCheckConfig(file: string): CheckConfig {
   // A syntax error names the line and column, never the text around it (it may hold a key).
-  const value = readJsonFile(file, { kind: 'CONFIG', what: 'a readable JSON config file' });
+  // A config is a few options: a file of megabytes is a wrong path, refused before it is read.
+  const value = readJsonFile(file, { kind: 'CONFIG', what: 'a readable JSON config file', maxBytes: 2 ** 20 });
   const fail = (pointer: string, expected: string, got?: unknown): never => {
     throw new ContractError('CONFIG_INVALID', { file, pointer, expected, got: got === undefined ? undefined : JSON.stringify(got) });
   };

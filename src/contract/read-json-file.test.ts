@@ -11,7 +11,7 @@ function attempt(text: string): ContractError {
   const file = join(dir, 'f.json');
   writeFileSync(file, text);
   try {
-    readJsonFile(file, { kind: 'CONFIG', what: 'a readable JSON config file' });
+    readJsonFile(file, { kind: 'CONFIG', what: 'a readable JSON config file', maxBytes: 2 ** 20 });
   } catch (error) {
     return error as ContractError;
   }
@@ -37,6 +37,6 @@ describe('readJsonFile', () => {
   });
 
   it('names the file it cannot read', () => {
-    expect(() => readJsonFile(join(dir, 'missing.json'), { kind: 'FIXTURE', what: 'a readable JSON fixture file' })).toThrow(/missing\.json: expected a readable JSON fixture file, got ENOENT$/);
+    expect(() => readJsonFile(join(dir, 'missing.json'), { kind: 'FIXTURE', what: 'a readable JSON fixture file', maxBytes: 2 ** 20 })).toThrow(/missing\.json: expected a readable JSON fixture file, got ENOENT$/);
   });
 });

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { parse, printParseErrorCode, type ParseError, type ParseErrorCode } from 'jsonc-parser';
 import { ContractError } from './contract-error.ts';
 
@@ -29,14 +29,21 @@ const EXPECTED: Readonly<Record<string, string>> = {
 /**
  * Reads and parses a JSON file (a fixture, a `--config`). A file that cannot be read or parsed
  * is a ContractError `${kind}_UNREADABLE` / `${kind}_JSON` naming the file, the line and column
- * and what was expected there, never quoting the file's text.
- * @example readJsonFile('check.json', { kind: 'CONFIG', what: 'a readable JSON config file' })
+ * and what was expected there, never quoting the file's text. The size is checked before
+ * reading (`${kind}_TOO_LARGE`), and only a regular file is read, so a wrong path to a huge
+ * file or a device that never ends (/dev/zero) is refused at once rather than read until the
+ * process runs out of memory.
+ * @example readJsonFile('check.json', { kind: 'CONFIG', what: 'a readable JSON config file', maxBytes: 2 ** 20 })
  */
-export function readJsonFile(file: string, { kind, what }: { kind: string; what: string }): unknown {
+export function readJsonFile(file: string, { kind, what, maxBytes }: { kind: string; what: string; maxBytes: number }): unknown {
   let text: string;
   try {
+    const stats = statSync(file);
+    if (!stats.isFile()) throw new ContractError(`${kind}_UNREADABLE`, { file, expected: 'a regular JSON file', got: 'something else (a folder, a device or a pipe)' });
+    if (stats.size > maxBytes) throw new ContractError(`${kind}_TOO_LARGE`, { file, expected: `a file of at most ${formatMiB(maxBytes)}`, got: formatMiB(stats.size) });
     text = readFileSync(file, 'utf8');
   } catch (error) {
+    if (error instanceof ContractError) throw error;
     throw new ContractError(`${kind}_UNREADABLE`, { file, expected: what, got: (error as NodeJS.ErrnoException).code ?? 'an error reading it' });
   }
   try {
@@ -62,4 +69,8 @@ function lineAndColumn(text: string, offset: number): { line: number; column: nu
   const before = text.slice(0, offset);
   const lineStart = before.lastIndexOf('\n') + 1;
   return { line: before.split('\n').length, column: offset - lineStart + 1 };
+}
+
+function formatMiB(bytes: number): string {
+  return bytes >= 2 ** 20 ? `${(bytes / 2 ** 20).toFixed(0)} MiB` : `${bytes} bytes`;
 }

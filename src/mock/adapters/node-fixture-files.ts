@@ -31,7 +31,13 @@ export function nodeFixtureLabels(contract: Contract): FixtureLabels {
   return { spec: shortPath(contract.specFile), fixtureSchema: shortPath(FIXTURE_SCHEMA_FILE) };
 }
 
+/**
+ * The largest fixture file read (a project with 1,000,000 environments is ~100 MB): a wrong path
+ * to a huge file is refused at once rather than read until the process runs out of memory.
+ */
+export const MAX_FIXTURE_BYTES = 256 * 1024 * 1024;
+
 /** A syntax error names the line and column, never the text around it (it may hold a key). */
 function readJson(file: string): unknown {
-  return readJsonFile(file, { kind: 'FIXTURE', what: 'a readable JSON fixture file' });
+  return readJsonFile(file, { kind: 'FIXTURE', what: 'a readable JSON fixture file', maxBytes: MAX_FIXTURE_BYTES });
 }
