@@ -32,7 +32,7 @@ export function nearMissScenario(input: PlanInput): ScenarioPlan {
   }
 
   const deletion = input.contract.operation(DELETE_SERVICE_ACCOUNT_TOKEN);
-  const { primary } = allocateTokens(input.tokens);
+  const { primary, spare } = allocateTokens(input.tokens);
   const why = !input.allowDelete ? NEEDS_ALLOW_DELETE : !primary ? NEEDS_TOKEN : undefined;
   if (why || !primary) {
     skipped.push({ operationId: deletion.operationId, step: 'near-miss-token', label: 'delete near-misses of a given token', expects: [NOT_FOUND], reason: why ?? NEEDS_TOKEN });
@@ -43,6 +43,18 @@ export function nearMissScenario(input: PlanInput): ScenarioPlan {
       if (given.has(variant.value)) continue;
       const label = `delete token ${primary.account}/${JSON.stringify(variant.value)} (token ${primary.token} ${variant.name})`;
       requests.push({ operationId: deletion.operationId, step: 'near-miss-token', label, credential: 'full', method: deletion.method, path: pathOf(deletion, [encodeId(primary.account), encodeId(variant.value)]), expects: [NOT_FOUND], token: primary });
+    }
+  }
+  // The account's near-misses on the spare token (deleted concurrently later), so the steps of the other tokens stay undisturbed.
+  const spareWhy = !input.allowDelete ? NEEDS_ALLOW_DELETE : !spare ? 'needs a third disposable --token (one not used by the other deletion steps)' : undefined;
+  if (spareWhy || !spare) {
+    skipped.push({ operationId: deletion.operationId, step: 'near-miss-account', label: "delete a given token through near-misses of its account's id", expects: [NOT_FOUND], reason: spareWhy ?? NEEDS_TOKEN });
+  } else {
+    const accounts = new Set(input.tokens.map((t) => t.account));
+    for (const variant of idVariants(spare.account, { prefix: false })) {
+      if (accounts.has(variant.value)) continue;
+      const label = `delete token ${JSON.stringify(variant.value)}/${spare.token} (account ${spare.account} ${variant.name})`;
+      requests.push({ operationId: deletion.operationId, step: 'near-miss-account', label, credential: 'full', method: deletion.method, path: pathOf(deletion, [encodeId(variant.value), encodeId(spare.token)]), expects: [NOT_FOUND], token: spare });
     }
   }
   return { requests, skipped };
