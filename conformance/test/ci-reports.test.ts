@@ -60,6 +60,18 @@ describe('the console', () => {
   });
 });
 
+describe('--max-body BYTES', () => {
+  it('reads no more of a body than that: a longer one is a response-received finding, not judged further', async () => {
+    server = await mockTarget();
+    const run = await runCheck([...targetArgs(server.url), '--max-body', '1k']);
+    expect(run.code).toBe(1);
+    expect(run.report!.options.maxBodyBytes).toBe(1024);
+    const found = run.report!.findings.filter((f) => f.checkId === 'response-received').map((f) => `${f.operationId}: ${f.got}`);
+    expect(found).toContain('getProjectEnvironments: answered 200, but the body exceeded --max-body 1024 bytes; reading stopped (raise --max-body if such a body is legitimate)');
+    expect(new Set(run.report!.findings.map((f) => f.checkId))).toEqual(new Set(['response-received']));
+  });
+});
+
 describe('--fail-on-not-checked', () => {
   it('exits 1 when a check could not run, and says why on the last line', async () => {
     server = await mockTarget();
