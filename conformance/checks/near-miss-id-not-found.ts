@@ -44,7 +44,7 @@ export const nearMissTokenNotFound = nearMissIdCheck({
   baselineCheck: 'unknown-token-not-found',
   harm: 'nothing is deleted',
   proves:
-    'a given token id, or its account id, with a leading zero, a plus sign, a decimal point, a trailing space or in another case names no token: ids are compared exactly (spec decision), so 404 and nothing is deleted',
+    'a given token id, or its account id, with a leading zero, a plus sign, a decimal point or a trailing space names no token: ids are compared exactly (spec decision), so 404 and nothing is deleted',
   resolved: 'The server resolved it to the given token and may have deleted that token.',
 });
 
