@@ -38,17 +38,18 @@ export interface IdVariant {
 /**
  * Ids that a server comparing ids exactly (spec decision) does not know, but a sloppy one
  * resolves to `id`: parsed as a number (`01`, `+1`, `1.0`), trimmed (`1 `), compared without
- * case, or by prefix. `prefix` is off for ids the suite may delete: a prefix of one token id can
- * be another real token (`12` -> `1`), which a near-miss must never touch.
+ * case, or by prefix. `lookalikes` (another case, a prefix) is off for ids the suite may delete:
+ * they can name another real token (`12` -> `1`, `ci` -> `CI`), which a near-miss must never touch.
  */
-export function idVariants(id: string, { prefix }: { prefix: boolean }): IdVariant[] {
+export function idVariants(id: string, { lookalikes }: { lookalikes: boolean }): IdVariant[] {
   const variants: IdVariant[] = [];
   if (/^\d+$/.test(id)) {
     variants.push({ name: 'with a leading zero', value: `0${id}` }, { name: 'with a plus sign', value: `+${id}` }, { name: 'written as a decimal', value: `${id}.0` });
   }
   variants.push({ name: 'with a trailing space', value: `${id} ` });
+  if (!lookalikes) return variants;
   if (id.toUpperCase() !== id) variants.push({ name: 'in upper case', value: id.toUpperCase() });
   else if (id.toLowerCase() !== id) variants.push({ name: 'in lower case', value: id.toLowerCase() });
-  if (prefix && id.length > 1) variants.push({ name: 'without its last character', value: id.slice(0, -1) });
+  if (id.length > 1) variants.push({ name: 'without its last character', value: id.slice(0, -1) });
   return variants;
 }

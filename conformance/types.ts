@@ -38,6 +38,7 @@ export type StepKind =
   | 'near-miss-key'
   | 'near-miss-project'
   | 'near-miss-token'
+  | 'near-miss-account'
   | 'odd-id'
   | 'unlisted-method';
 

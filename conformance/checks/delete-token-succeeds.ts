@@ -1,6 +1,6 @@
 import { failed, passed, statusList, type Check, type Judgement } from './check.ts';
 import { NOT_FOUND } from '../http-status.ts';
-import { goneOrDefect, succeeded } from './token-history.ts';
+import { deletedEarlierBy, goneOrDefect } from './token-history.ts';
 
 export const deleteTokenSucceeds: Check = {
   id: 'delete-token-succeeds',
@@ -13,11 +13,8 @@ export const deleteTokenSucceeds: Check = {
     exchanges.flatMap((exchange): Judgement[] => {
       if (!exchange.response) return [];
       if (exchange.expects.includes(exchange.response.status)) return [passed(exchange)];
-      // An earlier probe already removed it (the restricted key, no key, a near-miss id): that probe's check owns the defect.
-      const earlier = context.all.find((e) => e.seq < exchange.seq && e.step !== 'delete' && e.token?.account === exchange.token?.account && e.token?.token === exchange.token?.token && succeeded(e));
-      if (earlier) {
-        return [{ operationId: exchange.operationId, verdict: 'not checked', reason: `an earlier request had already deleted the token ("${earlier.label}", step ${earlier.step})` }];
-      }
+      const gone = deletedEarlierBy(context.all, exchange);
+      if (gone) return [{ operationId: exchange.operationId, verdict: 'not checked', reason: gone }];
       return [
         failed({
           exchange,

@@ -7,14 +7,14 @@ import { failed, passed, statusList, type Check, type Judgement } from './check.
  * cannot exist shows the server answers 404 at all; if that already failed, its own check says
  * so and the near-misses add nothing.
  */
-function nearMissIdCheck(options: { id: string; step: StepKind; what: string; baseline: StepKind; baselineCheck: string; harm: string; resolved: string }): Check {
+function nearMissIdCheck(options: { id: string; steps: StepKind[]; what: string; baseline: StepKind; baselineCheck: string; harm: string; proves: string; resolved: string }): Check {
   return {
     id: options.id,
     severity: 'error',
     title: `A near-miss of a given ${options.what} id: 404`,
-    proves: `a ${options.what} id with a leading zero, a plus sign, a decimal point, a trailing space, another case (or, for a project, a prefix) names no ${options.what}: ids are compared exactly (spec decision), so 404 and ${options.harm}`,
+    proves: options.proves,
     level: 'behaviour',
-    steps: [options.step],
+    steps: options.steps,
     judge: (exchanges, context) =>
       exchanges.flatMap((exchange): Judgement[] => {
         if (!exchange.response) return [];
@@ -38,20 +38,23 @@ function nearMissIdCheck(options: { id: string; step: StepKind; what: string; ba
 
 export const nearMissTokenNotFound = nearMissIdCheck({
   id: 'near-miss-token-not-found',
-  step: 'near-miss-token',
+  steps: ['near-miss-token', 'near-miss-account'],
   what: 'token',
   baseline: 'unknown-token',
   baselineCheck: 'unknown-token-not-found',
   harm: 'nothing is deleted',
+  proves:
+    'a given token id, or its account id, with a leading zero, a plus sign, a decimal point or a trailing space names no token: ids are compared exactly (spec decision), so 404 and nothing is deleted',
   resolved: 'The server resolved it to the given token and may have deleted that token.',
 });
 
 export const nearMissProjectNotFound = nearMissIdCheck({
   id: 'near-miss-project-not-found',
-  step: 'near-miss-project',
+  steps: ['near-miss-project'],
   what: 'project',
   baseline: 'missing-project',
   baselineCheck: 'missing-project-not-found',
   harm: 'no environments of another project are returned',
+  proves: 'the --project id in another case, without its last character or with a trailing space (for a numeric id also with a leading zero, a plus sign or a decimal point) names no project: ids are compared exactly (spec decision), so 404 and never the environments of --project',
   resolved: 'The server resolved it to the given project.',
 });

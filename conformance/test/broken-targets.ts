@@ -293,6 +293,21 @@ export const BROKEN_TARGETS: BrokenTarget[] = [
     },
   },
   {
+    name: 'service-account ids parsed as numbers: 02 and +2 are account 2',
+    errors: ['near-miss-token-not-found'],
+    serve: async (contract) => {
+      const mock = freshMock(contract);
+      return serveRaw((req, _, answer) => {
+        const request = toMockRequest(req);
+        const url = request.url.replace(/\/service-account\/([^/]+)\//, (whole, id: string) => {
+          const n = /^[+0-9. %20]+$/.test(id) ? Number(id.replaceAll('%20', ' ')) : Number.NaN;
+          return Number.isInteger(n) ? `/service-account/${n}/` : whole;
+        });
+        answer(mock.handle({ ...request, url }));
+      });
+    },
+  },
+  {
     name: 'project ids compared without case: DEFAULT is default',
     errors: ['near-miss-project-not-found'],
     serve: async (contract) => {

@@ -32,6 +32,7 @@ describe('usage', () => {
     [['--base-url', 'ftp://x'], '--base-url: expected an http(s) URL'],
     [['--base-url', 'http://127.0.0.1:1', '--token', '12'], '--token: expected ACCOUNT/TOKEN'],
     [['--base-url', 'http://127.0.0.1:1', '--timeout', 'soon'], '--timeout: expected a positive integer'],
+    [['--base-url', 'http://127.0.0.1:1', '--max-body', 'lots'], '--max-body: expected a number of bytes, e.g. 1048576 or 4M, got "lots"'],
     [['--base-url', 'http://127.0.0.1:1', '--forbidden', 'getEverything'], '--forbidden: the spec has no operation "getEverything"'],
     [['--base-url', 'http://127.0.0.1:1', '--skip-check', 'no-such-check'], '--skip-check: no check "no-such-check"'],
   ])('exits 2 for %j: %s', async (args, message) => {
@@ -60,6 +61,7 @@ describe('--config FILE', () => {
     ['unknown.json', { baseURL: 'http://x' }, '#/baseURL: expected one of the options baseUrl, apiKey'],
     ['token.json', { tokens: ['1/1', 'oops'] }, '#/tokens/1: expected a string "ACCOUNT/TOKEN", e.g. "1/2", got "oops"'],
     ['array.json', [], ': expected an object of options'],
+    ['max-body.json', { maxBody: 0 }, '#/maxBody: expected a positive integer of bytes, got 0'],
     ['broken.json', '{"baseUrl": ', ':1:13: expected a value (JSON allows no trailing comma, and the text must not be empty), got a JSON syntax error (the text is not shown: it may hold a key)'],
   ])('exits 2 naming the file, the pointer and the expectation (%s)', async (name, value, message) => {
     const file = configFile(name, value);
