@@ -4,8 +4,9 @@ import { HTTP_METHODS } from '../../contract/operation.ts';
 import type { JsonSchema } from '../../contract/index.ts';
 import { SpecReadError, type SpecSource } from '../spec-source.ts';
 import { ChangeRecorder, type Change, type SpecVersion } from './change-recorder.ts';
-import { compareSchemas, show, type SchemaScope } from './diff-schemas.ts';
+import { compareSchemas, show, type SchemaScope } from './compare-schemas.ts';
 import { SEVERITY_ORDER } from './diff-rules.ts';
+import { canonical } from './canonical-json.ts';
 import { assertComparable } from './comparable-shape.ts';
 import { reportUnclassified } from './unclassified-changes.ts';
 
@@ -240,9 +241,4 @@ function definitionOf(scheme: JsonSchema): JsonSchema {
 function signature(requirement: JsonSchema): string {
   const names = Object.keys(requirement).sort();
   return names.length === 0 ? '(none)' : names.map((name) => `${name}${(requirement[name] as string[]).length ? `[${[...(requirement[name] as string[])].sort().join(' ')}]` : ''}`).join(' + ');
-}
-
-/** JSON with sorted keys, so key order never makes a difference. */
-export function canonical(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v));
 }
