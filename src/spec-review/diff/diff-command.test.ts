@@ -107,7 +107,7 @@ describe('flag-admin spec diff', () => {
     const missing = await cli(['spec', 'diff', BASE_FILE, 'nowhere.yaml']);
     expect(missing).toMatchObject({ code: 2, stderr: 'flag-admin spec diff: nowhere.yaml: cannot read it (ENOENT)\n' });
     const invalid = await cli(['spec', 'diff', BASE_FILE, '-'], { stdin: 'openapi: 3.1.0\ninfo: {title: t, version: "1"}\npaths: {/a: {get: {responses: 7}}}\n' });
-    expect(invalid).toMatchObject({ code: 2, stderr: expect.stringMatching(/^flag-admin spec diff: <stdin>:3:\d+ #\/paths\/~1a\/get\/responses: expected a valid OpenAPI 3\.1 document, where this value must be object\n$/) });
+    expect(invalid).toMatchObject({ code: 2, stderr: 'flag-admin spec diff: <stdin>:3:31 #/paths/~1a/get/responses: expected an object, got 7\n' });
     const swagger = await cli(['spec', 'diff', BASE_FILE, '-'], { stdin: 'swagger: "2.0"\n' });
     expect(swagger.stderr).toBe('flag-admin spec diff: <stdin>:1:1 #/openapi: expected an OpenAPI 3.1.x document, got undefined\n');
     const broken = await cli(['spec', 'diff', '-', BASE_FILE], { stdin: 'openapi: [3.1\n' });

@@ -4,8 +4,10 @@ import { HTTP_METHODS } from '../../contract/operation.ts';
 import type { JsonSchema } from '../../contract/index.ts';
 import { SpecReadError, type SpecSource } from '../spec-source.ts';
 import { ChangeRecorder, type Change, type SpecVersion } from './change-recorder.ts';
-import { compareSchemas, show, type SchemaScope } from './diff-schemas.ts';
+import { compareSchemas, show, type SchemaScope } from './compare-schemas.ts';
 import { SEVERITY_ORDER } from './diff-rules.ts';
+import { canonical } from './canonical-json.ts';
+import { assertComparable } from './comparable-shape.ts';
 import { reportUnclassified } from './unclassified-changes.ts';
 
 export interface DiffResult {
@@ -39,27 +41,20 @@ export async function diffSpecs(oldSource: SpecSource, newSource: SpecSource): P
   };
 }
 
-/**
- * Validated against the OpenAPI 3.1 schema (swagger-parser), then dereferenced: the comparison
- * may rely on the document's shape, and an invalid side is refused with where and why.
- */
+/** Checked for the shapes the diff reads, then dereferenced. */
 async function dereferenced(source: SpecSource): Promise<SpecVersion> {
   if (typeof source.document.openapi !== 'string' || !source.document.openapi.startsWith('3.1.')) {
     const { line, column } = source.positionOf('/openapi');
     throw new SpecReadError(`${source.file}:${line}:${column} #/openapi: expected an OpenAPI 3.1.x document, got ${JSON.stringify(source.document.openapi)}`);
   }
+  let document: JsonSchema;
   try {
-    const copy = structuredClone(source.document) as never;
-    return { source, dereferenced: (await SwaggerParser.validate(source.absolutePath, copy, {})) as unknown as JsonSchema };
+    document = (await SwaggerParser.dereference(source.absolutePath, structuredClone(source.document) as never, {})) as unknown as JsonSchema;
   } catch (error) {
-    // swagger-parser's message is only "Swagger schema validation failed."; what is wrong is in details.
-    const detail = (error as { details?: { instancePath?: string; message?: string }[] }).details?.[0];
-    if (detail) {
-      const { line, column } = source.positionOf(detail.instancePath ?? '');
-      throw new SpecReadError(`${source.file}:${line}:${column} #${detail.instancePath ?? ''}: expected a valid OpenAPI 3.1 document, where this value ${detail.message}`);
-    }
-    throw new SpecReadError(`${source.file}: expected a valid OpenAPI 3.1 document whose $refs all resolve, got ${String((error as Error).message).split('\n')[0]}`);
+    throw new SpecReadError(`${source.file}: expected every $ref to resolve, got ${String((error as Error).message).split('\n')[0]}`);
   }
+  assertComparable(source, document);
+  return { source, dereferenced: document };
 }
 
 interface OperationAt {
@@ -246,9 +241,4 @@ function definitionOf(scheme: JsonSchema): JsonSchema {
 function signature(requirement: JsonSchema): string {
   const names = Object.keys(requirement).sort();
   return names.length === 0 ? '(none)' : names.map((name) => `${name}${(requirement[name] as string[]).length ? `[${[...(requirement[name] as string[])].sort().join(' ')}]` : ''}`).join(' + ');
-}
-
-/** JSON with sorted keys, so key order never makes a difference. */
-export function canonical(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v));
 }

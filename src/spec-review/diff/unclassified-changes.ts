@@ -1,6 +1,6 @@
 import { pointerOf } from '../../contract/json-pointer.ts';
 import type { ChangeRecorder } from './change-recorder.ts';
-import { canonical } from './diff-specs.ts';
+import { canonical } from './canonical-json.ts';
 
 /** Keys that only document: a change under them changes no request or response. */
 const DOCUMENTATION_KEYS = new Set(['description', 'summary', 'title', 'example', 'examples', 'externalDocs', 'tags', 'info', 'servers', 'license', 'contact']);
