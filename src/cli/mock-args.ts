@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { DEFAULT_MAX_SESSIONS } from '../mock/index.ts';
+import { DEFAULT_LIMITS, DEFAULT_MAX_SESSIONS, type ConnectionLimits } from '../mock/index.ts';
 import { LOG_FORMATS, type LogFormat } from './access-log.ts';
 import { UsageError } from './io.ts';
 import { parseFlags } from './parse-flags.ts';
@@ -22,7 +22,28 @@ export const MOCK_USAGE = `Usage: flag-admin mock [-p 4010] [--host 127.0.0.1] [
                                                                     env FLAG_ADMIN_MOCK_CONTROL_TOKEN)
   --log-format text|json   access log lines as text or one JSON object each (default text)
   -q, --quiet              no access log
+
+Limits on clients (so idle, slow or endless ones cannot starve the others):
+  --max-connections N      open connections; past it the oldest idle ones are closed
+                                                                    (default ${DEFAULT_LIMITS.maxConnections})
+  --headers-timeout MS     a request's headers must arrive within this, else 408
+                                                                    (default ${DEFAULT_LIMITS.headersTimeoutMs})
+  --request-timeout MS     a whole request must arrive within this, else 408
+                                                                    (default ${DEFAULT_LIMITS.requestTimeoutMs})
+  --keep-alive-timeout MS  an idle kept-alive connection is closed after this
+                                                                    (default ${DEFAULT_LIMITS.keepAliveTimeoutMs})
+  --max-body-bytes N       request body cap: a larger declared one gets 413, a longer one is cut off
+                                                                    (default ${DEFAULT_LIMITS.maxBodyBytes})
 `;
+
+/** The limit flags, by option name of ConnectionLimits. */
+const LIMIT_FLAGS = {
+  'max-connections': 'maxConnections',
+  'headers-timeout': 'headersTimeoutMs',
+  'request-timeout': 'requestTimeoutMs',
+  'keep-alive-timeout': 'keepAliveTimeoutMs',
+  'max-body-bytes': 'maxBodyBytes',
+} as const satisfies Record<string, keyof ConnectionLimits>;
 
 export interface MockArgs {
   port: number;
@@ -34,6 +55,7 @@ export interface MockArgs {
   cors: false | { origins: string[] };
   maxSessions: number;
   controlToken: string | undefined;
+  limits: ConnectionLimits;
 }
 
 /** A host name as RFC 1123 §2.1 allows one: letters, digits, hyphens, dot-separated labels. */
@@ -51,6 +73,7 @@ export function parseMockArgs(argv: string[], env: Record<string, string | undef
     'no-cors': { type: 'boolean', default: false },
     'max-sessions': { type: 'string', default: String(DEFAULT_MAX_SESSIONS) },
     'control-token': { type: 'string' },
+    ...Object.fromEntries(Object.keys(LIMIT_FLAGS).map((flag) => [flag, { type: 'string' as const }])),
   });
   if (!/^\d{1,5}$/.test(values.port) || Number(values.port) > 65535) {
     throw new UsageError(`--port expects an integer from 0 to 65535, got ${JSON.stringify(values.port)}`);
@@ -84,7 +107,19 @@ export function parseMockArgs(argv: string[], env: Record<string, string | undef
     cors: values['no-cors'] ? false : { origins },
     maxSessions: Number(values['max-sessions']),
     controlToken,
+    limits: parseLimits(values as Record<string, unknown>),
   };
+}
+
+function parseLimits(values: Record<string, unknown>): ConnectionLimits {
+  const limits: ConnectionLimits = {};
+  for (const [flag, key] of Object.entries(LIMIT_FLAGS)) {
+    const value = values[flag];
+    if (value === undefined) continue;
+    if (typeof value !== 'string' || !/^\d{1,10}$/.test(value) || Number(value) < 1) throw new UsageError(`--${flag} expects a positive integer, got ${JSON.stringify(value)}`);
+    limits[key] = Number(value);
+  }
+  return limits;
 }
 
 function originOf(text: string): string | undefined {

@@ -42,6 +42,8 @@ describe('flag-admin mock', () => {
     const response = await fetch(`${url}/api/admin/environments/project/default`, { headers: { authorization: 'mock-admin-key' } });
     expect(response.status).toBe(200);
     await mock.waitFor(/GET \/api\/admin\/environments\/project\/default 200/);
+    expect(mock.out()).toContain(`docs: ${url}/docs (spec: ${url}/openapi.json`);
+    expect((await fetch(`${url}/docs`)).status).toBe(200);
     mock.child.kill('SIGTERM');
     expect(await mock.exited).toBe(0);
     expect(mock.out()).toContain('flag-admin mock stopped');
@@ -61,6 +63,19 @@ describe('flag-admin mock', () => {
     await mock.waitFor(/listening on/);
     expect(mock.out()).not.toContain('mock-admin-key');
     expect(mock.out()).toContain('<hidden>  all operations');
+    mock.child.kill('SIGTERM');
+    await mock.exited;
+  });
+
+  it('lists three keys in the banner and counts the rest, however many the fixtures hold', async () => {
+    const state = JSON.parse(readFileSync(fileURLToPath(new URL('../../fixtures/default.json', import.meta.url)), 'utf8'));
+    state.apiKeys.push(...Array.from({ length: 5000 }, (_, i) => ({ key: `bulk-key-${i}`, permissions: ['*'] })));
+    const file = join(mkdtempSync(join(tmpdir(), 'flag-admin-banner-')), 'many-keys.json');
+    writeFileSync(file, JSON.stringify(state));
+    const mock = run(['mock', '--port', '0', '--fixtures', file]);
+    await mock.waitFor(/Ctrl-C to stop/);
+    expect(mock.out().match(/<hidden>/g)).toHaveLength(3);
+    expect(mock.out()).toContain('… and 4,999 more');
     mock.child.kill('SIGTERM');
     await mock.exited;
   });
@@ -188,5 +203,34 @@ describe('flag-admin mock', () => {
       refused = await fetch(`${url}/__mock/sessions`).then(() => false, () => true);
     }
     expect(refused, 'the mock still serves after npm start was stopped').toBe(true);
+  });
+});
+
+describe('flag-admin mock limits on clients', () => {
+  it('takes --headers-timeout: a client that never finishes its headers gets a JSON 408 that soon', async () => {
+    const mock = run(['mock', '--port', '0', '--quiet', '--headers-timeout', '300', '--request-timeout', '300']);
+    const [, port] = (await mock.waitFor(/listening on http:\/\/127\.0\.0\.1:(\d+)/))!;
+    const { connect } = await import('node:net');
+    const socket = connect(Number(port), '127.0.0.1');
+    let received = '';
+    socket.on('data', (chunk) => (received += chunk));
+    const started = Date.now();
+    socket.write('GET / HTTP/1.1\r\nhost: x\r\n');
+    await new Promise((resolve) => socket.on('close', resolve));
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(received).toMatch(/^HTTP\/1\.1 408 /);
+    expect(received).toContain('"name":"RequestTimeoutError"');
+    mock.child.kill('SIGTERM');
+    expect(await mock.exited).toBe(0);
+  });
+
+  it.each([
+    ['--max-connections', '0'],
+    ['--headers-timeout', 'soon'],
+    ['--max-body-bytes', '1.5'],
+  ])('rejects %s %j in one line', async (flag, value) => {
+    const mock = run(['mock', flag, value]);
+    expect(await mock.exited).toBe(2);
+    expect(mock.err()).toContain(`${flag} expects a positive integer, got ${JSON.stringify(value)}`);
   });
 });

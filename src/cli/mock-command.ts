@@ -1,6 +1,6 @@
 import { relative } from 'node:path';
 import { ContractError } from '../contract/index.ts';
-import { createRequestFacts, DEFAULT_FIXTURES_FILE, loadFixtures, startMock, watchFile, type MockState, type RunningMock } from '../mock/index.ts';
+import { createRequestFacts, DEFAULT_FIXTURES, DEFAULT_FIXTURES_FILE, loadFixtures, startMock, watchFile, type MockState, type RunningMock, type Store } from '../mock/index.ts';
 import { formatAccessLog } from './access-log.ts';
 import { UsageError, usageFailure, type CommandIo } from './io.ts';
 import { parseMockArgs, type MockArgs } from './mock-args.ts';
@@ -31,11 +31,13 @@ export async function mockCommand(argv: string[], io: CommandIo): Promise<number
   try {
     // startMock checks the fixtures before it listens: a bad one never opens the port.
     mock = await startMock({
-      fixtures: fixturesFile,
+      // Undefined for the embedded default, which the core takes as is (checked by the tests).
+      fixtures: options.fixtures,
       port: options.port,
       host: options.host,
       cors: options.cors,
       maxSessions: options.maxSessions,
+      ...options.limits,
       controlToken: options.controlToken,
       onResponse: options.quiet ? undefined : (line, request) => io.stdout(formatAccessLog({ ...line, ...facts!(request) }, options.logFormat)),
       onError: (error) => io.stderr(`flag-admin mock: internal error: ${error instanceof Error ? error.message : String(error)}\n`),
@@ -68,7 +70,7 @@ export async function mockCommand(argv: string[], io: CommandIo): Promise<number
     process.on('SIGTERM', stop);
   });
   const unwatch = options.watch ? watchFile(fixturesFile, () => reload(mock, fixturesFile, io)) : () => {};
-  io.stdout(startBanner(mock.url, fixturesFile, mock.store.snapshot(), options));
+  io.stdout(startBanner(mock.url, fixturesFile, mock.store, options));
   await stopped;
   unwatch();
   await mock.close();
@@ -94,14 +96,19 @@ function shortPath(file: string): string {
   return relative(process.cwd(), file) || file;
 }
 
-function startBanner(url: string, file: string, state: MockState, options: MockArgs): string {
+/** The banner lists this many keys at most: a fixture may hold a million (bench/RESULTS.md, scale). */
+const BANNER_KEYS = 3;
+
+function startBanner(url: string, file: string, store: Store, options: MockArgs): string {
   const embedded = options.fixtures === undefined;
+  const { keys: shown, total } = store.listApiKeys(BANNER_KEYS);
   // The embedded keys are public test values (README); keys from a user's file are secrets.
-  const keys = state.apiKeys.map((k) => {
+  const keys = shown.map((k) => {
     const scope = k.permissions.includes('*') ? 'all operations' : k.permissions.join(', ') || 'no operations';
     return `    ${embedded ? k.key : '<hidden>'}  ${scope}${k.description ? `  (${k.description})` : ''}`;
   });
-  const example = embedded ? `\n  try:  curl -H 'Authorization: ${state.apiKeys[0]?.key}' ${url}/api/admin/environments/project/${state.projects[0]?.id ?? 'default'}` : '';
+  if (total > shown.length) keys.push(`    … and ${(total - shown.length).toLocaleString('en-US')} more`);
+  const example = embedded ? `\n  try:  curl -H 'Authorization: ${shown[0]?.key}' ${url}/api/admin/environments/project/${DEFAULT_FIXTURES.projects[0]?.id ?? 'default'}` : '';
   const cors = options.cors === false ? 'off' : options.cors.origins.length ? options.cors.origins.join(', ') : 'any origin';
   return [
     `flag-admin mock listening on ${url}`,
@@ -109,5 +116,6 @@ function startBanner(url: string, file: string, state: MockState, options: MockA
     `  API keys (Authorization header):`,
     ...keys,
     `  CORS: ${cors}; sessions: X-Mock-Session (up to ${options.maxSessions}); control API: ${url}/__mock/ (${options.controlToken ? 'needs the control token' : 'loopback callers'})`,
+    `  docs: ${url}/docs (spec: ${url}/openapi.json, ${url}/openapi.yaml)`,
   ].join('\n') + `${example}\n  Ctrl-C to stop.\n`;
 }

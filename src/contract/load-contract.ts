@@ -1,7 +1,7 @@
-import SwaggerParser from '@apidevtools/swagger-parser';
 import { packageFile } from '../package-files.ts';
 import { ContractError } from './contract-error.ts';
 import { createContract, firstLine, type Contract } from './create-contract.ts';
+import { readParsedSpec } from './parsed-spec.ts';
 import type { JsonSchema } from './schema-validator.ts';
 
 // Node only: reads the spec from a file with swagger-parser. A browser builds the same Contract
@@ -24,12 +24,24 @@ export interface LoadContractOptions {
    * @default false
    */
   lazyValidators?: boolean;
+  /**
+   * Without validation, start from spec/openapi.parsed.json when it was made from exactly this
+   * file's text: no swagger-parser import, no YAML parse (src/contract/parsed-spec.ts).
+   * @default true
+   */
+  parsedSpec?: boolean;
 }
 
 export type { Contract };
 
 export async function loadContract(options: LoadContractOptions = {}): Promise<Contract> {
   const specFile = options.specFile ?? DEFAULT_SPEC_FILE;
+  if (options.validate === false && options.parsedSpec !== false) {
+    const parsed = readParsedSpec(specFile);
+    if (parsed) return createContract(parsed, { specFile, lazyValidators: options.lazyValidators });
+  }
+  // Loaded only here: importing swagger-parser alone takes longer than the mock's whole start.
+  const { default: SwaggerParser } = await import('@apidevtools/swagger-parser');
   let rawDocument: JsonSchema;
   let document: JsonSchema;
   try {

@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
-import { ContractError, type Contract } from '../../contract/index.ts';
+import { readJsonFile, type Contract } from '../../contract/index.ts';
 import { packageFile } from '../../package-files.ts';
 import { checkFixtures, type FixtureLabels } from '../core/fixture-check.ts';
 import type { MockState } from '../core/state.ts';
@@ -32,16 +31,13 @@ export function nodeFixtureLabels(contract: Contract): FixtureLabels {
   return { spec: shortPath(contract.specFile), fixtureSchema: shortPath(FIXTURE_SCHEMA_FILE) };
 }
 
+/**
+ * The largest fixture file read (a project with 1,000,000 environments is ~100 MB): a wrong path
+ * to a huge file is refused at once rather than read until the process runs out of memory.
+ */
+export const MAX_FIXTURE_BYTES = 256 * 1024 * 1024;
+
+/** A syntax error names the line and column, never the text around it (it may hold a key). */
 function readJson(file: string): unknown {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new ContractError('FIXTURE_UNREADABLE', { file, expected: 'a readable JSON fixture file', got: (error as NodeJS.ErrnoException).code ?? String(error) });
-  }
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new ContractError('FIXTURE_JSON', { file, expected: 'valid JSON', got: (error as Error).message });
-  }
+  return readJsonFile(file, { kind: 'FIXTURE', what: 'a readable JSON fixture file', maxBytes: MAX_FIXTURE_BYTES });
 }

@@ -1,9 +1,11 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { BodyTooLargeError, MOCK_ERROR_KINDS, errorResponse, randomIds } from '../core/errors.ts';
+import { LARGE_BODY_CHARS, renderedBytes } from '../core/render-json.ts';
 import type { MockHandle, MockRequest, MockResponse } from '../core/types.ts';
+import { CONNECTION_ERROR_KINDS, DEFAULT_LIMITS, declaredBodyTooLarge, discardBody, guardServer, type ConnectionLimits } from './node-connection-guards.ts';
 
-export interface ServeOptions {
+export interface ServeOptions extends ConnectionLimits {
   /** Port to listen on; 0 picks a free one. @default 4010 */
   port?: number;
   /** Interface to bind. @default '127.0.0.1' */
@@ -16,11 +18,6 @@ export interface ServeOptions {
   onResponse?: (line: { method: string; url: string; status: number; ms: number }, request: MockRequest) => void;
   /** Called when the handle throws: a bug of the mock, answered with 500. @default writes to stderr */
   onError?: (error: unknown) => void;
-  /**
-   * The most bytes of a request body the handle may read (only the control API reads one);
-   * more is refused with 413. @default 1 MiB
-   */
-  maxBodyBytes?: number;
 }
 
 export interface RunningServer {
@@ -38,7 +35,6 @@ class NodeMockRequest implements MockRequest {
   readonly method: string;
   readonly url: string;
   readonly headers: IncomingMessage['headers'];
-  readonly remoteAddress: string | undefined;
   readonly #req: IncomingMessage;
   readonly #res: ServerResponse;
   readonly #maxBodyBytes: number;
@@ -49,10 +45,14 @@ class NodeMockRequest implements MockRequest {
     this.method = req.method ?? 'GET';
     this.url = req.url ?? '/';
     this.headers = req.headers;
-    this.remoteAddress = req.socket.remoteAddress;
     this.#req = req;
     this.#res = res;
     this.#maxBodyBytes = maxBodyBytes;
+  }
+
+  /** Read on demand: the socket asks the kernel (getpeername) each time, and the plain path never needs it. */
+  get remoteAddress(): string | undefined {
+    return this.#req.socket.remoteAddress;
   }
 
   get signal(): AbortSignal {
@@ -92,19 +92,31 @@ class NodeMockRequest implements MockRequest {
  * A handle that answers synchronously is sent at once, without a promise.
  */
 export async function serveHandler(handle: MockHandle, options: ServeOptions = {}): Promise<RunningServer> {
-  const { host = '127.0.0.1', onResponse, onError = (error) => console.error(error), maxBodyBytes = 1024 * 1024 } = options;
+  const { host = '127.0.0.1', onResponse, onError = (error) => console.error(error) } = options;
+  const limits = { ...DEFAULT_LIMITS, ...definedOnly(options) };
+  const { maxBodyBytes } = limits;
   const fail = (error: unknown): MockResponse => {
     onError(error);
     return errorResponse(500, MOCK_ERROR_KINDS[500], error instanceof Error ? error.message : String(error), randomIds);
   };
-  const server = createServer((req, res) => {
+  // Node checks the header and request timeouts this often (default every 30 s, which would let a slow client hold on three times longer).
+  const server = createServer({ connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs) }, (req, res) => {
     const started = onResponse ? performance.now() : 0;
     const request = new NodeMockRequest(req, res, maxBodyBytes);
     const finish = (response: MockResponse) => {
-      if (!request.bodyRequested) req.resume();
+      if (!request.bodyRequested) {
+        // No operation takes a body: one that comes is read up to the cap and dropped.
+        if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) req.resume();
+        else discardBody(req, maxBodyBytes);
+      }
       send(req, res, response);
       onResponse?.({ method: request.method, url: request.url, status: response.status, ms: performance.now() - started }, request);
     };
+    if (declaredBodyTooLarge(req, maxBodyBytes)) {
+      res.shouldKeepAlive = false;
+      finish(errorResponse(413, CONNECTION_ERROR_KINDS[413], `The request body is larger than ${maxBodyBytes} bytes.`, randomIds));
+      return;
+    }
     let answer: MockResponse | Promise<MockResponse>;
     try {
       answer = handle(request);
@@ -114,6 +126,7 @@ export async function serveHandler(handle: MockHandle, options: ServeOptions = {
     if (answer instanceof Promise) answer.then(finish, (error: unknown) => finish(fail(error)));
     else finish(answer);
   });
+  guardServer(server, limits);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 4010, host, () => {
@@ -136,7 +149,18 @@ export async function serveHandler(handle: MockHandle, options: ServeOptions = {
 function send(req: IncomingMessage, res: ServerResponse, response: MockResponse): void {
   // The client left while a delayed answer waited: nothing to write to.
   if (res.destroyed) return;
-  const body = response.body === undefined ? undefined : Buffer.from(response.body);
-  res.writeHead(response.status, { ...response.headers, 'content-length': String(body?.length ?? 0) });
-  res.end(req.method === 'HEAD' ? undefined : body);
+  const { body } = response;
+  // A large body rendered once per state change comes with its bytes encoded once (render-json.ts).
+  const bytes = body !== undefined && body.length >= LARGE_BODY_CHARS ? renderedBytes(body) : undefined;
+  const length = bytes ? bytes.length : body === undefined ? 0 : Buffer.byteLength(body);
+  res.writeHead(response.status, { ...response.headers, 'content-length': String(length) });
+  // A small string body goes out in one write with the head (node:http joins them); no Buffer copy of it.
+  res.end(req.method === 'HEAD' ? undefined : (bytes ?? body));
+}
+
+/** The limits given, without keys set to undefined (which would hide a default). */
+function definedOnly(options: ConnectionLimits): ConnectionLimits {
+  const limits: Record<string, number> = {};
+  for (const key of Object.keys(DEFAULT_LIMITS) as (keyof ConnectionLimits)[]) if (options[key] !== undefined) limits[key] = options[key];
+  return limits;
 }

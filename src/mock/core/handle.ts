@@ -1,6 +1,7 @@
 import { decodePathParams, type Contract, type Operation } from '../../contract/neutral.ts';
 import { MOCK_ERROR_KINDS, errorKindsByStatus, errorResponse, randomIds, type NewId } from './errors.ts';
 import { operationHandlers, type DispatchedHandler, type OperationHandlers } from './operations/index.ts';
+import { renderJson } from './render-json.ts';
 import { requestPath } from './request-path.ts';
 import type { Store } from './store.ts';
 import type { Handle, MockRequest, MockResponse } from './types.ts';
@@ -72,7 +73,8 @@ export function createHandle({ contract, store, newId = randomIds, handlers = op
     const result = dispatch[operation.operationId]!(store, decoded.params);
     if ('error' in result) return fail(result.status, result.error);
     if (result.body === undefined) return { status: result.status, headers: {}, body: undefined };
-    const response: MockResponse = { status: result.status, headers: { 'content-type': 'application/json' }, body: JSON.stringify(result.body) };
+    // renderJson: a frozen body the store hands out is serialized once, across state versions and sessions too.
+    const response: MockResponse = { status: result.status, headers: { 'content-type': 'application/json' }, body: renderJson(result.body) };
     if (key !== undefined && rendered.size < MAX_RENDERED) rendered.set(key, response);
     return response;
   };
@@ -89,13 +91,23 @@ function truncate(text: string): string {
  */
 export function authorizationFailure(operation: Operation, request: MockRequest, store: Store): { status: 401 | 403; message: string } | undefined {
   if (operation.authHeaders.length === 0) return undefined;
-  const presented = operation.authHeaders.map((h) => request.headers[h.toLowerCase()]).find((v) => v !== undefined);
+  // On the path of every request: a plain loop over names lower-cased once, no arrays made.
+  let presented: string | string[] | undefined;
+  for (const name of lowerCaseNames(operation.authHeaders)) if ((presented = request.headers[name]) !== undefined) break;
   const value = Array.isArray(presented) ? presented[0] : presented;
   if (!value) return { status: 401, message: `You must provide an API key in the ${operation.authHeaders.join(' or ')} header.` };
-  const key = store.apiKey(value.replace(BEARER, '').trim());
+  const key = store.apiKey(BEARER.test(value) ? value.replace(BEARER, '').trim() : value.trim());
   if (!key) return { status: 401, message: 'The API key is not valid.' };
   if (!key.permissions.includes('*') && !key.permissions.includes(operation.operationId)) {
     return { status: 403, message: `This API key lacks the permission for ${operation.operationId}.` };
   }
   return undefined;
+}
+
+/** Header names as adapters give them (lower case), per list of the spec's names, made once. */
+const lowerCased = new WeakMap<readonly string[], readonly string[]>();
+function lowerCaseNames(names: readonly string[]): readonly string[] {
+  let lower = lowerCased.get(names);
+  if (!lower) lowerCased.set(names, (lower = names.map((h) => h.toLowerCase())));
+  return lower;
 }

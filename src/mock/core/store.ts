@@ -4,12 +4,17 @@ import type { ApiKeyRecord, MockState, ProjectRecord, ServiceAccountRecord } fro
 /**
  * The state, indexed for per-request map lookups. Built from a MockState and turned back into
  * one by `snapshot()`, so a state can be saved, cloned and replaced as a plain value.
+ *
+ * What a read returns is frozen and stays the same object until the state it shows changes, so
+ * a caller may render it once (handle() serializes a frozen body once, see render-cache.ts).
  */
 export interface Store {
   apiKey(key: string): ApiKeyRecord | undefined;
-  /** The environments available to a project, or undefined for an unknown project. */
-  projectEnvironments(projectId: string): ProjectEnvironment[] | undefined;
-  oidcSettings(): MockState['oidcSettings'];
+  /** The first `limit` API keys and how many there are (a banner lists a few, never a million). */
+  listApiKeys(limit: number): { keys: readonly ApiKeyRecord[]; total: number };
+  /** The environments available to a project, in the API's order, or undefined for an unknown project. */
+  projectEnvironments(projectId: string): readonly ProjectEnvironment[] | undefined;
+  oidcSettings(): Readonly<MockState['oidcSettings']>;
   /** Removes the token identified by BOTH ids (API §4.3); false when there is no such token. */
   deleteToken(serviceAccountId: string, tokenId: string): boolean;
   /** Changes whenever the state does: what was rendered from an older version is stale. */
@@ -17,20 +22,37 @@ export interface Store {
   snapshot(): MockState;
 }
 
-export function createStore(initial: MockState): Store {
-  const state = structuredClone(initial);
+type TokenRecord = ServiceAccountRecord['tokens'][number];
+
+/** Environment lists derived from a state value, by project id (see createStore). */
+const derivedLists = new WeakMap<MockState, Map<string, readonly ProjectEnvironment[]>>();
+/** The order localeCompare gives, from one collator made once (localeCompare makes one per call). */
+const byName = new Intl.Collator();
+
+/**
+ * The store never changes the state it is given: a delete is recorded in its own token index,
+ * reads are derived copies. So it need not copy the state first, and every session's store
+ * shares the one fixtures value (copying 100,000 records took seconds; bench/RESULTS.md).
+ */
+export function createStore(state: MockState): Store {
   const keys = new Map(state.apiKeys.map((k) => [k.key, k]));
   const environments = new Map(state.environments.map((e) => [e.name, e]));
   const projects = new Map<string, ProjectRecord>(state.projects.map((p) => [p.id, p]));
-  const accounts = new Map<string, ServiceAccountRecord>(state.serviceAccounts.map((a) => [a.id, a]));
+  // Tokens by id per account, so a delete is a map delete however many tokens an account holds;
+  // a Map keeps insertion order, so snapshot() lists the remaining tokens as the fixture did.
+  const tokens = new Map<string, Map<string, TokenRecord>>(state.serviceAccounts.map((a) => [a.id, new Map(a.tokens.map((t) => [t.id, t]))]));
+  // Derived once per project and state value, on its first read: no per-request filter, merge
+  // or sort. Nothing changes a project's environments, so an entry never goes stale, and the
+  // sessions made from one fixtures value share it (a project with 100,000 environments is
+  // sorted once, not once per session).
+  let environmentLists = derivedLists.get(state);
+  if (!environmentLists) derivedLists.set(state, (environmentLists = new Map()));
+  const oidcSettings = deepFreeze(structuredClone(state.oidcSettings));
   let version = 0;
 
-  return {
-    apiKey: (key) => keys.get(key),
-    projectEnvironments(projectId) {
-      const project = projects.get(projectId);
-      if (!project) return undefined;
-      return project.environments
+  const listEnvironments = (project: ProjectRecord): readonly ProjectEnvironment[] =>
+    deepFreeze(
+      project.environments
         .filter((config) => config.enabled)
         .flatMap((config) => {
           const environment = environments.get(config.name);
@@ -38,18 +60,40 @@ export function createStore(initial: MockState): Store {
           const { enabled, name: _name, ...perProject } = config;
           return [{ ...environment, enabled, ...perProject }];
         })
-        .sort((a, b) => a.sortOrder - b.sortOrder || a.name.localeCompare(b.name));
+        .sort((a, b) => a.sortOrder - b.sortOrder || byName.compare(a.name, b.name)),
+    );
+
+  return {
+    apiKey: (key) => keys.get(key),
+    listApiKeys: (limit) => ({ keys: state.apiKeys.slice(0, limit), total: state.apiKeys.length }),
+    projectEnvironments(projectId) {
+      let list = environmentLists.get(projectId);
+      if (list) return list;
+      const project = projects.get(projectId);
+      if (!project) return undefined;
+      environmentLists!.set(projectId, (list = listEnvironments(project)));
+      return list;
     },
-    oidcSettings: () => state.oidcSettings,
+    oidcSettings: () => oidcSettings,
     deleteToken(serviceAccountId, tokenId) {
-      const account = accounts.get(serviceAccountId);
-      const index = account?.tokens.findIndex((t) => t.id === tokenId) ?? -1;
-      if (!account || index < 0) return false;
-      account.tokens.splice(index, 1);
+      if (!tokens.get(serviceAccountId)?.delete(tokenId)) return false;
       version++;
       return true;
     },
     version: () => version,
-    snapshot: () => structuredClone(state),
+    snapshot: () =>
+      structuredClone({
+        ...state,
+        serviceAccounts: state.serviceAccounts.map((account) => ({ ...account, tokens: [...tokens.get(account.id)!.values()] })),
+      }),
   };
+}
+
+/** Freezes a JSON value and everything in it: what the store hands out can then be rendered once. */
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
 }

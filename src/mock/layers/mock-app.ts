@@ -6,6 +6,7 @@ import type { MockState } from '../core/state.ts';
 import type { MockHandle } from '../core/types.ts';
 import { CONTROL_TOKEN_HEADER, controlLayer } from './control.ts';
 import { corsLayer } from './cors.ts';
+import { docsLayer, type DocsOptions } from './docs.ts';
 import { authHeaderNames } from './request-facts.ts';
 import { forcedAnswersLayer } from './forced-answers.ts';
 import { createJournal, type Journal } from './journal.ts';
@@ -39,6 +40,11 @@ export interface MockAppOptions {
   now?: () => number;
   /** How fixture errors name the spec and the fixture schema. */
   fixtureLabels?: FixtureLabels;
+  /**
+   * Serve the spec (/openapi.json, /openapi.yaml) and, given its assets, the /docs reference.
+   * Outside sessions and the journal, inside CORS. @default none (startMock serves them)
+   */
+  docs?: DocsOptions;
 }
 
 export interface MockApp {
@@ -59,7 +65,9 @@ export const DEFAULT_MAX_SESSIONS = 100;
  */
 export function createMockApp(options: MockAppOptions): MockApp {
   const { contract, newId = randomIds, maxSessions = DEFAULT_MAX_SESSIONS } = options;
-  const fixtures = checkFixtures(contract, options.fixtures ?? DEFAULT_FIXTURES, options.fixtures ? '(fixtures object)' : 'fixtures/default.json', options.fixtureLabels);
+  // The embedded default is checked by the test suite (fixtures.test.ts), not at every start:
+  // compiling the fixture schema was the largest part of the mock's start-up (bench/RESULTS.md).
+  const fixtures = options.fixtures === undefined ? DEFAULT_FIXTURES : checkFixtures(contract, options.fixtures, '(fixtures object)', options.fixtureLabels);
   const sessions = createSessions({ contract, fixtures, maxSessions, selfCheck: options.selfCheck ?? false, newId });
   const { journal, layer: journalLayer } = createJournal({ contract, capacity: options.journalSize, now: options.now });
 
@@ -67,6 +75,7 @@ export function createMockApp(options: MockAppOptions): MockApp {
   let handle: MockHandle = sessionLayer(sessions, newId)(journalLayer(core));
   const allowedOrigins = options.cors === false ? [] : (options.cors?.origins ?? []);
   handle = controlLayer({ contract, sessions, journal, maxSessions, controlToken: options.controlToken, allowedOrigins, newId, fixtureLabels: options.fixtureLabels })(handle);
+  if (options.docs) handle = docsLayer(options.docs)(handle);
   if (options.cors !== false) {
     handle = corsLayer({
       origins: options.cors?.origins,

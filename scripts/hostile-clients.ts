@@ -1,0 +1,111 @@
+// Hostile clients against `flag-admin mock` as users start it (the bin, default limits), at a
+// length the test suite cannot afford; prints what normal clients saw meanwhile. Bounded: each
+// attack stops by itself. Loopback only. Usage: node scripts/hostile-clients.ts [idle=15000]
+import { spawn } from 'node:child_process';
+import { connect, type Socket } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { Agent, request } from 'undici';
+import { rawRequest } from '../test/raw-http.ts';
+
+const IDLE = Number(process.argv[2] ?? 15_000);
+const BIN = fileURLToPath(new URL('../bin/flag-admin.js', import.meta.url));
+const ENVIRONMENTS = '/api/admin/environments/project/default';
+
+const child = spawn(process.execPath, [BIN, 'mock', '--port', '0', '--quiet'], { stdio: ['ignore', 'pipe', 'inherit'] });
+const url = await new Promise<string>((resolve) => {
+  let out = '';
+  child.stdout.on('data', (chunk) => {
+    out += chunk;
+    const found = /listening on (http:\/\/\S+)/.exec(out);
+    if (found) resolve(found[1]!);
+  });
+});
+const port = Number(new URL(url).port);
+
+/** 50 normal reads, one after another, each on a fresh connection: how many failed, and the median and worst time. */
+async function normalClients(): Promise<string> {
+  const times: number[] = [];
+  let failed = 0;
+  for (let i = 0; i < 50; i++) {
+    const started = performance.now();
+    const dispatcher = new Agent({ connect: { timeout: 5000 }, headersTimeout: 5000, bodyTimeout: 5000 });
+    try {
+      const response = await request(url + ENVIRONMENTS, { headers: { authorization: 'mock-admin-key' }, dispatcher });
+      await response.body.dump();
+      if (response.statusCode !== 200) failed++;
+    } catch {
+      failed++;
+    } finally {
+      await dispatcher.close();
+    }
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  return `normal clients: ${failed}/50 failed, median ${times[25]!.toFixed(1)} ms, worst ${times.at(-1)!.toFixed(1)} ms`;
+}
+
+function openSocket(): Promise<Socket | undefined> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1', () => resolve(socket));
+    socket.on('error', () => resolve(undefined));
+  });
+}
+
+console.log(`flag-admin mock at ${url}, default limits`);
+console.log(`baseline: ${await normalClients()}`);
+
+// 1. A flood of idle connections.
+const idle: Socket[] = [];
+for (let i = 0; i < IDLE; i += 500) idle.push(...((await Promise.all(Array.from({ length: Math.min(500, IDLE - i) }, openSocket))).filter(Boolean) as Socket[]));
+await new Promise((resolve) => setTimeout(resolve, 500));
+console.log(`${IDLE} idle connections opened (${idle.filter((s) => !s.destroyed).length} still open): ${await normalClients()}; ${idle.filter((s) => !s.destroyed).length} idle ones left open`);
+idle.forEach((s) => s.destroy());
+
+// 2. An endless chunked body, 10 s.
+{
+  const socket = (await openSocket())!;
+  let accepted = 0;
+  let open = true;
+  socket.on('close', () => (open = false));
+  socket.write(`GET ${ENVIRONMENTS} HTTP/1.1\r\nhost: x\r\nauthorization: mock-admin-key\r\ntransfer-encoding: chunked\r\n\r\n`);
+  const chunk = `${(64 * 1024).toString(16)}\r\n${'x'.repeat(64 * 1024)}\r\n`;
+  const until = performance.now() + 10_000;
+  const pump = (async () => {
+    while (open && performance.now() < until) {
+      if (socket.write(chunk)) accepted += 64 * 1024;
+      else await Promise.race([new Promise((r) => socket.once('drain', r)), new Promise((r) => setTimeout(r, 200))]);
+    }
+  })();
+  const during = await normalClients();
+  await pump;
+  console.log(`endless chunked body: ${open ? 'still open after 10 s' : 'cut off'} after ${(accepted / 2 ** 20).toFixed(1)} MiB written; meanwhile ${during}`);
+  socket.destroy();
+}
+
+// 3. Slowloris: 500 connections trickling header lines.
+{
+  const slow = (await Promise.all(Array.from({ length: 500 }, openSocket))).filter(Boolean) as Socket[];
+  const answers: string[] = [];
+  for (const s of slow) {
+    s.on('data', (d) => answers.push(String(d).split('\r\n')[0]!));
+    s.write('GET / HTTP/1.1\r\nhost: x\r\n');
+  }
+  const trickle = setInterval(() => slow.forEach((s) => s.writable && s.write('x-slow: 1\r\n')), 1000);
+  const during = await normalClients();
+  await new Promise((resolve) => setTimeout(resolve, 12_000));
+  clearInterval(trickle);
+  console.log(`500 slowloris connections: meanwhile ${during}; after 12 s ${slow.filter((s) => s.destroyed || !s.writable).length} closed, answers ${[...new Set(answers)].join(' | ')}`);
+  slow.forEach((s) => s.destroy());
+}
+
+// 4. 1,000 concurrent deletes of one token.
+{
+  const answers = await Promise.all(
+    Array.from({ length: 1000 }, () => rawRequest(port, 'DELETE /api/admin/service-account/1/token/1 HTTP/1.1\r\nhost: x\r\nauthorization: mock-admin-key\r\nconnection: close\r\n\r\n', 30_000).catch(() => undefined)),
+  );
+  const counts: Record<string, number> = {};
+  for (const a of answers) counts[a?.status ?? 'no answer'] = (counts[a?.status ?? 'no answer'] ?? 0) + 1;
+  console.log(`1,000 concurrent deletes of one token: ${JSON.stringify(counts)}`);
+}
+
+child.kill('SIGTERM');

@@ -1,0 +1,38 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { packageFile } from '../package-files.ts';
+import type { JsonSchema } from './schema-validator.ts';
+
+/**
+ * The kit's own spec, parsed ahead of time (`npm run gen:spec-json`), with the SHA-256 of the
+ * YAML text it came from. Start-up of the mock reads this JSON instead of importing
+ * swagger-parser and parsing YAML (most of its start-up before; bench/RESULTS.md). A test keeps it
+ * in step with spec/openapi.yaml; should it still be stale (an edited checkout), the YAML is
+ * parsed as before.
+ */
+export const PARSED_SPEC_FILE = packageFile('spec', 'openapi.parsed.json');
+
+export interface ParsedSpec {
+  /** The YAML file it was made from, relative to the spec folder. */
+  source: string;
+  /** SHA-256 (hex) of the YAML text. */
+  sha256: string;
+  /** The document as authored (refs intact), as JSON. */
+  document: JsonSchema;
+}
+
+export function sha256Of(text: string | Buffer): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/** The parsed document of `specFile`, if the cache holds it for exactly this text; else undefined. */
+export function readParsedSpec(specFile: string): JsonSchema | undefined {
+  let parsed: ParsedSpec;
+  try {
+    parsed = JSON.parse(readFileSync(PARSED_SPEC_FILE, 'utf8')) as ParsedSpec;
+    return packageFile('spec', parsed.source) === specFile && parsed.sha256 === sha256Of(readFileSync(specFile)) ? parsed.document : undefined;
+  } catch {
+    // No cache, or an unreadable one: parse the YAML.
+    return undefined;
+  }
+}

@@ -1,0 +1,147 @@
+import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { Socket } from 'node:net';
+import { MOCK_ERROR_KINDS, randomIds, type NewId } from '../core/errors.ts';
+
+/**
+ * How much of the machine one client may hold, set on purpose rather than left at Node's
+ * defaults (no connection cap, 60 s for headers, 300 s for a request): a flood of idle or slow
+ * connections must not starve normal clients, and a body that never ends must not be read.
+ * Each is a flag of `flag-admin mock` (src/cli/mock-args.ts).
+ */
+export interface ConnectionLimits {
+  /** Open connections at most; past it the oldest idle ones are closed, and with none idle the newcomer gets 503. @default 1000 */
+  maxConnections?: number;
+  /** A request's headers must have arrived this long after it began (408 otherwise; slowloris). @default 10000 */
+  headersTimeoutMs?: number;
+  /** A whole request must have arrived within this (408 otherwise). @default 30000 */
+  requestTimeoutMs?: number;
+  /** A kept-alive connection with no request is closed after this. @default 5000 */
+  keepAliveTimeoutMs?: number;
+  /** Bytes of a request body at most: a larger declared body is refused with 413, an endless one is cut off. @default 1 MiB */
+  maxBodyBytes?: number;
+}
+
+export const DEFAULT_LIMITS: Required<ConnectionLimits> = {
+  maxConnections: 1000,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+  maxBodyBytes: 1024 * 1024,
+};
+
+/**
+ * Names of the adapter's own refusals, said before any request reaches the mock. The body is the
+ * spec's `{id, name, message}` like every other answer (API §7).
+ */
+export const CONNECTION_ERROR_KINDS = {
+  400: 'BadRequestError',
+  405: MOCK_ERROR_KINDS[405],
+  408: 'RequestTimeoutError',
+  413: 'PayloadTooLargeError',
+  431: 'RequestHeaderFieldsTooLargeError',
+  503: 'ServiceUnavailableError',
+} as const;
+type RefusalStatus = keyof typeof CONNECTION_ERROR_KINDS;
+
+/** A socket left to close by the client after our answer is cut this long after. */
+const LINGER_MS = 1000;
+
+/** Node's parser rejections (llhttp `HPE_*` codes, and Node's own timeouts) as statuses. */
+function statusOfParserError(code: string | undefined): RefusalStatus {
+  if (code === 'HPE_HEADER_OVERFLOW') return 431;
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT' || code === 'ERR_HTTP_HEADERS_TIMEOUT') return 408;
+  return 400;
+}
+
+/** Writes a whole JSON error answer on a raw socket and closes it: for where node:http gives us no response object. */
+export function refuseOnSocket(socket: Duplex, status: RefusalStatus, message: string, newId: NewId = randomIds, headers: Record<string, string> = {}): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const body = JSON.stringify({ id: newId(), name: CONNECTION_ERROR_KINDS[status], message });
+  const extra = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${extra}connection: close\r\n\r\n${body}`);
+  setTimeout(() => socket.destroy(), LINGER_MS).unref();
+}
+
+/**
+ * Sets the limits on a node:http server and answers what Node itself would refuse without a body
+ * or drop without a word: parser rejections (a `clientError` handler), `CONNECT` (a `connect`
+ * handler; this is no proxy), and connections past the cap.
+ */
+export function guardServer(server: Server, limits: Required<ConnectionLimits>, newId: NewId = randomIds): void {
+  server.headersTimeout = limits.headersTimeoutMs;
+  // Node requires requestTimeout >= headersTimeout (or 0).
+  server.requestTimeout = Math.max(limits.requestTimeoutMs, limits.headersTimeoutMs);
+  server.keepAliveTimeout = limits.keepAliveTimeoutMs;
+
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    // Node's own default, kept: answer only when no answer has begun on this socket.
+    const current = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
+    if (error.code === 'ECONNRESET' || error.code === 'EPIPE' || current?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    const status = statusOfParserError(error.code);
+    // The reason is llhttp's description (e.g. "Invalid method encountered"), never the client's bytes.
+    const reason = (error as { reason?: string }).reason;
+    const message =
+      status === 431
+        ? 'The request headers are too large.'
+        : status === 408
+          ? 'The request did not arrive in time.'
+          : `The request is not valid HTTP/1.1${reason ? ` (${reason})` : ''}.`;
+    refuseOnSocket(socket, status, message, newId);
+  });
+
+  server.on('connect', (_request: IncomingMessage, socket: Duplex) => refuseOnSocket(socket, 405, 'CONNECT is not supported: this server is not a proxy.', newId));
+
+  // Connections by age (a Set keeps insertion order), and the ones with a request in flight.
+  const open = new Set<Socket>();
+  const busy = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    open.add(socket);
+    socket.once('close', () => {
+      open.delete(socket);
+      busy.delete(socket);
+    });
+    if (open.size <= limits.maxConnections) return;
+    // Make room by closing the oldest connections with nothing in flight: idle keep-alives, and
+    // connections that never sent a whole request. The newcomer is spared; it has not had a turn.
+    for (const old of open) {
+      if (open.size <= limits.maxConnections) break;
+      if (old !== socket && !busy.has(old)) {
+        open.delete(old);
+        old.destroy();
+      }
+    }
+    if (open.size > limits.maxConnections) refuseOnSocket(socket, 503, `The mock holds ${limits.maxConnections} connections, each with a request in flight; try again.`, newId, { 'retry-after': '1' });
+  });
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    const { socket } = request;
+    busy.add(socket);
+    response.once('close', () => busy.delete(socket));
+  });
+}
+
+/**
+ * Reads and discards a request body no one asked for, stopping at the cap: past it the
+ * connection is closed rather than the body read without end. (The answer was decided without
+ * the body, since no operation takes one.)
+ */
+export function discardBody(request: IncomingMessage, maxBytes: number): void {
+  let size = 0;
+  request.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > maxBytes) request.socket.destroy();
+  });
+  request.resume();
+}
+
+/** A declared body over the cap: refused up front with 413, before it is read. */
+export function declaredBodyTooLarge(request: IncomingMessage, maxBytes: number): boolean {
+  const length = request.headers['content-length'];
+  return length !== undefined && Number(length) > maxBytes;
+}
