@@ -17,3 +17,12 @@ export function percentileOfSorted(sorted: ArrayLike<number>, p: number): number
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 }
+
+export function median(values: readonly number[]): number {
+  return spread(values).median;
+}
+
+/** The p-th percentile of unsorted values (nearest rank). */
+export function percentile(values: readonly number[], p: number): number {
+  return percentileOfSorted([...values].sort((a, b) => a - b), p);
+}

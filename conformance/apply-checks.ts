@@ -16,7 +16,7 @@ export interface CheckResults {
  * check and operation: failed if any finding, passed if judged at all, else not checked with
  * the reasons (a step the options did not allow, the check switched off, ...).
  */
-export function applyChecks(checks: readonly Check[], exchanges: readonly Exchange[], skipped: readonly SkippedStep[], context: CheckContext, switchedOff: ReadonlySet<string>): CheckResults {
+export function applyChecks(checks: readonly Check[], exchanges: readonly Exchange[], skipped: readonly SkippedStep[], context: CheckContext, switchedOff: ReadonlySet<string>, notRun?: string): CheckResults {
   const operationIds = context.contract.operations.map((o) => o.operationId);
   const rows: CheckResultRow[] = [];
   const found: { check: Check; draft: FindingDraft; index: number }[] = [];
@@ -24,8 +24,9 @@ export function applyChecks(checks: readonly Check[], exchanges: readonly Exchan
 
   checks.forEach((check, index) => {
     let judgements: Judgement[];
-    if (switchedOff.has(check.id)) {
-      judgements = operationIds.map((operationId) => ({ operationId, verdict: 'not checked', reason: 'switched off (--skip-check)' }));
+    if (notRun !== undefined || switchedOff.has(check.id)) {
+      // A set-up problem stopped the run: every check is listed, none judged, each with the reason.
+      judgements = operationIds.map((operationId) => ({ operationId, verdict: 'not checked', reason: notRun ?? 'switched off (--skip-check)' }));
     } else {
       const steps = check.steps;
       const mine = steps ? exchanges.filter((e) => steps.includes(e.step)) : exchanges;
@@ -88,6 +89,6 @@ function toFinding(check: Check, draft: FindingDraft, context: CheckContext): Fi
     ...(response ? { response } : {}),
     ...(draft.schemaPointer !== undefined ? { schemaPointer: draft.schemaPointer } : {}),
     ...(draft.instancePointer !== undefined ? { instancePointer: draft.instancePointer } : {}),
-    curl: curlLine(exchange.request, exchange.credential),
+    curl: curlLine(exchange.request, exchange.credential, exchange.keyVariant),
   };
 }

@@ -1,7 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { ContractError } from '../src/contract/index.ts';
-import { pointerOf } from '../src/contract/index.ts';
+import { ContractError, pointerOf, readJsonFile } from '../src/contract/index.ts';
 import { parseToken } from './token-ref.ts';
 import type { TokenRef } from './types.ts';
 
@@ -53,18 +51,9 @@ const FIELDS: Readonly<Record<keyof CheckConfig, FieldKind>> = {
 
 /** Reads and checks a config file; a bad field throws a ContractError naming the file, the JSON pointer and what was expected. */
 export function readCheckConfig(file: string): CheckConfig {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new ContractError('CONFIG_UNREADABLE', { file, expected: 'a readable JSON config file', got: (error as NodeJS.ErrnoException).code ?? String(error) });
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new ContractError('CONFIG_INVALID', { file, expected: 'JSON', got: (error as Error).message });
-  }
+  // A syntax error names the line and column, never the text around it (it may hold a key).
+  // A config is a few options: a file of megabytes is a wrong path, refused before it is read.
+  const value = readJsonFile(file, { kind: 'CONFIG', what: 'a readable JSON config file', maxBytes: 2 ** 20 });
   const fail = (pointer: string, expected: string, got?: unknown): never => {
     throw new ContractError('CONFIG_INVALID', { file, pointer, expected, got: got === undefined ? undefined : JSON.stringify(got) });
   };

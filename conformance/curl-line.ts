@@ -1,3 +1,4 @@
+import { KEY_VARIANTS, type KeyVariant } from './near-miss.ts';
 import type { Credential, RecordedRequest } from './types.ts';
 
 /** The environment variables a curl line reads the keys from (the same the CLI reads). */
@@ -8,10 +9,14 @@ export const KEY_VARIABLES: Readonly<Record<Credential, string | undefined>> = {
   restricted: 'FLAG_ADMIN_RESTRICTED_KEY',
 };
 
-/** How a key appears in recorded headers, findings and curl lines: the variable that holds it. */
-export function keyPlaceholder(credential: Credential): string | undefined {
+/**
+ * How a key appears in recorded headers, findings and curl lines: the variable that holds it,
+ * or for a near-miss of the key the shell expansion that makes it from that variable.
+ */
+export function keyPlaceholder(credential: Credential, variant?: KeyVariant): string | undefined {
   const variable = KEY_VARIABLES[credential];
-  return variable === undefined ? undefined : `$${variable}`;
+  if (variable === undefined) return undefined;
+  return variant ? KEY_VARIANTS[variant].expansion(variable) : `$${variable}`;
 }
 
 /**
@@ -19,8 +24,8 @@ export function keyPlaceholder(credential: Credential): string | undefined {
  * placeholder expands; everything else is escaped. `--path-as-is` and `--globoff` keep odd
  * ids exactly as the suite sent them.
  */
-export function curlLine(request: RecordedRequest, credential: Credential): string {
-  const placeholder = keyPlaceholder(credential);
+export function curlLine(request: RecordedRequest, credential: Credential, variant?: KeyVariant): string {
+  const placeholder = keyPlaceholder(credential, variant);
   const headers = Object.entries(request.headers).map(([name, value]) => {
     const shown = value === placeholder ? value : escapeDoubleQuoted(value);
     return `-H "${escapeDoubleQuoted(name)}: ${shown}"`;

@@ -34,7 +34,7 @@ export function valueAtPointer(body: unknown, pointer: string, options: ExcerptO
   return node === undefined ? '(absent)' : jsonExcerpt(node, options);
 }
 
-export function cut(text: string, limit = EXCERPT_LIMIT, total = text.length): string {
+function cut(text: string, limit = EXCERPT_LIMIT, total = text.length): string {
   return text.length > limit || total > text.length ? `${text.slice(0, limit)}… (${total} characters)` : text;
 }
 

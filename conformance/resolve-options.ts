@@ -3,6 +3,7 @@ import { CHECK_IDS } from './checks/registry.ts';
 import { UsageError } from './errors.ts';
 import { generatedId } from './generated-ids.ts';
 import { DEFAULT_FORBIDDEN, DEFAULT_MAX_BODY_BYTES, DEFAULT_PROJECT, DEFAULT_SEED, DEFAULT_TIMEOUT_MS, type ConformanceOptions } from './options.ts';
+import { keyVariants } from './near-miss.ts';
 import { validateOptions } from './validate-options.ts';
 import type { PlanInput } from './scenarios/plan-input.ts';
 import type { TokenRef } from './types.ts';
@@ -59,6 +60,7 @@ export async function resolveOptions(options: ConformanceOptions): Promise<Resol
       forbidden: new Set(forbidden),
       tokens,
       allowDelete: options.allowDelete ?? false,
+      keyVariants: keyVariants(options.apiKey, [options.restrictedKey, generatedId(seed, 'key')]),
     },
   };
 }

@@ -8,6 +8,7 @@ import { resolveOptions } from './resolve-options.ts';
 import { buildPlan } from './scenarios/plan.ts';
 import { secretsSeen } from './secrets-seen.ts';
 import { createRedactor } from './secret-redactor.ts';
+import { KEY_VARIANTS } from './near-miss.ts';
 import { createSender, type Sender } from './send.ts';
 import { fullKeyRefusal, silentTargetMessage } from './setup-problems.ts';
 import type { Exchange, PlannedRequest, Report, SkippedStep } from './types.ts';
@@ -36,9 +37,12 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
     await sender.close();
   }
   const { exchanges, problem } = sent;
-  const redact = createRedactor([run.keys.full, run.keys.restricted ?? '', ...secretsSeen(exchanges, run.contract.secretProperties)]);
+  // The near-misses of the full key are secrets too: each gives away all of it but a character or its case.
+  const keyForms = [run.keys.full, ...Object.values(KEY_VARIANTS).map((v) => v.make(run.keys.full)).filter((k) => k.length >= Math.min(4, run.keys.full.length))];
+  const redact = createRedactor([...keyForms, run.keys.restricted ?? '', ...secretsSeen(exchanges, run.contract.secretProperties)]);
   const excerpt = { secretProperties: run.contract.secretProperties, redact };
-  const results = applyChecks(problem ? [] : CHECKS, exchanges, skipped, { contract: run.contract, strict: run.strict, all: exchanges, excerpt }, run.skipChecks);
+  const notRun = problem ? `not judged: ${problem.kind === 'unreachable' ? 'the target is unreachable' : 'the full-access key was refused'} (a set-up problem)` : undefined;
+  const results = applyChecks(CHECKS, exchanges, skipped, { contract: run.contract, strict: run.strict, all: exchanges, excerpt }, run.skipChecks, notRun);
   const coverage = buildCoverage(run.contract, exchanges, skipped, results.nonConformant);
   const findings = redactFindings(results.findings, redact);
   return buildReport(run, { ...results, findings }, coverage, skipped, exchanges.length, problem, options.timings ? { durationMs: Math.round(performance.now() - started), exchanges } : undefined);

@@ -1,6 +1,7 @@
 import { Agent, request } from 'undici';
 import type { Contract } from '../src/contract/index.ts';
 import { keyPlaceholder } from './curl-line.ts';
+import { KEY_VARIANTS } from './near-miss.ts';
 import type { Credential, Exchange, PlannedRequest } from './types.ts';
 
 export interface SenderOptions {
@@ -28,7 +29,7 @@ const ALIVE_PAUSE_MS = 100;
 /** undici error codes meaning no connection could be made at all. */
 const CONNECT_FAILURES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
 
-export function errorCode(error: unknown): string | undefined {
+function errorCode(error: unknown): string | undefined {
   const code = (error as { code?: unknown }).code ?? (error as { cause?: { code?: unknown } }).cause?.code;
   return typeof code === 'string' ? code : undefined;
 }
@@ -52,11 +53,12 @@ export function createSender(options: SenderOptions): Sender {
       // API §4.1, §4.2: the reads ask for JSON; harmless on the others.
       const headers: Record<string, string> = { accept: 'application/json' };
       const recorded: Record<string, string> = { ...headers };
-      const key = keyFor(planned.credential);
+      const given = keyFor(planned.credential);
+      const key = given !== undefined && planned.keyVariant ? KEY_VARIANTS[planned.keyVariant].make(given) : given;
       const header = operation.authHeaders[0];
       if (key !== undefined && header !== undefined) {
         headers[header] = key;
-        recorded[header] = keyPlaceholder(planned.credential) ?? key;
+        recorded[header] = keyPlaceholder(planned.credential, planned.keyVariant) ?? key;
       }
       const exchange: Exchange = { ...planned, seq, request: { method: planned.method, url, headers: recorded } };
       const started = performance.now();

@@ -4,6 +4,8 @@
  * it never throws or prints.
  */
 
+import type { KeyVariant } from './near-miss.ts';
+
 export type Severity = 'error' | 'warning';
 
 /** Which credential a request carries (API §5). The keys themselves never leave the sender. */
@@ -32,6 +34,11 @@ export type StepKind =
   | 'cross-account-delete'
   | 'delete-after-cross'
   | 'concurrent-delete'
+  | 'auth-order'
+  | 'near-miss-key'
+  | 'near-miss-project'
+  | 'near-miss-token'
+  | 'near-miss-account'
   | 'odd-id'
   | 'unlisted-method';
 
@@ -50,6 +57,8 @@ export interface PlannedRequest {
   /** The statuses a conformant server may answer; empty for hostile steps (judged by rule). */
   expects: readonly number[];
   token?: TokenRef;
+  /** With credential `full`: send this near-miss of the full key instead (near-miss-key probes). */
+  keyVariant?: KeyVariant;
   /** Requests with the same batch number are sent at once (concurrent deletes). */
   batch?: number;
 }

@@ -1,5 +1,5 @@
 import { execFile, execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -33,7 +33,7 @@ afterAll(() => rmSync(SANDBOX, { recursive: true, force: true }));
 describe('the packed package', () => {
   it('ships the built JavaScript, the spec and the fixtures, and no tests', () => {
     const files = readdirSync(INSTALLED, { recursive: true }).map(String);
-    expect(files).toEqual(expect.arrayContaining(['bin/flag-admin.js', 'dist/src/cli/main.js', 'dist/conformance/run.js', 'dist/src/mock/index.d.ts', 'spec/openapi.yaml', 'fixtures/default.json', 'fixtures/fixture.schema.json']));
+    expect(files).toEqual(expect.arrayContaining(['bin/flag-admin.js', 'dist/src/cli/main.js', 'dist/conformance/run.js', 'dist/src/mock/index.d.ts', 'dist/browser/flag-admin-mock.js', 'dist/browser/flag-admin-mock.json', 'spec/openapi.yaml', 'fixtures/default.json', 'fixtures/fixture.schema.json']));
     expect(files.filter((f) => f.endsWith('.test.ts') || f.endsWith('.test.js'))).toEqual([]);
     expect(files.filter((f) => f.startsWith('src/') || f.startsWith('conformance/'))).toEqual([]);
   });
@@ -76,5 +76,48 @@ describe('the packed package', () => {
     const script = "const m = await import('flag-admin-contract/mock'); const c = await import('flag-admin-contract/contract'); const s = await import('flag-admin-contract/conformance'); const b = await import('flag-admin-contract/mock/browser'); console.log(typeof m.startMock, typeof c.loadContract, typeof s.runConformance, s.CHECKS.length > 0, typeof b.createMockHandler);";
     const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: SANDBOX });
     expect(stdout.trim()).toBe('function function function true function');
+  });
+
+  it('exports the generated types as flag-admin-contract/types, which a consumer type-checks against', async () => {
+    // The README's example: a consumer types its client with the spec's bodies and parameters.
+    const consumer = [
+      "import type { NotFoundErrorBody, OidcSettings, PathParams, ResponseBodies } from 'flag-admin-contract/types';",
+      "const settings: OidcSettings = { enabled: true, defaultRootRole: 'Editor' };",
+      "const environments: ResponseBodies['getProjectEnvironments'][200] = { version: 1, environments: [{ name: 'production' }] };",
+      "const params: PathParams['deleteServiceAccountToken'] = { id: '1', tokenId: '2' };",
+      "// @ts-expect-error: a 404 body names NotFoundError, nothing else",
+      "const wrong: NotFoundErrorBody = { id: '1', name: 'NoAccessError', message: 'no' };",
+      'export { settings, environments, params, wrong };',
+      '',
+    ].join('\n');
+    writeFileSync(join(SANDBOX, 'consumer.ts'), consumer);
+    const tsc = join(ROOT, 'node_modules', '.bin', 'tsc');
+    const result = await run(tsc, ['--ignoreConfig', '--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2023', '--types', '', 'consumer.ts'], { cwd: SANDBOX }).catch((error: { stdout: string }) => error);
+    expect(result.stdout).toBe('');
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', "await import('flag-admin-contract/types'); console.log('resolved')"], { cwd: SANDBOX });
+    expect(stdout.trim()).toBe('resolved');
+  });
+
+  it('exposes spec review as library functions: a diff of the shipped spec with itself is empty', async () => {
+    const script = "const r = await import('flag-admin-contract/spec-review'); const s = await r.readSpecSource('node_modules/flag-admin-contract/spec/openapi.yaml'); const d = await r.diffSpecs(s, s); console.log(d.changes.length, Object.keys(r.DIFF_RULES).length > 0, typeof r.lintSpec, typeof r.bundleSpec);";
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: SANDBOX });
+    expect(stdout.trim()).toBe('0 true function function');
+  });
+
+  it('lints its own spec with the installed spec command', async () => {
+    const { stdout } = await run(process.execPath, [join(INSTALLED, 'bin', 'flag-admin.js'), 'spec', 'lint'], { cwd: INSTALLED });
+    expect(stdout).toBe('spec/openapi.yaml: lints clean\n');
+  });
+
+  it('ships the browser bundle and its { spec, fixtures } values, which run the stateful mock from the installed package', async () => {
+    const script = [
+      "const { createContract, createMockHandler } = await import('flag-admin-contract/browser/bundle.js');",
+      "const { default: values } = await import('flag-admin-contract/browser/values.json', { with: { type: 'json' } });",
+      'const mock = createMockHandler({ contract: createContract(values.spec), fixtures: values.fixtures });',
+      "const remove = () => mock(new Request('http://mock.test/api/admin/service-account/1/token/2', { method: 'DELETE', headers: { authorization: 'mock-admin-key' } }));",
+      'console.log((await remove()).status, (await remove()).status);',
+    ].join('\n');
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: SANDBOX });
+    expect(stdout.trim()).toBe('200 404');
   });
 });

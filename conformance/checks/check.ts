@@ -60,6 +60,24 @@ export function ordinaryResponses(exchanges: readonly Exchange[]): (Exchange & {
   return exchanges.filter((e): e is Exchange & { response: NonNullable<Exchange['response']> } => e.response !== undefined && !HOSTILE_STEPS.has(e.step));
 }
 
+/** `application/json; charset=utf-8` is `application/json` (RFC 9110 §8.3.1: parameters follow the media type; names are case-insensitive). */
+export function mediaTypeOf(contentType: string | undefined): string | undefined {
+  return contentType?.split(';')[0]?.trim().toLowerCase() || undefined;
+}
+
+/**
+ * The responses whose bodies are judged against the spec: every ordinary one, and a hostile
+ * probe's when it claims JSON. A router may refuse an odd id or method before the operation
+ * sees it, in its own format (a plain-text 404 is fine: spec decision on the NotFound
+ * response), but a JSON answer with a documented status is the operation's and follows its schema.
+ */
+export function judgedBodies(exchanges: readonly Exchange[]): ReturnType<typeof ordinaryResponses> {
+  return exchanges.filter(
+    (e): e is Exchange & { response: NonNullable<Exchange['response']> } =>
+      e.response !== undefined && (!HOSTILE_STEPS.has(e.step) || mediaTypeOf(e.response.headers['content-type']) === 'application/json'),
+  );
+}
+
 /** The spec's entry for the status the exchange got, or undefined when the status is undocumented. */
 export function documented(context: CheckContext, exchange: Exchange): { operation: Operation; response: ResponseContract } | undefined {
   if (!exchange.response) return undefined;
@@ -68,13 +86,41 @@ export function documented(context: CheckContext, exchange: Exchange): { operati
   return response ? { operation, response } : undefined;
 }
 
-/** The body as JSON, or undefined with `ok: false` when it is not JSON. */
-export function parseBody(body: string): { ok: true; value: unknown } | { ok: false } {
+/**
+ * How deep the suite parses a body. The spec's schemas nest a few levels; a body deeper than
+ * this is a finding (response-schema-conformance) and is judged no further, so a hostile body
+ * of 500,000 brackets costs a linear scan, not a parse per check.
+ */
+export const MAX_JSON_DEPTH = 256;
+
+export type ParsedBody = { ok: true; value: unknown } | { ok: false; depth?: number };
+
+/** The body as JSON; `ok: false` when it is not JSON, with `depth` when it nests deeper than MAX_JSON_DEPTH. */
+export function parseBody(body: string): ParsedBody {
+  const depth = nestingDepth(body);
+  if (depth > MAX_JSON_DEPTH) return { ok: false, depth };
   try {
     return { ok: true, value: JSON.parse(body) };
   } catch {
     return { ok: false };
   }
+}
+
+/** The deepest bracket nesting of a JSON text, strings skipped; one pass, no recursion. */
+function nestingDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) deepest = Math.max(deepest, ++depth);
+    else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return deepest;
 }
 
 export function statusList(statuses: readonly number[]): string {

@@ -159,3 +159,16 @@ describe('helpers', () => {
     expect(describesEnabledFlag(kit)).toBe(true);
   });
 });
+
+describe('deep bodies', () => {
+  it('judges a body nested deeper than MAX_JSON_DEPTH no further: one finding, no parse', () => {
+    const deep = `{"version":1,"environments":${'['.repeat(300)}${']'.repeat(300)}}`;
+    const judged = responseSchemaConformance.judge([exchange({ operationId: 'getProjectEnvironments', body: deep, contentType: 'application/json' })], context(kit));
+    expect(judged.map((j) => (j.verdict === 'failed' ? j.finding.got : j.verdict))).toEqual(['JSON nested 301 levels deep']);
+  });
+
+  it('counts brackets inside strings as text', () => {
+    const body = JSON.stringify({ version: 1, environments: [{ name: '['.repeat(1000) }] });
+    expect(verdicts(responseSchemaConformance.judge([exchange({ operationId: 'getProjectEnvironments', body, contentType: 'application/json' })], context(kit)))).toEqual(['passed']);
+  });
+});

@@ -1,6 +1,6 @@
 import { isSuccess } from '../http-status.ts';
 import { failed, passed, type Check, type Judgement } from './check.ts';
-import { goneOrDefect } from './token-history.ts';
+import { deletedEarlierBy, goneOrDefect } from './token-history.ts';
 
 export const concurrentDeleteSingleSuccess: Check = {
   id: 'concurrent-delete-single-success',
@@ -9,7 +9,7 @@ export const concurrentDeleteSingleSuccess: Check = {
   proves: 'of several deletes of one token sent at once, exactly one succeeds and the others get 404: a token is deleted once (API §4.3)',
   level: 'behaviour',
   steps: ['concurrent-delete'],
-  judge: (exchanges): Judgement[] => {
+  judge: (exchanges, context): Judgement[] => {
     const answered = exchanges.filter((e) => e.response);
     const [first] = answered;
     if (!first) return [];
@@ -17,6 +17,9 @@ export const concurrentDeleteSingleSuccess: Check = {
     const successes = statuses.filter(isSuccess).length;
     // Only the count of successes is this check's business; other statuses are judged by the response checks.
     if (successes === 1) return [passed(first)];
+    // None may succeed when an earlier probe already deleted the token; two or more are wrong whatever happened before.
+    const gone = successes === 0 ? deletedEarlierBy(context.all, first) : undefined;
+    if (gone) return [{ operationId: first.operationId, verdict: 'not checked', reason: gone }];
     return [
       failed({
         // Which request of the batch won the race varies from run to run; the finding shows the sorted statuses instead.

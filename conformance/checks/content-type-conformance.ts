@@ -1,9 +1,6 @@
-import { documented, failed, ordinaryResponses, passed, type Check } from './check.ts';
+import { documented, failed, mediaTypeOf, ordinaryResponses, passed, type Check } from './check.ts';
 
-/** `application/json; charset=utf-8` is `application/json` (RFC 9110 §8.3.1: parameters follow the media type; names are case-insensitive). */
-export function mediaTypeOf(contentType: string | undefined): string | undefined {
-  return contentType?.split(';')[0]?.trim().toLowerCase() || undefined;
-}
+export { mediaTypeOf };
 
 export const contentTypeConformance: Check = {
   id: 'content-type-conformance',

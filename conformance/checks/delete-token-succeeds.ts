@@ -1,6 +1,6 @@
 import { failed, passed, statusList, type Check, type Judgement } from './check.ts';
 import { NOT_FOUND } from '../http-status.ts';
-import { earlierStep, goneOrDefect, succeeded } from './token-history.ts';
+import { deletedEarlierBy, goneOrDefect } from './token-history.ts';
 
 export const deleteTokenSucceeds: Check = {
   id: 'delete-token-succeeds',
@@ -13,10 +13,8 @@ export const deleteTokenSucceeds: Check = {
     exchanges.flatMap((exchange): Judgement[] => {
       if (!exchange.response) return [];
       if (exchange.expects.includes(exchange.response.status)) return [passed(exchange)];
-      // The restricted key's earlier attempt already removed it: restricted-key-forbidden owns that defect.
-      if (succeeded(earlierStep(context.all, exchange, 'restricted-forbidden'))) {
-        return [{ operationId: exchange.operationId, verdict: 'not checked', reason: 'the restricted key had already deleted the token (see restricted-key-forbidden)' }];
-      }
+      const gone = deletedEarlierBy(context.all, exchange);
+      if (gone) return [{ operationId: exchange.operationId, verdict: 'not checked', reason: gone }];
       return [
         failed({
           exchange,

@@ -1,6 +1,6 @@
 import { type ResponseContract, type SchemaViolation } from '../../src/contract/index.ts';
 import { valueAtPointer } from '../redact.ts';
-import { documented, failed, ordinaryResponses, parseBody, passed, type Check } from './check.ts';
+import { documented, failed, judgedBodies, parseBody, passed, type Check } from './check.ts';
 
 /** The violation of the `const` by which the spec fixes the error kind of a status (API §7). */
 export function isErrorKindViolation(violation: SchemaViolation, response: ResponseContract): boolean {
@@ -14,7 +14,7 @@ export const errorKindConformance: Check = {
   proves: 'each error body names the kind API §7 fixes for its status (AuthenticationRequired for 401, NoAccessError for 403, ...), as read from the spec',
   level: 'response',
   judge: (exchanges, context) =>
-    ordinaryResponses(exchanges).flatMap((exchange) => {
+    judgedBodies(exchanges).flatMap((exchange) => {
       const spec = documented(context, exchange);
       if (!spec?.response.errorKind) return [];
       const body = parseBody(exchange.response.body);

@@ -1,3 +1,4 @@
+import { authBeforeLookup } from './auth-before-lookup.ts';
 import { authInvalidRejected } from './auth-invalid-rejected.ts';
 import { authMissingRejected } from './auth-missing-rejected.ts';
 import type { Check } from './check.ts';
@@ -8,7 +9,10 @@ import { deleteAgainNotFound } from './delete-again-not-found.ts';
 import { deleteTokenSucceeds } from './delete-token-succeeds.ts';
 import { documentedSuccess } from './documented-success.ts';
 import { errorKindConformance } from './error-kind-conformance.ts';
+import { fullKeyNeverForbidden } from './full-key-never-forbidden.ts';
 import { missingProjectNotFound } from './missing-project-not-found.ts';
+import { nearMissProjectNotFound, nearMissTokenNotFound } from './near-miss-id-not-found.ts';
+import { nearMissKeyRejected } from './near-miss-key-rejected.ts';
 import { noUndocumentedBody } from './no-undocumented-body.ts';
 import { notAServerError } from './not-a-server-error.ts';
 import { oddIdRejected } from './odd-id-rejected.ts';
@@ -37,11 +41,16 @@ export const CHECKS: readonly Check[] = [
   authInvalidRejected,
   restrictedKeyForbidden,
   restrictedKeyAccepted,
+  authBeforeLookup,
+  fullKeyNeverForbidden,
+  nearMissKeyRejected,
   projectEnvironmentsEnabled,
   missingProjectNotFound,
+  nearMissProjectNotFound,
   deleteTokenSucceeds,
   deleteAgainNotFound,
   unknownTokenNotFound,
+  nearMissTokenNotFound,
   crossAccountDeleteRejected,
   concurrentDeleteSingleSuccess,
   oddIdRejected,

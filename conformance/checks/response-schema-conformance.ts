@@ -1,5 +1,5 @@
 import { valueAtPointer } from '../redact.ts';
-import { documented, failed, ordinaryResponses, parseBody, passed, type Check, type Judgement } from './check.ts';
+import { documented, failed, judgedBodies, MAX_JSON_DEPTH, parseBody, passed, type Check, type Judgement } from './check.ts';
 import { isErrorKindViolation } from './error-kind-conformance.ts';
 
 export const responseSchemaConformance: Check = {
@@ -9,10 +9,21 @@ export const responseSchemaConformance: Check = {
   proves: 'every described body is JSON and valid against the schema the spec gives that status: types, required fields, enums and formats, every violation with its schema and instance pointers',
   level: 'response',
   judge: (exchanges, context) =>
-    ordinaryResponses(exchanges).flatMap((exchange): Judgement[] => {
+    judgedBodies(exchanges).flatMap((exchange): Judgement[] => {
       const spec = documented(context, exchange);
       if (!spec?.response.schema) return [];
       const body = parseBody(exchange.response.body);
+      if (!body.ok && body.depth !== undefined) {
+        return [
+          failed({
+            exchange,
+            message: `${exchange.label}: the ${exchange.response.status} body nests ${body.depth} levels deep; the suite parses bodies up to ${MAX_JSON_DEPTH} levels (the spec's schemas need a few) and judges this one no further.`,
+            expected: `a JSON body valid against ${spec.response.schemaPointer}, nested at most ${MAX_JSON_DEPTH} levels`,
+            got: `JSON nested ${body.depth} levels deep`,
+            schemaPointer: spec.response.schemaPointer,
+          }),
+        ];
+      }
       if (!body.ok) {
         return [
           failed({

@@ -16,6 +16,18 @@ export function goneOrDefect(token: TokenRef | undefined, defect: string): strin
   return `Either ${defect}, or ${name} no longer existed when the run started (deleted by an earlier run or by hand: pass fresh disposable --token values); the answers cannot tell which.`;
 }
 
+/**
+ * An earlier request of another step that already deleted this exchange's token (the restricted
+ * key, no key, a near-miss id): that request's own check owns the defect, and this step then
+ * proves nothing. Returns the reason to report it as not checked.
+ */
+export function deletedEarlierBy(all: readonly Exchange[], exchange: Exchange): string | undefined {
+  const token = exchange.token;
+  if (!token) return undefined;
+  const earlier = all.find((e) => e.seq < exchange.seq && e.step !== exchange.step && e.token?.account === token.account && e.token?.token === token.token && succeeded(e));
+  return earlier && `an earlier request had already deleted the token ("${earlier.label}", step ${earlier.step})`;
+}
+
 export function succeeded(exchange: Exchange | undefined): boolean {
   return exchange?.response !== undefined && isSuccess(exchange.response.status);
 }

@@ -1,4 +1,5 @@
 import type { Contract, Operation } from '../../src/contract/index.ts';
+import type { KeyVariant } from '../near-miss.ts';
 import type { TokenRef } from '../types.ts';
 
 /** What the scenarios need from the options, resolved (defaults applied, ids generated). */
@@ -13,6 +14,8 @@ export interface PlanInput {
   forbidden: ReadonlySet<string>;
   tokens: readonly TokenRef[];
   allowDelete: boolean;
+  /** The near-misses of the full key worth sending (the keys themselves stay with the sender). */
+  keyVariants: readonly KeyVariant[];
 }
 
 /** The path with each parameter replaced, in path order; values are already percent-encoded. */

@@ -3,6 +3,8 @@ import { CHECKS } from '../checks/registry.ts';
 import type { StepKind } from '../types.ts';
 import { SCENARIO_OPERATIONS } from '../operation-ids.ts';
 import { authScenario } from './auth.ts';
+import { authOrderScenario } from './auth-order.ts';
+import { nearMissScenario } from './near-misses.ts';
 import { oddIdsScenario } from './odd-ids.ts';
 import type { PlanInput } from './plan-input.ts';
 import { readsScenario } from './reads.ts';
@@ -13,8 +15,9 @@ import { unlistedMethodsScenario } from './unlisted-methods.ts';
 /**
  * Every request of a run, in the order it is sent. Reads come first (the first request also
  * tells whether the target is reachable), then auth (its restricted delete must find the token
- * still there), the deletions, unlisted methods, and odd ids last, so a server they crash has
- * already been judged on everything else.
+ * still there) and its ordering, the near-misses of the user's key, project and token (before
+ * the token is deleted), the deletions, unlisted methods, and odd ids last, so a server they
+ * crash has already been judged on everything else.
  */
 export function buildPlan(input: PlanInput, switchedOff: ReadonlySet<string> = new Set()): ScenarioPlan {
   for (const operationId of SCENARIO_OPERATIONS) {
@@ -22,7 +25,7 @@ export function buildPlan(input: PlanInput, switchedOff: ReadonlySet<string> = n
       throw new ContractError('SPEC_OPERATION_MISSING', { file: input.contract.specFile, pointer: '/paths', expected: `an operation with operationId ${operationId} (the conformance scenarios test it)` });
     }
   }
-  const scenarios = [readsScenario, authScenario, tokenDeletionScenario, unlistedMethodsScenario, oddIdsScenario].map((scenario) => scenario(input));
+  const scenarios = [readsScenario, authScenario, authOrderScenario, nearMissScenario, tokenDeletionScenario, unlistedMethodsScenario, oddIdsScenario].map((scenario) => scenario(input));
   return withoutSwitchedOff({ requests: scenarios.flatMap((s) => s.requests), skipped: scenarios.flatMap((s) => s.skipped) }, switchedOff);
 }
 

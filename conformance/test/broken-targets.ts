@@ -1,6 +1,7 @@
 import type { Contract } from '../../src/contract/index.ts';
 import type { Mock, RunningServer } from '../../src/mock/index.ts';
 import { DELETE_SERVICE_ACCOUNT_TOKEN, GET_OIDC_SETTINGS, GET_PROJECT_ENVIRONMENTS } from '../operation-ids.ts';
+import { ODD_IDS } from '../scenarios/odd-ids.ts';
 import { breakResponses, editJson, freshMock, operationOf, serveRaw, toMockRequest } from './serve-target.ts';
 
 /**
@@ -29,6 +30,8 @@ function deleteThroughOwner(mock: Mock, url: string): boolean {
   const owner = mock.store.snapshot().serviceAccounts.find((a) => a.tokens.some((t) => t.id === tokenId));
   return owner !== undefined && mock.store.deleteToken(owner.id, tokenId!);
 }
+/** Whether a request carries one of the suite's odd ids (not a near-miss of a real id, which is an ordinary request). */
+const hasOddId = (url: string) => ODD_IDS.some((odd) => url.includes(odd.value));
 const error = (status: number, name: string) => ({ status, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: 'e-1', name, message: 'broken on purpose' }) });
 
 export const BROKEN_TARGETS: BrokenTarget[] = [
@@ -241,6 +244,87 @@ export const BROKEN_TARGETS: BrokenTarget[] = [
     },
   },
   {
+    name: 'the full key gets 403 NoAccessError on every odd id (a permission layer in front of the router)',
+    errors: ['full-key-never-forbidden'],
+    serve: (contract) => breakResponses(contract, (req, res) => (req.headers.authorization === ADMIN_KEY && hasOddId(req.url) ? error(403, 'NoAccessError') : res)),
+  },
+  {
+    name: 'looks the project up before the key: a missing project gets 404 without a valid key',
+    errors: ['auth-before-lookup'],
+    serve: async (contract) => {
+      const mock = freshMock(contract);
+      return serveRaw((req, _, answer) => {
+        const request = toMockRequest(req);
+        if (operationOf(contract, request) !== GET_PROJECT_ENVIRONMENTS) return answer(mock.handle(request));
+        const found = mock.handle({ ...request, headers: { ...req.headers, authorization: ADMIN_KEY } });
+        answer(found.status === 404 ? found : mock.handle(request));
+      });
+    },
+  },
+  {
+    name: 'accepts any key that starts with a valid one',
+    errors: ['near-miss-key-rejected'],
+    serve: async (contract) => {
+      const mock = freshMock(contract);
+      return serveRaw((req, _, answer) => {
+        const key = req.headers.authorization;
+        const valid = [ADMIN_KEY, VIEWER_KEY].find((k) => key?.startsWith(k));
+        answer(mock.handle({ ...toMockRequest(req), headers: { ...req.headers, authorization: valid ?? key } }));
+      });
+    },
+  },
+  {
+    name: 'token ids parsed as numbers: 01, +1, 1.0 and "1 " all name token 1',
+    errors: ['near-miss-token-not-found'],
+    serve: async (contract) => {
+      const mock = freshMock(contract);
+      return serveRaw((req, _, answer) => {
+        const request = toMockRequest(req);
+        const numeric = /^(.*\/token\/)([^/?]+)$/.exec(request.url);
+        let id = Number.NaN;
+        try {
+          id = numeric ? Number(decodeURIComponent(numeric[2]!)) : Number.NaN;
+        } catch {
+          // Malformed percent-encoding names no token.
+        }
+        const url = numeric && Number.isInteger(id) && isDeleteOf(contract, request.method, request.url) ? `${numeric[1]}${id}` : request.url;
+        answer(mock.handle({ ...request, url }));
+      });
+    },
+  },
+  {
+    name: 'service-account ids parsed as numbers: 02 and +2 are account 2',
+    errors: ['near-miss-token-not-found'],
+    serve: async (contract) => {
+      const mock = freshMock(contract);
+      return serveRaw((req, _, answer) => {
+        const request = toMockRequest(req);
+        const url = request.url.replace(/\/service-account\/([^/]+)\//, (whole, id: string) => {
+          const n = /^[+0-9. %20]+$/.test(id) ? Number(id.replaceAll('%20', ' ')) : Number.NaN;
+          return Number.isInteger(n) ? `/service-account/${n}/` : whole;
+        });
+        answer(mock.handle({ ...request, url }));
+      });
+    },
+  },
+  {
+    name: 'project ids compared without case: DEFAULT is default',
+    errors: ['near-miss-project-not-found'],
+    serve: async (contract) => {
+      const mock = freshMock(contract);
+      return serveRaw((req, _, answer) => {
+        const request = toMockRequest(req);
+        const url = operationOf(contract, request) === GET_PROJECT_ENVIRONMENTS ? request.url.replace(/\/project\/([^/?]+)/, (_, id: string) => `/project/${id.toLowerCase()}`) : request.url;
+        answer(mock.handle({ ...request, url }));
+      });
+    },
+  },
+  {
+    name: 'odd ids get a JSON 404 that is not an error body',
+    errors: ['response-schema-conformance'],
+    serve: (contract) => breakResponses(contract, (req, res) => (hasOddId(req.url) && res.status === 404 ? { ...res, body: '{"error":"not found"}' } : res)),
+  },
+  {
     name: '400 ValidationError for malformed percent-encoding, where no 400 is documented',
     errors: [],
     warnings: ['odd-id-rejected'],
@@ -270,7 +354,7 @@ export const CONFORMANT_VARIANTS: Omit<BrokenTarget, 'errors' | 'warnings' | 'ar
   },
   {
     name: 'a plain-text 404 from the framework for every odd id',
-    serve: (contract) => breakResponses(contract, (req, res) => (/%|a{300}/.test(req.url) ? { status: 404, headers: { 'content-type': 'text/plain' }, body: 'Not Found' } : res)),
+    serve: (contract) => breakResponses(contract, (req, res) => (hasOddId(req.url) ? { status: 404, headers: { 'content-type': 'text/plain' }, body: 'Not Found' } : res)),
   },
   {
     name: 'an undocumented property without --strict',

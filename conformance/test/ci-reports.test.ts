@@ -1,8 +1,12 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.ts';
 import { loadContract, type Contract } from '../../src/contract/index.ts';
 import type { RunningServer } from '../../src/mock/index.ts';
 import { ADMIN_KEY, VIEWER_KEY, runCheck, targetArgs } from './run-check.ts';
+import { BIN } from './run-cli-process.ts';
 import { breakResponses, freshMock, serveRaw, toMockRequest } from './serve-target.ts';
 
 /** Issue 7, "reports that serve CI". */
@@ -49,6 +53,15 @@ describe('the console', () => {
     expect(run.json).toContain('a'.repeat(2048));
   });
 
+  // util-linux `script` gives the real CLI a terminal; where it is missing there is no terminal to test with.
+  it.runIf(existsSync('/usr/bin/script'))('colours on a terminal, and not with NO_COLOR set', async () => {
+    server = await mockTarget();
+    const onTerminal = (env: Record<string, string>) =>
+      promisify(execFile)('/usr/bin/script', ['-qec', `${process.execPath} ${BIN} check --base-url ${server!.url}`, '/dev/null'], { env: { PATH: process.env.PATH ?? '', FLAG_ADMIN_API_KEY: ADMIN_KEY, ...env } }).then((r) => r.stdout);
+    expect(await onTerminal({})).toContain('\u001b[32mpass');
+    expect(await onTerminal({ NO_COLOR: '1' })).not.toContain('\u001b[');
+  }, 60_000);
+
   it('colours with FORCE_COLOR and never with NO_COLOR', async () => {
     server = await mockTarget();
     const coloured = await runCheck(targetArgs(server.url), { ...KEYS, FORCE_COLOR: '1' });
@@ -60,12 +73,24 @@ describe('the console', () => {
   });
 });
 
+describe('--max-body BYTES', () => {
+  it('reads no more of a body than that: a longer one is a response-received finding, not judged further', async () => {
+    server = await mockTarget();
+    const run = await runCheck([...targetArgs(server.url), '--max-body', '1k']);
+    expect(run.code).toBe(1);
+    expect(run.report!.options.maxBodyBytes).toBe(1024);
+    const found = run.report!.findings.filter((f) => f.checkId === 'response-received').map((f) => `${f.operationId}: ${f.got}`);
+    expect(found).toContain('getProjectEnvironments: answered 200, but the body exceeded --max-body 1024 bytes; reading stopped (raise --max-body if such a body is legitimate)');
+    expect(new Set(run.report!.findings.map((f) => f.checkId))).toEqual(new Set(['response-received']));
+  });
+});
+
 describe('--fail-on-not-checked', () => {
   it('exits 1 when a check could not run, and says why on the last line', async () => {
     server = await mockTarget();
     const run = await runCheck(['--base-url', server.url, '--fail-on-not-checked'], { FLAG_ADMIN_API_KEY: ADMIN_KEY });
     expect(run.code).toBe(1);
-    expect(run.stdout).toMatch(/^NOT CONFORMANT \(checks not run, --fail-on-not-checked\): \d+ requests, 0 error\(s\), 0 warning\(s\), 11 check\(s\) not checked$/m);
+    expect(run.stdout).toMatch(/^NOT CONFORMANT \(checks not run, --fail-on-not-checked\): \d+ requests, 0 error\(s\), 0 warning\(s\), 13 check\(s\) not checked$/m);
     server = (await server.close(), await mockTarget());
     expect((await runCheck([...targetArgs(server.url), '--strict', '--fail-on-not-checked'])).code).toBe(0);
   });

@@ -32,6 +32,7 @@ describe('usage', () => {
     [['--base-url', 'ftp://x'], '--base-url: expected an http(s) URL'],
     [['--base-url', 'http://127.0.0.1:1', '--token', '12'], '--token: expected ACCOUNT/TOKEN'],
     [['--base-url', 'http://127.0.0.1:1', '--timeout', 'soon'], '--timeout: expected a positive integer'],
+    [['--base-url', 'http://127.0.0.1:1', '--max-body', 'lots'], '--max-body: expected a number of bytes, e.g. 1048576 or 4M, got "lots"'],
     [['--base-url', 'http://127.0.0.1:1', '--forbidden', 'getEverything'], '--forbidden: the spec has no operation "getEverything"'],
     [['--base-url', 'http://127.0.0.1:1', '--skip-check', 'no-such-check'], '--skip-check: no check "no-such-check"'],
   ])('exits 2 for %j: %s', async (args, message) => {
@@ -60,12 +61,21 @@ describe('--config FILE', () => {
     ['unknown.json', { baseURL: 'http://x' }, '#/baseURL: expected one of the options baseUrl, apiKey'],
     ['token.json', { tokens: ['1/1', 'oops'] }, '#/tokens/1: expected a string "ACCOUNT/TOKEN", e.g. "1/2", got "oops"'],
     ['array.json', [], ': expected an object of options'],
-    ['broken.json', '{"baseUrl": ', ': expected JSON, got'],
+    ['max-body.json', { maxBody: 0 }, '#/maxBody: expected a positive integer of bytes, got 0'],
+    ['broken.json', '{"baseUrl": ', ':1:13: expected a value (JSON allows no trailing comma, and the text must not be empty), got a JSON syntax error (the text is not shown: it may hold a key)'],
   ])('exits 2 naming the file, the pointer and the expectation (%s)', async (name, value, message) => {
     const file = configFile(name, value);
     const run = await cli(['--config', file]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(`bad config: ${file}${message}`);
+  });
+
+  it('never quotes the text around a JSON syntax error, which may be a key', async () => {
+    const file = configFile('syntax.json', '{\n  "baseUrl": "http://127.0.0.1:9",\n  "apiKey": sk-live-0123456789\n}');
+    const run = await cli(['--config', file]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`bad config: ${file}:3:13: expected a JSON value`);
+    expect(run.stderr).not.toContain('sk-live');
   });
 
   it('never echoes a mistyped key', async () => {

@@ -56,14 +56,14 @@ function drip(res: ServerResponse, everyMs: number): void {
 
 export const HOSTILE_TARGETS: HostileTarget[] = [
   {
-    name: 'a body of JSON nested 100,000 deep',
+    name: 'a body of JSON nested 500,000 deep (1 MB)',
     args: [],
     code: 1,
     finding: 'response-schema-conformance',
     serve: (contract) =>
       attackOn(contract, GET_PROJECT_ENVIRONMENTS, (res) => {
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(`{"version":1,"environments":${'['.repeat(100_000)}${']'.repeat(100_000)}}`);
+        res.end(`{"version":1,"environments":${'['.repeat(500_000)}${']'.repeat(500_000)}}`);
       }),
   },
   {

@@ -49,9 +49,11 @@ describe('against the mock on its default state', () => {
       'restricted-key-forbidden getOidcSettings: needs --restricted-key (or FLAG_ADMIN_RESTRICTED_KEY)',
       'restricted-key-forbidden deleteServiceAccountToken: needs --restricted-key (or FLAG_ADMIN_RESTRICTED_KEY)',
       'restricted-key-accepted getProjectEnvironments: needs --restricted-key (or FLAG_ADMIN_RESTRICTED_KEY)',
+      'auth-before-lookup deleteServiceAccountToken: needs --allow-delete: nothing is deleted without it; needs --restricted-key (or FLAG_ADMIN_RESTRICTED_KEY)',
       'delete-token-succeeds deleteServiceAccountToken: needs --allow-delete: nothing is deleted without it',
       'delete-again-not-found deleteServiceAccountToken: needs --allow-delete: nothing is deleted without it',
       'unknown-token-not-found deleteServiceAccountToken: needs --allow-delete: nothing is deleted without it',
+      'near-miss-token-not-found deleteServiceAccountToken: needs --allow-delete: nothing is deleted without it',
       'cross-account-delete-rejected deleteServiceAccountToken: needs --allow-delete: nothing is deleted without it',
       'concurrent-delete-single-success deleteServiceAccountToken: needs --allow-delete: nothing is deleted without it',
     ]);

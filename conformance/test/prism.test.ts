@@ -63,6 +63,23 @@ describe('against Prism mocking spec/openapi.yaml', () => {
     expect(run.report!.coverage.filter((c) => c.outcome === 'not conformant')).toEqual([]);
   });
 
+  it('earns no finding from the probes derived from the inputs: it refuses a missing key before anything else and never answers 403, and the near-misses are moot where any key and any id is accepted', () => {
+    const derived = ['auth-before-lookup', 'full-key-never-forbidden', 'near-miss-key-rejected', 'near-miss-project-not-found', 'near-miss-token-not-found'];
+    const rows = run.report!.checks.filter((c) => derived.includes(c.checkId)).flatMap((c) => c.operations.map((o) => `${c.checkId} ${o.operationId}: ${o.outcome}${o.reason ? ` (${o.reason})` : ''}`));
+    expect(rows).toEqual([
+      'auth-before-lookup getProjectEnvironments: passed',
+      'auth-before-lookup deleteServiceAccountToken: passed',
+      'full-key-never-forbidden getProjectEnvironments: passed',
+      'full-key-never-forbidden getOidcSettings: passed',
+      'full-key-never-forbidden deleteServiceAccountToken: passed',
+      'near-miss-key-rejected getProjectEnvironments: not checked (any invalid key is accepted here (see auth-invalid-rejected))',
+      'near-miss-key-rejected getOidcSettings: not checked (any invalid key is accepted here (see auth-invalid-rejected))',
+      'near-miss-key-rejected deleteServiceAccountToken: not checked (any invalid key is accepted here (see auth-invalid-rejected))',
+      'near-miss-project-not-found getProjectEnvironments: not checked (an id that cannot exist is not answered 404 either (see missing-project-not-found))',
+      'near-miss-token-not-found deleteServiceAccountToken: not checked (an id that cannot exist is not answered 404 either (see unknown-token-not-found))',
+    ]);
+  });
+
   it('reports the requests it could not send after the crash, with the reason', () => {
     expect(run.report!.stepsNotRun.map((s) => `${s.operationId} ${s.label}`)).toEqual([
       'getProjectEnvironments projectId = truncated UTF-8 (%E0%A4%A)',

@@ -47,6 +47,8 @@ describe('a wrong full-access key', () => {
     expect(run.report!.verdict).toBe('set-up problem');
     expect(run.report!.findings).toEqual([]);
     expect(run.report!.summary.requests).toBe(3);
+    expect(new Set(run.report!.checks.flatMap((c) => c.operations.map((o) => `${o.outcome}: ${o.reason}`)))).toEqual(new Set(['not checked: not judged: the full-access key was refused (a set-up problem)']));
+    expect(run.junit).toContain('<skipped message="not judged: the full-access key was refused (a set-up problem)"/>');
     expect(run.junit).toContain('<error message="the full-access key was refused');
     expect(run.stdout).toContain('SET-UP PROBLEM: ');
     expect(run.json + run.junit + run.stdout).not.toContain('not-the-admin-key');

@@ -42,6 +42,8 @@ describe('flag-admin mock', () => {
     const response = await fetch(`${url}/api/admin/environments/project/default`, { headers: { authorization: 'mock-admin-key' } });
     expect(response.status).toBe(200);
     await mock.waitFor(/GET \/api\/admin\/environments\/project\/default 200/);
+    expect(mock.out()).toContain(`docs: ${url}/docs (spec: ${url}/openapi.json`);
+    expect((await fetch(`${url}/docs`)).status).toBe(200);
     mock.child.kill('SIGTERM');
     expect(await mock.exited).toBe(0);
     expect(mock.out()).toContain('flag-admin mock stopped');

@@ -116,5 +116,6 @@ function startBanner(url: string, file: string, store: Store, options: MockArgs)
     `  API keys (Authorization header):`,
     ...keys,
     `  CORS: ${cors}; sessions: X-Mock-Session (up to ${options.maxSessions}); control API: ${url}/__mock/ (${options.controlToken ? 'needs the control token' : 'loopback callers'})`,
+    `  docs: ${url}/docs (spec: ${url}/openapi.json, ${url}/openapi.yaml)`,
   ].join('\n') + `${example}\n  Ctrl-C to stop.\n`;
 }

@@ -1,9 +1,10 @@
+import { relative } from 'node:path';
 import { ContractError } from '../contract/index.ts';
 import { BUNDLE_FORMATS, type BundleFormat } from '../spec-review/bundle-spec.ts';
 import { collectDecisions, renderDecisionsJson, renderDecisionsMarkdown } from '../spec-review/decisions.ts';
 import { DIFF_FORMATS, renderDiff, type DiffFormat } from '../spec-review/diff/diff-report.ts';
 import { LINT_FORMATS, renderLint, type LintFormat } from '../spec-review/lint-report.ts';
-import { readSpecSource, SpecReadError } from '../spec-review/spec-source.ts';
+import { readSpecSource, SpecReadError, STDIN } from '../spec-review/spec-source.ts';
 import { DEFAULT_SPEC_FILE } from '../contract/load-contract.ts';
 import { didYouMean } from './did-you-mean.ts';
 import { UsageError, usageFailure, type CommandIo } from './io.ts';
@@ -18,11 +19,11 @@ export const SPEC_USAGE = `Usage: flag-admin spec <verb> [options]    (FILE defa
       every point the API description leaves open and what the spec decided (x-decisions).
   bundle [FILE] [--format yaml|json] [--dereference]
       one self-contained document on stdout; --dereference replaces every $ref by its target.
-  diff OLD NEW [--format text|json|markdown]
+  diff OLD NEW [--format text|json|markdown] [--fail-on any|clients|servers|none]
       every change from OLD to NEW, classified for clients and servers (breaking, warning,
       info). '-' reads a spec from stdin, e.g.
         git show main:spec/openapi.yaml | flag-admin spec diff - spec/openapi.yaml
-      Exit 1 on a change breaking for clients or servers.
+      Exit 1 on a change breaking for clients or servers (--fail-on picks whom; default any).
 
 Exit codes: 0 fine, 1 lint errors or breaking changes, 2 bad usage or an unreadable spec.
 `;
@@ -67,12 +68,15 @@ function oneOf<T extends string>(flag: string, value: string | undefined, allowe
 
 function atMostOneFile(positionals: string[]): string {
   if (positionals.length > 1) throw new UsageError(`expected at most one FILE, got ${positionals.length}: ${positionals.join(' ')}`);
-  return positionals[0] ?? DEFAULT_SPEC_FILE;
+  // The kit's own spec, named as a path from here so messages stay short and clickable.
+  return positionals[0] ?? (relative(process.cwd(), DEFAULT_SPEC_FILE) || DEFAULT_SPEC_FILE);
 }
 
 async function lint(argv: string[], io: CommandIo): Promise<number> {
   const { values, positionals } = parseFlags(argv, { format: { type: 'string' }, 'api-description': { type: 'string' } }, { positionals: true });
   const format = oneOf<LintFormat>('format', values.format, LINT_FORMATS, 'text');
+  // The linters resolve $refs and report positions from the file's own folder, so lint needs a file.
+  if (positionals[0] === STDIN) throw new UsageError('lint reads a FILE, not stdin (-): its $refs resolve from its folder');
   // Loaded per verb: the linter (Redocly) is the heaviest import, and only `lint` needs it.
   const { lintSpec } = await import('../spec-review/lint-spec.ts');
   const result = await lintSpec(atMostOneFile(positionals), { apiDescriptionFile: values['api-description'] });
@@ -102,13 +106,17 @@ async function bundle(argv: string[], io: CommandIo): Promise<number> {
   return 0;
 }
 
+const FAIL_ON = ['any', 'clients', 'servers', 'none'] as const;
+
 async function diff(argv: string[], io: CommandIo): Promise<number> {
-  const { values, positionals } = parseFlags(argv, { format: { type: 'string' } }, { positionals: true });
+  const { values, positionals } = parseFlags(argv, { format: { type: 'string' }, 'fail-on': { type: 'string' } }, { positionals: true });
   const format = oneOf<DiffFormat>('format', values.format, DIFF_FORMATS, 'text');
+  const failOn = oneOf('fail-on', values['fail-on'], FAIL_ON, 'any');
   if (positionals.length !== 2) throw new UsageError(`expected OLD and NEW (a file, or - for stdin), got ${positionals.length} argument(s)`);
   if (positionals[0] === '-' && positionals[1] === '-') throw new UsageError('only one of OLD and NEW can be read from stdin (-)');
   const { diffSpecs } = await import('../spec-review/diff/diff-specs.ts');
   const result = await diffSpecs(await readSpecSource(positionals[0]!), await readSpecSource(positionals[1]!));
   io.stdout(renderDiff(result, format));
-  return result.breaking.client + result.breaking.server > 0 ? 1 : 0;
+  const breaking = { any: result.breaking.client + result.breaking.server, clients: result.breaking.client, servers: result.breaking.server, none: 0 }[failOn];
+  return breaking > 0 ? 1 : 0;
 }

@@ -1,2 +1,3 @@
 export * from './neutral.ts';
 export { DEFAULT_SPEC_FILE, loadContract, type LoadContractOptions } from './load-contract.ts';
+export { readJsonFile } from './read-json-file.ts';

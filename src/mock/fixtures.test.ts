@@ -51,6 +51,13 @@ describe('a bad fixture', () => {
     expect(error.message).toBe(`${join(dir, 'missing.json')}: expected a readable JSON fixture file, got ENOENT`);
   });
 
+  it('names the line and column of a JSON syntax error and what was expected, never the text around it (it may hold a key)', () => {
+    const file = write('broken.json', '{"apiKeys": [\n  {"key": secret-key-123, "permissions": ["*"]}');
+    const message = failure(() => loadFixtures(contract, file)).message;
+    expect(message).toBe(`${file}:2:11: expected a JSON value (a string in double quotes, a number, an object, an array, true, false or null), or the end of the text, got a JSON syntax error (the text is not shown: it may hold a key)`);
+    expect(message).not.toContain('secret');
+  });
+
   it('refuses a fixture file over the size cap before reading it', () => {
     const file = join(dir, 'huge.json');
     // A sparse file: its size is 300 MiB, its disk use nothing, and it is never read.
@@ -58,17 +65,12 @@ describe('a bad fixture', () => {
     truncateSync(file, 300 * 2 ** 20);
     const error = failure(() => loadFixtures(contract, file));
     expect(error.code).toBe('FIXTURE_TOO_LARGE');
-    expect(error.message).toBe(`${file}: expected a fixture file of at most 256 MiB, got 300 MiB`);
+    expect(error.message).toBe(`${file}: expected a file of at most 256 MiB, got 300 MiB`);
   });
 
   it('refuses a device or a folder as a fixture file instead of reading it without end', () => {
     expect(failure(() => loadFixtures(contract, '/dev/zero')).message).toBe('/dev/zero: expected a regular JSON file, got something else (a folder, a device or a pipe)');
     expect(failure(() => loadFixtures(contract, dir)).code).toBe('FIXTURE_UNREADABLE');
-  });
-
-  it('names a file that is not JSON', () => {
-    const file = write('broken.json', '{"apiKeys": [');
-    expect(failure(() => loadFixtures(contract, file)).message).toMatch(new RegExp(`^${file}: expected valid JSON, got `));
   });
 
   it('names the pointer of a value of the wrong type', () => {

@@ -76,14 +76,24 @@ export function decisionPlace(rawDocument: JsonSchema, pointer: string): string 
   return tokens.join('.') || '(root)';
 }
 
+/** In the order of the API description's sections (§2 < §2.1 < §4.2 < §10), stable within one. */
+export function bySection(decisions: readonly Decision[]): Decision[] {
+  const key = (section: string) => (section.match(/\d+/g) ?? []).map(Number);
+  return [...decisions].sort((a, b) => {
+    const [x, y] = [key(a.apiSection), key(b.apiSection)];
+    for (let i = 0; i < Math.max(x.length, y.length); i++) if ((x[i] ?? -1) !== (y[i] ?? -1)) return (x[i] ?? -1) - (y[i] ?? -1);
+    return 0;
+  });
+}
+
 /** The decisions as a Markdown table (the README's decisions section is this, generated). */
 export function renderDecisionsMarkdown(rawDocument: JsonSchema, decisions: readonly Decision[]): string {
   const cell = (text: string) => text.replaceAll('|', '\\|').replaceAll('\n', ' ');
-  const rows = decisions.map((d) => `| ${cell(d.apiSection)} | ${cell(d.openPoint)} | ${cell(d.decision)} | \`${cell(decisionPlace(rawDocument, d.pointer))}\` |`);
+  const rows = bySection(decisions).map((d) => `| ${cell(d.apiSection)} | ${cell(d.openPoint)} | ${cell(d.decision)} | \`${cell(decisionPlace(rawDocument, d.pointer))}\` |`);
   return ['| API | open point | decision | recorded at |', '|---|---|---|---|', ...rows].join('\n') + '\n';
 }
 
 /** The decisions as JSON: each with its id, section, open point, decision, place and pointer. */
 export function renderDecisionsJson(rawDocument: JsonSchema, decisions: readonly Decision[]): string {
-  return JSON.stringify(decisions.map((d) => ({ ...d, place: decisionPlace(rawDocument, d.pointer) })), null, 2) + '\n';
+  return JSON.stringify(bySection(decisions).map((d) => ({ ...d, place: decisionPlace(rawDocument, d.pointer) })), null, 2) + '\n';
 }

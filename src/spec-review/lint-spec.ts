@@ -46,7 +46,10 @@ export async function lintSpec(file: string, options: LintOptions = {}): Promise
     contract = await loadContract({ specFile: source.absolutePath });
   } catch (error) {
     if (!(error instanceof ContractError)) throw error;
-    messages.push(toMessage({ ruleId: STRUCTURE_RULE.id, severity: 'error', pointer: error.pointer, message: `expected ${error.expected}${error.message.includes(', got ') ? `, got ${error.message.split(', got ').slice(1).join(', got ')}` : ''}` }));
+    // The message without its `file#pointer: ` prefix: the position replaces it.
+    const where = error.pointer ? `${error.file}#${error.pointer}: ` : `${error.file}: `;
+    const message = error.message.startsWith(where) ? error.message.slice(where.length) : error.message;
+    messages.push(toMessage({ ruleId: STRUCTURE_RULE.id, severity: 'error', pointer: error.pointer, onKey: true, message }));
   }
   messages.push(...(await redoclyMessages(source)));
   const context: LintContext = { source, rawDocument: source.document, contract, apiDescription };

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { isAbsolute, relative, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
 import type { JsonSchema } from '../contract/index.ts';
 import { pointerOf, pointerTokens, resolvePointer } from '../contract/json-pointer.ts';
@@ -37,7 +37,7 @@ export async function readSpecSource(file: string, stdin: () => Promise<string> 
   } catch (error) {
     throw new SpecReadError(`${file}: cannot read it (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
   }
-  const name = file === STDIN ? '<stdin>' : isAbsolute(file) ? relative(process.cwd(), file) || file : file;
+  const name = file === STDIN ? '<stdin>' : file;
   return specSourceFromText(name, file === STDIN ? resolve('stdin.yaml') : resolve(file), text);
 }
 

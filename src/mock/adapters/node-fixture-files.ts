@@ -1,6 +1,5 @@
-import { readFileSync, statSync } from 'node:fs';
 import { relative } from 'node:path';
-import { ContractError, type Contract } from '../../contract/index.ts';
+import { readJsonFile, type Contract } from '../../contract/index.ts';
 import { packageFile } from '../../package-files.ts';
 import { checkFixtures, type FixtureLabels } from '../core/fixture-check.ts';
 import type { MockState } from '../core/state.ts';
@@ -33,26 +32,12 @@ export function nodeFixtureLabels(contract: Contract): FixtureLabels {
 }
 
 /**
- * The largest fixture file read (a project with 1,000,000 environments is ~100 MB). Checked before
- * reading, so a wrong path to a huge file, or a device that never ends (/dev/zero), is refused
- * at once rather than read until the process runs out of memory.
+ * The largest fixture file read (a project with 1,000,000 environments is ~100 MB): a wrong path
+ * to a huge file is refused at once rather than read until the process runs out of memory.
  */
 export const MAX_FIXTURE_BYTES = 256 * 1024 * 1024;
 
+/** A syntax error names the line and column, never the text around it (it may hold a key). */
 function readJson(file: string): unknown {
-  let text: string;
-  try {
-    const stats = statSync(file);
-    if (!stats.isFile()) throw new ContractError('FIXTURE_UNREADABLE', { file, expected: 'a regular JSON file', got: 'something else (a folder, a device or a pipe)' });
-    if (stats.size > MAX_FIXTURE_BYTES) throw new ContractError('FIXTURE_TOO_LARGE', { file, expected: `a fixture file of at most ${MAX_FIXTURE_BYTES / 2 ** 20} MiB`, got: `${(stats.size / 2 ** 20).toFixed(0)} MiB` });
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    if (error instanceof ContractError) throw error;
-    throw new ContractError('FIXTURE_UNREADABLE', { file, expected: 'a readable JSON fixture file', got: (error as NodeJS.ErrnoException).code ?? String(error) });
-  }
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new ContractError('FIXTURE_JSON', { file, expected: 'valid JSON', got: (error as Error).message });
-  }
+  return readJsonFile(file, { kind: 'FIXTURE', what: 'a readable JSON fixture file', maxBytes: MAX_FIXTURE_BYTES });
 }

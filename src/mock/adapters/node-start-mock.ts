@@ -3,6 +3,7 @@ import type { Store } from '../core/store.ts';
 import { createMockApp, type MockApp, type MockAppOptions } from '../layers/mock-app.ts';
 import { DEFAULT_SESSION } from '../layers/sessions.ts';
 import { selfCheckFromEnv } from './node-create-mock.ts';
+import { nodeDocsOptions } from './node-docs.ts';
 import { loadFixtures, nodeFixtureLabels, type FixtureSource } from './node-fixture-files.ts';
 import { serveHandler, type RunningServer, type ServeOptions } from './node-server.ts';
 
@@ -32,7 +33,7 @@ export interface RunningMock extends RunningServer {
 export async function startMock(options: StartMockOptions = {}): Promise<RunningMock> {
   const contract = options.contract ?? (await loadContract({ validate: false, lazyValidators: true }));
   const { fixtures, selfCheck = selfCheckFromEnv(), ...rest } = options;
-  const app = createMockApp({ ...rest, contract, selfCheck, fixtures: fixtures === undefined ? undefined : loadFixtures(contract, fixtures), fixtureLabels: nodeFixtureLabels(contract) });
+  const app = createMockApp({ ...rest, contract, selfCheck, fixtures: fixtures === undefined ? undefined : loadFixtures(contract, fixtures), fixtureLabels: nodeFixtureLabels(contract), docs: options.docs ?? nodeDocsOptions(contract, fixtures) });
   const server = await serveHandler(app.handle, options);
   return {
     ...server,

@@ -6,6 +6,7 @@ import type { MockState } from '../core/state.ts';
 import type { MockHandle } from '../core/types.ts';
 import { CONTROL_TOKEN_HEADER, controlLayer } from './control.ts';
 import { corsLayer } from './cors.ts';
+import { docsLayer, type DocsOptions } from './docs.ts';
 import { authHeaderNames } from './request-facts.ts';
 import { forcedAnswersLayer } from './forced-answers.ts';
 import { createJournal, type Journal } from './journal.ts';
@@ -39,6 +40,11 @@ export interface MockAppOptions {
   now?: () => number;
   /** How fixture errors name the spec and the fixture schema. */
   fixtureLabels?: FixtureLabels;
+  /**
+   * Serve the spec (/openapi.json, /openapi.yaml) and, given its assets, the /docs reference.
+   * Outside sessions and the journal, inside CORS. @default none (startMock serves them)
+   */
+  docs?: DocsOptions;
 }
 
 export interface MockApp {
@@ -69,6 +75,7 @@ export function createMockApp(options: MockAppOptions): MockApp {
   let handle: MockHandle = sessionLayer(sessions, newId)(journalLayer(core));
   const allowedOrigins = options.cors === false ? [] : (options.cors?.origins ?? []);
   handle = controlLayer({ contract, sessions, journal, maxSessions, controlToken: options.controlToken, allowedOrigins, newId, fixtureLabels: options.fixtureLabels })(handle);
+  if (options.docs) handle = docsLayer(options.docs)(handle);
   if (options.cors !== false) {
     handle = corsLayer({
       origins: options.cors?.origins,

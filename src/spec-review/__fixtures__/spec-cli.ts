@@ -1,9 +1,10 @@
 // Test helpers: run the real CLI (bin/flag-admin.js) and build spec variants from a base.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { pointerTokens } from '../../contract/json-pointer.ts';
 
@@ -67,9 +68,16 @@ export function readYaml(file: string): unknown {
   return parse(readFileSync(file, 'utf8'));
 }
 
-/** Writes documents as YAML files into a fresh temporary folder; returns their paths. */
+const folders: string[] = [];
+// Registered on the importing test file: its temporary specs go when its tests are done.
+afterAll(() => {
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+});
+
+/** Writes documents as YAML files into a fresh temporary folder (removed after the test file); returns their paths. */
 export function writeSpecs(documents: Record<string, unknown>): Record<string, string> {
   const dir = mkdtempSync(join(tmpdir(), 'flag-admin-spec-'));
+  folders.push(dir);
   return Object.fromEntries(
     Object.entries(documents).map(([name, document]) => {
       const file = join(dir, name);

@@ -48,6 +48,27 @@ describe('flag-admin spec diff', () => {
     expect(changes[0]).toMatchObject({ ruleId: 'response-property-removed', operations: ['GET /pets/{petId}', 'POST /pets'], old: { pointer: '/components/schemas/Error/properties/message' }, new: { pointer: '/components/schemas/Error/properties' } });
   });
 
+  it('compares a recursive schema to its end, reporting a change inside it once', async () => {
+    const recursive = applyEdits(BASE, { set: { '/components/schemas/Pet/properties/parent': { $ref: '#/components/schemas/Pet' } } });
+    const files = writeSpecs({
+      'old.yaml': recursive,
+      'new.yaml': applyEdits(recursive, { set: { '/components/schemas/Pet/properties/kind/enum': ['cat', 'dog', 'bird'] }, remove: ['/components/schemas/Pet/properties/born'] }),
+    });
+    const { code, stdout } = await cli(['spec', 'diff', files['old.yaml']!, files['new.yaml']!, '--format', 'json']);
+    expect(JSON.parse(stdout).changes.map((c: { ruleId: string; old: { pointer: string } }) => `${c.ruleId} ${c.old.pointer}`)).toEqual([
+      'response-enum-widened /components/schemas/Pet/properties/kind/enum',
+      'response-property-removed /components/schemas/Pet/properties/born',
+    ]);
+    expect(code).toBe(1);
+  });
+
+  it('fails only for the audience --fail-on names', async () => {
+    const c = CASES.find((k) => k.rule === 'response-enum-widened')!; // breaking for clients, info for servers
+    const files = writeSpecs({ 'old.yaml': applyEdits(BASE, c.old), 'new.yaml': applyEdits(BASE, c.new) });
+    const exitWith = async (failOn: string) => (await cli(['spec', 'diff', files['old.yaml']!, files['new.yaml']!, '--fail-on', failOn])).code;
+    expect([await exitWith('clients'), await exitWith('servers'), await exitWith('any'), await exitWith('none')]).toEqual([1, 0, 1, 0]);
+  });
+
   it('finds nothing between a spec and itself', async () => {
     const { code, stdout, stderr } = await cli(['spec', 'diff', BASE_FILE, BASE_FILE]);
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
@@ -79,12 +100,16 @@ describe('flag-admin spec diff', () => {
     expect(markdown.code).toBe(1);
   });
 
-  it('refuses bad usage with exit 2: one file, two stdins, an unknown format, an unreadable file', async () => {
+  it('refuses bad usage with exit 2: one file, two stdins, an unknown format, an unreadable, unparsable or invalid spec', async () => {
     expect((await cli(['spec', 'diff', BASE_FILE])).stderr).toContain('expected OLD and NEW');
     expect((await cli(['spec', 'diff', '-', '-'])).code).toBe(2);
     expect((await cli(['spec', 'diff', BASE_FILE, BASE_FILE, '--format', 'mardown'])).stderr).toContain('(did you mean markdown?)');
     const missing = await cli(['spec', 'diff', BASE_FILE, 'nowhere.yaml']);
     expect(missing).toMatchObject({ code: 2, stderr: 'flag-admin spec diff: nowhere.yaml: cannot read it (ENOENT)\n' });
+    const invalid = await cli(['spec', 'diff', BASE_FILE, '-'], { stdin: 'openapi: 3.1.0\ninfo: {title: t, version: "1"}\npaths: {/a: {get: {responses: 7}}}\n' });
+    expect(invalid).toMatchObject({ code: 2, stderr: 'flag-admin spec diff: <stdin>:3:31 #/paths/~1a/get/responses: expected an object, got 7\n' });
+    const swagger = await cli(['spec', 'diff', BASE_FILE, '-'], { stdin: 'swagger: "2.0"\n' });
+    expect(swagger.stderr).toBe('flag-admin spec diff: <stdin>:1:1 #/openapi: expected an OpenAPI 3.1.x document, got undefined\n');
     const broken = await cli(['spec', 'diff', '-', BASE_FILE], { stdin: 'openapi: [3.1\n' });
     expect(broken.code).toBe(2);
     expect(broken.stderr).toMatch(/<stdin>:\d+:\d+: expected a YAML or JSON document/);

@@ -4,8 +4,10 @@ import { HTTP_METHODS } from '../../contract/operation.ts';
 import type { JsonSchema } from '../../contract/index.ts';
 import { SpecReadError, type SpecSource } from '../spec-source.ts';
 import { ChangeRecorder, type Change, type SpecVersion } from './change-recorder.ts';
-import { compareSchemas, show, type SchemaScope } from './diff-schemas.ts';
+import { compareSchemas, show, type SchemaScope } from './compare-schemas.ts';
 import { SEVERITY_ORDER } from './diff-rules.ts';
+import { canonical } from './canonical-json.ts';
+import { assertComparable } from './comparable-shape.ts';
 import { reportUnclassified } from './unclassified-changes.ts';
 
 export interface DiffResult {
@@ -39,13 +41,20 @@ export async function diffSpecs(oldSource: SpecSource, newSource: SpecSource): P
   };
 }
 
+/** Checked for the shapes the diff reads, then dereferenced. */
 async function dereferenced(source: SpecSource): Promise<SpecVersion> {
+  if (typeof source.document.openapi !== 'string' || !source.document.openapi.startsWith('3.1.')) {
+    const { line, column } = source.positionOf('/openapi');
+    throw new SpecReadError(`${source.file}:${line}:${column} #/openapi: expected an OpenAPI 3.1.x document, got ${JSON.stringify(source.document.openapi)}`);
+  }
+  let document: JsonSchema;
   try {
-    const copy = structuredClone(source.document) as never;
-    return { source, dereferenced: (await SwaggerParser.dereference(source.absolutePath, copy, {})) as unknown as JsonSchema };
+    document = (await SwaggerParser.dereference(source.absolutePath, structuredClone(source.document) as never, {})) as unknown as JsonSchema;
   } catch (error) {
     throw new SpecReadError(`${source.file}: expected every $ref to resolve, got ${String((error as Error).message).split('\n')[0]}`);
   }
+  assertComparable(source, document);
+  return { source, dereferenced: document };
 }
 
 interface OperationAt {
@@ -118,7 +127,7 @@ function parametersOf(at: OperationAt): Map<string, ParameterAt> {
 function compareParameters(recorder: ChangeRecorder, old: OperationAt, now: OperationAt, label: string): void {
   const before = parametersOf(old);
   const after = parametersOf(now);
-  const scope: SchemaScope = { recorder, context: 'request', operation: label, seen: new Set() };
+  const scope: SchemaScope = { recorder, context: 'request', operation: label, seen: new WeakMap() };
   const name = (p: JsonSchema) => `${String(p.in)} parameter "${String(p.name)}"`;
   for (const [key, { parameter, pointer }] of before) {
     const match = after.get(key);
@@ -182,7 +191,7 @@ function compareContent(recorder: ChangeRecorder, context: 'request' | 'response
       recorder.record(`${context}-media-type-removed`, `${what}: media type ${mediaType} removed`, oldMedia, `${newAt}/content`, label, 'old');
       continue;
     }
-    const scope: SchemaScope = { recorder, context, operation: label, seen: new Set() };
+    const scope: SchemaScope = { recorder, context, operation: label, seen: new WeakMap() };
     compareSchemas(scope, oldContent[mediaType]!.schema, newContent[mediaType]!.schema, `${oldMedia}/schema`, `${newMedia}/schema`);
   }
   for (const mediaType of Object.keys(newContent)) {
@@ -232,9 +241,4 @@ function definitionOf(scheme: JsonSchema): JsonSchema {
 function signature(requirement: JsonSchema): string {
   const names = Object.keys(requirement).sort();
   return names.length === 0 ? '(none)' : names.map((name) => `${name}${(requirement[name] as string[]).length ? `[${[...(requirement[name] as string[])].sort().join(' ')}]` : ''}`).join(' + ');
-}
-
-/** JSON with sorted keys, so key order never makes a difference. */
-export function canonical(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v));
 }

@@ -1,6 +1,6 @@
 import { pointerOf } from '../../contract/json-pointer.ts';
 import type { ChangeRecorder } from './change-recorder.ts';
-import { canonical } from './diff-specs.ts';
+import { canonical } from './canonical-json.ts';
 
 /** Keys that only document: a change under them changes no request or response. */
 const DOCUMENTATION_KEYS = new Set(['description', 'summary', 'title', 'example', 'examples', 'externalDocs', 'tags', 'info', 'servers', 'license', 'contact']);
@@ -44,7 +44,9 @@ export function reportUnclassified(recorder: ChangeRecorder, oldDoc: unknown, ne
       before.forEach((item, index) => visit(item, after[index], [...oldTokens, String(index)], [...newTokens, String(index)]));
       return;
     }
-    const same = SET_KEYS.has(key) && Array.isArray(before) && Array.isArray(after) ? sameSet(before, after) : canonical(before) === canonical(after);
+    // Maps and equal-length arrays were walked above; what is left differs unless both are equal scalars
+    // (never serialised whole: a dereferenced recursive schema is a cycle).
+    const same = SET_KEYS.has(key) && Array.isArray(before) && Array.isArray(after) ? sameSet(before, after) : before === after;
     // A value added, removed or resized whole, of which a rule already reported a part, is that change.
     if (same || recorder.explainsPartOf(oldAt, newAt)) return;
     const documentation = newTokens.some((token) => DOCUMENTATION_KEYS.has(token) || token.startsWith('x-'));

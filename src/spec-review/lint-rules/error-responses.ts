@@ -31,12 +31,12 @@ export const errorResponses: LintRule = {
           continue;
         }
         if (response.errorKind === undefined) {
-          findings.push({ ruleId: 'error-name-fixed', severity: 'error', pointer: response.schemaPointer, message: `${where}: expected the error body to fix \`name\` with a const (API §7 names one kind per status)` });
+          findings.push({ ruleId: 'error-name-fixed', severity: 'error', pointer: response.schemaPointer, onKey: true, message: `${where}: expected the error body to fix \`name\` with a const (API §7 names one kind per status)` });
           continue;
         }
         const earlier = kindByStatus.get(response.status);
         if (earlier && earlier.kind !== response.errorKind) {
-          findings.push({ ruleId: 'error-name-fixed', severity: 'error', pointer: response.schemaPointer, message: `${where}: expected name "${earlier.kind}" as ${earlier.operationId} fixes for ${response.status}, got "${response.errorKind}"` });
+          findings.push({ ruleId: 'error-name-fixed', severity: 'error', pointer: response.schemaPointer, onKey: true, message: `${where}: expected name "${earlier.kind}" as ${earlier.operationId} fixes for ${response.status}, got "${response.errorKind}"` });
         }
         if (!earlier) kindByStatus.set(response.status, { kind: response.errorKind, operationId: operation.operationId });
       }

@@ -20,7 +20,8 @@ export const operationBasics: LintRule = {
   needsContract: false,
   check({ rawDocument }) {
     const findings: LintFinding[] = [];
-    for (const [path, pathItem] of Object.entries((rawDocument.paths ?? {}) as Record<string, Record<string, JsonSchema>>)) {
+    const paths = rawDocument.paths && typeof rawDocument.paths === 'object' ? rawDocument.paths : {};
+    for (const [path, pathItem] of Object.entries(paths as Record<string, Record<string, JsonSchema> | null>)) {
       for (const method of HTTP_METHODS) {
         const operation = pathItem?.[method];
         if (!operation || typeof operation !== 'object') continue;
@@ -32,19 +33,20 @@ export const operationBasics: LintRule = {
         if (typeof operation.summary !== 'string' || operation.summary.trim() === '') {
           findings.push({ ruleId: 'operation-summary', severity: 'error', pointer: at, onKey: true, message: `${name}: expected a summary` });
         }
-        const ownSecurity = operation.security as Record<string, unknown>[] | undefined;
-        const security = ownSecurity ?? (rawDocument.security as Record<string, unknown>[] | undefined) ?? [];
+        // Read defensively: this rule also runs on a spec that failed the structure check.
+        const ownSecurity = operation.security as unknown;
+        const security = ownSecurity ?? rawDocument.security ?? [];
         // OAS 3.1 §4.8.30: an empty requirement object `{}` makes authentication optional.
-        if (security.length === 0 || security.some((requirement) => Object.keys(requirement ?? {}).length === 0)) {
+        if (!Array.isArray(security) || security.length === 0 || security.some((requirement) => Object.keys(requirement ?? {}).length === 0)) {
           findings.push({
             ruleId: 'operation-security',
             severity: 'error',
-            pointer: ownSecurity ? `${at}/security` : at,
+            pointer: ownSecurity !== undefined ? `${at}/security` : at,
             onKey: true,
             message: `${name}: expected a required security scheme (API §5: every operation needs the API key), got ${JSON.stringify(security)}`,
           });
         }
-        const responses = (operation.responses ?? {}) as Record<string, unknown>;
+        const responses = (operation.responses && typeof operation.responses === 'object' ? operation.responses : {}) as Record<string, unknown>;
         const missing = AUTH_STATUSES.filter((status) => !(status in responses));
         if (missing.length > 0) {
           findings.push({ ruleId: 'operation-auth-responses', severity: 'error', pointer: `${at}/responses`, onKey: true, message: `${name}: expected responses ${missing.join(' and ')} (API §5), documented: ${Object.keys(responses).join(', ') || 'none'}` });

@@ -1,5 +1,5 @@
 import { authoredPointer } from '../../contract/authored-pointer.ts';
-import { pointerOf } from '../../contract/json-pointer.ts';
+import { pointerOf, resolvePointer } from '../../contract/json-pointer.ts';
 import type { JsonSchema } from '../../contract/index.ts';
 import type { LintFinding, LintRule } from '../lint-finding.ts';
 
@@ -21,9 +21,7 @@ export const responseExamples: LintRule = {
       for (const response of operation.responses.values()) {
         if (!response.mediaType || !response.schema) continue;
         const mediaAt = pointerOf([...operationAt, 'responses', response.status, 'content', response.mediaType]);
-        const media = (contract!.document.paths as never as Record<string, Record<string, JsonSchema>>)[operation.path]![operation.method.toLowerCase()]!;
-        const content = ((media.responses as Record<string, JsonSchema>)[response.status]!.content as Record<string, JsonSchema>)[response.mediaType]!;
-        const examples = examplesOf(content);
+        const examples = examplesOf(resolvePointer(contract!.document, mediaAt) as JsonSchema);
         const where = `${operation.operationId} ${response.status}`;
         if (examples.length === 0) {
           findings.push({ ruleId: 'response-example-missing', severity: 'error', pointer: authoredPointer(rawDocument, mediaAt), onKey: true, message: `${where}: expected an example of the ${response.mediaType} body` });

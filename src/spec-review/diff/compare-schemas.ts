@@ -8,8 +8,11 @@ export interface SchemaScope {
   recorder: ChangeRecorder;
   context: SchemaContext;
   operation: string;
-  /** Pairs of dereferenced schemas already compared: recursive schemas end. */
-  seen: Set<string>;
+  /**
+   * Pairs of dereferenced schema objects already compared. By identity, not by pointer: a
+   * recursive schema dereferences into a cycle, whose pointers grow without end.
+   */
+  seen: WeakMap<object, WeakSet<object>>;
 }
 
 /** Limits whose larger value allows more; for the `min*` ones a larger value allows less. */
@@ -19,9 +22,9 @@ const LOWER_LIMITS = ['minLength', 'minimum', 'exclusiveMinimum', 'minItems', 'm
 /** Compares two dereferenced schemas and records every difference in what they accept. */
 export function compareSchemas(scope: SchemaScope, oldSchema: unknown, newSchema: unknown, oldAt: string, newAt: string): void {
   if (!isObject(oldSchema) || !isObject(newSchema)) return;
-  const pair = `${oldAt} ${newAt}`;
-  if (scope.seen.has(pair)) return;
-  scope.seen.add(pair);
+  const compared = scope.seen.get(oldSchema) ?? new WeakSet<object>();
+  if (compared.has(newSchema)) return;
+  scope.seen.set(oldSchema, compared.add(newSchema));
   const record = (kind: SchemaKind, message: string, oldPointer = oldAt, newPointer = newAt, explains: 'both' | 'old' | 'new' = 'both') =>
     scope.recorder.record(`${scope.context}-${kind}`, message, oldPointer, newPointer, scope.operation, explains);
 
@@ -44,8 +47,8 @@ export function compareSchemas(scope: SchemaScope, oldSchema: unknown, newSchema
     if (oldSchema.pattern !== undefined) record('constraint-widened', `pattern ${show(oldSchema.pattern)} → ${show(newSchema.pattern)}`, `${oldAt}/pattern`, `${newAt}/pattern`);
   }
 
-  const oldProps = (oldSchema.properties ?? {}) as Record<string, unknown>;
-  const newProps = (newSchema.properties ?? {}) as Record<string, unknown>;
+  const oldProps = (isObject(oldSchema.properties) ? oldSchema.properties : {}) as Record<string, unknown>;
+  const newProps = (isObject(newSchema.properties) ? newSchema.properties : {}) as Record<string, unknown>;
   for (const name of Object.keys(oldProps)) {
     const oldProp = pointerOf([name]);
     if (!(name in newProps)) record('property-removed', `property "${name}" removed`, `${oldAt}/properties${oldProp}`, `${newAt}/properties`, 'old');
@@ -54,8 +57,8 @@ export function compareSchemas(scope: SchemaScope, oldSchema: unknown, newSchema
   for (const name of Object.keys(newProps)) {
     if (!(name in oldProps)) record('property-added', `property "${name}" added`, `${oldAt}/properties`, `${newAt}/properties${pointerOf([name])}`, 'new');
   }
-  const oldRequired = new Set((oldSchema.required ?? []) as string[]);
-  const newRequired = new Set((newSchema.required ?? []) as string[]);
+  const oldRequired = new Set(listOf(oldSchema.required) as string[]);
+  const newRequired = new Set(listOf(newSchema.required) as string[]);
   for (const name of newRequired) if (!oldRequired.has(name)) record('required-added', `property "${name}" becomes required`, `${oldAt}/required`, `${newAt}/required`);
   for (const name of oldRequired) if (!newRequired.has(name)) record('required-removed', `property "${name}" is no longer required`, `${oldAt}/required`, `${newAt}/required`);
 
@@ -92,8 +95,8 @@ function compareEnums(before: unknown, after: unknown, record: (kind: SchemaKind
   if (before === undefined && after === undefined) return;
   if (before === undefined) return record('enum-narrowed', `enum added: ${show(after)}`);
   if (after === undefined) return record('enum-widened', `enum ${show(before)} removed`);
-  const oldValues = new Set((before as unknown[]).map((v) => JSON.stringify(v)));
-  const newValues = new Set((after as unknown[]).map((v) => JSON.stringify(v)));
+  const oldValues = new Set(listOf(before).map((v) => JSON.stringify(v)));
+  const newValues = new Set(listOf(after).map((v) => JSON.stringify(v)));
   const added = [...newValues].filter((v) => !oldValues.has(v));
   const removed = [...oldValues].filter((v) => !newValues.has(v));
   if (added.length > 0) record('enum-widened', `enum values added: ${added.join(', ')}`);
@@ -116,14 +119,19 @@ function compareAdditional(scope: SchemaScope, oldSchema: JsonSchema, newSchema:
  * `anyOf`/`oneOf` branch accepts more (widened), and the reverse for removed ones.
  */
 function compareBranches(scope: SchemaScope, keyword: 'allOf' | 'anyOf' | 'oneOf', oldSchema: JsonSchema, newSchema: JsonSchema, oldAt: string, newAt: string, record: RecordSchemaChange): void {
-  const before = (oldSchema[keyword] ?? []) as unknown[];
-  const after = (newSchema[keyword] ?? []) as unknown[];
+  const before = listOf(oldSchema[keyword]);
+  const after = listOf(newSchema[keyword]);
   const common = Math.min(before.length, after.length);
   for (let i = 0; i < common; i++) compareSchemas(scope, before[i], after[i], `${oldAt}/${keyword}/${i}`, `${newAt}/${keyword}/${i}`);
   const adds: SchemaKind = keyword === 'allOf' ? 'constraint-narrowed' : 'type-widened';
   const removes: SchemaKind = keyword === 'allOf' ? 'constraint-widened' : 'type-narrowed';
   for (let i = common; i < after.length; i++) record(adds, `${keyword} branch ${i} added`, `${oldAt}`, `${newAt}/${keyword}/${i}`, 'new');
   for (let i = common; i < before.length; i++) record(removes, `${keyword} branch ${i} removed`, `${oldAt}/${keyword}/${i}`, `${newAt}`, 'old');
+}
+
+/** An array keyword's items; a malformed (non-array) value reads as none, the diff being no validator. */
+function listOf(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
 }
 
 function isObject(value: unknown): value is JsonSchema {

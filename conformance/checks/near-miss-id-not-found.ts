@@ -1,0 +1,60 @@
+import { isSuccess, NOT_FOUND } from '../http-status.ts';
+import type { StepKind } from '../types.ts';
+import { failed, passed, statusList, type Check, type Judgement } from './check.ts';
+
+/**
+ * One check per kind of near-miss id. `baseline` is the step whose request for an id that
+ * cannot exist shows the server answers 404 at all; if that already failed, its own check says
+ * so and the near-misses add nothing.
+ */
+function nearMissIdCheck(options: { id: string; steps: StepKind[]; what: string; baseline: StepKind; baselineCheck: string; harm: string; proves: string; resolved: string }): Check {
+  return {
+    id: options.id,
+    severity: 'error',
+    title: `A near-miss of a given ${options.what} id: 404`,
+    proves: options.proves,
+    level: 'behaviour',
+    steps: options.steps,
+    judge: (exchanges, context) =>
+      exchanges.flatMap((exchange): Judgement[] => {
+        if (!exchange.response) return [];
+        const baseline = context.all.find((e) => e.step === options.baseline);
+        if (baseline?.response && baseline.response.status !== NOT_FOUND) {
+          return [{ operationId: exchange.operationId, verdict: 'not checked', reason: `an id that cannot exist is not answered 404 either (see ${options.baselineCheck})` }];
+        }
+        if (exchange.expects.includes(exchange.response.status)) return [passed(exchange)];
+        const resolved = isSuccess(exchange.response.status) ? ` ${options.resolved}` : '';
+        return [
+          failed({
+            exchange,
+            message: `${exchange.label}: answered ${exchange.response.status}; ids are compared exactly (spec decision), so this id names no ${options.what}.${resolved}`,
+            expected: `status ${statusList(exchange.expects)}`,
+            got: `status ${exchange.response.status}`,
+          }),
+        ];
+      }),
+  };
+}
+
+export const nearMissTokenNotFound = nearMissIdCheck({
+  id: 'near-miss-token-not-found',
+  steps: ['near-miss-token', 'near-miss-account'],
+  what: 'token',
+  baseline: 'unknown-token',
+  baselineCheck: 'unknown-token-not-found',
+  harm: 'nothing is deleted',
+  proves:
+    'a given token id, or its account id, with a leading zero, a plus sign, a decimal point or a trailing space names no token: ids are compared exactly (spec decision), so 404 and nothing is deleted',
+  resolved: 'The server resolved it to the given token and may have deleted that token.',
+});
+
+export const nearMissProjectNotFound = nearMissIdCheck({
+  id: 'near-miss-project-not-found',
+  steps: ['near-miss-project'],
+  what: 'project',
+  baseline: 'missing-project',
+  baselineCheck: 'missing-project-not-found',
+  harm: 'no environments of another project are returned',
+  proves: 'the --project id in another case, without its last character or with a trailing space (for a numeric id also with a leading zero, a plus sign or a decimal point) names no project: ids are compared exactly (spec decision), so 404 and never the environments of --project',
+  resolved: 'The server resolved it to the given project.',
+});

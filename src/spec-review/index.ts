@@ -1,0 +1,10 @@
+export { bundleSpec, BUNDLE_FORMATS, type BundleFormat, type BundleOptions } from './bundle-spec.ts';
+export { collectDecisions, DECISIONS_KEY, renderDecisionsJson, renderDecisionsMarkdown, type Decision, type DecisionProblem } from './decisions.ts';
+export type { Change, ChangeSide } from './diff/change-recorder.ts';
+export { DIFF_FORMATS, renderDiff, type DiffFormat } from './diff/diff-report.ts';
+export { DIFF_RULES, type DiffRule, type Severity } from './diff/diff-rules.ts';
+export { diffSpecs, type DiffResult } from './diff/diff-specs.ts';
+export type { LintMessage, LintSeverity } from './lint-finding.ts';
+export { LINT_FORMATS, renderLint, type LintFormat } from './lint-report.ts';
+export { lintRuleset, lintSpec, type LintOptions, type LintResult } from './lint-spec.ts';
+export { readSpecSource, SpecReadError, specSourceFromText, type Position, type SpecSource } from './spec-source.ts';

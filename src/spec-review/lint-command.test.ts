@@ -1,0 +1,95 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { applyEdits, cli, FIXTURES, readYaml, writeSpecs, type Edits } from './__fixtures__/spec-cli.ts';
+import { LINT_RULES, STRUCTURE_RULE } from './lint-spec.ts';
+
+interface Violation {
+  rule: string;
+  severity: 'error' | 'warning';
+  exit: number;
+  at: string;
+  file?: string;
+  edits: Edits;
+}
+
+interface Message {
+  ruleId: string;
+  severity: string;
+  message: string;
+  file: string;
+  line: number;
+  column: number;
+  pointer: string;
+}
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const SPEC = readYaml(join(ROOT, 'spec', 'openapi.yaml'));
+const VIOLATIONS = readYaml(join(FIXTURES, 'lint', 'violations.yaml')) as Violation[];
+
+async function lintJson(file: string) {
+  const { code, stdout, stderr } = await cli(['spec', 'lint', file, '--format', 'json'], { cwd: ROOT });
+  expect(stderr).toBe('');
+  return { code, result: JSON.parse(stdout) as { messages: Message[]; errors: number; warnings: number } };
+}
+
+describe('flag-admin spec lint', () => {
+  it('passes the kit\'s own spec with no message', async () => {
+    expect(await cli(['spec', 'lint'], { cwd: ROOT })).toEqual({ code: 0, stdout: 'spec/openapi.yaml: lints clean\n', stderr: '' });
+  });
+
+  it('has a violating spec for each of its own rules', () => {
+    const own = [STRUCTURE_RULE.id, ...LINT_RULES.flatMap((rule) => rule.ids.map((r) => r.id))];
+    expect(own.filter((id) => !VIOLATIONS.some((v) => v.rule === id))).toEqual([]);
+  });
+
+  // One at a time: each run loads the linter (~1 s of CPU), and the machine has two cores.
+  it.each(VIOLATIONS)('reports $rule ($severity) at file:line:column', async (violation) => {
+    const { spec } = writeSpecs({ spec: applyEdits(SPEC, violation.edits) });
+    const { code, result } = await lintJson(spec!);
+    const found = result.messages.filter((m) => m.ruleId === violation.rule);
+    expect(found.length, JSON.stringify(result.messages, null, 1)).toBeGreaterThan(0);
+    const [message] = found;
+    expect(message!.severity).toBe(violation.severity);
+    const file = violation.file ? join(ROOT, violation.file) : spec!;
+    expect(message!.file.endsWith(violation.file ?? 'spec')).toBe(true);
+    const line = readFileSync(file, 'utf8').split('\n')[message!.line - 1];
+    expect(line, `line ${message!.line} of ${file}`).toContain(violation.at);
+    expect(message!.column).toBeGreaterThan(0);
+    expect(code).toBe(violation.exit);
+  });
+
+  it('lints a structurally broken spec without crashing: structure errors and the rules that can still read it', async () => {
+    const { spec } = writeSpecs({ spec: { openapi: '3.1.0', info: { title: 't', version: '1' }, security: 'x', paths: { '/a': { get: { responses: 7 } } } } });
+    const { code, result } = await lintJson(spec!);
+    expect(code).toBe(1);
+    const rules = new Set(result.messages.map((m) => m.ruleId));
+    expect([...rules]).toEqual(expect.arrayContaining(['spec-structure', 'operation-operation-id', 'operation-summary', 'operation-security', 'operation-auth-responses']));
+    for (const m of result.messages) expect(m.line).toBeGreaterThan(0);
+  });
+
+  it('prints text, JUnit and GitHub annotations with the rule id and position', async () => {
+    const violation = VIOLATIONS.find((v) => v.rule === 'response-example-valid')!;
+    const { spec } = writeSpecs({ spec: applyEdits(SPEC, violation.edits) });
+    const { result } = await lintJson(spec!);
+    const m = result.messages.find((x) => x.ruleId === 'response-example-valid')!;
+    const text = await cli(['spec', 'lint', spec!]);
+    expect(text.code).toBe(1);
+    expect(text.stdout).toContain(`${spec}:${m.line}:${m.column}  error    getOidcSettings 200: the example /defaultRootRole: must be one of ["Viewer","Editor","Admin"]`);
+    expect(text.stdout).toMatch(/1 error\(s\), 0 warning\(s\)\n$/);
+    const junit = await cli(['spec', 'lint', spec!, '--format', 'junit']);
+    expect(junit.stdout).toContain(`<testcase classname="response-example-valid" name="response-example-valid at ${spec}:${m.line}:${m.column}"`);
+    expect(junit.stdout).toContain('<testsuites name="flag-admin spec lint" tests="1" failures="1">');
+    const github = await cli(['spec', 'lint', spec!, '--format', 'github']);
+    expect(github.stdout).toBe(`::error file=${spec},line=${m.line},col=${m.column},title=response-example-valid::${m.message}\n`);
+  });
+
+  it('refuses an unreadable spec or API description, stdin, two files or a mistyped verb with exit 2', async () => {
+    expect(await cli(['spec', 'lint', 'nowhere.yaml'])).toMatchObject({ code: 2, stderr: 'flag-admin spec lint: nowhere.yaml: cannot read it (ENOENT)\n' });
+    expect((await cli(['spec', 'lint', '--api-description', 'nowhere.md'], { cwd: ROOT })).stderr).toContain('nowhere.md: cannot read the API description (ENOENT)');
+    expect((await cli(['spec', 'lint', 'a.yaml', 'b.yaml'])).stderr).toContain('expected at most one FILE, got 2');
+    expect(await cli(['spec', 'lint', '-'])).toMatchObject({ code: 2, stderr: expect.stringContaining('lint reads a FILE, not stdin (-)') });
+    expect((await cli(['spec', 'lnit'])).stderr).toContain('unknown verb "lnit" (did you mean "lint"?)');
+  });
+});

@@ -1,0 +1,23 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { DIFF_RULES } from './diff/diff-rules.ts';
+import { lintRuleset } from './lint-spec.ts';
+
+const WHOLE = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+// The section for reviewers only: other sections have tables of the same shape (conformance checks).
+const README = WHOLE.slice(WHOLE.indexOf('## Reviewing the spec'), WHOLE.indexOf('## Checking an implementation'));
+
+describe('the README section for reviewers', () => {
+  it('lists every diff rule with its severities for clients and servers', () => {
+    const rows = [...README.matchAll(/^\| (breaking|warning|info) \| (breaking|warning|info) \| `([a-z-]+)` \| /gm)].map((m) => [m[3], m[1], m[2]]);
+    expect(rows).toEqual(Object.entries(DIFF_RULES).map(([id, rule]) => [id, rule.client, rule.server]));
+  });
+
+  it('lists every rule of the kit\'s lint with its severity, and each Redocly rule in force', async () => {
+    const { own, redocly } = await lintRuleset();
+    const rows = [...README.matchAll(/^\| (error|warning) \| `([a-z-]+)` \| /gm)].map((m) => [m[2], m[1]]);
+    expect(rows).toEqual(own.map((rule) => [rule.id, rule.severity]));
+    const listed = [...README.matchAll(/`([a-zA-Z0-9.-]+)` \((error|warn)\)/g)].map((m) => [m[1], m[2]]);
+    expect(listed).toEqual(Object.entries(redocly));
+  });
+});
