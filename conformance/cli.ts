@@ -9,6 +9,7 @@ import { colourWanted } from '../src/cli/colour.ts';
 import { problemReport, type ProblemReport } from './build-report.ts';
 import { parseByteSize } from './byte-size.ts';
 import { UsageError } from './errors.ts';
+import { hideUrlCredentials } from './hide-url-credentials.ts';
 import { DEFAULT_FORBIDDEN, DEFAULT_MAX_BODY_BYTES, DEFAULT_PROJECT, DEFAULT_SEED, DEFAULT_TIMEOUT_MS, type ConformanceOptions } from './options.ts';
 import { renderConsole } from './reporters/console.ts';
 import { renderJson } from './reporters/json.ts';
@@ -71,7 +72,7 @@ export async function checkCommand(argv: string[], io: CheckIo): Promise<number>
   }
   const outputs = { junit: parsed.options.junit, json: parsed.options.json };
   const setupFailure = (message: string, usage = false): number => {
-    const written = writeReports(outputs, problemReport(parsed.options.baseUrl ?? '', message));
+    const written = writeReports(outputs, problemReport(hideUrlCredentials(parsed.options.baseUrl ?? ''), message));
     if (usage) usageFailure('check', message, io);
     else io.stderr(`flag-admin check: ${message}\n`);
     if (written) io.stderr(`flag-admin check: ${written}\n`);

@@ -1,4 +1,5 @@
 import { UsageError } from './errors.ts';
+import { hasUrlCredentials, hideUrlCredentials } from './hide-url-credentials.ts';
 import type { ConformanceOptions } from './options.ts';
 import { parseToken } from './token-ref.ts';
 import type { TokenRef } from './types.ts';
@@ -42,6 +43,10 @@ export function validateOptions(options: ConformanceOptions): TokenRef[] {
     if (!(name in OPTIONS) && record[name] !== undefined) bad(name, `one of the options ${Object.keys(OPTIONS).join(', ')}`);
   }
   if (record.baseUrl === undefined) bad('baseUrl', 'an http(s) URL such as http://127.0.0.1:4010');
+  if (typeof record.baseUrl === 'string' && hasUrlCredentials(record.baseUrl)) {
+    // Never sent (see hide-url-credentials.ts), and it would be a key in plain sight: refused, not quoted.
+    throw new UsageError(`--base-url (option baseUrl): expected no user name or password in the URL, got ${JSON.stringify(hideUrlCredentials(record.baseUrl))}; the suite never sends them: give the full-access key with --api-key KEY or FLAG_ADMIN_API_KEY (and the restricted one with --restricted-key or FLAG_ADMIN_RESTRICTED_KEY)`);
+  }
   if (!record.apiKey) throw new UsageError('missing the full-access key: --api-key KEY or FLAG_ADMIN_API_KEY');
   let tokens: TokenRef[] = [];
   for (const [name, { kind }] of Object.entries(OPTIONS)) {

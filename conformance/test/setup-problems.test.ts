@@ -93,6 +93,42 @@ describe('bad options before anything is sent', () => {
   });
 });
 
+describe('a key in the base URL', () => {
+  const percent = (text: string) => [...Buffer.from(text)].map((b) => `%${b.toString(16).padStart(2, '0').toUpperCase()}`).join('');
+  const userinfos = [`user:${ADMIN_KEY}`, `:${ADMIN_KEY}`, ADMIN_KEY, `user:${percent(ADMIN_KEY)}`];
+  it.each(userinfos)('%s@…: exit 2 before any request, pointing to --api-key, and no form of the key in any output', async (userinfo) => {
+    let requests = 0;
+    const mock = freshMock(contract);
+    server = await serveHandler((request) => (requests++, mock.handle(request)), { port: 0 });
+    const url = server.url.replace('//', `//${userinfo}@`);
+    const run = await runCheck(targetArgs(url), { FLAG_ADMIN_API_KEY: ADMIN_KEY });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`--base-url (option baseUrl): expected no user name or password in the URL, got "${server.url.replace('//', '//<redacted>@')}"; the suite never sends them: give the full-access key with --api-key KEY or FLAG_ADMIN_API_KEY`);
+    expect(JSON.parse(run.json)).toMatchObject({ target: server.url.replace('//', '//<redacted>@'), verdict: 'set-up problem', problem: { kind: 'bad-options' } });
+    expect(run.junit).toContain('<error message="--base-url (option baseUrl): expected no user name or password');
+    const everything = run.stdout + run.stderr + run.json + run.junit;
+    for (const form of [ADMIN_KEY, percent(ADMIN_KEY), percent(ADMIN_KEY).toLowerCase()]) expect(everything).not.toContain(form);
+    expect(requests).toBe(0);
+  });
+
+  it.each([`http://user:${ADMIN_KEY}@127.0.0.1:9`, `http:user:${ADMIN_KEY}@127.0.0.1:9`, ` http://${percent(ADMIN_KEY)}@127.0.0.1:9/prefix`, `http://user:${ADMIN_KEY}@[::1`])('runConformance refuses %j with a UsageError that does not quote the key', async (baseUrl) => {
+    const attempt = runConformance({ baseUrl, apiKey: ADMIN_KEY });
+    await expect(attempt).rejects.toThrow(UsageError);
+    await expect(attempt).rejects.toThrow('expected no user name or password in the URL');
+    await attempt.catch((error: Error) => {
+      expect(error.message).not.toContain(ADMIN_KEY);
+      expect(error.message).not.toContain(percent(ADMIN_KEY));
+    });
+  });
+
+  it('keeps an @ in the path, which is no credential', async () => {
+    const mock = freshMock(contract);
+    server = await serveHandler((request) => mock.handle(request), { port: 0 });
+    const report = await runConformance({ baseUrl: `${server.url}/@team`, apiKey: ADMIN_KEY });
+    expect(report.target).toBe(`${server.url}/@team`);
+  });
+});
+
 describe('runConformance validates its options as the CLI does', () => {
   it('accepts tokens written "ACCOUNT/TOKEN", as in the config file, and deletes exactly those', async () => {
     const mock = freshMock(contract);
