@@ -1,22 +1,15 @@
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { loadContract, type Contract } from '../../src/contract/index.ts';
-import type { RunningServer } from '../../src/mock/index.ts';
+import { describe, expect, it } from 'vitest';
 import { CHECKS } from '../checks/registry.ts';
 import { BROKEN_TARGETS, CONFORMANT_VARIANTS } from './broken-targets.ts';
 import { failingChecks, runCheck, targetArgs } from './run-check.ts';
+import { useTargetServer } from './use-target-server.ts';
 
-let contract: Contract;
-let server: RunningServer | undefined;
-beforeAll(async () => (contract = await loadContract({ validate: false })));
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const harness = useTargetServer();
 
 describe('a broken target, one defect each', () => {
   it.each(BROKEN_TARGETS)('$name: fails exactly $errors (warnings $warnings)', async (target) => {
-    server = await target.serve(contract);
-    const run = await runCheck(targetArgs(server.url, target.args));
+    harness.server = await target.serve(harness.contract);
+    const run = await runCheck(targetArgs(harness.server.url, target.args));
     expect(run.stderr).toBe('');
     expect(failingChecks(run.report!, 'error')).toEqual([...target.errors].sort());
     expect(failingChecks(run.report!, 'warning')).toEqual([...(target.warnings ?? [])].sort());
@@ -32,8 +25,8 @@ describe('a broken target, one defect each', () => {
 
 describe('a plausible real implementation the spec allows', () => {
   it.each(CONFORMANT_VARIANTS)('$name: exit 0, no finding', async (variant) => {
-    server = await variant.serve(contract);
-    const run = await runCheck(targetArgs(server.url));
+    harness.server = await variant.serve(harness.contract);
+    const run = await runCheck(targetArgs(harness.server.url));
     expect(run.report!.findings).toEqual([]);
     expect(run.code).toBe(0);
   });

@@ -1,40 +1,33 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { promisify } from 'node:util';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.ts';
-import { loadContract, type Contract } from '../../src/contract/index.ts';
-import type { RunningServer } from '../../src/mock/index.ts';
 import { ADMIN_KEY, VIEWER_KEY, runCheck, targetArgs } from './run-check.ts';
 import { BIN } from './run-cli-process.ts';
 import { breakResponses, freshMock, serveRaw, toMockRequest } from './serve-target.ts';
+import { useTargetServer } from './use-target-server.ts';
 
 /** Issue 7, "reports that serve CI". */
-let contract: Contract;
-let server: RunningServer | undefined;
-beforeAll(async () => (contract = await loadContract({ validate: false })));
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const harness = useTargetServer();
 const KEYS = { FLAG_ADMIN_API_KEY: ADMIN_KEY, FLAG_ADMIN_RESTRICTED_KEY: VIEWER_KEY };
-const mockTarget = () => breakResponses(contract, (_, res) => res);
+const mockTarget = () => breakResponses(harness.contract, (_, res) => res);
 /** Answers 200 to the 2048-character odd id: one odd-id-rejected warning with a long id in it. */
-const longIdWarning = () => breakResponses(contract, (req, res) => (/a{2048}/.test(req.url) && res.status === 404 ? { status: 200, headers: { 'content-type': 'application/json' }, body: '{"version":1,"environments":[]}' } : res));
+const longIdWarning = () => breakResponses(harness.contract, (req, res) => (/a{2048}/.test(req.url) && res.status === 404 ? { status: 200, headers: { 'content-type': 'application/json' }, body: '{"version":1,"environments":[]}' } : res));
 
 describe('JUnit for CI', () => {
   it('carries time on the document and each testsuite with --timings, and none without', async () => {
-    server = await mockTarget();
-    const timed = await runCheck([...targetArgs(server.url), '--timings']);
+    harness.server = await mockTarget();
+    const timed = await runCheck([...targetArgs(harness.server.url), '--timings']);
     expect(timed.junit).toMatch(/^<testsuites name="[^"]+" tests="\d+" failures="0" errors="0" skipped="\d+" time="\d+\.\d{3}">$/m);
     expect(timed.junit.match(/<testsuite name="\w+" [^>]* time="\d+\.\d{3}">/g)).toHaveLength(3);
-    server = (await server.close(), await mockTarget());
-    expect((await runCheck(targetArgs(server.url))).junit).not.toContain('time=');
+    harness.server = (await harness.server.close(), await mockTarget());
+    expect((await runCheck(targetArgs(harness.server.url))).junit).not.toContain('time=');
   });
 
   it('shows a warning as a property and in system-out of a testcase that passes', async () => {
-    server = await longIdWarning();
-    const run = await runCheck(targetArgs(server.url));
+    harness.server = await longIdWarning();
+    const run = await runCheck(targetArgs(harness.server.url));
     expect(run.code).toBe(0);
     const testcase = /<testcase classname="getProjectEnvironments" name="odd-id-rejected[^"]*">([\s\S]*?)<\/testcase>/.exec(run.junit)![1]!;
     expect(testcase).toMatch(/<property name="warning" value="projectId = a 2048-character id: an id that cannot exist was answered 200\."\/>/);
@@ -46,8 +39,8 @@ describe('JUnit for CI', () => {
 
 describe('the console', () => {
   it('abbreviates long ids, which the JSON report keeps whole', async () => {
-    server = await longIdWarning();
-    const run = await runCheck(targetArgs(server.url));
+    harness.server = await longIdWarning();
+    const run = await runCheck(targetArgs(harness.server.url));
     expect(run.stdout).toContain('/project/aaaaaaaaaaaa…(2048 chars)');
     expect(run.stdout).not.toContain('a'.repeat(41));
     expect(run.json).toContain('a'.repeat(2048));
@@ -55,28 +48,28 @@ describe('the console', () => {
 
   // util-linux `script` gives the real CLI a terminal; where it is missing there is no terminal to test with.
   it.runIf(existsSync('/usr/bin/script'))('colours on a terminal, and not with NO_COLOR set', async () => {
-    server = await mockTarget();
+    harness.server = await mockTarget();
     const onTerminal = (env: Record<string, string>) =>
-      promisify(execFile)('/usr/bin/script', ['-qec', `${process.execPath} ${BIN} check --base-url ${server!.url}`, '/dev/null'], { env: { PATH: process.env.PATH ?? '', FLAG_ADMIN_API_KEY: ADMIN_KEY, ...env } }).then((r) => r.stdout);
+      promisify(execFile)('/usr/bin/script', ['-qec', `${process.execPath} ${BIN} check --base-url ${harness.server!.url}`, '/dev/null'], { env: { PATH: process.env.PATH ?? '', FLAG_ADMIN_API_KEY: ADMIN_KEY, ...env } }).then((r) => r.stdout);
     expect(await onTerminal({})).toContain('\u001b[32mpass');
     expect(await onTerminal({ NO_COLOR: '1' })).not.toContain('\u001b[');
   }, 60_000);
 
   it('colours with FORCE_COLOR and never with NO_COLOR', async () => {
-    server = await mockTarget();
-    const coloured = await runCheck(targetArgs(server.url), { ...KEYS, FORCE_COLOR: '1' });
+    harness.server = await mockTarget();
+    const coloured = await runCheck(targetArgs(harness.server.url), { ...KEYS, FORCE_COLOR: '1' });
     expect(coloured.stdout).toContain('\u001b[32mpass');
     expect(coloured.stdout).toMatch(/\u001b\[1m\u001b\[32mCONFORMANT: /);
-    server = (await server.close(), await mockTarget());
-    const plain = await runCheck(targetArgs(server.url), { ...KEYS, FORCE_COLOR: '1', NO_COLOR: '1' });
+    harness.server = (await harness.server.close(), await mockTarget());
+    const plain = await runCheck(targetArgs(harness.server.url), { ...KEYS, FORCE_COLOR: '1', NO_COLOR: '1' });
     expect(plain.stdout).not.toContain('\u001b');
   });
 });
 
 describe('--max-body BYTES', () => {
   it('reads no more of a body than that: a longer one is a response-received finding, not judged further', async () => {
-    server = await mockTarget();
-    const run = await runCheck([...targetArgs(server.url), '--max-body', '1k']);
+    harness.server = await mockTarget();
+    const run = await runCheck([...targetArgs(harness.server.url), '--max-body', '1k']);
     expect(run.code).toBe(1);
     expect(run.report!.options.maxBodyBytes).toBe(1024);
     const found = run.report!.findings.filter((f) => f.checkId === 'response-received').map((f) => `${f.operationId}: ${f.got}`);
@@ -87,30 +80,30 @@ describe('--max-body BYTES', () => {
 
 describe('--fail-on-not-checked', () => {
   it('exits 1 when a check could not run, and says why on the last line', async () => {
-    server = await mockTarget();
-    const run = await runCheck(['--base-url', server.url, '--fail-on-not-checked'], { FLAG_ADMIN_API_KEY: ADMIN_KEY });
+    harness.server = await mockTarget();
+    const run = await runCheck(['--base-url', harness.server.url, '--fail-on-not-checked'], { FLAG_ADMIN_API_KEY: ADMIN_KEY });
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/^NOT CONFORMANT \(checks not run, --fail-on-not-checked\): \d+ requests, 0 error\(s\), 0 warning\(s\), 13 check\(s\) not checked$/m);
-    server = (await server.close(), await mockTarget());
-    expect((await runCheck([...targetArgs(server.url), '--strict', '--fail-on-not-checked'])).code).toBe(0);
+    harness.server = (await harness.server.close(), await mockTarget());
+    expect((await runCheck([...targetArgs(harness.server.url), '--strict', '--fail-on-not-checked'])).code).toBe(0);
   });
 });
 
 describe('--skip-check ID', () => {
   it('also drops the requests only that check judges, so a team can step around a request that crashes its server', async () => {
-    const mock = freshMock(contract);
+    const mock = freshMock(harness.contract);
     let oddRequests = 0;
     // Drops the connection (as a crash would) on any id holding %00.
-    server = await serveRaw((req, _, answer) => (req.url?.includes('%00') ? (oddRequests++, req.socket.destroy()) : answer(mock.handle(toMockRequest(req)))));
-    const run = await runCheck([...targetArgs(server.url), '--skip-check', 'odd-id-rejected']);
+    harness.server = await serveRaw((req, _, answer) => (req.url?.includes('%00') ? (oddRequests++, req.socket.destroy()) : answer(mock.handle(toMockRequest(req)))));
+    const run = await runCheck([...targetArgs(harness.server.url), '--skip-check', 'odd-id-rejected']);
     expect(oddRequests).toBe(0);
     expect(run.code).toBe(0);
     expect(new Set(run.report!.stepsNotRun.filter((s) => s.step === 'odd-id').map((s) => s.reason))).toEqual(new Set(['not sent: its check odd-id-rejected is switched off (--skip-check)']));
   });
 
   it('drops a step that needs a dropped one: no second delete without the first', async () => {
-    server = await mockTarget();
-    const run = await runCheck([...targetArgs(server.url), '--skip-check', 'delete-token-succeeds']);
+    harness.server = await mockTarget();
+    const run = await runCheck([...targetArgs(harness.server.url), '--skip-check', 'delete-token-succeeds']);
     expect(run.code).toBe(0);
     expect(run.report!.stepsNotRun.filter((s) => s.step === 'delete' || s.step === 'delete-again').map((s) => `${s.step}: ${s.reason}`)).toEqual([
       'delete: not sent: its check delete-token-succeeds is switched off (--skip-check)',

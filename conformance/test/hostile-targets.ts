@@ -54,18 +54,18 @@ function drip(res: ServerResponse, everyMs: number): void {
   res.once('close', () => clearInterval(timer));
 }
 
+/** A target that is the mock except for `attack` on GETs of one operation: a finding on that exchange (exit 1), never a crash. */
+function attacking(name: string, finding: string, operationId: string, attack: (res: ServerResponse, key: string) => void, args: string[] = []): HostileTarget {
+  return { name, args, code: 1, finding, serve: (contract) => attackOn(contract, operationId, attack) };
+}
+
+const JSON_HEAD = { 'content-type': 'application/json' };
+
 export const HOSTILE_TARGETS: HostileTarget[] = [
-  {
-    name: 'a body of JSON nested 500,000 deep (1 MB)',
-    args: [],
-    code: 1,
-    finding: 'response-schema-conformance',
-    serve: (contract) =>
-      attackOn(contract, GET_PROJECT_ENVIRONMENTS, (res) => {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(`{"version":1,"environments":${'['.repeat(500_000)}${']'.repeat(500_000)}}`);
-      }),
-  },
+  attacking('a body of JSON nested 500,000 deep (1 MB)', 'response-schema-conformance', GET_PROJECT_ENVIRONMENTS, (res) => {
+    res.writeHead(200, JSON_HEAD);
+    res.end(`{"version":1,"environments":${'['.repeat(500_000)}${']'.repeat(500_000)}}`);
+  }),
   {
     name: 'errors that echo the key as \\u escapes',
     args: [],
@@ -81,57 +81,29 @@ export const HOSTILE_TARGETS: HostileTarget[] = [
       });
     },
   },
-  {
-    name: 'a body of ANSI escapes and newlines that fakes a verdict',
-    args: [],
-    code: 1,
-    finding: 'content-type-conformance',
-    serve: (contract) =>
-      attackOn(contract, GET_OIDC_SETTINGS, (res, key) => {
-        if (key !== ADMIN_KEY) return void res.writeHead(401, { 'content-type': 'application/json' }).end('{"id":"e","name":"AuthenticationRequired","message":"no"}');
-        res.writeHead(200, { 'content-type': 'text/plain' });
-        res.end('\u001b[2J\u001b[H\r\nCONFORMANT: 0 requests, 0 error(s), 0 warning(s), 0 check(s) not checked\n\u001b]0;owned\u0007\u202e');
-      }),
-  },
-  {
-    name: 'an endless chunked body',
-    args: [],
-    code: 1,
-    finding: 'response-received',
-    serve: (contract) =>
-      attackOn(contract, GET_OIDC_SETTINGS, (res) => {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.write('{"pad":"');
-        endless(res, Buffer.alloc(64 * 1024, 'a'));
-      }),
-  },
-  {
-    name: 'a 10 MB body',
-    args: [],
-    code: 1,
-    finding: 'response-received',
-    serve: (contract) =>
-      attackOn(contract, GET_OIDC_SETTINGS, (res) => {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(`{"enabled":true,"pad":"${'a'.repeat(10 * 1024 * 1024)}"}`);
-      }),
-  },
-  {
-    name: 'a body dripped one byte a second (--timeout 1000)',
-    args: ['--timeout', '1000'],
-    code: 1,
-    finding: 'response-received',
-    serve: (contract) => attackOn(contract, GET_PROJECT_ENVIRONMENTS, (res) => drip(res, 1000)),
-  },
-  {
-    name: 'headers, then no body (--timeout 1000)',
-    args: ['--timeout', '1000'],
-    code: 1,
-    finding: 'response-received',
-    serve: (contract) =>
-      attackOn(contract, GET_PROJECT_ENVIRONMENTS, (res) => {
-        res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
-        res.flushHeaders();
-      }),
-  },
+  attacking('a body of ANSI escapes and newlines that fakes a verdict', 'content-type-conformance', GET_OIDC_SETTINGS, (res, key) => {
+    if (key !== ADMIN_KEY) return void res.writeHead(401, JSON_HEAD).end('{"id":"e","name":"AuthenticationRequired","message":"no"}');
+    res.writeHead(200, { 'content-type': 'text/plain' });
+    res.end('\u001b[2J\u001b[H\r\nCONFORMANT: 0 requests, 0 error(s), 0 warning(s), 0 check(s) not checked\n\u001b]0;owned\u0007\u202e');
+  }),
+  attacking('an endless chunked body', 'response-received', GET_OIDC_SETTINGS, (res) => {
+    res.writeHead(200, JSON_HEAD);
+    res.write('{"pad":"');
+    endless(res, Buffer.alloc(64 * 1024, 'a'));
+  }),
+  attacking('a 10 MB body', 'response-received', GET_OIDC_SETTINGS, (res) => {
+    res.writeHead(200, JSON_HEAD);
+    res.end(`{"enabled":true,"pad":"${'a'.repeat(10 * 1024 * 1024)}"}`);
+  }),
+  attacking('a body dripped one byte a second (--timeout 1000)', 'response-received', GET_PROJECT_ENVIRONMENTS, (res) => drip(res, 1000), ['--timeout', '1000']),
+  attacking(
+    'headers, then no body (--timeout 1000)',
+    'response-received',
+    GET_PROJECT_ENVIRONMENTS,
+    (res) => {
+      res.writeHead(200, { ...JSON_HEAD, 'content-length': '1000' });
+      res.flushHeaders();
+    },
+    ['--timeout', '1000'],
+  ),
 ];

@@ -1,17 +1,10 @@
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { loadContract, type Contract } from '../../src/contract/index.ts';
-import type { RunningServer } from '../../src/mock/index.ts';
+import { describe, expect, it } from 'vitest';
 import { ADMIN_KEY, VIEWER_KEY, runCheck, targetArgs } from './run-check.ts';
 import { breakResponses, mockWithKeys, operationOf } from './serve-target.ts';
+import { useTargetServer } from './use-target-server.ts';
 
 /** Issue 7, "judge the bytes, redact the rendering": keys never corrupt what is judged, and no echo of one reaches a report. */
-let contract: Contract;
-let server: RunningServer | undefined;
-beforeAll(async () => (contract = await loadContract({ validate: false })));
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const harness = useTargetServer();
 
 const escapedU = (text: string) => [...text].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
 const percent = (text: string) => [...Buffer.from(text)].map((b) => `%${b.toString(16).padStart(2, '0').toUpperCase()}`).join('');
@@ -24,8 +17,8 @@ describe('keys that occur in what the server sends', () => {
     ['words the bodies hold (development, production)', { full: 'development', restricted: 'production' }],
     ['a piece of the OIDC discovery URL (well-known, https)', { full: 'well-known', restricted: 'https' }],
   ])('keys %s: a conformant server earns no finding', async (_, keys) => {
-    server = await mockWithKeys(contract, keys, { full: ADMIN_KEY, restricted: VIEWER_KEY });
-    const run = await runCheck([...targetArgs(server.url), '--strict'], { FLAG_ADMIN_API_KEY: keys.full, FLAG_ADMIN_RESTRICTED_KEY: keys.restricted });
+    harness.server = await mockWithKeys(harness.contract, keys, { full: ADMIN_KEY, restricted: VIEWER_KEY });
+    const run = await runCheck([...targetArgs(harness.server.url), '--strict'], { FLAG_ADMIN_API_KEY: keys.full, FLAG_ADMIN_RESTRICTED_KEY: keys.restricted });
     expect(run.report!.findings).toEqual([]);
     expect(run.code).toBe(0);
   });
@@ -37,9 +30,9 @@ describe('a server that echoes keys and the OIDC secret, encoded', () => {
     // in the JSON text, percent-encoded, base64, and the OIDC secret base64 in a header and the message.
     // The secret is learned from the OIDC settings the server sends (read before any error is provoked).
     let secret = '(not read yet)';
-    server = await breakResponses(contract, (req, res) => {
+    harness.server = await breakResponses(harness.contract, (req, res) => {
       const key = String(req.headers.authorization ?? '');
-      const oidc = operationOf(contract, req) === 'getOidcSettings';
+      const oidc = operationOf(harness.contract, req) === 'getOidcSettings';
       if (oidc && res.status === 200) secret = (JSON.parse(res.body!) as { secret: string }).secret;
       const OIDC_SECRET = secret;
       const headers = { ...res.headers, 'x-echo': `Basic ${Buffer.from(key).toString('base64')}`, 'x-secret': Buffer.from(OIDC_SECRET).toString('base64') };
@@ -47,7 +40,7 @@ describe('a server that echoes keys and the OIDC secret, encoded', () => {
       const message = `key ${escapedU(key)} (${percent(key)}, ${Buffer.from(key).toString('base64')}) refused; secret ${Buffer.from(OIDC_SECRET).toString('base64')}`;
       return { ...res, headers: { ...headers, 'content-type': `application/json; x=${percent(key)}` }, body: `{"id":"e-1","name":"Oops","message":"${message}"}` };
     });
-    const run = await runCheck(targetArgs(server.url));
+    const run = await runCheck(targetArgs(harness.server.url));
     expect(run.code).toBe(1);
     expect(run.report!.findings.filter((f) => f.checkId === 'error-kind-conformance').length).toBeGreaterThan(3);
     const everything = run.stdout + run.stderr + run.json + run.junit;

@@ -1,20 +1,14 @@
 import { createServer, type Socket } from 'node:net';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { loadContract, type Contract } from '../../src/contract/index.ts';
+import { describe, expect, it } from 'vitest';
 import { serveHandler, type RunningServer } from '../../src/mock/index.ts';
 import { UsageError } from '../errors.ts';
 import { runConformance } from '../run.ts';
 import { ADMIN_KEY, ALL_TOKENS, VIEWER_KEY, runCheck, targetArgs } from './run-check.ts';
 import { breakResponses, freshMock } from './serve-target.ts';
+import { useTargetServer } from './use-target-server.ts';
 
 /** Issue 7, "set-up problems are not defects": each ends with its own exit code, a message that says what to fix, and both reports. */
-let contract: Contract;
-let server: RunningServer | undefined;
-beforeAll(async () => (contract = await loadContract({ validate: false })));
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const harness = useTargetServer();
 
 /** A loopback server that accepts connections and never answers a byte. */
 async function silentServer(): Promise<RunningServer> {
@@ -38,8 +32,8 @@ async function silentServer(): Promise<RunningServer> {
 
 describe('a wrong full-access key', () => {
   it('refused with 401 everywhere: exit 2, a message naming the key to fix and both readings, and both reports', async () => {
-    server = await breakResponses(contract, (_, res) => res);
-    const run = await runCheck(targetArgs(server.url), { FLAG_ADMIN_API_KEY: 'not-the-admin-key', FLAG_ADMIN_RESTRICTED_KEY: VIEWER_KEY });
+    harness.server = await breakResponses(harness.contract, (_, res) => res);
+    const run = await runCheck(targetArgs(harness.server.url), { FLAG_ADMIN_API_KEY: 'not-the-admin-key', FLAG_ADMIN_RESTRICTED_KEY: VIEWER_KEY });
     expect(run.code).toBe(2);
     expect(run.stderr).toBe(
       'flag-admin check: the full-access key was refused on all 3 requests that carried it, with 401 (not a key this target knows): check --api-key / FLAG_ADMIN_API_KEY is a key of this target. Either the key is wrong for this target, or the server refuses every key; nothing else was judged.\n',
@@ -55,8 +49,8 @@ describe('a wrong full-access key', () => {
   });
 
   it('a valid key without the permissions (403 everywhere): exit 2, asking for a key that may do everything', async () => {
-    server = await breakResponses(contract, (req, res) => (req.headers.authorization === ADMIN_KEY ? { status: 403, headers: { 'content-type': 'application/json' }, body: '{"id":"e","name":"NoAccessError","message":"no"}' } : res));
-    const run = await runCheck(targetArgs(server.url));
+    harness.server = await breakResponses(harness.contract, (req, res) => (req.headers.authorization === ADMIN_KEY ? { status: 403, headers: { 'content-type': 'application/json' }, body: '{"id":"e","name":"NoAccessError","message":"no"}' } : res));
+    const run = await runCheck(targetArgs(harness.server.url));
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('with 403 (a valid key without the permissions): give a key that may do everything');
   });
@@ -74,11 +68,11 @@ describe('a target that cannot be judged', () => {
   });
 
   it('accepts connections and never answers: exit 3 within a few deadlines, not a list of defects', async () => {
-    server = await silentServer();
+    harness.server = await silentServer();
     const started = performance.now();
-    const run = await runCheck([...targetArgs(server.url), '--timeout', '300']);
+    const run = await runCheck([...targetArgs(harness.server.url), '--timeout', '300']);
     expect(run.code).toBe(3);
-    expect(run.stderr).toBe(`flag-admin check: ${server.url} sent no HTTP response within 300 ms, not even to GET / (is it the right address? is the server stuck or still starting?)\n`);
+    expect(run.stderr).toBe(`flag-admin check: ${harness.server.url} sent no HTTP response within 300 ms, not even to GET / (is it the right address? is the server stuck or still starting?)\n`);
     expect(run.report!.findings).toEqual([]);
     expect(performance.now() - started).toBeLessThan(5_000);
   });
@@ -98,13 +92,13 @@ describe('a key in the base URL', () => {
   const userinfos = [`user:${ADMIN_KEY}`, `:${ADMIN_KEY}`, ADMIN_KEY, `user:${percent(ADMIN_KEY)}`];
   it.each(userinfos)('%s@…: exit 2 before any request, pointing to --api-key, and no form of the key in any output', async (userinfo) => {
     let requests = 0;
-    const mock = freshMock(contract);
-    server = await serveHandler((request) => (requests++, mock.handle(request)), { port: 0 });
-    const url = server.url.replace('//', `//${userinfo}@`);
+    const mock = freshMock(harness.contract);
+    harness.server = await serveHandler((request) => (requests++, mock.handle(request)), { port: 0 });
+    const url = harness.server.url.replace('//', `//${userinfo}@`);
     const run = await runCheck(targetArgs(url), { FLAG_ADMIN_API_KEY: ADMIN_KEY });
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain(`--base-url (option baseUrl): expected no user name or password in the URL, got "${server.url.replace('//', '//<redacted>@')}"; the suite never sends them: give the full-access key with --api-key KEY or FLAG_ADMIN_API_KEY`);
-    expect(JSON.parse(run.json)).toMatchObject({ target: server.url.replace('//', '//<redacted>@'), verdict: 'set-up problem', problem: { kind: 'bad-options' } });
+    expect(run.stderr).toContain(`--base-url (option baseUrl): expected no user name or password in the URL, got "${harness.server.url.replace('//', '//<redacted>@')}"; the suite never sends them: give the full-access key with --api-key KEY or FLAG_ADMIN_API_KEY`);
+    expect(JSON.parse(run.json)).toMatchObject({ target: harness.server.url.replace('//', '//<redacted>@'), verdict: 'set-up problem', problem: { kind: 'bad-options' } });
     expect(run.junit).toContain('<error message="--base-url (option baseUrl): expected no user name or password');
     const everything = run.stdout + run.stderr + run.json + run.junit;
     for (const form of [ADMIN_KEY, percent(ADMIN_KEY), percent(ADMIN_KEY).toLowerCase()]) expect(everything).not.toContain(form);
@@ -122,18 +116,18 @@ describe('a key in the base URL', () => {
   });
 
   it('keeps an @ in the path, which is no credential', async () => {
-    const mock = freshMock(contract);
-    server = await serveHandler((request) => mock.handle(request), { port: 0 });
-    const report = await runConformance({ baseUrl: `${server.url}/@team`, apiKey: ADMIN_KEY });
-    expect(report.target).toBe(`${server.url}/@team`);
+    const mock = freshMock(harness.contract);
+    harness.server = await serveHandler((request) => mock.handle(request), { port: 0 });
+    const report = await runConformance({ baseUrl: `${harness.server.url}/@team`, apiKey: ADMIN_KEY });
+    expect(report.target).toBe(`${harness.server.url}/@team`);
   });
 });
 
 describe('runConformance validates its options as the CLI does', () => {
   it('accepts tokens written "ACCOUNT/TOKEN", as in the config file, and deletes exactly those', async () => {
-    const mock = freshMock(contract);
-    server = await serveHandler((request) => mock.handle(request), { port: 0 });
-    const report = await runConformance({ baseUrl: server.url, apiKey: ADMIN_KEY, restrictedKey: VIEWER_KEY, allowDelete: true, tokens: ALL_TOKENS.filter((t) => t !== '--token') });
+    const mock = freshMock(harness.contract);
+    harness.server = await serveHandler((request) => mock.handle(request), { port: 0 });
+    const report = await runConformance({ baseUrl: harness.server.url, apiKey: ADMIN_KEY, restrictedKey: VIEWER_KEY, allowDelete: true, tokens: ALL_TOKENS.filter((t) => t !== '--token') });
     expect(report.findings).toEqual([]);
     expect(report.options.tokens).toEqual(['1/1', '1/2', '2/4']);
     expect(mock.store.snapshot().serviceAccounts.flatMap((a) => a.tokens.map((t) => `${a.id}/${t.id}`))).toEqual(['1/3', '2/5']);
@@ -159,11 +153,11 @@ describe('runConformance validates its options as the CLI does', () => {
 
 describe('tokens that may be gone already', () => {
   it("after the README's own curl deleted token 1/2, the cross-account finding says what it saw and names both readings", async () => {
-    const mock = freshMock(contract);
-    server = await serveHandler((request) => mock.handle(request), { port: 0 });
-    const curl = await fetch(`${server.url}/api/admin/service-account/1/token/2`, { method: 'DELETE', headers: { authorization: ADMIN_KEY } });
+    const mock = freshMock(harness.contract);
+    harness.server = await serveHandler((request) => mock.handle(request), { port: 0 });
+    const curl = await fetch(`${harness.server.url}/api/admin/service-account/1/token/2`, { method: 'DELETE', headers: { authorization: ADMIN_KEY } });
     expect(curl.status).toBe(200);
-    const run = await runCheck(targetArgs(server.url));
+    const run = await runCheck(targetArgs(harness.server.url));
     expect(run.code).toBe(1);
     expect(run.report!.findings.map((f) => `${f.checkId}: ${f.message}`)).toEqual([
       'cross-account-delete-rejected: delete token 1/2 through its own account after that: answered 404 after the request through the other account answered 404. Either that request removed the token although it answered as if nothing was deleted (API §4.3: a token is identified by both ids), or token 1/2 no longer existed when the run started (deleted by an earlier run or by hand: pass fresh disposable --token values); the answers cannot tell which.',
@@ -172,10 +166,10 @@ describe('tokens that may be gone already', () => {
   });
 
   it('a second run with the same tokens names both readings for the delete and the concurrent deletes', async () => {
-    const mock = freshMock(contract);
-    server = await serveHandler((request) => mock.handle(request), { port: 0 });
-    await runCheck(targetArgs(server.url));
-    const second = await runCheck(targetArgs(server.url));
+    const mock = freshMock(harness.contract);
+    harness.server = await serveHandler((request) => mock.handle(request), { port: 0 });
+    await runCheck(targetArgs(harness.server.url));
+    const second = await runCheck(targetArgs(harness.server.url));
     expect(second.code).toBe(1);
     expect(second.report!.findings.map((f) => `${f.checkId}: ${f.message}`)).toEqual([
       expect.stringMatching(/^delete-token-succeeds: delete token 1\/1: answered 404\. Either the server did not find or delete an existing token .*, or token 1\/1 no longer existed when the run started .*; the answers cannot tell which\.$/),
