@@ -1,16 +1,11 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { afterEach, describe, expect, it } from 'vitest';
-import { ADMIN_KEY, mockClient, paths, type Answer } from '../../../test/http.ts';
-import { CONTROL_API_DOCUMENT, createMockHandler, DEFAULT_FIXTURES, type MockState, type StartMockOptions } from '../index.ts';
+import { describe, expect, it } from 'vitest';
+import { ADMIN_KEY, paths, sessionHeader as session, useMockClient, type Answer } from '../../../test/http.ts';
+import { CONTROL_API_DOCUMENT, createMockHandler, DEFAULT_FIXTURES, type MockState } from '../index.ts';
 import { controlContract } from './control.ts';
 
-let client: Awaited<ReturnType<typeof mockClient>> | undefined;
-afterEach(async () => {
-  await client?.close();
-  client = undefined;
-});
-const start = async (options: StartMockOptions = {}) => (client = await mockClient(options));
-const session = (name: string) => ({ 'x-mock-session': name });
+const mocks = useMockClient();
+const start = mocks.start;
 
 /** Every answer of the control API must keep its own OpenAPI document. */
 function expectDocumented(operationId: string, answer: Answer): Answer {

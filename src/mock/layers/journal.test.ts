@@ -1,18 +1,13 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { ADMIN_KEY, VIEWER_KEY, mockClient, paths } from '../../../test/http.ts';
-import type { JournalEntry, StartMockOptions } from '../index.ts';
+import { describe, expect, it } from 'vitest';
+import { ADMIN_KEY, VIEWER_KEY, paths, sessionHeader as session, useMockClient } from '../../../test/http.ts';
+import type { JournalEntry } from '../index.ts';
 import { controlContract } from './control.ts';
 
-let client: Awaited<ReturnType<typeof mockClient>> | undefined;
-afterEach(async () => {
-  await client?.close();
-  client = undefined;
-});
-const start = async (options: StartMockOptions = {}) => (client = await mockClient(options));
-const session = (name: string) => ({ 'x-mock-session': name });
+const mocks = useMockClient();
+const start = mocks.start;
 
 async function journal(query = '', headers: Record<string, string> = {}): Promise<JournalEntry[]> {
-  const answer = await client!.call('GET', `/__mock/journal${query}`, undefined, headers);
+  const answer = await mocks.client.call('GET', `/__mock/journal${query}`, undefined, headers);
   expect(answer.status).toBe(200);
   expect(controlContract.operation('getJournal').responses.get('200')!.validate(answer.json)).toEqual([]);
   return answer.json.entries;
