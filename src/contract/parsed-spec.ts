@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { packageFile } from '../package-files.ts';
 import type { JsonSchema } from './schema-validator.ts';
@@ -22,7 +21,8 @@ export interface ParsedSpec {
 }
 
 export function sha256Of(text: string | Buffer): string {
-  return createHash('sha256').update(text).digest('hex');
+  // Not an ESM import of node:crypto: building its ESM facade loads all of crypto at start.
+  return process.getBuiltinModule('node:crypto').createHash('sha256').update(text).digest('hex');
 }
 
 /** The parsed document of `specFile`, if the cache holds it for exactly this text; else undefined. */

@@ -1,5 +1,5 @@
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import { ajvEngine } from './ajv-engine.ts';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -25,11 +25,12 @@ export type Validate = (instance: unknown) => SchemaViolation[];
  */
 const OPENAPI_KEYWORDS = ['example', 'xml', 'externalDocs', 'discriminator', 'x-decisions'];
 
-/** One Ajv instance per contract: schemas are compiled at load, never per request. */
+/** One Ajv instance per contract: schemas are compiled at load, never per request. Ajv itself loads on the first call (./ajv-engine.ts). */
 export function createAjv(): Ajv2020 {
+  const { Ajv2020, addFormats } = ajvEngine();
   const ajv = new Ajv2020({ allErrors: true, strict: true, strictTypes: false, strictTuples: false, logger: false });
   ajv.addVocabulary(OPENAPI_KEYWORDS);
-  addFormats.default(ajv);
+  addFormats(ajv);
   // OpenAPI's `password` format marks a secret (OAS 3.1 §4.8.5.1); it constrains nothing.
   ajv.addFormat('password', true);
   return ajv;

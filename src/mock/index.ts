@@ -1,6 +1,6 @@
-// The mock's Node entry: the runtime-neutral core (./browser.ts) plus what needs Node: files,
+// The mock's Node entry: the runtime-neutral core (./neutral.ts; Ajv loads on first use) plus what needs Node: files,
 // sockets, and defaults read from the environment.
-export * from './browser.ts';
+export * from './neutral.ts';
 export { createMock, type CreateMockOptions } from './adapters/node-create-mock.ts';
 export { createMockHandler, type MockHandlerOptions } from './adapters/node-create-mock-handler.ts';
 export { DEFAULT_FIXTURES_FILE, loadFixtures, type FixtureSource } from './adapters/node-fixture-files.ts';

@@ -1,7 +1,15 @@
-import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Socket } from 'node:net';
 import { MOCK_ERROR_KINDS, randomIds, type NewId } from '../core/errors.ts';
+
+/**
+ * node:http as its CommonJS exports: an ESM import of node:http makes Node build the module's
+ * ESM facade, which reads every export, and its WebSocket/MessageEvent getters load the bundled
+ * undici (~25 ms of a ~150 ms start under --cpu-prof; bench/RESULTS.md, start-up).
+ */
+export const nodeHttp = process.getBuiltinModule('node:http');
+const { STATUS_CODES } = nodeHttp;
 
 /**
  * How much of the machine one client may hold, set on purpose rather than left at Node's

@@ -1,5 +1,5 @@
+import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
-import { stringify } from 'yaml';
 import type { Contract } from '../../contract/index.ts';
 import { DEFAULT_FIXTURES } from '../core/default-fixtures.ts';
 import type { DocsOptions } from '../layers/docs.ts';
@@ -19,6 +19,14 @@ export function nodeDocsOptions(contract: Contract, fixtures: FixtureSource | un
     document: contract.rawDocument,
     prefillKey,
     assets: swaggerUiAssets(),
-    toYaml: (value) => stringify(value, { aliasDuplicateObjects: false, lineWidth: 120 }),
+    toYaml: (value) => yamlStringify()(value, { aliasDuplicateObjects: false, lineWidth: 120 }),
   };
+}
+
+type Stringify = typeof import('yaml').stringify;
+let stringify: Stringify | undefined;
+
+/** The `yaml` package, required on the first /openapi.yaml: its ~70 modules were a share of every start (bench/RESULTS.md). */
+function yamlStringify(): Stringify {
+  return (stringify ??= (createRequire(import.meta.url)('yaml') as typeof import('yaml')).stringify);
 }

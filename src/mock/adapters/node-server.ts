@@ -1,9 +1,11 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { BodyTooLargeError, MOCK_ERROR_KINDS, errorResponse, randomIds } from '../core/errors.ts';
 import { LARGE_BODY_CHARS, renderedBytes } from '../core/render-json.ts';
 import type { MockHandle, MockRequest, MockResponse } from '../core/types.ts';
-import { CONNECTION_ERROR_KINDS, DEFAULT_LIMITS, declaredBodyTooLarge, discardBody, guardServer, type ConnectionLimits } from './node-connection-guards.ts';
+import { CONNECTION_ERROR_KINDS, DEFAULT_LIMITS, declaredBodyTooLarge, discardBody, guardServer, nodeHttp, type ConnectionLimits } from './node-connection-guards.ts';
+
+const { createServer } = nodeHttp;
 
 export interface ServeOptions extends ConnectionLimits {
   /** Port to listen on; 0 picks a free one. @default 4010 */
