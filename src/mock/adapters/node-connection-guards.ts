@@ -127,10 +127,13 @@ export function guardServer(server: Server, limits: Required<ConnectionLimits>, 
     }
     if (open.size > limits.maxConnections) refuseOnSocket(socket, 503, `The mock holds ${limits.maxConnections} connections, each with a request in flight; try again.`, newId, { 'retry-after': '1' });
   });
+  // One shared listener, not a closure per request (bench/RESULTS.md, memory); a response closes once.
+  function settled(this: ServerResponse) {
+    busy.delete(this.req.socket);
+  }
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
-    const { socket } = request;
-    busy.add(socket);
-    response.once('close', () => busy.delete(socket));
+    busy.add(request.socket);
+    response.on('close', settled);
   });
 }
 

@@ -67,21 +67,10 @@ class NodeMockRequest implements MockRequest {
     return this.#controller.signal;
   }
 
-  readonly body = (): Promise<string> =>
-    (this.#body ??= new Promise<string>((resolve, reject) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      this.#req.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > this.#maxBodyBytes) {
-          this.#req.removeAllListeners('data');
-          this.#req.resume();
-          reject(new BodyTooLargeError(`The request body is larger than ${this.#maxBodyBytes} bytes.`));
-        } else chunks.push(chunk);
-      });
-      this.#req.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-      this.#req.once('error', reject);
-    }));
+  /** A method, not a closure made for every request (the plain path never reads a body). */
+  body(): Promise<string> {
+    return (this.#body ??= readBody(this.#req, this.#maxBodyBytes));
+  }
 
   /** Whether the handle asked for the body; if not, it is drained so the connection stays usable. */
   get bodyRequested(): boolean {
@@ -105,18 +94,9 @@ export async function serveHandler(handle: MockHandle, options: ServeOptions = {
   const server = createServer({ connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs) }, (req, res) => {
     const started = onResponse ? performance.now() : 0;
     const request = new NodeMockRequest(req, res, maxBodyBytes);
-    const finish = (response: MockResponse) => {
-      if (!request.bodyRequested) {
-        // No operation takes a body: one that comes is read up to the cap and dropped.
-        if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) req.resume();
-        else discardBody(req, maxBodyBytes);
-      }
-      send(req, res, response);
-      onResponse?.({ method: request.method, url: request.url, status: response.status, ms: performance.now() - started }, request);
-    };
     if (declaredBodyTooLarge(req, maxBodyBytes)) {
       res.shouldKeepAlive = false;
-      finish(errorResponse(413, CONNECTION_ERROR_KINDS[413], `The request body is larger than ${maxBodyBytes} bytes.`, randomIds));
+      finish(request, req, res, errorResponse(413, CONNECTION_ERROR_KINDS[413], `The request body is larger than ${maxBodyBytes} bytes.`, randomIds), started);
       return;
     }
     let answer: MockResponse | Promise<MockResponse>;
@@ -125,9 +105,19 @@ export async function serveHandler(handle: MockHandle, options: ServeOptions = {
     } catch (error) {
       answer = fail(error);
     }
-    if (answer instanceof Promise) answer.then(finish, (error: unknown) => finish(fail(error)));
-    else finish(answer);
+    // Closures only for an answer that comes later; the plain path makes none.
+    if (answer instanceof Promise) answer.then((response) => finish(request, req, res, response, started), (error: unknown) => finish(request, req, res, fail(error), started));
+    else finish(request, req, res, answer, started);
   });
+  const finish = (request: NodeMockRequest, req: IncomingMessage, res: ServerResponse, response: MockResponse, started: number) => {
+    if (!request.bodyRequested) {
+      // No operation takes a body: one that comes is read up to the cap and dropped.
+      if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) req.resume();
+      else discardBody(req, maxBodyBytes);
+    }
+    send(req, res, response);
+    onResponse?.({ method: request.method, url: request.url, status: response.status, ms: performance.now() - started }, request);
+  };
   guardServer(server, limits);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -158,6 +148,23 @@ function send(req: IncomingMessage, res: ServerResponse, response: MockResponse)
   res.writeHead(response.status, { ...response.headers, 'content-length': String(length) });
   // Other bodies (errors, with their fresh ids) go out as strings, in one write with the head.
   res.end(req.method === 'HEAD' ? undefined : (bytes ?? body));
+}
+
+function readBody(req: IncomingMessage, maxBodyBytes: number): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBodyBytes) {
+        req.removeAllListeners('data');
+        req.resume();
+        reject(new BodyTooLargeError(`The request body is larger than ${maxBodyBytes} bytes.`));
+      } else chunks.push(chunk);
+    });
+    req.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.once('error', reject);
+  });
 }
 
 /** The limits given, without keys set to undefined (which would hide a default). */

@@ -3,7 +3,7 @@ import { createResponseCheck } from '../core/self-check.ts';
 import { requestPath } from '../core/request-path.ts';
 import type { MockRequest, MockResponse } from '../core/types.ts';
 import { authHeaderNames, keyPresent } from './request-facts.ts';
-import { mapAnswer, type SessionHandle } from './layer.ts';
+import type { SessionHandle } from './layer.ts';
 
 /** One request as the journal shows it. Never a header value: whether a key came, not the key. */
 export interface JournalEntry {
@@ -41,20 +41,6 @@ export interface Journal {
   clear(session: string): void;
 }
 
-/** What is kept per request: cheap to record, judged against the spec only when read. */
-interface Recorded {
-  seq: number;
-  at: number;
-  method: string;
-  url: string;
-  status: number;
-  durationMs: number;
-  session: string;
-  keyPresent: boolean;
-  response: MockResponse;
-  entry?: JournalEntry;
-}
-
 /** Entries the journal keeps by default, across sessions. */
 export const DEFAULT_JOURNAL_SIZE = 1000;
 
@@ -66,33 +52,66 @@ export interface JournalOptions {
   now?: () => number;
 }
 
+/** Interned request targets kept at most before the table starts over (it only saves memory). */
+const MAX_INTERNED_URLS = 4096;
+
 /**
  * The request journal: a ring of the last `capacity` requests of every session, and the layer
  * that records them. Recording is a few field copies; operationId and the spec verdicts are
  * worked out when the journal is read, so the plain path never validates a body.
+ *
+ * The ring is parallel arrays (typed arrays for the numbers), not an object per request: an
+ * entry lives for `capacity` requests, long enough to be promoted to V8's old space, and one
+ * object per request promoted made the heap V8 commits grow with the request rate (RSS +63%
+ * over 1,000,000 requests, bench/RESULTS.md). Request targets are interned, so a run of
+ * requests to one path keeps one string instead of one per request.
  */
 export function createJournal(options: JournalOptions): { journal: Journal; layer: (next: SessionHandle) => SessionHandle } {
   const { contract, capacity = DEFAULT_JOURNAL_SIZE, now = Date.now } = options;
-  const ring: (Recorded | undefined)[] = new Array(capacity);
+  // seq 0 marks an empty (or cleared) slot: recorded seqs start at 1.
+  const seqs = new Float64Array(capacity);
+  const ats = new Float64Array(capacity);
+  const durations = new Float64Array(capacity);
+  const statuses = new Uint16Array(capacity);
+  const keys = new Uint8Array(capacity);
+  const methods: string[] = new Array(capacity).fill('');
+  const urls: string[] = new Array(capacity).fill('');
+  const sessionNames: string[] = new Array(capacity).fill('');
+  const responses: (MockResponse | undefined)[] = new Array(capacity).fill(undefined);
+  const judged: (JournalEntry | undefined)[] = new Array(capacity).fill(undefined);
+  const interned = new Map<string, string>();
   let seq = 0;
   const authHeaders = authHeaderNames(contract);
   const check = createResponseCheck(contract);
 
-  const judge = (r: Recorded): JournalEntry => {
-    const route = contract.matchRoute(r.method, requestPath(r.url));
+  const intern = (url: string): string => {
+    const known = interned.get(url);
+    if (known !== undefined) return known;
+    if (interned.size >= MAX_INTERNED_URLS) interned.clear();
+    interned.set(url, url);
+    return url;
+  };
+
+  const judge = (slot: number): JournalEntry => {
+    const cached = judged[slot];
+    if (cached) return cached;
+    const method = methods[slot]!;
+    const url = urls[slot]!;
+    const keyCame = keys[slot] === 1;
+    const route = contract.matchRoute(method, requestPath(url));
     const operation = route.kind === 'operation' ? route.operation : undefined;
-    return (r.entry ??= {
-      seq: r.seq,
-      time: new Date(r.at).toISOString(),
-      method: r.method,
-      path: r.url,
+    return (judged[slot] = {
+      seq: seqs[slot]!,
+      time: new Date(ats[slot]!).toISOString(),
+      method,
+      path: url,
       operationId: operation?.operationId ?? null,
-      status: r.status,
-      durationMs: Math.round(r.durationMs * 1000) / 1000,
-      session: r.session,
-      keyPresent: r.keyPresent,
-      requestMatchesSpec: operation !== undefined && (operation.authHeaders.length === 0 || r.keyPresent) && route.kind === 'operation' && decodePathParams(route.rawParams).ok,
-      responseMatchesSpec: check(r, r.response).length === 0,
+      status: statuses[slot]!,
+      durationMs: Math.round(durations[slot]! * 1000) / 1000,
+      session: sessionNames[slot]!,
+      keyPresent: keyCame,
+      requestMatchesSpec: operation !== undefined && (operation.authHeaders.length === 0 || keyCame) && route.kind === 'operation' && decodePathParams(route.rawParams).ok,
+      responseMatchesSpec: check({ method, url }, responses[slot]!).length === 0,
     });
   };
 
@@ -101,31 +120,51 @@ export function createJournal(options: JournalOptions): { journal: Journal; laye
     list(filter) {
       const entries: JournalEntry[] = [];
       for (let i = Math.max(0, seq - capacity); i < seq; i++) {
-        const r = ring[i % capacity];
-        if (!r || r.session !== filter.session) continue;
-        if (filter.status !== undefined && r.status !== filter.status) continue;
-        if (filter.since !== undefined && r.at < filter.since) continue;
-        const entry = judge(r);
+        const slot = i % capacity;
+        if (seqs[slot] === 0 || sessionNames[slot] !== filter.session) continue;
+        if (filter.status !== undefined && statuses[slot] !== filter.status) continue;
+        if (filter.since !== undefined && ats[slot]! < filter.since) continue;
+        const entry = judge(slot);
         if (filter.operationId !== undefined && entry.operationId !== filter.operationId) continue;
         entries.push(entry);
       }
       return entries;
     },
     clear(session) {
-      for (let i = 0; i < capacity; i++) if (ring[i]?.session === session) ring[i] = undefined;
+      for (let slot = 0; slot < capacity; slot++) {
+        if (seqs[slot] !== 0 && sessionNames[slot] === session) {
+          seqs[slot] = 0;
+          sessionNames[slot] = methods[slot] = urls[slot] = '';
+          responses[slot] = judged[slot] = undefined;
+        }
+      }
     },
   };
 
-  const record = (request: MockRequest, session: string, at: number, started: number, response: MockResponse) => {
-    ring[seq % capacity] = { seq: seq + 1, at, method: request.method, url: request.url, status: response.status, durationMs: performance.now() - started, session, keyPresent: keyPresent(request, authHeaders), response };
+  const record = (request: MockRequest, session: string, at: number, started: number, response: MockResponse): MockResponse => {
+    if (capacity === 0) return response;
+    const slot = seq % capacity;
     seq++;
+    seqs[slot] = seq;
+    ats[slot] = at;
+    durations[slot] = performance.now() - started;
+    statuses[slot] = response.status;
+    keys[slot] = keyPresent(request, authHeaders) ? 1 : 0;
+    methods[slot] = request.method;
+    urls[slot] = intern(request.url);
+    sessionNames[slot] = session;
+    responses[slot] = response;
+    judged[slot] = undefined;
     return response;
   };
 
+  // No closure on the plain path: a synchronous answer is recorded at once.
   const layer = (next: SessionHandle): SessionHandle => (request, session) => {
     const at = now();
     const started = performance.now();
-    return mapAnswer(next(request, session), (response) => record(request, session.name, at, started, response));
+    const answer = next(request, session);
+    if (answer instanceof Promise) return answer.then((response) => record(request, session.name, at, started, response));
+    return record(request, session.name, at, started, answer);
   };
   return { journal, layer };
 }
