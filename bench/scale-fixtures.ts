@@ -4,6 +4,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_FIXTURES_FILE, type MockState } from '../src/mock/index.ts';
+import { seededRandom } from '../test/seeded-random.ts';
+import { ADMIN_KEY } from './targets.ts';
 
 export const SCALE_KINDS = ['projects', 'tokens', 'keys', 'account-tokens', 'environments'] as const;
 export type ScaleKind = (typeof SCALE_KINDS)[number];
@@ -28,17 +30,9 @@ export interface ScaleFixture {
   deletePaths: string[];
 }
 
-const ADMIN = 'mock-admin-key';
-
 /** A seeded shuffle (mulberry32), so every run deletes in the same order. */
 function shuffle<T>(items: T[], seed = 8): T[] {
-  let state = seed;
-  const random = () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const random = seededRandom(seed);
   for (let i = items.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));
     [items[i], items[j]] = [items[j]!, items[i]!];
@@ -50,7 +44,7 @@ export function writeScaleFixture(dir: string, kind: ScaleKind, n: number): Scal
   const state = JSON.parse(readFileSync(DEFAULT_FIXTURES_FILE, 'utf8')) as MockState & { $schema?: string };
   delete state.$schema;
   const template = state.projects[0]!;
-  const base = { key: ADMIN, readPath: `/api/admin/environments/project/${template.id}`, missingDeletePath: '/api/admin/service-account/1/token/missing', deletePaths: [] as string[] };
+  const base = { key: ADMIN_KEY, readPath: `/api/admin/environments/project/${template.id}`, missingDeletePath: '/api/admin/service-account/1/token/missing', deletePaths: [] as string[] };
   let fixture: Omit<ScaleFixture, 'file'> = base;
   const range = (count: number) => Array.from({ length: count }, (_, i) => i);
   switch (kind) {

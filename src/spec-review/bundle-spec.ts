@@ -1,5 +1,5 @@
-import SwaggerParser from '@apidevtools/swagger-parser';
 import { stringify } from 'yaml';
+import { resolveRefs } from './resolve-refs.ts';
 import { SpecReadError, type SpecSource } from './spec-source.ts';
 
 export const BUNDLE_FORMATS = ['yaml', 'json'] as const;
@@ -17,13 +17,7 @@ export interface BundleOptions {
  * (swagger-parser's bundle), or every `$ref` is replaced by its target with `dereference`.
  */
 export async function bundleSpec(source: SpecSource, options: BundleOptions = {}): Promise<string> {
-  const copy = structuredClone(source.document) as never;
-  let bundled: unknown;
-  try {
-    bundled = options.dereference ? await SwaggerParser.dereference(source.absolutePath, copy, {}) : await SwaggerParser.bundle(source.absolutePath, copy, {});
-  } catch (error) {
-    throw new SpecReadError(`${source.file}: expected every $ref to resolve, got ${String((error as Error).message).split('\n')[0]}`);
-  }
+  const bundled = await resolveRefs(source, options.dereference ? 'dereference' : 'bundle');
   let json: string;
   try {
     json = JSON.stringify(bundled, null, 2);

@@ -61,8 +61,11 @@ export async function lintSpec(file: string, options: LintOptions = {}): Promise
   return { file: source.file, messages, errors: messages.filter((m) => m.severity === 'error').length, warnings: messages.filter((m) => m.severity === 'warning').length };
 }
 
+/** Redocly's `recommended` ruleset with our changes (lint-config.ts): the one config both lint and `lintRuleset` read. */
+const redoclyConfig = () => createConfig({ extends: ['recommended'], rules: REDOCLY_RULES });
+
 async function redoclyMessages(source: SpecSource): Promise<LintMessage[]> {
-  const config = await createConfig({ extends: ['recommended'], rules: REDOCLY_RULES });
+  const config = await redoclyConfig();
   const problems: NormalizedProblem[] = await lint({ ref: source.absolutePath, config });
   return problems.map((problem) => {
     const location = problem.location[0]!;
@@ -92,7 +95,7 @@ async function readApiDescription(file: string | null): Promise<LintContext['api
 
 /** The rule ids of our rules and of the Redocly ruleset in force, with their severities. */
 export async function lintRuleset(): Promise<{ own: { id: string; severity: string; summary: string }[]; redocly: Record<string, string> }> {
-  const config = (await createConfig({ extends: ['recommended'], rules: REDOCLY_RULES })) as unknown as { rules: { oas3_1: Record<string, string> } };
+  const config = (await redoclyConfig()) as unknown as { rules: { oas3_1: Record<string, string> } };
   const own = [STRUCTURE_RULE, ...LINT_RULES.flatMap((rule) => rule.ids)].map((r) => ({ ...r }));
   return { own, redocly: Object.fromEntries(Object.entries(config.rules.oas3_1).filter(([, severity]) => severity !== 'off')) };
 }

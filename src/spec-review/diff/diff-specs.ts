@@ -1,7 +1,7 @@
-import SwaggerParser from '@apidevtools/swagger-parser';
 import { pointerOf } from '../../contract/json-pointer.ts';
 import { HTTP_METHODS } from '../../contract/operation.ts';
 import type { JsonSchema } from '../../contract/index.ts';
+import { resolveRefs } from '../resolve-refs.ts';
 import { SpecReadError, type SpecSource } from '../spec-source.ts';
 import { ChangeRecorder, type Change, type SpecVersion } from './change-recorder.ts';
 import { compareSchemas, show, type SchemaScope } from './compare-schemas.ts';
@@ -47,12 +47,7 @@ async function dereferenced(source: SpecSource): Promise<SpecVersion> {
     const { line, column } = source.positionOf('/openapi');
     throw new SpecReadError(`${source.file}:${line}:${column} #/openapi: expected an OpenAPI 3.1.x document, got ${JSON.stringify(source.document.openapi)}`);
   }
-  let document: JsonSchema;
-  try {
-    document = (await SwaggerParser.dereference(source.absolutePath, structuredClone(source.document) as never, {})) as unknown as JsonSchema;
-  } catch (error) {
-    throw new SpecReadError(`${source.file}: expected every $ref to resolve, got ${String((error as Error).message).split('\n')[0]}`);
-  }
+  const document = (await resolveRefs(source, 'dereference')) as JsonSchema;
   assertComparable(source, document);
   return { source, dereferenced: document };
 }
