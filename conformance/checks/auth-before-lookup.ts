@@ -1,5 +1,5 @@
 import type { Exchange, StepKind } from '../types.ts';
-import { failed, passed, statusList, type Check, type Judgement } from './check.ts';
+import { judgeExpectedStatus, type Check } from './check.ts';
 
 /** The auth probe on the other kind of resource that shows the server checks this credential at all. */
 const COUNTERPART: Readonly<Record<string, StepKind>> = { none: 'no-credentials', invalid: 'invalid-key', restricted: 'restricted-forbidden' };
@@ -13,21 +13,16 @@ export const authBeforeLookup: Check = {
   level: 'behaviour',
   steps: ['auth-order'],
   judge: (exchanges, context) =>
-    exchanges.flatMap((exchange): Judgement[] => {
-      if (!exchange.response) return [];
-      const counterpart = context.all.find((e: Exchange) => e.step === COUNTERPART[exchange.credential] && e.operationId === exchange.operationId);
-      // Where the credential is not checked at all, auth-missing-rejected (and its siblings) say so; the order is then moot.
-      if (counterpart?.response && !counterpart.expects.includes(counterpart.response.status)) {
-        return [{ operationId: exchange.operationId, verdict: 'not checked', reason: `the same credential is not refused on the other resource either (see the ${COUNTERPART[exchange.credential]} probe's check)` }];
-      }
-      if (exchange.expects.includes(exchange.response.status)) return [passed(exchange)];
-      return [
-        failed({
-          exchange,
-          message: `${exchange.label}: answered ${exchange.response.status}; auth is decided before the resource is looked up (401 before 403 before 404, spec decision on API §5), whether it exists or not.`,
-          expected: `status ${statusList(exchange.expects)}`,
-          got: `status ${exchange.response.status}`,
-        }),
-      ];
-    }),
+    judgeExpectedStatus(
+      exchanges,
+      (exchange, status) =>
+        `${exchange.label}: answered ${status}; auth is decided before the resource is looked up (401 before 403 before 404, spec decision on API §5), whether it exists or not.`,
+      (exchange) => {
+        const counterpart = context.all.find((e: Exchange) => e.step === COUNTERPART[exchange.credential] && e.operationId === exchange.operationId);
+        // Where the credential is not checked at all, auth-missing-rejected (and its siblings) say so; the order is then moot.
+        return counterpart?.response && !counterpart.expects.includes(counterpart.response.status)
+          ? `the same credential is not refused on the other resource either (see the ${COUNTERPART[exchange.credential]} probe's check)`
+          : undefined;
+      },
+    ),
 };

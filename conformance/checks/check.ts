@@ -129,16 +129,24 @@ export function statusList(statuses: readonly number[]): string {
 
 /**
  * The common shape of a behaviour check: each exchange of its steps got one of the statuses
- * its scenario expects. Transport failures are left to `response-received`.
+ * its scenario expects. Transport failures are left to `response-received`. `notChecked`, when
+ * it returns a reason, reports an exchange "not checked" instead: an earlier probe's failure,
+ * owned by its own check, leaves this one proving nothing.
  */
-export function judgeExpectedStatus(exchanges: readonly Exchange[], explain: (exchange: Exchange) => string): Judgement[] {
-  return exchanges.flatMap((exchange) => {
+export function judgeExpectedStatus(
+  exchanges: readonly Exchange[],
+  explain: (exchange: Exchange, status: number) => string,
+  notChecked?: (exchange: Exchange) => string | undefined,
+): Judgement[] {
+  return exchanges.flatMap((exchange): Judgement[] => {
     if (!exchange.response) return [];
+    const reason = notChecked?.(exchange);
+    if (reason !== undefined) return [{ operationId: exchange.operationId, verdict: 'not checked', reason }];
     if (exchange.expects.includes(exchange.response.status)) return [passed(exchange)];
     return [
       failed({
         exchange,
-        message: explain(exchange),
+        message: explain(exchange, exchange.response.status),
         expected: `status ${statusList(exchange.expects)}`,
         got: `status ${exchange.response.status}`,
       }),

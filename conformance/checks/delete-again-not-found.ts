@@ -1,4 +1,4 @@
-import { failed, passed, statusList, type Check, type Judgement } from './check.ts';
+import { judgeExpectedStatus, type Check } from './check.ts';
 import { earlierStep, succeeded } from './token-history.ts';
 
 export const deleteAgainNotFound: Check = {
@@ -9,19 +9,9 @@ export const deleteAgainNotFound: Check = {
   level: 'behaviour',
   steps: ['delete-again'],
   judge: (exchanges, context) =>
-    exchanges.flatMap((exchange): Judgement[] => {
-      if (!exchange.response) return [];
-      if (!succeeded(earlierStep(context.all, exchange, 'delete'))) {
-        return [{ operationId: exchange.operationId, verdict: 'not checked', reason: 'the first delete did not succeed (see delete-token-succeeds)' }];
-      }
-      if (exchange.expects.includes(exchange.response.status)) return [passed(exchange)];
-      return [
-        failed({
-          exchange,
-          message: `${exchange.label}: the token was deleted by the previous request, so it no longer exists (API §4.3).`,
-          expected: `status ${statusList(exchange.expects)}`,
-          got: `status ${exchange.response.status}`,
-        }),
-      ];
-    }),
+    judgeExpectedStatus(
+      exchanges,
+      (exchange) => `${exchange.label}: the token was deleted by the previous request, so it no longer exists (API §4.3).`,
+      (exchange) => (succeeded(earlierStep(context.all, exchange, 'delete')) ? undefined : 'the first delete did not succeed (see delete-token-succeeds)'),
+    ),
 };

@@ -1,6 +1,6 @@
 import { isSuccess, NOT_FOUND } from '../http-status.ts';
 import type { StepKind } from '../types.ts';
-import { failed, passed, statusList, type Check, type Judgement } from './check.ts';
+import { judgeExpectedStatus, type Check } from './check.ts';
 
 /**
  * One check per kind of near-miss id. `baseline` is the step whose request for an id that
@@ -16,23 +16,15 @@ function nearMissIdCheck(options: { id: string; steps: StepKind[]; what: string;
     level: 'behaviour',
     steps: options.steps,
     judge: (exchanges, context) =>
-      exchanges.flatMap((exchange): Judgement[] => {
-        if (!exchange.response) return [];
-        const baseline = context.all.find((e) => e.step === options.baseline);
-        if (baseline?.response && baseline.response.status !== NOT_FOUND) {
-          return [{ operationId: exchange.operationId, verdict: 'not checked', reason: `an id that cannot exist is not answered 404 either (see ${options.baselineCheck})` }];
-        }
-        if (exchange.expects.includes(exchange.response.status)) return [passed(exchange)];
-        const resolved = isSuccess(exchange.response.status) ? ` ${options.resolved}` : '';
-        return [
-          failed({
-            exchange,
-            message: `${exchange.label}: answered ${exchange.response.status}; ids are compared exactly (spec decision), so this id names no ${options.what}.${resolved}`,
-            expected: `status ${statusList(exchange.expects)}`,
-            got: `status ${exchange.response.status}`,
-          }),
-        ];
-      }),
+      judgeExpectedStatus(
+        exchanges,
+        (exchange, status) =>
+          `${exchange.label}: answered ${status}; ids are compared exactly (spec decision), so this id names no ${options.what}.${isSuccess(status) ? ` ${options.resolved}` : ''}`,
+        () => {
+          const baseline = context.all.find((e) => e.step === options.baseline);
+          return baseline?.response && baseline.response.status !== NOT_FOUND ? `an id that cannot exist is not answered 404 either (see ${options.baselineCheck})` : undefined;
+        },
+      ),
   };
 }
 

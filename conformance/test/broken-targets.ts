@@ -2,7 +2,7 @@ import type { Contract } from '../../src/contract/index.ts';
 import type { Mock, RunningServer } from '../../src/mock/index.ts';
 import { DELETE_SERVICE_ACCOUNT_TOKEN, GET_OIDC_SETTINGS, GET_PROJECT_ENVIRONMENTS } from '../operation-ids.ts';
 import { ODD_IDS } from '../scenarios/odd-ids.ts';
-import { breakResponses, editJson, freshMock, operationOf, serveRaw, toMockRequest } from './serve-target.ts';
+import { breakResponses, editJson, freshMock, operationOf, rewriteRequests, serveRaw, toMockRequest } from './serve-target.ts';
 
 /**
  * Deliberately broken implementations, one defect each (Schemathesis proves its checks the same
@@ -276,10 +276,8 @@ export const BROKEN_TARGETS: BrokenTarget[] = [
   {
     name: 'token ids parsed as numbers: 01, +1, 1.0 and "1 " all name token 1',
     errors: ['near-miss-token-not-found'],
-    serve: async (contract) => {
-      const mock = freshMock(contract);
-      return serveRaw((req, _, answer) => {
-        const request = toMockRequest(req);
+    serve: (contract) =>
+      rewriteRequests(contract, (request) => {
         const numeric = /^(.*\/token\/)([^/?]+)$/.exec(request.url);
         let id = Number.NaN;
         try {
@@ -288,36 +286,29 @@ export const BROKEN_TARGETS: BrokenTarget[] = [
           // Malformed percent-encoding names no token.
         }
         const url = numeric && Number.isInteger(id) && isDeleteOf(contract, request.method, request.url) ? `${numeric[1]}${id}` : request.url;
-        answer(mock.handle({ ...request, url }));
-      });
-    },
+        return { ...request, url };
+      }),
   },
   {
     name: 'service-account ids parsed as numbers: 02 and +2 are account 2',
     errors: ['near-miss-token-not-found'],
-    serve: async (contract) => {
-      const mock = freshMock(contract);
-      return serveRaw((req, _, answer) => {
-        const request = toMockRequest(req);
+    serve: (contract) =>
+      rewriteRequests(contract, (request) => {
         const url = request.url.replace(/\/service-account\/([^/]+)\//, (whole, id: string) => {
           const n = /^[+0-9. %20]+$/.test(id) ? Number(id.replaceAll('%20', ' ')) : Number.NaN;
           return Number.isInteger(n) ? `/service-account/${n}/` : whole;
         });
-        answer(mock.handle({ ...request, url }));
-      });
-    },
+        return { ...request, url };
+      }),
   },
   {
     name: 'project ids compared without case: DEFAULT is default',
     errors: ['near-miss-project-not-found'],
-    serve: async (contract) => {
-      const mock = freshMock(contract);
-      return serveRaw((req, _, answer) => {
-        const request = toMockRequest(req);
+    serve: (contract) =>
+      rewriteRequests(contract, (request) => {
         const url = operationOf(contract, request) === GET_PROJECT_ENVIRONMENTS ? request.url.replace(/\/project\/([^/?]+)/, (_, id: string) => `/project/${id.toLowerCase()}`) : request.url;
-        answer(mock.handle({ ...request, url }));
-      });
-    },
+        return { ...request, url };
+      }),
   },
   {
     name: 'odd ids get a JSON 404 that is not an error body',

@@ -58,6 +58,12 @@ export function toMockRequest(req: IncomingMessage): MockRequest {
   return { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers };
 }
 
+/** One defect by rewriting the request before the mock sees it (a URL or key read loosely): the other common shape. */
+export function rewriteRequests(contract: Contract, rewrite: (request: MockRequest) => MockRequest): Promise<RunningServer> {
+  const mock = freshMock(contract);
+  return serveRaw((req, _, answer) => answer(mock.handle(rewrite(toMockRequest(req)))));
+}
+
 /**
  * The mock behind other keys: a conformant server whose full and restricted keys are `full`
  * and `restricted` (e.g. one character long, or words its bodies contain).
