@@ -6,6 +6,8 @@ import { MAX_DELAY_MS } from './prefer-header.ts';
 const json = (schema: object, description: string) => ({ description, content: { 'application/json': { schema } } });
 const error = (description: string) => json({ $ref: '#/components/schemas/ControlError' }, description);
 const session = { $ref: '#/components/parameters/Session' };
+const body = (ref: string) => ({ required: true, content: { 'application/json': { schema: { $ref: ref } } } });
+const tooLarge = error('The body is larger than the mock reads.');
 const refused = { '400': error('A bad X-Mock-Session header or query parameter.'), '403': error('Not a loopback caller, or the control token is missing or wrong.') };
 
 export const CONTROL_API_PREFIX = '/__mock/';
@@ -29,11 +31,11 @@ export const CONTROL_API_DOCUMENT = {
         operationId: 'replaceState',
         summary: "Replace the session's state with a fixture, checked exactly like a fixture file",
         parameters: [session],
-        requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/State' } } } },
+        requestBody: body('#/components/schemas/State'),
         responses: {
           '204': { description: 'Replaced.' },
           ...refused,
-          '413': error('The body is larger than the mock reads.'),
+          '413': tooLarge,
           '422': error('Not a valid fixture: `pointer` names where, `expected` what. Nothing changed.'),
         },
       },
@@ -58,8 +60,8 @@ export const CONTROL_API_DOCUMENT = {
         operationId: 'addRule',
         summary: 'Add a sticky forced answer or delay',
         parameters: [session],
-        requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/Rule' } } } },
-        responses: { '201': json({ $ref: '#/components/schemas/Rule' }, 'The rule as stored.'), ...refused, '413': error('The body is larger than the mock reads.'), '422': error('Not a valid rule: `pointer` names where, `expected` what.') },
+        requestBody: body('#/components/schemas/Rule'),
+        responses: { '201': json({ $ref: '#/components/schemas/Rule' }, 'The rule as stored.'), ...refused, '413': tooLarge, '422': error('Not a valid rule: `pointer` names where, `expected` what.') },
       },
       delete: { operationId: 'clearRules', summary: "Drop the session's rules", parameters: [session], responses: { '204': { description: 'Cleared.' }, ...refused } },
     },

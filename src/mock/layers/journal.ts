@@ -110,7 +110,7 @@ export function createJournal(options: JournalOptions): { journal: Journal; laye
       durationMs: Math.round(durations[slot]! * 1000) / 1000,
       session: sessionNames[slot]!,
       keyPresent: keyCame,
-      requestMatchesSpec: operation !== undefined && (operation.authHeaders.length === 0 || keyCame) && route.kind === 'operation' && decodePathParams(route.rawParams).ok,
+      requestMatchesSpec: route.kind === 'operation' && (route.operation.authHeaders.length === 0 || keyCame) && decodePathParams(route.rawParams).ok,
       responseMatchesSpec: check({ method, url }, responses[slot]!).length === 0,
     });
   };

@@ -1,6 +1,7 @@
 import type { Contract } from '../../contract/neutral.ts';
 import { requestPath } from '../core/request-path.ts';
 import type { MockRequest } from '../core/types.ts';
+import { headerValue } from './layer.ts';
 import { DEFAULT_SESSION, SESSION_HEADER } from './sessions.ts';
 
 /** What the journal and the access log say about a request: never a header value but the session's name. */
@@ -17,10 +18,9 @@ export function createRequestFacts(contract: Contract): (request: MockRequest) =
   const authHeaders = authHeaderNames(contract);
   return (request) => {
     const route = contract.matchRoute(request.method, requestPath(request.url));
-    const session = request.headers[SESSION_HEADER];
     return {
       operationId: route.kind === 'operation' ? route.operation.operationId : null,
-      session: (Array.isArray(session) ? session[0] : session) || DEFAULT_SESSION,
+      session: headerValue(request, SESSION_HEADER) || DEFAULT_SESSION,
       keyPresent: keyPresent(request, authHeaders),
     };
   };
