@@ -74,17 +74,32 @@ describe('paths and methods outside the spec', () => {
     expect((await client.call('GET', paths.oidc(), ADMIN_KEY)).status).toBe(200);
   });
 
-  it('answers an absolute-form request target like its path', async () => {
+  /** Sends `GET http://host:port<path>` (the absolute form, RFC 9112 §3.2.2) on a raw connection. */
+  const getAbsoluteForm = (path: string, headers: Record<string, string> = {}) => {
     const { port } = new URL(client.mock.url);
-    const status = await new Promise<number>((resolve, reject) => {
-      const req = rawRequest({ host: '127.0.0.1', port, path: `http://127.0.0.1:${port}${paths.oidc()}`, headers: { authorization: ADMIN_KEY } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
+    return new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = rawRequest({ host: '127.0.0.1', port, path: `http://127.0.0.1:${port}${path}`, headers }, (res) => {
+        let body = '';
+        res.on('data', (chunk) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
       });
       req.on('error', reject);
       req.end();
     });
-    expect(status).toBe(200);
+  };
+
+  it('answers an absolute-form request target like its path', async () => {
+    expect((await getAbsoluteForm(paths.oidc(), { authorization: ADMIN_KEY })).status).toBe(200);
+  });
+
+  it('keeps the query of an absolute-form target: the journal filters apply', async () => {
+    expect((await client.call('DELETE', paths.token('1', 'no-such-token'), ADMIN_KEY)).status).toBe(404);
+    expect((await client.call('GET', paths.oidc(), ADMIN_KEY)).status).toBe(200);
+    const answer = await getAbsoluteForm('/__mock/journal?status=404');
+    expect(answer.status).toBe(200);
+    const statuses = (JSON.parse(answer.body) as { entries: { status: number }[] }).entries.map((e) => e.status);
+    expect(statuses.length).toBeGreaterThan(0);
+    expect(new Set(statuses)).toEqual(new Set([404]));
   });
 
   it('survives a malformed HTTP request and keeps serving', async () => {

@@ -1,7 +1,7 @@
 import type { Contract } from '../../contract/neutral.ts';
 import { errorResponse, type NewId } from '../core/errors.ts';
 import type { FixtureLabels } from '../core/fixture-check.ts';
-import { requestPath } from '../core/request-path.ts';
+import { originForm, requestPath } from '../core/request-path.ts';
 import type { MockHandle } from '../core/types.ts';
 import { controlAccessDenied } from './control-access.ts';
 import { CONTROL_API_PREFIX } from './control-api-document.ts';
@@ -38,16 +38,18 @@ export function controlLayer(options: ControlOptions): (next: MockHandle) => Moc
   const fail = (status: number, name: string, message: string, headers?: Record<string, string>) => errorResponse(status, name, message, options.newId, headers);
 
   return (next) => (request) => {
-    const path = request.url.startsWith('/') ? request.url : requestPath(request.url);
-    if (!path.startsWith(CONTROL_API_PREFIX)) return next(request);
+    // The query stays with the path (journal filters), whichever form the target came in.
+    const target = originForm(request.url);
+    if (!target.startsWith(CONTROL_API_PREFIX)) return next(request);
+    const path = requestPath(target);
     const denied = controlAccessDenied(request, options.controlToken, options.allowedOrigins);
     if (denied) return fail(403, 'MockControlForbidden', denied);
-    const route = controlContract.matchRoute(request.method, requestPath(path));
-    if (route.kind === 'not-found') return fail(404, 'NotFoundError', `The control API has no ${requestPath(path)}; see ${CONTROL_API_PREFIX}openapi.json.`);
+    const route = controlContract.matchRoute(request.method, path);
+    if (route.kind === 'not-found') return fail(404, 'NotFoundError', `The control API has no ${path}; see ${CONTROL_API_PREFIX}openapi.json.`);
     if (route.kind === 'method-not-allowed') return fail(405, 'MethodNotAllowedError', `${request.method} is not allowed here; allowed: ${route.allow.join(', ')}.`, { allow: route.allow.join(', ') });
     const picked = sessionNameOf(request, options.newId);
     if ('refusal' in picked) return picked.refusal;
-    const query = new URLSearchParams(path.includes('?') ? path.slice(path.indexOf('?') + 1) : '');
+    const query = new URLSearchParams(target.length > path.length ? target.slice(path.length + 1) : '');
     return handlers[route.operation.operationId]!({ request, query, session: () => options.sessions.get(picked.name) });
   };
 }
