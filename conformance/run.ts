@@ -8,7 +8,7 @@ import { resolveOptions } from './resolve-options.ts';
 import { buildPlan } from './scenarios/plan.ts';
 import { secretsSeen } from './secrets-seen.ts';
 import { createRedactor } from './secret-redactor.ts';
-import { KEY_VARIANTS } from './near-miss.ts';
+import { nearMissValue } from './near-miss/key-near-misses.ts';
 import { createSender, type Sender } from './send.ts';
 import { fullKeyRefusal, silentTargetMessage } from './setup-problems.ts';
 import type { Exchange, PlannedRequest, Report, SkippedStep } from './types.ts';
@@ -38,7 +38,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
   }
   const { exchanges, problem } = sent;
   // The near-misses of the full key are secrets too: each gives away all of it but a character or its case.
-  const keyForms = [run.keys.full, ...Object.values(KEY_VARIANTS).map((v) => v.make(run.keys.full)).filter((k) => k.length >= Math.min(4, run.keys.full.length))];
+  const keyForms = [run.keys.full, ...run.plan.keyNearMisses.map((v) => nearMissValue(run.keys.full, v)).filter((k) => k.length >= Math.min(4, run.keys.full.length))];
   const redact = createRedactor([...keyForms, run.keys.restricted ?? '', ...secretsSeen(exchanges, run.contract.secretProperties)]);
   const excerpt = { secretProperties: run.contract.secretProperties, redact };
   const notRun = problem ? `not judged: ${problem.kind === 'unreachable' ? 'the target is unreachable' : 'the full-access key was refused'} (a set-up problem)` : undefined;

@@ -1,7 +1,7 @@
 import { Agent, request } from 'undici';
 import type { Contract } from '../src/contract/index.ts';
 import { keyPlaceholder } from './curl-line.ts';
-import { KEY_VARIANTS } from './near-miss.ts';
+import { nearMissValue } from './near-miss/key-near-misses.ts';
 import type { Credential, Exchange, PlannedRequest } from './types.ts';
 
 export interface SenderOptions {
@@ -49,18 +49,31 @@ export function createSender(options: SenderOptions): Sender {
   return {
     async send(planned, seq) {
       const operation = options.contract.operation(planned.operationId);
-      const url = options.baseUrl + planned.path;
+      let url = options.baseUrl + planned.path;
+      let recordedUrl = url;
       // API §4.1, §4.2: the reads ask for JSON; harmless on the others.
       const headers: Record<string, string> = { accept: 'application/json' };
       const recorded: Record<string, string> = { ...headers };
       const given = keyFor(planned.credential);
-      const key = given !== undefined && planned.keyVariant ? KEY_VARIANTS[planned.keyVariant].make(given) : given;
+      const nearMiss = planned.keyVariant;
       const header = operation.authHeaders[0];
-      if (key !== undefined && header !== undefined) {
-        headers[header] = key;
-        recorded[header] = keyPlaceholder(planned.credential, planned.keyVariant) ?? key;
+      if (given !== undefined && header !== undefined) {
+        const key = nearMiss ? nearMissValue(given, nearMiss) : given;
+        const placeholder = keyPlaceholder(planned.credential, nearMiss) ?? key;
+        const where = nearMiss?.placement ?? { in: 'header' };
+        if (where.in === 'header') {
+          headers[header] = key;
+          recorded[header] = placeholder;
+        } else if (where.in === 'cookie') {
+          headers.cookie = `${where.name}=${key}`;
+          recorded.cookie = `${where.name}=${placeholder}`;
+        } else {
+          const separator = url.includes('?') ? '&' : '?';
+          url += `${separator}${encodeURIComponent(where.name)}=${encodeURIComponent(key)}`;
+          recordedUrl += `${separator}${encodeURIComponent(where.name)}=${placeholder}`;
+        }
       }
-      const exchange: Exchange = { ...planned, seq, request: { method: planned.method, url, headers: recorded } };
+      const exchange: Exchange = { ...planned, seq, request: { method: planned.method, url: recordedUrl, headers: recorded } };
       const started = performance.now();
       const outcome = await fetchBounded(agent, url, { method: planned.method, headers }, options);
       exchange.elapsedMs = performance.now() - started;

@@ -4,7 +4,7 @@
  * it never throws or prints.
  */
 
-import type { KeyVariant } from './near-miss.ts';
+import type { KeyNearMiss } from './near-miss/key-near-misses.ts';
 
 export type Severity = 'error' | 'warning';
 
@@ -58,7 +58,7 @@ export interface PlannedRequest {
   expects: readonly number[];
   token?: TokenRef;
   /** With credential `full`: send this near-miss of the full key instead (near-miss-key probes). */
-  keyVariant?: KeyVariant;
+  keyVariant?: KeyNearMiss;
   /** Requests with the same batch number are sent at once (concurrent deletes). */
   batch?: number;
 }

@@ -193,3 +193,14 @@ describe('head-requests', () => {
     expect([answer.status, answer.headers.get('allow')]).toEqual([405, 'GET, HEAD']);
   });
 });
+
+describe('project-id-compared-exactly', () => {
+  decision('project-id-compared-exactly');
+  it('reads a percent-encoded unreserved character as itself (RFC 3986 §6.2.2.2), and nothing else as the project', async () => {
+    const real = await client.call('GET', paths.environments('default'), ADMIN_KEY);
+    expect((await client.call('GET', paths.environments('%64efault'), ADMIN_KEY)).text).toBe(real.text);
+    for (const other of ['%2564efault', encodeURIComponent('ｄｅｆａｕｌｔ'), 'default.json', 'default;v=1', 'default%C2%A0']) {
+      expect((await client.call('GET', paths.environments(other), ADMIN_KEY)).status).toBe(404);
+    }
+  });
+});
