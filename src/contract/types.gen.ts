@@ -10,9 +10,10 @@ export interface EnvironmentsProject {
    */
   version: number;
   /**
-   * The environments available to the project, i.e. enabled in its configuration. Names are
-   * unique in one list, compared exactly (decision): `production` and `Production` are two
-   * environments, the same name twice is one environment listed twice.
+   * The environments available to the project, i.e. enabled in its configuration; their
+   * order carries no meaning. Names are unique in one list, compared exactly (decision):
+   * `production` and `Production` are two environments, the same name twice is one
+   * environment listed twice.
    */
   environments: ProjectEnvironment[];
 }
@@ -133,11 +134,11 @@ export interface OidcSettings {
 
 /** The body of every error response (API §2.3, §7). All three fields are required strings. */
 export interface ErrorBody {
-  /** Id of the error instance, unique per instance (decision `error-ids-unique`). */
+  /** Id of the error instance: one per error instance, never reused (decision `error-ids-unique`). */
   id: string;
   /** Name of the error kind. */
   name: string;
-  /** Human-readable description of what went wrong. */
+  /** Human-readable description of what went wrong; it may differ between two answers to the same request (it may name a request id or a time). */
   message: string;
 }
 
