@@ -90,5 +90,6 @@ function toFinding(check: Check, draft: FindingDraft, context: CheckContext): Fi
     ...(draft.schemaPointer !== undefined ? { schemaPointer: draft.schemaPointer } : {}),
     ...(draft.instancePointer !== undefined ? { instancePointer: draft.instancePointer } : {}),
     curl: curlLine(exchange.request, exchange.credential, exchange.keyVariant),
+    ...(draft.sequence ? { sequence: draft.sequence } : {}),
   };
 }

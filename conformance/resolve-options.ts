@@ -19,6 +19,8 @@ export interface ResolvedRun {
   maxBodyBytes: number;
   strict: boolean;
   skipChecks: ReadonlySet<string>;
+  /** Requests of the random phase; 0: off. */
+  randomSteps: number;
   missingProjectGenerated: boolean;
   plan: PlanInput;
 }
@@ -50,6 +52,7 @@ export async function resolveOptions(options: ConformanceOptions): Promise<Resol
     maxBodyBytes,
     strict: options.strict ?? false,
     skipChecks: new Set(options.skipChecks ?? []),
+    randomSteps: options.randomSteps ?? 0,
     missingProjectGenerated: options.missingProject === undefined,
     plan: {
       contract,

@@ -40,7 +40,8 @@ export type StepKind =
   | 'near-miss-token'
   | 'near-miss-account'
   | 'odd-id'
-  | 'unlisted-method';
+  | 'unlisted-method'
+  | 'random-step';
 
 export const HOSTILE_STEPS: ReadonlySet<StepKind> = new Set(['odd-id', 'unlisted-method']);
 
@@ -101,6 +102,22 @@ export interface Exchange extends PlannedRequest {
   timedOut?: boolean;
   /** Wall time of the exchange; in reports only with `timings`. */
   elapsedMs?: number;
+  /** On the last request of the shortest random sequence that broke the contract (--random-steps). */
+  randomFailure?: RandomFailure;
+}
+
+/** How a random sequence broke the contract, and how to send it again. */
+export interface RandomFailure {
+  /** The run's seed: `--seed` with the same `--random-steps` generates the same sequences. */
+  seed: string;
+  /** What the contract model said about the last request. */
+  verdicts: { rule: string; message: string; expected: string; got: string; schemaPointer?: string; instancePointer?: string }[];
+  /** The shortest sequence found, as curl lines (keys as shell variables); the last one broke the contract. */
+  sequence: string[];
+  /** The deletions that had succeeded before it: the target's state the sequence ran on. */
+  setup: string[];
+  /** Steps of the first sequence that broke the contract, before shrinking. */
+  firstLength: number;
 }
 
 export interface FindingResponse {
@@ -128,6 +145,8 @@ export interface Finding {
   instancePointer?: string;
   /** Reproduces the request; keys appear as `$FLAG_ADMIN_API_KEY` / `$FLAG_ADMIN_RESTRICTED_KEY`. */
   curl: string;
+  /** For a random sequence (--random-steps): every request of it and the state it needs, to send again in order. */
+  sequence?: { seed: string; setup: string[]; steps: string[]; shrunkFrom: number };
 }
 
 export type CheckOutcome = 'passed' | 'failed' | 'not checked';
@@ -169,6 +188,8 @@ export interface Report {
     timeoutMs: number;
     maxBodyBytes: number;
     skipChecks: string[];
+    /** `--random-steps`: requests of the seeded random phase (0: off). */
+    randomSteps: number;
   };
   /**
    * `set-up problem` (exit 2) and `unreachable` (exit 3): nothing, or too little, could be

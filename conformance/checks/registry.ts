@@ -17,6 +17,7 @@ import { noUndocumentedBody } from './no-undocumented-body.ts';
 import { notAServerError } from './not-a-server-error.ts';
 import { oddIdRejected } from './odd-id-rejected.ts';
 import { projectEnvironmentsEnabled } from './project-environments-enabled.ts';
+import { randomSequenceConformant } from './random-sequence-conformant.ts';
 import { responseReceived } from './response-received.ts';
 import { responseSchemaConformance } from './response-schema-conformance.ts';
 import { restrictedKeyAccepted } from './restricted-key-accepted.ts';
@@ -53,6 +54,7 @@ export const CHECKS: readonly Check[] = [
   nearMissTokenNotFound,
   crossAccountDeleteRejected,
   concurrentDeleteSingleSuccess,
+  randomSequenceConformant,
   oddIdRejected,
   unlistedMethodRejected,
 ];
