@@ -20,6 +20,9 @@ export const MOCK_USAGE = `Usage: flag-admin mock [-p 4010] [--host 127.0.0.1] [
   --control-token TOKEN    open the control API (/__mock/) to callers sending this token in
                            X-Mock-Control-Token, and only to them   (default: loopback callers only;
                                                                     env FLAG_ADMIN_MOCK_CONTROL_TOKEN)
+  --allowed-host NAME      also answer the control API (/__mock/) and pre-fill the docs' key for
+                           requests addressed to this host name; repeatable (default: only
+                           localhost, *.localhost, 127.0.0.1, [::1] and --host; others get 403)
   --log-format text|json   access log lines as text or one JSON object each (default text)
   -q, --quiet              no access log
 
@@ -55,6 +58,7 @@ export interface MockArgs {
   cors: false | { origins: string[] };
   maxSessions: number;
   controlToken: string | undefined;
+  allowedHosts: string[];
   limits: ConnectionLimits;
 }
 
@@ -73,6 +77,7 @@ export function parseMockArgs(argv: string[], env: Record<string, string | undef
     'no-cors': { type: 'boolean', default: false },
     'max-sessions': { type: 'string', default: String(DEFAULT_MAX_SESSIONS) },
     'control-token': { type: 'string' },
+    'allowed-host': { type: 'string', multiple: true, default: [] },
     ...Object.fromEntries(Object.keys(LIMIT_FLAGS).map((flag) => [flag, { type: 'string' as const }])),
   });
   if (!/^\d{1,5}$/.test(values.port) || Number(values.port) > 65535) {
@@ -97,6 +102,10 @@ export function parseMockArgs(argv: string[], env: Record<string, string | undef
   if (values.watch && values.fixtures === undefined) throw new UsageError('--watch needs --fixtures FILE: the embedded state does not change');
   const controlToken = values['control-token'] ?? env.FLAG_ADMIN_MOCK_CONTROL_TOKEN;
   if (controlToken === '') throw new UsageError('--control-token expects a non-empty token');
+  for (const host of values['allowed-host']) {
+    // A name as a browser puts it in Host: no scheme, no port, no path.
+    if (isIP(host) === 0 && !HOST_NAME.test(host)) throw new UsageError(`--allowed-host expects a host name or address such as mock.internal or 192.0.2.10 (no scheme, no port), got ${JSON.stringify(host)}`);
+  }
   return {
     port: Number(values.port),
     host: values.host,
@@ -107,6 +116,7 @@ export function parseMockArgs(argv: string[], env: Record<string, string | undef
     cors: values['no-cors'] ? false : { origins },
     maxSessions: Number(values['max-sessions']),
     controlToken,
+    allowedHosts: values['allowed-host'],
     limits: parseLimits(values as Record<string, unknown>),
   };
 }

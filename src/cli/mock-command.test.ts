@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { rawRequest } from '../../test/raw-http.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/flag-admin.js', import.meta.url));
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -180,6 +181,20 @@ describe('flag-admin mock', () => {
     expect(await projects()).toBe(200);
     mock.child.kill('SIGTERM');
     expect(await mock.exited).toBe(0);
+  });
+
+  it('--allowed-host opens the control API to requests addressed by that name; other names get 403 naming the flag', async () => {
+    const mock = run(['mock', '--port', '0', '--quiet', '--allowed-host', 'mock.internal', '--allowed-host', 'other.internal']);
+    const [, port] = (await mock.waitFor(/listening on http:\/\/127\.0\.0\.1:(\d+)/))!;
+    const read = (host: string) => rawRequest(Number(port), `GET /__mock/state HTTP/1.1\r\nhost: ${host}\r\nconnection: close\r\n\r\n`);
+    expect((await read(`mock.internal:${port}`))!.status).toBe(200);
+    expect((await read('other.internal'))!.status).toBe(200);
+    const refused = (await read('evil.example'))!;
+    expect(refused.status).toBe(403);
+    expect(JSON.parse(refused.body).message).toContain('--allowed-host evil.example');
+    const bad = run(['mock', '--allowed-host', 'http://mock.internal:4010']);
+    expect(await bad.exited).toBe(2);
+    expect(bad.err()).toContain('--allowed-host expects a host name or address');
   });
 
   it('with --control-token, opens the control API only to callers that send it', async () => {

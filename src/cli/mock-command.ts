@@ -39,6 +39,7 @@ export async function mockCommand(argv: string[], io: CommandIo): Promise<number
       maxSessions: options.maxSessions,
       ...options.limits,
       controlToken: options.controlToken,
+      allowedHosts: options.allowedHosts,
       onResponse: options.quiet ? undefined : (line, request) => io.stdout(formatAccessLog({ ...line, ...facts!(request) }, options.logFormat)),
       onError: (error) => io.stderr(`flag-admin mock: internal error: ${error instanceof Error ? error.message : String(error)}\n`),
     });

@@ -36,6 +36,13 @@ export interface MockAppOptions {
   journalSize?: number;
   /** When set, the control API wants it in X-Mock-Control-Token from every caller; unset, it answers loopback callers only. */
   controlToken?: string;
+  /**
+   * Names (or addresses) besides localhost, *.localhost, 127.0.0.0/8 and [::1] under which the
+   * control API and the docs' pre-filled key answer: a request addressed to any other Host gets
+   * 403 (DNS rebinding). startMock adds the host it binds. @default []
+   * @example ['mock.internal']
+   */
+  allowedHosts?: readonly string[];
   /** The journal's clock. @default Date.now */
   now?: () => number;
   /** How fixture errors name the spec and the fixture schema. */
@@ -74,8 +81,9 @@ export function createMockApp(options: MockAppOptions): MockApp {
   const core = forcedAnswersLayer(contract, newId)((request, session) => session.handle(request));
   let handle: MockHandle = sessionLayer(sessions, newId)(journalLayer(core));
   const allowedOrigins = options.cors === false ? [] : (options.cors?.origins ?? []);
-  handle = controlLayer({ contract, sessions, journal, maxSessions, controlToken: options.controlToken, allowedOrigins, newId, fixtureLabels: options.fixtureLabels })(handle);
-  if (options.docs) handle = docsLayer(options.docs)(handle);
+  const { allowedHosts = [] } = options;
+  handle = controlLayer({ contract, sessions, journal, maxSessions, controlToken: options.controlToken, allowedOrigins, allowedHosts, newId, fixtureLabels: options.fixtureLabels })(handle);
+  if (options.docs) handle = docsLayer(options.docs, allowedHosts)(handle);
   if (options.cors !== false) {
     handle = corsLayer({
       origins: options.cors?.origins,
