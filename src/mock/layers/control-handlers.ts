@@ -1,6 +1,7 @@
 import { ContractError, compileValidator, createAjv, resolvePointer, type JsonSchema, type Validate } from '../../contract/neutral.ts';
 import { BodyTooLargeError, errorResponse } from '../core/errors.ts';
 import { checkFixtures } from '../core/fixture-check.ts';
+import { jsonStructureProblem } from '../core/json-structure.ts';
 import { requestPath } from '../core/request-path.ts';
 import type { MockRequest, MockResponse } from '../core/types.ts';
 import { CONTROL_API_DOCUMENT } from './control-api-document.ts';
@@ -94,6 +95,8 @@ export function createControlHandlers(options: ControlOptions): Record<string, C
       const where = 'POST /__mock/rules';
       const read = await readJson(call, where);
       if ('refusal' in read) return read.refusal;
+      const structure = jsonStructureProblem(read.value);
+      if (structure) return invalid(422, 'MockRuleError', where, structure.pointer, structure.expected, structure.got);
       const [violation] = validateRule(read.value);
       if (violation) return invalid(422, 'MockRuleError', where, violation.instancePointer, `${violation.expected} (${violation.schemaPointer})`, violation.keyword === 'required' ? 'none' : JSON.stringify(resolvePointer(read.value, violation.instancePointer)));
       const rule = read.value as StickyRule;

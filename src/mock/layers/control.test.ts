@@ -87,6 +87,39 @@ describe('reset and state', () => {
     expect(answer.text).not.toContain('sup3r-secret-key');
   });
 
+  it('refuses JSON nested 400,000 deep (under 1 MiB) with 422 naming the limit, for state and rules, and keeps serving', async () => {
+    const { call } = await start();
+    const deep = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+    for (const [operationId, method, path, body, name] of [
+      ['replaceState', 'PUT', '/__mock/state', deep(400_000), 'FixtureInvalid'],
+      ['replaceState', 'PUT', '/__mock/state', `{"oidcSettings":${'{"a":'.repeat(150_000)}1${'}'.repeat(150_000)}}`, 'FixtureInvalid'],
+      ['addRule', 'POST', '/__mock/rules', `{"operationId":"getOidcSettings","code":${deep(400_000)}}`, 'MockRuleError'],
+    ] as const) {
+      expect(body.length).toBeLessThan(1024 * 1024);
+      const answer = expectDocumented(operationId, await call(method, path, undefined, { 'content-type': 'application/json' }, body));
+      expect([path, answer.status, answer.json.name]).toEqual([path, 422, name]);
+      expect(answer.json.expected).toBe('JSON nested at most 64 levels deep');
+      expect(answer.json.message).toContain('nested at most 64 levels deep');
+    }
+    expect((await call('GET', '/__mock/state')).json).toEqual(DEFAULT_FIXTURES);
+    expect((await call('GET', '/__mock/rules')).json.rules).toEqual([]);
+  });
+
+  it('refuses __proto__, constructor and prototype keys in a posted state or rule with 422 and the pointer, and serves nothing of them', async () => {
+    const { call } = await start();
+    const text = JSON.stringify(DEFAULT_FIXTURES);
+    for (const key of ['__proto__', 'constructor', 'prototype']) {
+      const state = text.replace('"oidcSettings":{', `"oidcSettings":{"${key}":{"polluted":true},`);
+      const answer = expectDocumented('replaceState', await call('PUT', '/__mock/state', undefined, {}, state));
+      expect([answer.status, answer.json.pointer]).toEqual([422, `/oidcSettings/${key}`]);
+      const rule = expectDocumented('addRule', await call('POST', '/__mock/rules', undefined, {}, `{"operationId":"getOidcSettings","code":403,"${key}":{"polluted":true}}`));
+      expect([rule.status, rule.json.pointer, rule.json.message]).toEqual([422, `/${key}`, expect.stringContaining(`expected no key named __proto__, constructor, prototype`)]);
+    }
+    const served = await call('GET', paths.oidc(), ADMIN_KEY);
+    expect(served.text).not.toContain('polluted');
+    expect((await call('GET', '/__mock/rules')).json.rules).toEqual([]);
+  });
+
   it('refuses a body that is not JSON with 422, and one over the size limit with 413', async () => {
     const { call } = await start({ maxBodyBytes: 1000 });
     const broken = expectDocumented('replaceState', await call('PUT', '/__mock/state', undefined, {}, '{"apiKeys": ['));
