@@ -37,6 +37,7 @@ export async function mockCommand(argv: string[], io: CommandIo): Promise<number
       host: options.host,
       cors: options.cors,
       maxSessions: options.maxSessions,
+      maxRules: options.maxRules,
       ...options.limits,
       controlToken: options.controlToken,
       allowedHosts: options.allowedHosts,

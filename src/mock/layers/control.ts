@@ -16,6 +16,8 @@ export interface ControlOptions extends AccessPolicy {
   sessions: Sessions;
   journal: Journal;
   maxSessions: number;
+  /** Rules one session holds at most. */
+  maxRules: number;
   newId: NewId;
   fixtureLabels?: FixtureLabels;
 }

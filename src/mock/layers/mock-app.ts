@@ -11,6 +11,7 @@ import { authHeaderNames } from './request-facts.ts';
 import { forcedAnswersLayer } from './forced-answers.ts';
 import { createJournal, type Journal } from './journal.ts';
 import { SESSION_HEADER, createSessions, sessionLayer, type Sessions } from './sessions.ts';
+import { DEFAULT_MAX_RULES } from './sticky-rules.ts';
 
 export interface MockAppOptions {
   /** The API's contract: `createContract(document)` anywhere, `loadContract()` in Node. */
@@ -32,6 +33,8 @@ export interface MockAppOptions {
   cors?: false | { origins?: readonly string[] };
   /** Named sessions (X-Mock-Session) kept at most; the least recently used is dropped. @default 100 */
   maxSessions?: number;
+  /** Sticky rules one session holds at most; one more is refused with 409. @default 100 */
+  maxRules?: number;
   /** Journal entries kept at most, across sessions. @default 1000 */
   journalSize?: number;
   /** When set, the control API wants it in X-Mock-Control-Token from every caller; unset, it answers loopback callers only. */
@@ -82,7 +85,7 @@ export function createMockApp(options: MockAppOptions): MockApp {
   let handle: MockHandle = sessionLayer(sessions, newId)(journalLayer(core));
   const allowedOrigins = options.cors === false ? [] : (options.cors?.origins ?? []);
   const { allowedHosts = [] } = options;
-  handle = controlLayer({ contract, sessions, journal, maxSessions, controlToken: options.controlToken, allowedOrigins, allowedHosts, newId, fixtureLabels: options.fixtureLabels })(handle);
+  handle = controlLayer({ contract, sessions, journal, maxSessions, maxRules: options.maxRules ?? DEFAULT_MAX_RULES, controlToken: options.controlToken, allowedOrigins, allowedHosts, newId, fixtureLabels: options.fixtureLabels })(handle);
   if (options.docs) handle = docsLayer(options.docs, allowedHosts)(handle);
   if (options.cors !== false) {
     handle = corsLayer({
