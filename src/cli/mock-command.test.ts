@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { rawRequest } from '../../test/raw-http.ts';
+import { keysOutsideTheHeader, sendTargets } from '../../test/keys-outside-the-header.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/flag-admin.js', import.meta.url));
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -160,6 +161,23 @@ describe('flag-admin mock', () => {
     expect(line).not.toContain('mock-viewer-key');
     json.child.kill('SIGTERM');
     await Promise.all([text.exited, json.exited]);
+  });
+
+  it('never logs a key sent in userinfo or the query, as text or as JSON', async () => {
+    for (const format of ['text', 'json']) {
+      const mock = run(['mock', '-p', '0', '--log-format', format]);
+      const [, port] = (await mock.waitFor(/listening on http:\/\/127\.0\.0\.1:(\d+)/))!;
+      const targets = keysOutsideTheHeader('mock-admin-key', Number(port), '/api/admin/auth/oidc/settings');
+      await sendTargets(Number(port), targets, { authorization: 'mock-admin-key' });
+      await mock.waitFor(/authorization=<redacted>/);
+      const log = mock.out().split('Ctrl-C to stop.')[1]!;
+      expect(log.trim().split('\n')).toHaveLength(targets.length);
+      expect(log).not.toContain('mock-admin');
+      expect(log).not.toContain('an-unknown-secret');
+      expect(log).toContain('<redacted>');
+      mock.child.kill('SIGTERM');
+      await mock.exited;
+    }
   });
 
   it('--watch reloads the fixtures file; a broken edit is reported with its pointer and the last good state stays', async () => {

@@ -3,14 +3,16 @@ import { DEFAULT_FIXTURES } from '../core/default-fixtures.ts';
 import { randomIds, type NewId } from '../core/errors.ts';
 import { checkFixtures, type FixtureLabels } from '../core/fixture-check.ts';
 import type { MockState } from '../core/state.ts';
-import type { MockHandle } from '../core/types.ts';
+import { loggableTarget } from '../core/loggable-target.ts';
+import type { MockHandle, MockRequest } from '../core/types.ts';
 import { CONTROL_TOKEN_HEADER, controlLayer } from './control.ts';
 import { corsLayer } from './cors.ts';
 import { docsLayer, type DocsOptions } from './docs.ts';
 import { authHeaderNames } from './request-facts.ts';
 import { forcedAnswersLayer } from './forced-answers.ts';
 import { createJournal, type Journal } from './journal.ts';
-import { SESSION_HEADER, createSessions, sessionLayer, type Sessions } from './sessions.ts';
+import { headerValue } from './layer.ts';
+import { DEFAULT_SESSION, SESSION_HEADER, createSessions, sessionLayer, type Sessions } from './sessions.ts';
 import { DEFAULT_MAX_RULES } from './sticky-rules.ts';
 
 export interface MockAppOptions {
@@ -62,6 +64,11 @@ export interface MockApp {
   handle: MockHandle;
   sessions: Sessions;
   journal: Journal;
+  /**
+   * The request's target as an access log may print it: no userinfo, query parts holding a key
+   * of the request's session (or the default one) `<redacted>`, as the journal records it.
+   */
+  loggableTarget(request: MockRequest): string;
   /** Serve new fixtures (checked by the caller): the default session is reset, the others dropped. */
   setFixtures(state: MockState): void;
 }
@@ -95,5 +102,11 @@ export function createMockApp(options: MockAppOptions): MockApp {
       newId,
     })(handle);
   }
-  return { handle, sessions, journal, setFixtures: (state) => sessions.setFixtures(state) };
+  const authNames = authHeaderNames(contract);
+  const loggable = (request: MockRequest): string => {
+    const named = sessions.peek(headerValue(request, SESSION_HEADER) || DEFAULT_SESSION);
+    const fallback = sessions.get(DEFAULT_SESSION).store;
+    return loggableTarget(request.url, (text) => (named?.store.holdsKey(text) ?? false) || fallback.holdsKey(text), authNames);
+  };
+  return { handle, sessions, journal, loggableTarget: loggable, setFixtures: (state) => sessions.setFixtures(state) };
 }
