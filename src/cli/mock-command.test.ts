@@ -94,6 +94,12 @@ describe('flag-admin mock', () => {
     [['--no-cors', '--cors-origin', 'http://localhost:8000'], '--no-cors and --cors-origin contradict each other; give one'],
     [['--host', 'http://localhost:4010'], '--host expects an interface address or host name such as 127.0.0.1, ::1, 0.0.0.0 or localhost, got "http://localhost:4010"'],
     [['--max-sessions', '0'], '--max-sessions expects an integer from 1 to 999999, got "0"'],
+    [['--max-sessions', '-1'], '--max-sessions expects an integer from 1 to 999999, got "-1"'],
+    [['-p', '-1'], '--port expects an integer from 0 to 65535, got "-1"'],
+    [['--max-rules', '-5', '--quiet'], '--max-rules expects an integer from 1 to 999999, got "-5"'],
+    [['--max-rules', '1e9'], '--max-rules expects an integer from 1 to 999999, got "1e9"'],
+    [['--max-connections', '-1'], '--max-connections expects a positive integer, got "-1"'],
+    [['--port', '-x'], '--port expects a value'],
     [['--log-format', 'xml'], '--log-format expects text or json, got "xml"'],
     [['--watch'], '--watch needs --fixtures FILE: the embedded state does not change'],
   ])('rejects %j in one line with a pointer to the help and exit code 2', async (args, message) => {
