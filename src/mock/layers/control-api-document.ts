@@ -9,7 +9,7 @@ const error = (description: string) => json({ $ref: '#/components/schemas/Contro
 const session = { $ref: '#/components/parameters/Session' };
 const body = (ref: string) => ({ required: true, content: { 'application/json': { schema: { $ref: ref } } } });
 const tooLarge = error('The body is larger than the mock reads.');
-const refused = { '400': error('A bad X-Mock-Session header or query parameter.'), '403': error('Not a loopback caller, or the control token is missing or wrong.') };
+const refused = { '400': error('A bad X-Mock-Session header or query parameter.'), '403': error('Not a loopback caller, addressed by a Host name not allowed (--allowed-host), from a page of another origin, or the control token is missing or wrong.') };
 
 export const CONTROL_API_PREFIX = '/__mock/';
 
@@ -20,7 +20,7 @@ export const CONTROL_API_DOCUMENT = {
     version: '1',
     description:
       'Controls a running flag-admin mock: its state, request journal and forced answers, per session (the X-Mock-Session header; none: the default session). ' +
-      'Answers loopback callers only (from a browser: pages served from this machine or from an origin --cors-origin lists), unless the mock runs with --control-token: then every caller sends that token in X-Mock-Control-Token. Never needs an API key of the state.',
+      'Answers loopback callers only, addressed as localhost, 127.0.0.1, [::1], the bound host or an --allowed-host name (from a browser: pages served from this machine or from an origin --cors-origin lists), unless the mock runs with --control-token: then every caller sends that token in X-Mock-Control-Token. Never needs an API key of the state.',
   },
   paths: {
     '/__mock/openapi.json': { get: { operationId: 'getControlApi', summary: 'This document', responses: { '200': json({ type: 'object' }, 'The OpenAPI document of the control API.'), ...refused } } },

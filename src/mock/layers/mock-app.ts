@@ -103,10 +103,8 @@ export function createMockApp(options: MockAppOptions): MockApp {
     })(handle);
   }
   const authNames = authHeaderNames(contract);
-  const loggable = (request: MockRequest): string => {
-    const named = sessions.peek(headerValue(request, SESSION_HEADER) || DEFAULT_SESSION);
-    const fallback = sessions.get(DEFAULT_SESSION).store;
-    return loggableTarget(request.url, (text) => (named?.store.holdsKey(text) ?? false) || fallback.holdsKey(text), authNames);
-  };
+  // The sessions are looked up only for a target with a query or userinfo (loggableTarget asks).
+  const loggable = (request: MockRequest): string =>
+    loggableTarget(request.url, (text) => sessions.peek(headerValue(request, SESSION_HEADER) || DEFAULT_SESSION)?.store.holdsKey(text) || sessions.get(DEFAULT_SESSION).store.holdsKey(text), authNames);
   return { handle, sessions, journal, loggableTarget: loggable, setFixtures: (state) => sessions.setFixtures(state) };
 }
