@@ -24,7 +24,7 @@ export function renderConsole(report: Report, options: ConsoleOptions = {}): str
   lines.push(safe(`flag-admin check ${report.target}`));
   lines.push(safe(`spec ${report.spec.file} (${report.spec.title} ${report.spec.version})`));
   lines.push(
-    safe(`seed ${JSON.stringify(report.seed)}; project ${JSON.stringify(report.options.project)}; missing project ${JSON.stringify(report.options.missingProject)}${report.options.missingProjectGenerated ? ' (generated from the seed)' : ''}`),
+    safe(`seed ${JSON.stringify(report.seed)}; project ${JSON.stringify(report.options.project)}; missing project ${JSON.stringify(report.options.missingProject)}${report.options.missingProjectGenerated ? ' (generated from the seed)' : ''}${report.options.randomSteps > 0 ? `; ${report.options.randomSteps} random steps from the seed` : ''}`),
   );
   if (report.problem) {
     lines.push('');

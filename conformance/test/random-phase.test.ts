@@ -54,6 +54,8 @@ describe('the seeded random phase (--random-steps)', () => {
     expect(sequence.steps.at(-1)).toBe(finding!.curl);
     expect(sequence.steps.at(-1)).toContain('$FLAG_ADMIN_RESTRICTED_KEY');
     expect(sequence.setup.some((line) => line.includes('-X DELETE') && line.includes('$FLAG_ADMIN_API_KEY'))).toBe(true);
+    expect(run.stdout).toContain('seed "sequence-demo"');
+    expect(run.stdout).toContain('80 random steps from the seed');
     expect(run.stdout).toContain('sequence (--seed "sequence-demo"');
     expect(run.stdout).toContain('(state) curl');
     expect(run.json).not.toContain(ADMIN_KEY);
