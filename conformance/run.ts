@@ -34,7 +34,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
   let sent: { exchanges: Exchange[]; problem?: RunProblem };
   try {
     sent = await sendPlan(plan.requests, sender, skipped, run.baseUrl, run.timeoutMs);
-    const why = randomPhaseOff(run, sent.problem);
+    const why = randomPhaseOff(run, sent.problem, sent.exchanges.length < plan.requests.length);
     if (why) skipped.push(...run.contract.operations.map((o) => ({ operationId: o.operationId, step: 'random-step' as const, label: 'random sequences', expects: [], reason: why })));
     else {
       // Loaded only when asked for: fast-check stays off the path of every other run's start.
@@ -58,8 +58,9 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
 }
 
 /** Why the random phase does not run, if it does not. */
-function randomPhaseOff(run: ResolvedRun, problem: RunProblem | undefined): string | undefined {
+function randomPhaseOff(run: ResolvedRun, problem: RunProblem | undefined, planCut: boolean): string | undefined {
   if (problem) return 'not sent: a set-up problem stopped the run';
+  if (run.randomSteps > 0 && planCut) return 'not sent: the target stopped answering during the plan';
   if (run.randomSteps === 0) return 'needs --random-steps N (the seeded random phase is off by default)';
   if (run.skipChecks.has('random-sequence-conformant')) return 'not sent: its check random-sequence-conformant is switched off (--skip-check)';
   return undefined;

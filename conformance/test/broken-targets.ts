@@ -2,6 +2,8 @@ import type { Contract } from '../../src/contract/index.ts';
 import type { Mock, RunningServer } from '../../src/mock/index.ts';
 import { DELETE_SERVICE_ACCOUNT_TOKEN, GET_OIDC_SETTINGS, GET_PROJECT_ENVIRONMENTS } from '../operation-ids.ts';
 import { ODD_IDS } from '../scenarios/odd-ids.ts';
+import { NEAR_MISS_BROKEN_TARGETS, NEAR_MISS_CONFORMANT_VARIANTS } from './near-miss-targets.ts';
+import { SEQUENCE_BROKEN_TARGETS } from './sequence-targets.ts';
 import { breakResponses, editJson, freshMock, operationOf, rewriteRequests, serveRaw, toMockRequest } from './serve-target.ts';
 
 /**
@@ -15,6 +17,8 @@ export interface BrokenTarget {
   errors: string[];
   warnings?: string[];
   args?: string[];
+  /** Where a finding must come from: a pattern its message matches (e.g. the near-miss grammar rule). */
+  rule?: RegExp;
   serve(contract: Contract): Promise<RunningServer>;
 }
 
@@ -335,6 +339,8 @@ export const BROKEN_TARGETS: BrokenTarget[] = [
     serve: (contract) =>
       breakResponses(contract, (req, res) => (operationOf(contract, req) === GET_OIDC_SETTINGS && res.status === 200 ? editJson(res, (body) => ({ ...body, clientSecretHint: 'abc' })) : res)),
   },
+  ...NEAR_MISS_BROKEN_TARGETS,
+  ...SEQUENCE_BROKEN_TARGETS,
 ];
 
 /** Plausible real implementations that differ from the mock in ways the spec allows: no error, no warning. */
@@ -352,4 +358,5 @@ export const CONFORMANT_VARIANTS: Omit<BrokenTarget, 'errors' | 'warnings' | 'ar
     serve: (contract) =>
       breakResponses(contract, (req, res) => (operationOf(contract, req) === GET_OIDC_SETTINGS && res.status === 200 ? editJson(res, (body) => ({ ...body, clientSecretHint: 'abc' })) : res)),
   },
+  ...NEAR_MISS_CONFORMANT_VARIANTS,
 ];

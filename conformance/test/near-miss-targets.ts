@@ -10,7 +10,7 @@ import { freshMock, operationOf, rewriteRequests, serveRaw, toMockRequest } from
  * plus sign, decimal point or trailing space, in another case or without its last character).
  * Each `rule` names the grammar rule the finding must come from.
  */
-export const NEAR_MISS_BROKEN_TARGETS: (BrokenTarget & { rule: RegExp })[] = [
+export const NEAR_MISS_BROKEN_TARGETS: BrokenTarget[] = [
   {
     name: "trims the key with JavaScript's trim(), which also drops U+00A0 and U+FEFF",
     errors: ['near-miss-key-rejected'],

@@ -82,13 +82,14 @@ describe('against Prism mocking spec/openapi.yaml', () => {
   });
 
   it('reports the requests it could not send after the crash, with the reason', () => {
-    expect(run.report!.stepsNotRun.map((s) => `${s.operationId} ${s.label}`)).toEqual([
+    const planned = run.report!.stepsNotRun.filter((s) => s.step !== 'random-step');
+    expect(planned.map((s) => `${s.operationId} ${s.label}`)).toEqual([
       'getProjectEnvironments projectId = truncated UTF-8 (%E0%A4%A)',
       'deleteServiceAccountToken id = malformed percent-encoding (%ZZ)',
       'deleteServiceAccountToken id = truncated UTF-8 (%E0%A4%A)',
       'deleteServiceAccountToken tokenId = malformed percent-encoding (%ZZ)',
       'deleteServiceAccountToken tokenId = truncated UTF-8 (%E0%A4%A)',
     ]);
-    expect(new Set(run.report!.stepsNotRun.map((s) => s.reason))).toEqual(new Set(['not sent: the target stopped accepting connections after "projectId = malformed percent-encoding (%ZZ)"']));
+    expect(new Set(planned.map((s) => s.reason))).toEqual(new Set(['not sent: the target stopped accepting connections after "projectId = malformed percent-encoding (%ZZ)"']));
   });
 });

@@ -1,34 +1,13 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import type { Contract } from '../../src/contract/index.ts';
-import { serveHandler, type RunningServer } from '../../src/mock/index.ts';
-import { DELETE_SERVICE_ACCOUNT_TOKEN } from '../operation-ids.ts';
+import { serveHandler } from '../../src/mock/index.ts';
 import { ADMIN_KEY, failingChecks, runCheck, targetArgs, VIEWER_KEY } from './run-check.ts';
-import { freshMock, operationOf, serveRaw, toMockRequest } from './serve-target.ts';
+import { permissionCachedPerAccount } from './sequence-targets.ts';
+import { freshMock } from './serve-target.ts';
 import { useTargetServer } from './use-target-server.ts';
 
 const harness = useTargetServer();
-
-/**
- * A defect that needs a sequence: the permission decision is cached per service account, not per
- * key, so once the full key deleted a token of an account, the restricted key may delete there
- * too. The plan tries the restricted key before any deletion and never after, so only the random
- * phase, which mixes keys and deletions in any order, meets it.
- */
-function permissionCachedPerAccount(contract: Contract): Promise<RunningServer> {
-  const mock = freshMock(contract);
-  const unlocked = new Set<string>();
-  return serveRaw((req, _, answer) => {
-    const request = toMockRequest(req);
-    const account = /\/service-account\/([^/]+)\//.exec(request.url)?.[1];
-    const isDelete = operationOf(contract, request) === DELETE_SERVICE_ACCOUNT_TOKEN && account !== undefined;
-    const key = req.headers.authorization;
-    const response = mock.handle(isDelete && key === VIEWER_KEY && unlocked.has(account) ? { ...request, headers: { ...request.headers, authorization: ADMIN_KEY } } : request);
-    if (isDelete && key === ADMIN_KEY && response.status === 200) unlocked.add(account);
-    answer(response);
-  });
-}
 
 describe('the seeded random phase (--random-steps)', () => {
   it('is off by default and says how to switch it on', async () => {
