@@ -9,6 +9,7 @@ import { curlLine } from './curl-line.ts';
 import { buildPlan } from './scenarios/plan.ts';
 import { secretsSeen } from './secrets-seen.ts';
 import { createRedactor } from './secret-redactor.ts';
+import { judgeWithModel } from './judge-with-model.ts';
 import { nearMissValue } from './near-miss/key-near-misses.ts';
 import { createSender, type Sender } from './send.ts';
 import { fullKeyRefusal, silentTargetMessage } from './setup-problems.ts';
@@ -39,7 +40,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
     else {
       // Loaded only when asked for: fast-check stays off the path of every other run's start.
       const { runRandomPhase } = await import('./random-phase/run-random-phase.ts');
-      const random = await runRandomPhase({ plan: run.plan, sender, seed: run.seed, steps: run.randomSteps, history: sent.exchanges, curl: (e) => curlLine(e.request, e.credential, e.keyVariant) });
+      const random = await runRandomPhase({ plan: run.plan, sender, seed: run.seed, steps: run.randomSteps, history: sent.exchanges, curl: (e) => curlLine(e.request, e.credential, e.keyVariant, e.keyIndex) });
       sent.exchanges.push(...random.exchanges);
     }
   } finally {
@@ -48,13 +49,15 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
   const { exchanges, problem } = sent;
   // The near-misses of the full key are secrets too: each gives away all of it but a character or its case.
   const keyForms = [run.keys.full, ...run.plan.keyNearMisses.map((v) => nearMissValue(run.keys.full, v)).filter((k) => k.length >= Math.min(4, run.keys.full.length))];
-  const redact = createRedactor([...keyForms, run.keys.restricted ?? '', ...secretsSeen(exchanges, run.contract.secretProperties)]);
+  const redact = createRedactor([...keyForms, ...run.keys.restricted, ...secretsSeen(exchanges, run.contract.secretProperties)]);
   const excerpt = { secretProperties: run.contract.secretProperties, redact };
   const notRun = problem ? `not judged: ${problem.kind === 'unreachable' ? 'the target is unreachable' : 'the full-access key was refused'} (a set-up problem)` : undefined;
-  const results = applyChecks(CHECKS, exchanges, skipped, { contract: run.contract, strict: run.strict, all: exchanges, excerpt }, run.skipChecks, notRun);
+  // The random phase judged its own exchanges as it went, on its own state (random-sequence-conformant).
+  const verdicts = judgeWithModel(run.plan, exchanges.filter((e) => e.step !== 'random-step'));
+  const results = applyChecks(CHECKS, exchanges, skipped, { contract: run.contract, strict: run.strict, all: exchanges, excerpt, verdicts }, run.skipChecks, notRun);
   const coverage = buildCoverage(run.contract, exchanges, skipped, results.nonConformant);
   const findings = redactFindings(results.findings, redact);
-  return buildReport(run, { ...results, findings }, coverage, skipped, exchanges.length, problem, options.timings ? { durationMs: Math.round(performance.now() - started), exchanges } : undefined);
+  return buildReport(run, { ...results, findings }, coverage, skipped, exchanges, problem, options.timings ? { durationMs: Math.round(performance.now() - started) } : undefined);
 }
 
 /** Why the random phase does not run, if it does not. */
@@ -76,6 +79,8 @@ async function sendPlan(requests: readonly PlannedRequest[], sender: Sender, ski
     let end = seq + 1;
     while (batch !== undefined && end < requests.length && requests[end]!.batch === batch) end++;
     const first = seq;
+    const pause = requests[seq]!.pauseMs;
+    if (pause) await new Promise((resolve) => setTimeout(resolve, pause));
     const answers = await Promise.all(requests.slice(seq, end).map((planned, i) => sender.send(planned, first + i)));
     exchanges.push(...answers);
     seq = end;

@@ -41,6 +41,9 @@ export type StepKind =
   | 'near-miss-account'
   | 'odd-id'
   | 'unlisted-method'
+  | 'repeat-read'
+  | 'final-probe'
+  | 'bystander-delete'
   | 'random-step';
 
 export const HOSTILE_STEPS: ReadonlySet<StepKind> = new Set(['odd-id', 'unlisted-method']);
@@ -60,6 +63,10 @@ export interface PlannedRequest {
   token?: TokenRef;
   /** With credential `full`: send this near-miss of the full key instead (near-miss-key probes). */
   keyVariant?: KeyNearMiss;
+  /** With credential `restricted`: which of the restricted keys (0, the first, when absent). */
+  keyIndex?: number;
+  /** Milliseconds to wait before sending it (--settle-ms before the final probes). */
+  pauseMs?: number;
   /** Requests with the same batch number are sent at once (concurrent deletes). */
   batch?: number;
 }
@@ -100,6 +107,8 @@ export interface Exchange extends PlannedRequest {
   transportCode?: string;
   /** No complete response within the deadline (--timeout, connect to last byte). */
   timedOut?: boolean;
+  /** Why the answer was not judged (its body exceeded --max-body): not a defect, a warning in the report. */
+  notJudged?: string;
   /** Wall time of the exchange; in reports only with `timings`. */
   elapsedMs?: number;
   /** On the last request of the shortest random sequence that broke the contract (--random-steps). */
@@ -181,6 +190,10 @@ export interface Report {
     missingProject: string;
     missingProjectGenerated: boolean;
     restrictedKey: 'given' | 'not given';
+    /** How many restricted keys were given. */
+    restrictedKeys: number;
+    projects: string[];
+    settleMs: number;
     forbidden: string[];
     tokens: string[];
     allowDelete: boolean;
@@ -203,6 +216,12 @@ export interface Report {
   coverage: CoverageRow[];
   /** Every planned step that was not sent, and why (an option not given, or the target stopped answering). */
   stepsNotRun: { operationId: string; step: StepKind; label: string; reason: string }[];
+  /** Which role each given token played, and the roles no given token could fill (and what would fill them). */
+  roles: { tokens: { token: string; roles: string[] }[]; empty: { role: string; fill: string }[] };
+  /** The identical reads repeated at the start, middle and end of the run, and the pause before the end. */
+  repetitions: { reads: number; rounds: string[]; settleMs: number };
+  /** Exchanges the suite did not judge, and why (a body over --max-body); never defects. */
+  notJudged: { operationId: string; label: string; reason: string }[];
   /** Only with `timings: true`: wall time of the run. */
   durationMs?: number;
   /** Only with `timings: true`: per operation, the summed wall time of its requests. */

@@ -1,4 +1,9 @@
+import { answersAgree } from './answers-agree.ts';
 import { authBeforeLookup } from './auth-before-lookup.ts';
+import { bystandersUntouched } from './bystanders-untouched.ts';
+import { deletionsLast } from './deletions-last.ts';
+import { errorIdsUnique } from './error-ids-unique.ts';
+import { listItemsUnique } from './list-items-unique.ts';
 import { authInvalidRejected } from './auth-invalid-rejected.ts';
 import { authMissingRejected } from './auth-missing-rejected.ts';
 import type { Check } from './check.ts';
@@ -37,6 +42,8 @@ export const CHECKS: readonly Check[] = [
   errorKindConformance,
   noUndocumentedBody,
   undocumentedProperties,
+  errorIdsUnique,
+  listItemsUnique,
   documentedSuccess,
   authMissingRejected,
   authInvalidRejected,
@@ -54,6 +61,9 @@ export const CHECKS: readonly Check[] = [
   nearMissTokenNotFound,
   crossAccountDeleteRejected,
   concurrentDeleteSingleSuccess,
+  answersAgree,
+  deletionsLast,
+  bystandersUntouched,
   randomSequenceConformant,
   oddIdRejected,
   unlistedMethodRejected,
