@@ -22,6 +22,9 @@ export interface Sender {
   close(): Promise<void>;
 }
 
+/** Bodies from this length on are kept once per distinct content. */
+const LARGE_BODY_CHARS = 64 * 1024;
+
 /** After a dropped connection: how often, and how far apart, to ask whether the target still answers. */
 const ALIVE_ATTEMPTS = 3;
 const ALIVE_PAUSE_MS = 100;
@@ -43,6 +46,16 @@ function errorCode(error: unknown): string | undefined {
 export function createSender(options: SenderOptions): Sender {
   // An agent of our own, so that closing it releases every socket the run opened.
   const agent = new Agent();
+  // Large bodies that repeat (the same answer to every near-miss, read and repeat) are kept once:
+  // the run's memory grows with the distinct large answers, not with the number of requests.
+  const large = new Map<string, string>();
+  const keptOnce = (body: string): string => {
+    if (body.length < LARGE_BODY_CHARS) return body;
+    const kept = large.get(body);
+    if (kept !== undefined) return kept;
+    large.set(body, body);
+    return body;
+  };
   const keyFor = (credential: Credential, keyIndex = 0): string | undefined =>
     credential === 'full' ? options.keys.full : credential === 'restricted' ? options.keys.restricted[keyIndex] : credential === 'invalid' ? options.keys.invalid : undefined;
 
@@ -86,7 +99,7 @@ export function createSender(options: SenderOptions): Sender {
         // The spec declares no size limit (decision no-declared-limits): a body over the suite's own cap is not a defect, only not judged.
         exchange.notJudged = `answered ${outcome.status} with a body over --max-body ${options.maxBodyBytes} bytes; reading stopped and nothing of it was judged (raise --max-body to judge such a body)`;
       } else {
-        exchange.response = { status: outcome.status, headers: outcome.headers, body: outcome.body };
+        exchange.response = { status: outcome.status, headers: outcome.headers, body: keptOnce(outcome.body) };
       }
       return exchange;
     },
