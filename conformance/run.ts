@@ -63,7 +63,7 @@ async function sendPlan(requests: readonly PlannedRequest[], sender: Sender, ski
     seq = end;
     timedOut += answers.filter((e) => e.timedOut).length;
     const dropped = answers.find((e) => e.transportError !== undefined);
-    if (dropped && first === 0 && !(await sender.alive())) {
+    if (dropped && first === 0 && !dropped.responseBegan && !(await sender.alive())) {
       // Not one answer, not even to GET /: nothing can be judged (exit 3).
       return { exchanges: [], problem: { kind: 'unreachable', message: silentTargetMessage(baseUrl, dropped, timeoutMs) } };
     }

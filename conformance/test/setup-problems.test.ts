@@ -10,10 +10,11 @@ import { useTargetServer } from './use-target-server.ts';
 /** Issue 7, "set-up problems are not defects": each ends with its own exit code, a message that says what to fix, and both reports. */
 const harness = useTargetServer();
 
-/** A loopback server that accepts connections and never answers a byte. */
-async function silentServer(): Promise<RunningServer> {
+/** A loopback server that accepts connections and never answers a byte (or answers `greeting`, which is not HTTP). */
+async function silentServer(greeting?: string): Promise<RunningServer> {
   const sockets = new Set<Socket>();
   const tcp = createServer((socket) => {
+    if (greeting !== undefined) socket.end(greeting);
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
@@ -75,6 +76,13 @@ describe('a target that cannot be judged', () => {
     expect(run.stderr).toBe(`flag-admin check: ${harness.server.url} sent no HTTP response within 300 ms, not even to GET / (is it the right address? is the server stuck or still starting?)\n`);
     expect(run.report!.findings).toEqual([]);
     expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
+  it('answers with bytes that are not HTTP: exit 3, saying so rather than "cannot reach"', async () => {
+    harness.server = await silentServer('220 smtp.example ESMTP ready\r\n');
+    const run = await runCheck(targetArgs(harness.server.url));
+    expect(run.code).toBe(3);
+    expect(run.stderr).toBe(`flag-admin check: ${harness.server.url}: the target answered with bytes that are not an HTTP response (Response does not match the HTTP/1.1 protocol (Expected HTTP/, RTSP/ or ICE/)), and so did GET / (is it the right address and port? an https:// server?)\n`);
   });
 });
 
