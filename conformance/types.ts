@@ -70,6 +70,8 @@ export interface SkippedStep {
   label: string;
   expects: readonly number[];
   reason: string;
+  /** Planned to be sent, but the run stopped first (a set-up problem, a silent target); not an option's doing. */
+  stopped?: boolean;
 }
 
 export interface RecordedRequest {
