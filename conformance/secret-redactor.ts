@@ -121,11 +121,6 @@ function replaceSpans(text: string, spans: [number, number][]): string {
     const start = kept[i]![0];
     let end = kept[i]![1];
     for (i++; i < kept.length && (kept[i]![0] <= end || onlySeparators(text.slice(end, kept[i]![0]))); i++) end = Math.max(end, kept[i]![1]);
-    if (start < at) {
-      // Overlaps what was already replaced: extend that replacement.
-      at = Math.max(at, end);
-      continue;
-    }
     out += text.slice(at, start) + REDACTED;
     at = end;
   }
@@ -137,7 +132,7 @@ function onlySeparators(text: string): boolean {
 }
 
 /** The text itself, every reading of it, and every decoding of each reading, at most MAX_VIEWS. */
-export function views(text: string, minRun: number, joins = true): View[] {
+function views(text: string, minRun: number, joins = true): View[] {
   // Indexed by UTF-16 unit, so that spans slice the original string directly.
   const from = Array.from({ length: text.length }, (_, i) => i);
   const identity: View = { text, from, to: from.map((i) => i + 1) };
