@@ -1,6 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { jsonExcerpt } from './redact.ts';
 import { SUBSTRING_MIN, createRedactor } from './secret-redactor.ts';
+import { B64, ENCODINGS, forbiddenForms } from './test/secret-encodings.ts';
 
 const KEY = 'mock-admin-key';
 const redact = createRedactor([KEY]);
@@ -54,6 +56,22 @@ describe('createRedactor: the principle (issue 13)', () => {
     ['base64 wrapped at a line break', `${Buffer.from(`${KEY}${KEY}`).toString('base64').replace(/(.{12})/, '$1\n')}`, '<redacted>'],
   ])('redacts a long key as %s', (_, text, expected) => {
     expect(redact(text)).toBe(expected);
+  });
+
+  it('holds for any secret of 8 to 24 printable characters, in any encoding the issue names, anywhere in a text (seeded)', () => {
+    const char = fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~+/=:!@#$%&;'.split(''));
+    const secret = fc.array(char, { minLength: 8, maxLength: 24 }).map((chars) => chars.join(''));
+    const around = fc.array(fc.constantFrom('the', 'key', 'refused:', 'Basic', '{"a":"', '"}', '<p>', 'x=', '%', '&', '\\', '\n', 'dGhl'), { maxLength: 6 }).map((w) => w.join(' '));
+    fc.assert(
+      fc.property(secret, fc.constantFrom(...Object.keys(ENCODINGS)), around, around, (key, encoding, before, after) => {
+        const out = createRedactor([key])(`${before}${ENCODINGS[encoding]!(key)}${after}`);
+        for (const form of forbiddenForms(key, encoding)) {
+          const left = B64.has(encoding) ? out.includes(form) : out.toLowerCase().includes(form.toLowerCase());
+          if (left) throw new Error(`${encoding} of ${JSON.stringify(key)}: ${JSON.stringify(form)} is left in ${JSON.stringify(out)}`);
+        }
+      }),
+      { numRuns: 400, seed: 13 },
+    );
   });
 
   it(`redacts a secret shorter than ${SUBSTRING_MIN} only where a whole value is it, in any encoding, never inside words`, () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ADMIN_KEY, VIEWER_KEY, runCheck, targetArgs } from './run-check.ts';
 import { breakResponses, editJson, freshMock, mockWithKeys, operationOf, serveRaw, toMockRequest } from './serve-target.ts';
+import { B64, ENCODINGS, forbiddenForms, windows } from './secret-encodings.ts';
 import { useTargetServer } from './use-target-server.ts';
 
 /** Issue 7, "judge the bytes, redact the rendering": keys never corrupt what is judged, and no echo of one reaches a report. */
@@ -59,47 +60,6 @@ describe('a server that echoes keys and the OIDC secret, encoded', () => {
 const FULL = 'Adm1n.Key+2024/x_Z';
 const RESTRICTED = 'view.er_Key+77/q';
 const OIDC_SECRET = 'oidc/Secret.4_2+zz';
-
-const bytes = (text: string) => [...Buffer.from(text)];
-const NAMED: Record<string, string> = { '.': '&period;', '+': '&plus;', '/': '&sol;', _: '&lowbar;', '-': '&#45;' };
-/** Every form the issue names, written independently of the redactor. */
-const ENCODINGS: Record<string, (s: string) => string> = {
-  plain: (s) => s,
-  'upper-case': (s) => s.toUpperCase(),
-  percent: (s) => bytes(s).map((b) => `%${b.toString(16).padStart(2, '0').toUpperCase()}`).join(''),
-  'percent, lower-case hex': (s) => bytes(s).map((b) => `%${b.toString(16).padStart(2, '0')}`).join(''),
-  base64: (s) => Buffer.from(s).toString('base64'),
-  'base64 after one byte': (s) => Buffer.from(`:${s}`).toString('base64'),
-  'base64 after two bytes': (s) => Buffer.from(`u:${s}`).toString('base64'),
-  base64url: (s) => Buffer.from(`??${s}`).toString('base64url'),
-  '\\u escapes': (s) => [...s].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join(''),
-  'HTML named entities': (s) => [...s].map((c) => NAMED[c] ?? c).join(''),
-  'HTML decimal entities': (s) => [...s].map((c) => `&#${c.charCodeAt(0)};`).join(''),
-  'HTML hex entities': (s) => [...s].map((c) => `&#x${c.charCodeAt(0).toString(16)};`).join(''),
-  hex: (s) => Buffer.from(s).toString('hex'),
-  'hex, upper-case': (s) => Buffer.from(s).toString('hex').toUpperCase(),
-  reversed: (s) => [...s].reverse().join(''),
-  'reversed, upper-case': (s) => [...s].reverse().join('').toUpperCase(),
-  'space-separated': (s) => [...s].join(' '),
-};
-const B64 = new Set(['base64', 'base64 after one byte', 'base64 after two bytes', 'base64url']);
-
-/** Every 8 consecutive characters of `secret`, forwards and reversed. */
-function windows(secret: string): string[] {
-  const out: string[] = [];
-  for (const s of [secret, [...secret].reverse().join('')]) for (let i = 0; i + 8 <= s.length; i++) out.push(s.slice(i, i + 8));
-  return out;
-}
-
-/** What must not be in a report for one secret in one encoding: the encoding of each 8-character run (base64: every two groups of the planted text that hold only bytes of the secret). */
-function forbiddenForms(secret: string, encoding: string): string[] {
-  if (!B64.has(encoding)) return windows(secret).map(ENCODINGS[encoding]!);
-  const planted = ENCODINGS[encoding]!(secret).replaceAll('-', '+').replaceAll('_', '/');
-  const prefix = Buffer.from(planted, 'base64').length - Buffer.byteLength(secret);
-  const out: string[] = [];
-  for (let g = 0; 4 * g + 8 <= planted.length; g++) if (3 * g >= prefix && 3 * g + 6 <= prefix + Buffer.byteLength(secret)) out.push(ENCODINGS[encoding]!(secret).slice(4 * g, 4 * g + 8));
-  return out;
-}
 
 describe('a target that echoes every secret in every encoding, reversed and split (issue 13, item 2)', () => {
   it('no report holds any 8 consecutive characters of a secret in any of them', async () => {
