@@ -1,5 +1,6 @@
 import { maxHeaderSize } from 'node:http';
-import { Agent, request } from 'undici';
+import type { Socket } from 'node:net';
+import { Agent, buildConnector, request } from 'undici';
 import type { Contract } from '../src/contract/index.ts';
 import { keyPlaceholder } from './curl-line.ts';
 import { KEY_VARIANTS } from './near-miss.ts';
@@ -68,8 +69,12 @@ function errorCode(error: unknown): string | undefined {
  * exchange is bounded: one deadline from connect to last byte, and at most maxBodyBytes read.
  */
 export function createSender(options: SenderOptions): Sender {
-  // An agent of our own, so that closing it releases every socket the run opened.
-  const agent = new Agent();
+  // An agent of our own, so that closing it releases every socket the run opened. Its sockets
+  // count the bytes they read: a status line that arrived and then stalled is a response that
+  // began, which undici's errors alone cannot tell from silence (issue 13, item 9).
+  const socketBytes = bytesReadCounter();
+  const agent = new Agent({ connect: socketBytes.connector });
+  let inFlight = 0;
   const keyFor = (credential: Credential): string | undefined =>
     credential === 'full' ? options.keys.full : credential === 'restricted' ? options.keys.restricted : credential === 'invalid' ? options.keys.invalid : undefined;
 
@@ -89,8 +94,13 @@ export function createSender(options: SenderOptions): Sender {
       }
       const exchange: Exchange = { ...planned, seq, request: { method: planned.method, url, headers: recorded } };
       const started = performance.now();
-      const outcome = await fetchBounded(agent, url, { method: planned.method, headers }, options);
+      const bytesBefore = socketBytes.total();
+      inFlight++;
+      const alone = inFlight === 1;
+      const outcome = await fetchBounded(agent, url, { method: planned.method, headers }, options).finally(() => inFlight--);
       exchange.elapsedMs = performance.now() - started;
+      // Bytes are the run's, not the request's: they are its own only when no other request was in flight.
+      const bytesArrived = alone && inFlight === 0 ? socketBytes.total() - bytesBefore : 0;
       if ('error' in outcome) {
         const code = errorCode(outcome.error);
         if (code !== undefined) exchange.transportCode = code;
@@ -99,8 +109,10 @@ export function createSender(options: SenderOptions): Sender {
         if (outcome.received) {
           exchange.received = outcome.received;
           exchange.transportError = `${receivedSoFar(outcome.received)}, then ${why}`;
+        } else if (outcome.deadline && bytesArrived > 0) {
+          exchange.transportError = `a response began (${bytesArrived} bytes arrived), but no complete status line and headers followed within ${options.timeoutMs} ms (--timeout, connect to last byte)`;
         } else exchange.transportError = why;
-        if (outcome.received || responseBegan(outcome.error)) exchange.responseBegan = true;
+        if (outcome.received || responseBegan(outcome.error) || (outcome.deadline && bytesArrived > 0)) exchange.responseBegan = true;
         else if (notHttp(outcome.error)) exchange.notHttp = true;
       } else if (outcome.overflow) {
         exchange.transportError = `answered ${outcome.status}, but the body exceeded --max-body ${options.maxBodyBytes} bytes; reading stopped (raise --max-body if such a body is legitimate)`;
@@ -111,9 +123,11 @@ export function createSender(options: SenderOptions): Sender {
     },
     async alive() {
       for (let attempt = 0; attempt < ALIVE_ATTEMPTS; attempt++) {
+        const bytesBefore = socketBytes.total();
         const outcome = await fetchBounded(agent, `${new URL(options.baseUrl).origin}/`, { method: 'GET', headers: {} }, options);
         // An answer that began and then broke a limit is an answer: the target is up.
         if (!('error' in outcome) || outcome.received || responseBegan(outcome.error)) return true;
+        if (outcome.deadline && !notHttp(outcome.error) && socketBytes.total() > bytesBefore) return true;
         // A silent target would hold each attempt for the whole deadline: one is enough to know.
         if (outcome.deadline) return false;
         await new Promise((resolve) => setTimeout(resolve, ALIVE_PAUSE_MS));
@@ -121,6 +135,28 @@ export function createSender(options: SenderOptions): Sender {
       return false;
     },
     close: () => agent.close(),
+  };
+}
+
+/** A connector for the agent whose sockets add up the bytes they read, open and closed ones alike. */
+function bytesReadCounter(): { connector: buildConnector.connector; total(): number } {
+  const connect = buildConnector({});
+  const open = new Set<Socket>();
+  let closed = 0;
+  return {
+    connector: (connectOptions, callback) =>
+      connect(connectOptions, (...result) => {
+        const socket = result[1];
+        if (socket) {
+          open.add(socket);
+          socket.once('close', () => {
+            closed += socket.bytesRead;
+            open.delete(socket);
+          });
+        }
+        callback(...result);
+      }),
+    total: () => closed + [...open].reduce((sum, socket) => sum + socket.bytesRead, 0),
   };
 }
 

@@ -132,6 +132,12 @@ export const HOSTILE_TARGETS: HostileTarget[] = [
   breakingEveryAnswer('every answer (GET / too): a chunk size of 2^68 - 1', /^answered 200 with Transfer-Encoding chunked and sent 0 bytes of the body, then the response broke HTTP's framing \(Response does not match the HTTP\/1.1 protocol \(Chunk size overflow\)\)$/, (res) => {
     res.socket?.end('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nfffffffffffffffff\r\n{"a":1}\r\n');
   }),
+  breakingEveryAnswer(
+    'every answer (GET / too): a status line, then the headers stall (--timeout 1000)',
+    /^a response began \(\d+ bytes arrived\), but no complete status line and headers followed within 1000 ms/,
+    (res) => void res.socket?.write('HTTP/1.1 200 OK\r\nContent-Type: appl'),
+    ['--timeout', '1000'],
+  ),
   breakingEveryAnswer('every answer (GET / too): 10,000 Set-Cookie headers', /^a response began, but its headers exceeded the 16 KiB undici reads \(UND_ERR_HEADERS_OVERFLOW\)/, (res) => {
     res.socket?.end(TEN_THOUSAND_COOKIES);
   }),
