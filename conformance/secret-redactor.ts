@@ -28,16 +28,18 @@ export const SUBSTRING_MIN = 8;
 /** A reading of the text: each character with the span [from, to) of the original it came from. */
 interface View {
   text: string;
-  from: number[];
-  to: number[];
+  from: Int32Array;
+  to: Int32Array;
 }
 
 /** One way to read a view; `minRun` is the shortest run of encoded text worth decoding. */
 interface Decoder {
   /** Joins rather than decodes: left out where whole values are compared. */
   joinsOnly?: boolean;
-  /** Its views are not read further (every third character of a decoding is noise). */
-  last?: boolean;
+  /** Which decoders read its views further: all (the default), none (every third character of a decoding is noise), or hex only (base64 has the separators this view drops). */
+  then?: 'none' | 'hex';
+  /** Reads hex digits as bytes (the one decoder a separator-less view is worth). */
+  hex?: boolean;
   read(view: View, minRun: number): View[];
 }
 
@@ -134,15 +136,17 @@ function onlySeparators(text: string): boolean {
 /** The text itself, every reading of it, and every decoding of each reading, at most MAX_VIEWS. */
 function views(text: string, minRun: number, joins = true): View[] {
   // Indexed by UTF-16 unit, so that spans slice the original string directly.
-  const from = Array.from({ length: text.length }, (_, i) => i);
-  const identity: View = { text, from, to: from.map((i) => i + 1) };
+  const from = new Int32Array(text.length);
+  const to = new Int32Array(text.length);
+  for (let i = 0; i < text.length; i++) [from[i], to[i]] = [i, i + 1];
+  const identity: View = { text, from, to };
   const out = [identity];
-  const first = DECODERS.flatMap((decoder) => (joins || !decoder.joinsOnly ? decoder.read(identity, minRun).map((view) => ({ view, last: decoder.last })) : []));
+  const first = DECODERS.flatMap((decoder) => (joins || !decoder.joinsOnly ? decoder.read(identity, minRun).map((view) => ({ view, then: decoder.then })) : []));
   out.push(...first.map(({ view }) => view));
-  for (const { view, last } of first) {
-    if (last) continue;
+  for (const { view, then } of first) {
+    if (then === 'none') continue;
     for (const decoder of DECODERS) {
-      if (decoder.joinsOnly || out.length >= MAX_VIEWS) continue;
+      if (decoder.joinsOnly || (then === 'hex' && !decoder.hex) || out.length >= MAX_VIEWS) continue;
       out.push(...decoder.read(view, minRun).slice(0, MAX_VIEWS - out.length));
     }
   }
@@ -151,41 +155,73 @@ function views(text: string, minRun: number, joins = true): View[] {
 
 /** Builds a view character by character, each from a span [a, b) of the view it reads. */
 function builder(source: View) {
+  // Typed arrays sized to the source (decodings rarely grow a text): the views of one text are many, their garbage was most of the cost.
+  let from = new Int32Array(source.text.length + 8);
+  let to = new Int32Array(source.text.length + 8);
   const chars: string[] = [];
-  const from: number[] = [];
-  const to: number[] = [];
+  let length = 0;
+  const room = (more: number) => {
+    if (length + more <= from.length) return;
+    const size = Math.max(from.length * 2, length + more);
+    const grown = (array: Int32Array) => {
+      const bigger = new Int32Array(size);
+      bigger.set(array);
+      return bigger;
+    };
+    from = grown(from);
+    to = grown(to);
+  };
   return {
     push(char: string, a: number, b: number) {
+      room(1);
       chars.push(char);
-      from.push(source.from[a]!);
-      to.push(source.to[b - 1]!);
+      from[length] = source.from[a]!;
+      to[length++] = source.to[b - 1]!;
+    },
+    /** The source's characters [a, b) as they are. */
+    keep(a: number, b: number) {
+      if (b <= a) return;
+      room(b - a);
+      chars.push(source.text.slice(a, b));
+      from.set(source.from.subarray(a, b), length);
+      to.set(source.to.subarray(a, b), length);
+      length += b - a;
     },
     done(): View {
-      return { text: chars.join(''), from, to };
+      return { text: chars.join(''), from: from.subarray(0, length), to: to.subarray(0, length) };
     },
   };
 }
 
 /**
  * Replaces each regex match by what `decode` makes of it: a string (every character of it from
- * the whole match) or characters each with the offsets [a, b) within the match it came from.
- * Other characters pass.
+ * the whole match), or characters it emits itself, each from offsets [a, b) within the match
+ * (true when it did). Other characters pass.
  */
-function substitute(view: View, pattern: RegExp, decode: (match: RegExpExecArray) => string | [string, number, number][] | undefined): View | undefined {
+type Emit = (char: string, a: number, b: number) => void;
+function substitute(view: View, pattern: RegExp, decode: (match: RegExpExecArray, emit: Emit) => string | boolean | undefined): View | undefined {
   const out = builder(view);
   let at = 0;
   let changed = false;
   for (const match of view.text.matchAll(pattern)) {
-    const decoded = decode(match);
-    if (decoded === undefined) continue;
-    for (; at < match.index; at++) out.push(view.text[at]!, at, at + 1);
-    if (typeof decoded === 'string') for (const char of decoded) out.push(char, match.index, match.index + match[0].length);
-    else for (const [char, a, b] of decoded) out.push(char, match.index + a, match.index + b);
-    at = match.index + match[0].length;
+    const start = match.index;
+    const end = start + match[0].length;
+    let emitted = false;
+    const decoded = decode(match, (char, a, b) => {
+      if (!emitted) out.keep(at, start);
+      emitted = true;
+      out.push(char, start + a, start + b);
+    });
+    if (decoded === undefined || decoded === false) continue;
+    if (typeof decoded === 'string') {
+      out.keep(at, start);
+      for (const char of decoded) out.push(char, start, end);
+    } else if (!emitted) out.keep(at, start);
+    at = end;
     changed = true;
   }
   if (!changed) return undefined;
-  for (; at < view.text.length; at++) out.push(view.text[at]!, at, at + 1);
+  out.keep(at, view.text.length);
   return out.done();
 }
 
@@ -248,14 +284,18 @@ const DECODERS: readonly Decoder[] = [
   },
   // Hex: runs of hex digits read as bytes, from the run's first digit and from its second.
   {
+    hex: true,
     read: (view, minRun) =>
       [0, 1].flatMap((shift) =>
         present(
-          substitute(view, new RegExp(`[0-9a-fA-F]{${2 * minRun + shift},}`, 'g'), (m) => {
-            const bytes: [string, number, number][] = [];
-            for (let i = 0; i < shift; i++) bytes.push([m[0][i]!, i, i + 1]);
-            for (let i = shift; i < m[0].length; i += 2) bytes.push(i + 1 < m[0].length ? [String.fromCharCode(Number.parseInt(m[0].slice(i, i + 2), 16)), i, i + 2] : [m[0][i]!, i, i + 1]);
-            return bytes;
+          substitute(view, hexRun(2 * minRun + shift), (m, emit) => {
+            const run = m[0];
+            for (let i = 0; i < shift; i++) emit(run[i]!, i, i + 1);
+            for (let i = shift; i < run.length; i += 2) {
+              if (i + 1 < run.length) emit(String.fromCharCode(Number.parseInt(run.slice(i, i + 2), 16)), i, i + 2);
+              else emit(run[i]!, i, i + 1);
+            }
+            return true;
           }),
         ),
       ),
@@ -272,11 +312,12 @@ const DECODERS: readonly Decoder[] = [
     },
   },
   // Joins: without whitespace and invisible characters (a key spaced out, wrapped base64), and without separators too (6b:65:79).
-  { joinsOnly: true, read: (view) => present(filtered(view, (c) => !IGNORABLE.test(c)), filtered(view, (c) => !SEPARATOR.test(c))) },
+  { joinsOnly: true, read: (view) => present(filtered(view, (c) => !IGNORABLE.test(c))) },
+  { joinsOnly: true, then: 'hex', read: (view) => present(filtered(view, (c) => !SEPARATOR.test(c))) },
   // Every second or third character: a key interleaved with any one- or two-character separator.
   {
     joinsOnly: true,
-    last: true,
+    then: 'none',
     read: (view, minRun) =>
       view.text.length < 2 * minRun
         ? []
@@ -319,25 +360,34 @@ function stringLiterals(text: string): { start: number; end: number; isName: boo
 
 /** Each base64 run of at least `minRun` characters decoded from its `shift`-th character on, one byte per character. */
 function base64View(view: View, minRun: number, shift: number): View | undefined {
-  return substitute(view, new RegExp(`[A-Za-z0-9+/_-]{${Math.max(minRun, 2) + shift},}={0,2}`, 'g'), (m) => {
+  return substitute(view, base64Run(Math.max(minRun, 2) + shift), (m, emit) => {
     const run = m[0].replace(/=+$/, '');
     // Padding belongs to the last group: it goes with it.
     const padding = m[0].length - run.length;
+    for (let i = 0; i < shift; i++) emit(run[i]!, i, i + 1);
     // Each byte from its group of four characters: a group that holds a byte of a secret is redacted whole.
-    const bytes: [string, number, number][] = [];
-    for (let i = 0; i < shift; i++) bytes.push([run[i]!, i, i + 1]);
     let i = shift;
     for (; i + 1 < run.length; i += 4) {
       const group = Math.min(4, run.length - i);
       let bits = 0;
       for (let k = 0; k < 4; k++) bits = (bits << 6) | (k < group ? BASE64_VALUE.get(run[i + k]!)! : 0);
       const end = i + group >= run.length ? m[0].length : i + group;
-      for (let k = 0; k < group - 1; k++) bytes.push([String.fromCharCode((bits >> (16 - 8 * k)) & 0xff), i, end]);
+      for (let k = 0; k < group - 1; k++) emit(String.fromCharCode((bits >> (16 - 8 * k)) & 0xff), i, end);
     }
-    if (i < run.length) bytes.push([run[i]!, i, i + 1 + padding]);
-    return bytes;
+    if (i < run.length) emit(run[i]!, i, i + 1 + padding);
+    return true;
   });
 }
+
+/** The patterns of a run of at least n hex or base64 characters, made once per length. */
+const runPatterns = new Map<string, RegExp>();
+function cachedPattern(source: string): RegExp {
+  let pattern = runPatterns.get(source);
+  if (!pattern) runPatterns.set(source, (pattern = new RegExp(source, 'g')));
+  return pattern;
+}
+const hexRun = (n: number) => cachedPattern(`[0-9a-fA-F]{${n},}`);
+const base64Run = (n: number) => cachedPattern(`[A-Za-z0-9+/_-]{${n},}={0,2}`);
 
 /** ASCII letters in lower case, every other character as it is (so a view keeps its length). */
 function foldCase(text: string): string {
