@@ -1,5 +1,6 @@
 import { failed, type Check, type CheckContext, type FindingDraft, type Judgement } from './checks/check.ts';
 import { goneOrDefect } from './checks/token-history.ts';
+import { modelCredential } from './judge-with-model.ts';
 import { RUN_WIDE_RULES, categoryOf } from './model-categories.ts';
 import type { Verdict } from './model/index.ts';
 import { curlLine } from './curl-line.ts';
@@ -111,11 +112,11 @@ function addModelVerdicts(checks: readonly Check[], judged: Judgement[][], excha
 function sameDefect(verdict: Verdict, exchange: Exchange): string {
   if (verdict.rule === 'resource-missing' || verdict.rule === 'resource-exists' || verdict.rule === 'resource-gone') return `${verdict.rule} ${exchange.operationId} ${exchange.credential}`;
   // A near-miss of the full key is an invalid key.
-  if (verdict.rule === 'auth-required') return `${verdict.rule} ${exchange.keyVariant ? 'invalid' : exchange.credential}`;
+  if (verdict.rule === 'auth-required') return `${verdict.rule} ${modelCredential(exchange)}`;
   if (verdict.rule === 'permission-required') return `${verdict.rule} ${exchange.operationId} ${exchange.keyIndex ?? 0}`;
   // One id given to many answers is one defect, however many answers reuse it.
   if (verdict.rule === 'error-id-unique') return `${verdict.rule} ${verdict.got}`;
-  return `${verdict.rule} ${exchange.method} ${exchange.path} ${exchange.credential} ${exchange.keyVariant ?? ''}`;
+  return `${verdict.rule} ${exchange.method} ${exchange.path} ${exchange.credential} ${exchange.keyVariant?.id ?? ''}`;
 }
 
 function outcomeOf(operationId: string, judgements: readonly Judgement[]): CheckResultRow['operations'] {
@@ -154,5 +155,6 @@ function toFinding(check: Check, draft: FindingDraft, context: CheckContext): Fi
     ...(draft.schemaPointer !== undefined ? { schemaPointer: draft.schemaPointer } : {}),
     ...(draft.instancePointer !== undefined ? { instancePointer: draft.instancePointer } : {}),
     curl: curlLine(exchange.request, exchange.credential, exchange.keyVariant, exchange.keyIndex),
+    ...(draft.sequence ? { sequence: draft.sequence } : {}),
   };
 }

@@ -45,6 +45,7 @@ export function buildReport(run: ResolvedRun, results: CheckResults, coverage: C
       timeoutMs: run.timeoutMs,
       maxBodyBytes: run.maxBodyBytes,
       skipChecks: [...run.skipChecks].sort(),
+      randomSteps: run.randomSteps,
     },
     verdict: problem ? (problem.kind === 'unreachable' ? 'unreachable' : 'set-up problem') : errors > 0 ? 'not conformant' : 'conformant',
     ...(problem ? { problem } : {}),

@@ -34,8 +34,8 @@ export const CHECK_USAGE = `Usage: flag-admin check --base-url URL [options]
                              a last time                          (default: ${DEFAULT_SETTLE_MS})
   --config FILE              the same options as JSON (baseUrl, apiKey, restrictedKey, forbidden,
                              project, missingProject, tokens, allowDelete, strict, timeout,
-                             maxBody, settleMs, spec, seed, skipChecks, junit, json, timings,
-                             failOnNotChecked); flags and env win over it
+                             maxBody, settleMs, spec, seed, randomSteps, skipChecks, junit, json,
+                             timings, failOnNotChecked); flags and env win over it
   --junit FILE  --json FILE  write reports (also on exit 2 and 3, with the reason)
   --strict                   also flag properties the spec does not list
   --timeout MS               per request, connect to last byte    (default: ${DEFAULT_TIMEOUT_MS})
@@ -43,6 +43,9 @@ export const CHECK_USAGE = `Usage: flag-admin check --base-url URL [options]
                              (a warning, never a defect; e.g. 4M) (default: ${DEFAULT_MAX_BODY_BYTES})
   --spec FILE                the OpenAPI 3.1 spec                 (default: the kit's spec/openapi.yaml)
   --seed TEXT                seeds the generated ids              (default: ${DEFAULT_SEED})
+  --random-steps N           send N requests in seeded random sequences over the given project,
+                             tokens and keys, judged by the contract model; a failure is
+                             shrunk and printed as curl lines       (default: 0, off)
   --skip-check ID            repeatable: switch a check off (reported as not checked) and
                              drop the requests only it judges
   --fail-on-not-checked      exit 1 when a check could not run (e.g. an option not given)
@@ -160,6 +163,7 @@ function parseCheckArgs(argv: string[]): { config?: string; options: CliOptions 
       spec: { type: 'string' },
       seed: { type: 'string' },
       'skip-check': { type: 'string', multiple: true },
+      'random-steps': { type: 'string' },
       timings: { type: 'boolean' },
       'max-body': { type: 'string' },
       'settle-ms': { type: 'string' },
@@ -177,6 +181,11 @@ function parseCheckArgs(argv: string[]): { config?: string; options: CliOptions 
   if (values['settle-ms'] !== undefined) {
     settleMs = Number(values['settle-ms']);
     if (!/^\d+$/.test(values['settle-ms'])) throw new UsageError(`--settle-ms: expected an integer of milliseconds, 0 or more, got ${JSON.stringify(values['settle-ms'])}`);
+  }
+  let randomSteps: number | undefined;
+  if (values['random-steps'] !== undefined) {
+    randomSteps = Number(values['random-steps']);
+    if (!/^\d+$/.test(values['random-steps'])) throw new UsageError(`--random-steps: expected a number of requests, e.g. 200, got ${JSON.stringify(values['random-steps'])}`);
   }
   const maxBodyBytes = values['max-body'] === undefined ? undefined : parseByteSize(values['max-body']);
   if (maxBodyBytes === null) throw new UsageError(`--max-body: expected a number of bytes, e.g. 1048576 or 4M, got ${JSON.stringify(values['max-body'])}`);
@@ -197,6 +206,7 @@ function parseCheckArgs(argv: string[]): { config?: string; options: CliOptions 
     specFile: values.spec,
     seed: values.seed,
     skipChecks: values['skip-check'],
+    randomSteps,
     timings: values.timings,
     junit: values.junit,
     json: values.json,
@@ -224,6 +234,7 @@ function merge(flags: CliOptions, config: CheckConfig, env: Record<string, strin
     specFile: pick(flags.specFile, config.spec),
     seed: pick(flags.seed, config.seed),
     skipChecks: pick(flags.skipChecks, config.skipChecks),
+    randomSteps: pick(flags.randomSteps, config.randomSteps),
     timings: pick(flags.timings, config.timings),
     junit: pick(flags.junit, config.junit),
     json: pick(flags.json, config.json),

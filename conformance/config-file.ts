@@ -20,13 +20,14 @@ export interface CheckConfig {
   spec?: string;
   seed?: string;
   skipChecks?: string[];
+  randomSteps?: number;
   junit?: string;
   json?: string;
   timings?: boolean;
   failOnNotChecked?: boolean;
 }
 
-type FieldKind = 'string' | 'string-or-strings' | 'secret' | 'secrets' | 'boolean' | 'timeout' | 'milliseconds' | 'bytes' | 'strings' | 'tokens' | 'path';
+type FieldKind = 'string' | 'string-or-strings' | 'secret' | 'secrets' | 'boolean' | 'timeout' | 'milliseconds' | 'bytes' | 'steps' | 'strings' | 'tokens' | 'path';
 
 /** Every field and its kind; a path is resolved against the config file's folder. */
 const FIELDS: Readonly<Record<keyof CheckConfig, FieldKind>> = {
@@ -45,6 +46,7 @@ const FIELDS: Readonly<Record<keyof CheckConfig, FieldKind>> = {
   spec: 'path',
   seed: 'string',
   skipChecks: 'strings',
+  randomSteps: 'steps',
   junit: 'path',
   json: 'path',
   timings: 'boolean',
@@ -102,6 +104,10 @@ export function readCheckConfig(file: string): CheckConfig {
         break;
       case 'bytes':
         if (!Number.isSafeInteger(field) || (field as number) < 1) fail(at, 'a positive integer of bytes', field);
+        config[name] = field;
+        break;
+      case 'steps':
+        if (!Number.isSafeInteger(field) || (field as number) < 0) fail(at, 'a number of requests, 0 or more', field);
         config[name] = field;
         break;
       case 'strings':

@@ -83,6 +83,13 @@ export interface ConformanceOptions {
    */
   seed?: string;
   /**
+   * Requests of the seeded random phase: random sequences of the operations over the given
+   * project, tokens and keys, judged by the contract model; a failure is shrunk to the shortest
+   * sequence. Deletes only the given tokens (and only with `allowDelete`). 0 switches it off.
+   * @default 0
+   */
+  randomSteps?: number;
+  /**
    * Check ids to switch off; reported as not checked.
    * @example ['odd-id-rejected']
    */
@@ -101,3 +108,5 @@ export const DEFAULT_TIMEOUT_MS = 10_000;
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 export const DEFAULT_SEED = 'flag-admin';
 export const DEFAULT_SETTLE_MS = 500;
+/** The most `randomSteps` takes: a bound on the run, like every other part of the suite. */
+export const MAX_RANDOM_STEPS = 10_000;

@@ -3,7 +3,8 @@ import { CHECK_IDS } from './checks/registry.ts';
 import { UsageError } from './errors.ts';
 import { generatedId } from './generated-ids.ts';
 import { DEFAULT_FORBIDDEN, DEFAULT_MAX_BODY_BYTES, DEFAULT_PROJECT, DEFAULT_SEED, DEFAULT_SETTLE_MS, DEFAULT_TIMEOUT_MS, type ConformanceOptions } from './options.ts';
-import { keyVariants } from './near-miss.ts';
+import { keyNearMisses } from './near-miss/key-near-misses.ts';
+import { randomFor } from './seeded-random.ts';
 import { validateOptions } from './validate-options.ts';
 import type { PlanInput } from './scenarios/plan-input.ts';
 import type { TokenRef } from './types.ts';
@@ -20,6 +21,8 @@ export interface ResolvedRun {
   settleMs: number;
   strict: boolean;
   skipChecks: ReadonlySet<string>;
+  /** Requests of the random phase; 0: off. */
+  randomSteps: number;
   missingProjectGenerated: boolean;
   plan: PlanInput;
 }
@@ -54,6 +57,7 @@ export async function resolveOptions(options: ConformanceOptions): Promise<Resol
     settleMs: options.settleMs ?? DEFAULT_SETTLE_MS,
     strict: options.strict ?? false,
     skipChecks: new Set(options.skipChecks ?? []),
+    randomSteps: options.randomSteps ?? 0,
     missingProjectGenerated: options.missingProject === undefined,
     plan: {
       contract,
@@ -68,7 +72,8 @@ export async function resolveOptions(options: ConformanceOptions): Promise<Resol
       forbidden: new Set(forbidden),
       tokens,
       allowDelete: options.allowDelete ?? false,
-      keyVariants: keyVariants(options.apiKey, [...restricted, generatedId(seed, 'key')]),
+      keyNearMisses: keyNearMisses(options.apiKey, [...restricted, generatedId(seed, 'key')], contract.operations.find((o) => o.authHeaders.length > 0)?.authHeaders[0] ?? 'Authorization', randomFor(seed, 'key-near-misses')),
+      seed,
     },
   };
 }

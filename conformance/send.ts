@@ -1,7 +1,8 @@
+import { createHash } from 'node:crypto';
 import { Agent, request } from 'undici';
 import type { Contract } from '../src/contract/index.ts';
 import { keyPlaceholder } from './curl-line.ts';
-import { KEY_VARIANTS } from './near-miss.ts';
+import { nearMissValue } from './near-miss/key-near-misses.ts';
 import type { Credential, Exchange, PlannedRequest } from './types.ts';
 
 export interface SenderOptions {
@@ -43,26 +44,40 @@ function errorCode(error: unknown): string | undefined {
 export function createSender(options: SenderOptions): Sender {
   // An agent of our own, so that closing it releases every socket the run opened.
   const agent = new Agent();
+  const bodies = createBodyTexts();
   const keyFor = (credential: Credential, keyIndex = 0): string | undefined =>
     credential === 'full' ? options.keys.full : credential === 'restricted' ? options.keys.restricted[keyIndex] : credential === 'invalid' ? options.keys.invalid : undefined;
 
   return {
     async send(planned, seq) {
       const operation = options.contract.operation(planned.operationId);
-      const url = options.baseUrl + planned.path;
+      let url = options.baseUrl + planned.path;
+      let recordedUrl = url;
       // API §4.1, §4.2: the reads ask for JSON; harmless on the others.
       const headers: Record<string, string> = { accept: 'application/json' };
       const recorded: Record<string, string> = { ...headers };
       const given = keyFor(planned.credential, planned.keyIndex);
-      const key = given !== undefined && planned.keyVariant ? KEY_VARIANTS[planned.keyVariant].make(given) : given;
+      const nearMiss = planned.keyVariant;
       const header = operation.authHeaders[0];
-      if (key !== undefined && header !== undefined) {
-        headers[header] = key;
-        recorded[header] = keyPlaceholder(planned.credential, planned.keyVariant, planned.keyIndex) ?? key;
+      if (given !== undefined && header !== undefined) {
+        const key = nearMiss ? nearMissValue(given, nearMiss) : given;
+        const placeholder = keyPlaceholder(planned.credential, nearMiss, planned.keyIndex) ?? key;
+        const where = nearMiss?.placement ?? { in: 'header' };
+        if (where.in === 'header') {
+          headers[header] = key;
+          recorded[header] = placeholder;
+        } else if (where.in === 'cookie') {
+          headers.cookie = `${where.name}=${key}`;
+          recorded.cookie = `${where.name}=${placeholder}`;
+        } else {
+          const separator = url.includes('?') ? '&' : '?';
+          url += `${separator}${encodeURIComponent(where.name)}=${encodeURIComponent(key)}`;
+          recordedUrl += `${separator}${encodeURIComponent(where.name)}=${placeholder}`;
+        }
       }
-      const exchange: Exchange = { ...planned, seq, request: { method: planned.method, url, headers: recorded } };
+      const exchange: Exchange = { ...planned, seq, request: { method: planned.method, url: recordedUrl, headers: recorded } };
       const started = performance.now();
-      const outcome = await fetchBounded(agent, url, { method: planned.method, headers }, options);
+      const outcome = await fetchBounded(agent, url, { method: planned.method, headers }, options, bodies);
       exchange.elapsedMs = performance.now() - started;
       if ('error' in outcome) {
         const code = errorCode(outcome.error);
@@ -79,7 +94,7 @@ export function createSender(options: SenderOptions): Sender {
     },
     async alive() {
       for (let attempt = 0; attempt < ALIVE_ATTEMPTS; attempt++) {
-        const outcome = await fetchBounded(agent, `${new URL(options.baseUrl).origin}/`, { method: 'GET', headers: {} }, options);
+        const outcome = await fetchBounded(agent, `${new URL(options.baseUrl).origin}/`, { method: 'GET', headers: {} }, options, bodies);
         if (!('error' in outcome)) return true;
         // A silent target would hold each attempt for the whole deadline: one is enough to know.
         if (outcome.deadline) return false;
@@ -100,7 +115,7 @@ type Fetched =
  * timeouts are idle times, which a server dripping a byte a second never trips) and a body cap
  * (an endless body is read only up to it). Never throws.
  */
-async function fetchBounded(agent: Agent, url: string, init: { method: string; headers: Record<string, string> }, options: { timeoutMs: number; maxBodyBytes: number }): Promise<Fetched> {
+async function fetchBounded(agent: Agent, url: string, init: { method: string; headers: Record<string, string> }, options: { timeoutMs: number; maxBodyBytes: number }, bodies: BodyTexts): Promise<Fetched> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), options.timeoutMs);
   try {
@@ -120,7 +135,7 @@ async function fetchBounded(agent: Agent, url: string, init: { method: string; h
     for (const [name, value] of Object.entries(response.headers)) {
       if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
     }
-    return { status: response.statusCode, headers, body: overflow ? '' : Buffer.concat(chunks).toString('utf8'), overflow };
+    return { status: response.statusCode, headers, body: overflow ? '' : bodies.text(Buffer.concat(chunks)), overflow };
   } catch (error) {
     return { error, deadline: controller.signal.aborted };
   } finally {
@@ -141,4 +156,34 @@ function describeTransportError(error: unknown): string {
   if (CONNECT_FAILURES.has(code)) return `the connection could not be made; the server may have crashed (${code})`;
   if (code === 'UND_ERR_HEADERS_OVERFLOW') return 'the response headers exceeded the size undici accepts (UND_ERR_HEADERS_OVERFLOW)';
   return `${code}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`;
+}
+
+interface BodyTexts {
+  text(bytes: Buffer): string;
+}
+
+/** Bodies of at least this size are shared when the same bytes come back again. */
+const SHARED_BODY_BYTES = 4096;
+/** How many distinct large bodies are remembered for sharing; older ones are simply not shared. */
+const SHARED_BODIES = 64;
+
+/**
+ * The run repeats identical reads (start, middle, end, every project, every key), and the
+ * recorded exchanges keep every body: identical large bodies share one string, so a target that
+ * answers a megabyte to each of a hundred reads costs one megabyte, not a hundred (the bound on
+ * the checker's memory, docs/conformance.md). Keyed by content hash; bounded.
+ */
+function createBodyTexts(): BodyTexts {
+  const seen = new Map<string, string>();
+  return {
+    text(bytes) {
+      if (bytes.length < SHARED_BODY_BYTES) return bytes.toString('utf8');
+      const key = `${bytes.length}:${createHash('sha256').update(bytes).digest('base64')}`;
+      const known = seen.get(key);
+      if (known !== undefined) return known;
+      const text = bytes.toString('utf8');
+      if (seen.size < SHARED_BODIES) seen.set(key, text);
+      return text;
+    },
+  };
 }

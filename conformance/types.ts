@@ -4,7 +4,7 @@
  * it never throws or prints.
  */
 
-import type { KeyVariant } from './near-miss.ts';
+import type { KeyNearMiss } from './near-miss/key-near-misses.ts';
 
 export type Severity = 'error' | 'warning';
 
@@ -43,7 +43,8 @@ export type StepKind =
   | 'unlisted-method'
   | 'repeat-read'
   | 'final-probe'
-  | 'bystander-delete';
+  | 'bystander-delete'
+  | 'random-step';
 
 export const HOSTILE_STEPS: ReadonlySet<StepKind> = new Set(['odd-id', 'unlisted-method']);
 
@@ -61,7 +62,7 @@ export interface PlannedRequest {
   expects: readonly number[];
   token?: TokenRef;
   /** With credential `full`: send this near-miss of the full key instead (near-miss-key probes). */
-  keyVariant?: KeyVariant;
+  keyVariant?: KeyNearMiss;
   /** With credential `restricted`: which of the restricted keys (0, the first, when absent). */
   keyIndex?: number;
   /** Milliseconds to wait before sending it (--settle-ms before the final probes). */
@@ -110,6 +111,22 @@ export interface Exchange extends PlannedRequest {
   notJudged?: string;
   /** Wall time of the exchange; in reports only with `timings`. */
   elapsedMs?: number;
+  /** On the last request of the shortest random sequence that broke the contract (--random-steps). */
+  randomFailure?: RandomFailure;
+}
+
+/** How a random sequence broke the contract, and how to send it again. */
+export interface RandomFailure {
+  /** The run's seed: `--seed` with the same `--random-steps` generates the same sequences. */
+  seed: string;
+  /** What the contract model said about the last request. */
+  verdicts: { rule: string; message: string; expected: string; got: string; schemaPointer?: string; instancePointer?: string }[];
+  /** The shortest sequence found, as curl lines (keys as shell variables); the last one broke the contract. */
+  sequence: string[];
+  /** The deletions that had succeeded before it: the target's state the sequence ran on. */
+  setup: string[];
+  /** Steps of the first sequence that broke the contract, before shrinking. */
+  firstLength: number;
 }
 
 export interface FindingResponse {
@@ -137,6 +154,8 @@ export interface Finding {
   instancePointer?: string;
   /** Reproduces the request; keys appear as `$FLAG_ADMIN_API_KEY` / `$FLAG_ADMIN_RESTRICTED_KEY`. */
   curl: string;
+  /** For a random sequence (--random-steps): every request of it and the state it needs, to send again in order. */
+  sequence?: { seed: string; setup: string[]; steps: string[]; shrunkFrom: number };
 }
 
 export type CheckOutcome = 'passed' | 'failed' | 'not checked';
@@ -182,6 +201,8 @@ export interface Report {
     timeoutMs: number;
     maxBodyBytes: number;
     skipChecks: string[];
+    /** `--random-steps`: requests of the seeded random phase (0: off). */
+    randomSteps: number;
   };
   /**
    * `set-up problem` (exit 2) and `unreachable` (exit 3): nothing, or too little, could be

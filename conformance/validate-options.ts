@@ -1,10 +1,10 @@
 import { UsageError } from './errors.ts';
 import { hasUrlCredentials, hideUrlCredentials } from './hide-url-credentials.ts';
-import type { ConformanceOptions } from './options.ts';
+import { MAX_RANDOM_STEPS, type ConformanceOptions } from './options.ts';
 import { parseToken } from './token-ref.ts';
 import type { TokenRef } from './types.ts';
 
-type Kind = 'text' | 'texts' | 'secret' | 'optional-secrets' | 'boolean' | 'positive-integer' | 'non-negative-integer' | 'strings' | 'tokens' | 'object';
+type Kind = 'text' | 'texts' | 'secret' | 'optional-secrets' | 'boolean' | 'positive-integer' | 'non-negative-integer' | 'steps' | 'strings' | 'tokens' | 'object';
 
 /** Every option runConformance takes, and the flag that sets it (what an error message names). */
 const OPTIONS: Readonly<Record<keyof ConformanceOptions, { kind: Kind; flag: string }>> = {
@@ -24,6 +24,7 @@ const OPTIONS: Readonly<Record<keyof ConformanceOptions, { kind: Kind; flag: str
   contract: { kind: 'object', flag: 'contract' },
   seed: { kind: 'text', flag: '--seed' },
   skipChecks: { kind: 'strings', flag: '--skip-check' },
+  randomSteps: { kind: 'steps', flag: '--random-steps' },
   timings: { kind: 'boolean', flag: '--timings' },
 };
 
@@ -79,6 +80,9 @@ export function validateOptions(options: ConformanceOptions): TokenRef[] {
         break;
       case 'non-negative-integer':
         if (!Number.isSafeInteger(value) || (value as number) < 0) bad(name, 'an integer of 0 or more', value);
+        break;
+      case 'steps':
+        if (!Number.isSafeInteger(value) || (value as number) < 0 || (value as number) > MAX_RANDOM_STEPS) bad(name, `a number of requests from 0 to ${MAX_RANDOM_STEPS}`, value);
         break;
       case 'strings':
         if (!Array.isArray(value)) bad(name, 'an array of strings', value);

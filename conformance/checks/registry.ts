@@ -22,6 +22,7 @@ import { noUndocumentedBody } from './no-undocumented-body.ts';
 import { notAServerError } from './not-a-server-error.ts';
 import { oddIdRejected } from './odd-id-rejected.ts';
 import { projectEnvironmentsEnabled } from './project-environments-enabled.ts';
+import { randomSequenceConformant } from './random-sequence-conformant.ts';
 import { responseReceived } from './response-received.ts';
 import { responseSchemaConformance } from './response-schema-conformance.ts';
 import { restrictedKeyAccepted } from './restricted-key-accepted.ts';
@@ -63,6 +64,7 @@ export const CHECKS: readonly Check[] = [
   answersAgree,
   deletionsLast,
   bystandersUntouched,
+  randomSequenceConformant,
   oddIdRejected,
   unlistedMethodRejected,
 ];

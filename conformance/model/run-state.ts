@@ -59,13 +59,20 @@ export interface RunStateOptions {
   forbidden?: Iterable<string>;
 }
 
-/** The resource a request addresses, keyed by its path template and decoded ids; undefined when no operation holds the path or its ids do not decode. */
-export function resourceOf(contract: Contract, method: string, path: string): { operation: Operation; key: string; params: Record<string, string> } | undefined {
+/**
+ * The resource a request addresses, keyed by its path template and decoded ids; undefined when
+ * no operation holds the path or its ids do not decode. `canonical` is false for an id spelled
+ * with percent-encoding where none is needed (`%64efault`): RFC 3986 §6.2.2.2 makes it the same
+ * id, but a server that compares raw segments finds nothing there, and both readings are allowed
+ * (spec decision on ids compared exactly), so such a request neither uses nor teaches a fact.
+ */
+export function resourceOf(contract: Contract, method: string, path: string): { operation: Operation; key: string; params: Record<string, string>; canonical: boolean } | undefined {
   const route = contract.matchRoute(method, path.split('?')[0]!);
   if (route.kind !== 'operation') return undefined;
   const decoded = decodePathParams(route.rawParams);
   if (!decoded.ok) return undefined;
-  return { operation: route.operation, key: `${route.operation.path} ${JSON.stringify(decoded.params)}`, params: decoded.params };
+  const canonical = Object.entries(route.rawParams).every(([name, raw]) => encodeURIComponent(decoded.params[name]!) === raw);
+  return { operation: route.operation, key: `${route.operation.path} ${JSON.stringify(decoded.params)}`, params: decoded.params, canonical };
 }
 
 /** What an identical read must answer again: keyed by method, path and credential. */
@@ -112,14 +119,14 @@ export function createRunState({ contract, forbidden = [] }: RunStateOptions): R
     forbidden: new Set(forbidden),
     declare(request, fact) {
       const resource = keyOf(request);
-      if (resource) facts.set(resource.key, fact);
+      if (resource?.canonical) facts.set(resource.key, fact);
     },
     fact(request) {
       const resource = keyOf(request);
       if (!resource) return undefined;
       // An operation without ids addresses the one resource of its path (the OIDC settings): it exists.
       if (resource.operation.pathParams.length === 0) return 'exists';
-      return facts.get(resource.key);
+      return resource.canonical ? facts.get(resource.key) : undefined;
     },
     observe({ request, response, seq }) {
       const at = seq ?? count;
@@ -127,7 +134,8 @@ export function createRunState({ contract, forbidden = [] }: RunStateOptions): R
       if (!response) return;
       const resource = keyOf(request);
       const authorized = request.credential === 'full' || request.credential === 'restricted';
-      if (resource && resource.operation.pathParams.length > 0) {
+      if (resource && !resource.canonical && isSuccess(response.status) && request.method === 'DELETE') facts.delete(resource.key);
+      if (resource && resource.canonical && resource.operation.pathParams.length > 0) {
         const known = facts.get(resource.key);
         // Only a first answer teaches a fact: an answer that contradicts a known fact was judged wrong and changes nothing.
         // A delete that succeeded deleted something, whoever sent it.

@@ -1,5 +1,5 @@
 import type { Contract, Operation } from '../../src/contract/index.ts';
-import type { KeyVariant } from '../near-miss.ts';
+import type { KeyNearMiss } from '../near-miss/key-near-misses.ts';
 import type { TokenRef } from '../types.ts';
 
 /** What the scenarios need from the options, resolved (defaults applied, ids generated). */
@@ -22,7 +22,9 @@ export interface PlanInput {
   tokens: readonly TokenRef[];
   allowDelete: boolean;
   /** The near-misses of the full key worth sending (the keys themselves stay with the sender). */
-  keyVariants: readonly KeyVariant[];
+  keyNearMisses: readonly KeyNearMiss[];
+  /** The run's seed (`--seed`): near-misses of ids are drawn from it. */
+  seed: string;
 }
 
 /** The path with each parameter replaced, in path order; values are already percent-encoded. */

@@ -3,6 +3,8 @@ import type { Mock, RunningServer } from '../../src/mock/index.ts';
 import { DELETE_SERVICE_ACCOUNT_TOKEN, GET_OIDC_SETTINGS, GET_PROJECT_ENVIRONMENTS } from '../operation-ids.ts';
 import { ODD_IDS } from '../scenarios/odd-ids.ts';
 import { createMock, serveHandler } from '../../src/mock/index.ts';
+import { NEAR_MISS_BROKEN_TARGETS, NEAR_MISS_CONFORMANT_VARIANTS } from './near-miss-targets.ts';
+import { SEQUENCE_BROKEN_TARGETS } from './sequence-targets.ts';
 import { breakResponses, editJson, freshMock, operationOf, rewriteRequests, serveRaw, toMockRequest } from './serve-target.ts';
 
 /**
@@ -16,6 +18,8 @@ export interface BrokenTarget {
   errors: string[];
   warnings?: string[];
   args?: string[];
+  /** Where a finding must come from: a pattern its message matches (e.g. the near-miss grammar rule). */
+  rule?: RegExp;
   serve(contract: Contract): Promise<RunningServer>;
 }
 
@@ -433,6 +437,8 @@ export const BROKEN_TARGETS: BrokenTarget[] = [
     warnings: ['odd-id-rejected'],
     serve: (contract) => breakResponses(contract, (req, res) => (req.url.includes('%2F') ? error(418, 'Teapot') : res)),
   },
+  ...NEAR_MISS_BROKEN_TARGETS,
+  ...SEQUENCE_BROKEN_TARGETS,
 ];
 
 /** Plausible real implementations that differ from the mock in ways the spec allows: no error, no warning. */
@@ -471,4 +477,5 @@ export const CONFORMANT_VARIANTS: Omit<BrokenTarget, 'errors' | 'warnings' | 'ar
     serve: (contract) =>
       breakResponses(contract, (req, res) => (operationOf(contract, req) === GET_OIDC_SETTINGS && res.status === 200 ? editJson(res, (body) => ({ ...body, clientSecretHint: 'abc' })) : res)),
   },
+  ...NEAR_MISS_CONFORMANT_VARIANTS,
 ];

@@ -19,7 +19,7 @@ const reset = () => (mock = freshMock(contract));
 describe('against the mock on its default state', () => {
   it('exits 0 with no finding, every check run, with every option given', async () => {
     reset();
-    const run = await runCheck([...targetArgs(server.url), '--strict']);
+    const run = await runCheck([...targetArgs(server.url), '--strict', '--random-steps', '50']);
     expect(run.report!.findings).toEqual([]);
     expect(run.report!.summary.checksNotChecked).toBe(0);
     expect(run.report!.stepsNotRun).toEqual([]);
@@ -58,6 +58,9 @@ describe('against the mock on its default state', () => {
       'concurrent-delete-single-success deleteServiceAccountToken: needs --allow-delete: nothing is deleted without it',
       'deletions-last deleteServiceAccountToken: needs --allow-delete: nothing is deleted without it',
       'bystanders-untouched deleteServiceAccountToken: needs --allow-delete: nothing is deleted without it',
+      'random-sequence-conformant getProjectEnvironments: needs --random-steps N (the seeded random phase is off by default)',
+      'random-sequence-conformant getOidcSettings: needs --random-steps N (the seeded random phase is off by default)',
+      'random-sequence-conformant deleteServiceAccountToken: needs --random-steps N (the seeded random phase is off by default)',
     ]);
     expect(run.stdout).toContain('Not checked');
   });

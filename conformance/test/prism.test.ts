@@ -70,7 +70,7 @@ describe('against Prism mocking spec/openapi.yaml', () => {
     expect(run.report!.coverage.filter((c) => c.outcome === 'not conformant')).toEqual([]);
   });
 
-  it('earns no finding from the probes derived from the inputs: it refuses a missing key before anything else and never answers 403, and the near-misses are moot where any key and any id is accepted', () => {
+  it('earns no finding from the probes derived from the inputs: it refuses a missing key before anything else and never answers 403, and the near-misses are moot where any key and any id is accepted, but for a key moved out of the header', () => {
     const derived = ['auth-before-lookup', 'full-key-never-forbidden', 'near-miss-key-rejected', 'near-miss-project-not-found', 'near-miss-token-not-found'];
     const rows = run.report!.checks.filter((c) => derived.includes(c.checkId)).flatMap((c) => c.operations.map((o) => `${c.checkId} ${o.operationId}: ${o.outcome}${o.reason ? ` (${o.reason})` : ''}`));
     expect(rows).toEqual([
@@ -79,22 +79,24 @@ describe('against Prism mocking spec/openapi.yaml', () => {
       'full-key-never-forbidden getProjectEnvironments: passed',
       'full-key-never-forbidden getOidcSettings: passed',
       'full-key-never-forbidden deleteServiceAccountToken: passed',
-      'near-miss-key-rejected getProjectEnvironments: not checked (any invalid key is accepted here (see auth-invalid-rejected))',
-      'near-miss-key-rejected getOidcSettings: not checked (any invalid key is accepted here (see auth-invalid-rejected))',
-      'near-miss-key-rejected deleteServiceAccountToken: not checked (any invalid key is accepted here (see auth-invalid-rejected))',
+      // Prism takes any key in the header, so only the near-misses that move the key out of it (query, cookie) are judged; it refuses those.
+      'near-miss-key-rejected getProjectEnvironments: passed',
+      'near-miss-key-rejected getOidcSettings: passed',
+      'near-miss-key-rejected deleteServiceAccountToken: passed',
       'near-miss-project-not-found getProjectEnvironments: not checked (an id that cannot exist is not answered 404 either (see missing-project-not-found))',
       'near-miss-token-not-found deleteServiceAccountToken: not checked (an id that cannot exist is not answered 404 either (see unknown-token-not-found))',
     ]);
   });
 
   it('reports the requests it could not send after the crash, with the reason', () => {
-    expect(run.report!.stepsNotRun.map((s) => `${s.operationId} ${s.label}`)).toEqual([
+    const planned = run.report!.stepsNotRun.filter((s) => s.step !== 'random-step');
+    expect(planned.map((s) => `${s.operationId} ${s.label}`)).toEqual([
       'getProjectEnvironments projectId = truncated UTF-8 (%E0%A4%A)',
       'deleteServiceAccountToken id = malformed percent-encoding (%ZZ)',
       'deleteServiceAccountToken id = truncated UTF-8 (%E0%A4%A)',
       'deleteServiceAccountToken tokenId = malformed percent-encoding (%ZZ)',
       'deleteServiceAccountToken tokenId = truncated UTF-8 (%E0%A4%A)',
     ]);
-    expect(new Set(run.report!.stepsNotRun.map((s) => s.reason))).toEqual(new Set(['not sent: the target stopped accepting connections after "projectId = malformed percent-encoding (%ZZ)"']));
+    expect(new Set(planned.map((s) => s.reason))).toEqual(new Set(['not sent: the target stopped accepting connections after "projectId = malformed percent-encoding (%ZZ)"']));
   });
 });
