@@ -1,6 +1,6 @@
 import { failed, type Check, type CheckContext, type FindingDraft, type Judgement } from './checks/check.ts';
 import { goneOrDefect } from './checks/token-history.ts';
-import { modelCredential } from './judge-with-model.ts';
+import { modelCredentialOf } from './judge-with-model.ts';
 import { RUN_WIDE_RULES, categoryOf } from './model-categories.ts';
 import type { Verdict } from './model/index.ts';
 import { curlLine } from './curl-line.ts';
@@ -111,8 +111,8 @@ function addModelVerdicts(checks: readonly Check[], judged: Judgement[][], excha
  */
 function sameDefect(verdict: Verdict, exchange: Exchange): string {
   if (verdict.rule === 'resource-missing' || verdict.rule === 'resource-exists' || verdict.rule === 'resource-gone') return `${verdict.rule} ${exchange.operationId} ${exchange.credential}`;
-  // A near-miss of the full key is an invalid key.
-  if (verdict.rule === 'auth-required') return `${verdict.rule} ${modelCredential(exchange)}`;
+  // A near-miss of the full key is an invalid key (no key, where it left the header).
+  if (verdict.rule === 'auth-required') return `${verdict.rule} ${modelCredentialOf(exchange)}`;
   if (verdict.rule === 'permission-required') return `${verdict.rule} ${exchange.operationId} ${exchange.keyIndex ?? 0}`;
   // One id given to many answers is one defect, however many answers reuse it.
   if (verdict.rule === 'error-id-unique') return `${verdict.rule} ${verdict.got}`;

@@ -12,8 +12,8 @@ import type { Exchange, StepKind } from './types.ts';
  */
 const ABSENT_BY_CONSTRUCTION: ReadonlySet<StepKind> = new Set(['missing-project', 'unknown-token', 'near-miss-project', 'near-miss-token', 'near-miss-account', 'odd-id', 'cross-account-delete']);
 
-/** The credential the model sees: a near-miss of the full key in the header is an invalid key; the key anywhere else (query, cookie) is no key (spec decision: the key goes in the header only). */
-export function modelCredential(exchange: Exchange): ModelCredential {
+/** The credential as the model sees it: a near-miss of the full key is an invalid key, or no key where it left the header. */
+export function modelCredentialOf(exchange: Exchange): ModelCredential {
   if (!exchange.keyVariant) return exchange.credential;
   return exchange.keyVariant.placement.in === 'header' ? 'invalid' : 'none';
 }
@@ -21,7 +21,7 @@ export function modelCredential(exchange: Exchange): ModelCredential {
 /** The model's view of a planned exchange. Identical reads are compared per key: each near-miss and each restricted key is a principal of its own. */
 export function toModelExchange(exchange: Exchange): ModelExchange & { batch?: number } {
   return {
-    request: { method: exchange.method, path: exchange.path, credential: modelCredential(exchange), principal: exchange.keyVariant?.id ?? `${exchange.credential}${exchange.keyIndex ? `#${exchange.keyIndex}` : ''}` },
+    request: { method: exchange.method, path: exchange.path, credential: modelCredentialOf(exchange), principal: exchange.keyVariant?.id ?? `${exchange.credential}${exchange.keyIndex ? `#${exchange.keyIndex}` : ''}` },
     ...(exchange.response ? { response: exchange.response } : {}),
     seq: exchange.seq,
     ...(exchange.batch !== undefined ? { batch: exchange.batch } : {}),

@@ -40,7 +40,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
     else {
       // Loaded only when asked for: fast-check stays off the path of every other run's start.
       const { runRandomPhase } = await import('./random-phase/run-random-phase.ts');
-      const random = await runRandomPhase({ plan: run.plan, sender, seed: run.seed, steps: run.randomSteps, history: sent.exchanges, curl: (e) => curlLine(e.request, e.credential, e.keyVariant) });
+      const random = await runRandomPhase({ plan: run.plan, sender, seed: run.seed, steps: run.randomSteps, history: sent.exchanges, curl: (e) => curlLine(e.request, e.credential, e.keyVariant, e.keyIndex) });
       sent.exchanges.push(...random.exchanges);
     }
   } finally {
@@ -52,7 +52,8 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
   const redact = createRedactor([...keyForms, ...run.keys.restricted, ...secretsSeen(exchanges, run.contract.secretProperties)]);
   const excerpt = { secretProperties: run.contract.secretProperties, redact };
   const notRun = problem ? `not judged: ${problem.kind === 'unreachable' ? 'the target is unreachable' : 'the full-access key was refused'} (a set-up problem)` : undefined;
-  const verdicts = judgeWithModel(run.plan, exchanges);
+  // The random phase judged its own exchanges as it went, on its own state (random-sequence-conformant).
+  const verdicts = judgeWithModel(run.plan, exchanges.filter((e) => e.step !== 'random-step'));
   const results = applyChecks(CHECKS, exchanges, skipped, { contract: run.contract, strict: run.strict, all: exchanges, excerpt, verdicts }, run.skipChecks, notRun);
   const coverage = buildCoverage(run.contract, exchanges, skipped, results.nonConformant);
   const findings = redactFindings(results.findings, redact);

@@ -62,6 +62,15 @@ function isMalformed(raw: string): boolean {
   }
 }
 
+/** RFC 3986 §2.3: ALPHA, DIGIT, "-", ".", "_", "~". */
+const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
+
+/** A path segment that percent-encodes an unreserved character: the same URI as the one that does not (RFC 3986 §6.2.2.2). */
+function encodesUnreserved(raw: string): boolean {
+  for (const [, hex] of raw.matchAll(/%([0-9A-Fa-f]{2})/g)) if (UNRESERVED.test(String.fromCharCode(Number.parseInt(hex!, 16)))) return true;
+  return false;
+}
+
 function undecodable(raw: string): boolean {
   try {
     decodeURIComponent(raw);
@@ -118,7 +127,10 @@ export function allowedAnswers(request: ModelRequest, state: RunState): AllowedA
   // An id that is not valid percent-encoding names no resource.
   const fact = Object.values(route.rawParams).some(undecodable) ? 'missing' : state.fact(request);
   let resource: { statuses: number[]; rule: Rule; because: string };
-  if (fact === 'exists') resource = { statuses: successes(operation), rule: 'resource-exists', because: 'the resource exists' };
+  if (fact === 'exists' && Object.values(route.rawParams).some(encodesUnreserved)) {
+    // RFC 3986 §6.2.2.2: the same id, spelled with percent-encoded unreserved characters; a server that does not normalize the segment finds nothing (spec decision project-id-compared-exactly).
+    resource = { statuses: [...successes(operation), ...(documents(operation, NOT_FOUND) ? [NOT_FOUND] : [])], rule: 'resource-exists', because: 'the resource exists (spelled with percent-encoded unreserved characters, which a server may or may not normalize)' };
+  } else if (fact === 'exists') resource = { statuses: successes(operation), rule: 'resource-exists', because: 'the resource exists' };
   else if (fact === 'deleted') resource = { statuses: [NOT_FOUND], rule: 'resource-gone', because: 'it was deleted earlier in the run, and a deletion is final (API §4.3)' };
   else if (fact === 'missing') resource = { statuses: [NOT_FOUND], rule: 'resource-missing', because: 'no such resource exists (ids are compared exactly)' };
   else resource = { statuses: [...successes(operation), ...(documents(operation, NOT_FOUND) ? [NOT_FOUND] : [])], rule: 'status-documented', because: 'whether it exists is not known to the run' };

@@ -10,17 +10,23 @@ export interface RandomUniverse {
   /** Only given tokens are ever deleted; the generated missing token is tried under each given account. */
   tokens: readonly { account: string; token: string }[];
   missingToken: string;
-  credentials: readonly Credential[];
+  /** Every key the run holds, restricted ones by index, and none and an invalid one. */
+  credentials: readonly { credential: Credential; keyIndex?: number }[];
   allowDelete: boolean;
 }
 
 export function randomUniverse(input: PlanInput): RandomUniverse {
   return {
-    projects: [input.project],
+    projects: input.projects,
     missingProject: input.missingProject,
     tokens: input.tokens,
     missingToken: input.missingToken,
-    credentials: ['full', 'none', 'invalid', ...(input.hasRestrictedKey ? (['restricted'] as const) : [])],
+    credentials: [
+      { credential: 'full' },
+      { credential: 'none' },
+      { credential: 'invalid' },
+      ...Array.from({ length: input.hasRestrictedKey ? input.restrictedKeys : 0 }, (_, keyIndex) => ({ credential: 'restricted' as const, keyIndex })),
+    ],
     allowDelete: input.allowDelete,
   };
 }
@@ -36,11 +42,12 @@ export function randomStepArbitraries(input: PlanInput, universe: RandomUniverse
   const environments = input.contract.operation(GET_PROJECT_ENVIRONMENTS);
   const oidc = input.contract.operation(GET_OIDC_SETTINGS);
   const deletion = input.contract.operation(DELETE_SERVICE_ACCOUNT_TOKEN);
-  const step = (operationId: string, method: string, path: string, credential: Credential, label: string): PlannedRequest => ({
+  const step = (operationId: string, method: string, path: string, { credential, keyIndex }: RandomUniverse['credentials'][number], label: string): PlannedRequest => ({
     operationId,
     step: 'random-step',
-    label: `${label} (${credential === 'full' ? 'full key' : credential === 'restricted' ? 'restricted key' : credential === 'none' ? 'no key' : 'invalid key'})`,
+    label: `${label} (${credential === 'full' ? 'full key' : credential === 'restricted' ? `restricted key${keyIndex ? ` ${keyIndex + 1}` : ''}` : credential === 'none' ? 'no key' : 'invalid key'})`,
     credential,
+    ...(keyIndex ? { keyIndex } : {}),
     method,
     path,
     expects: [],

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { isSuccess } from '../http-status.ts';
-import { createRunState, judgeExchange, type ModelCredential, type ModelExchange, type RunState, type Verdict } from '../model/index.ts';
-import { DELETE_SERVICE_ACCOUNT_TOKEN, GET_PROJECT_ENVIRONMENTS } from '../operation-ids.ts';
-import { encodeId, pathOf, type PlanInput } from '../scenarios/plan-input.ts';
+import { knownBeforeRun, toModelExchange } from '../judge-with-model.ts';
+import { judgeExchange, type Verdict } from '../model/index.ts';
+import type { PlanInput } from '../scenarios/plan-input.ts';
 import { randomFor } from '../seeded-random.ts';
 import type { Sender } from '../send.ts';
 import type { Exchange, PlannedRequest, RandomFailure } from '../types.ts';
@@ -52,9 +52,9 @@ class SequenceBroken extends Error {
  */
 export async function runRandomPhase(input: RandomPhaseInput): Promise<RandomPhaseResult> {
   const { plan, sender } = input;
-  const state = createRunState({ contract: plan.contract, forbidden: plan.hasRestrictedKey ? plan.forbidden : [] });
-  declareGiven(state, plan);
-  for (const exchange of input.history) state.observe(modelExchange(exchange));
+  // What the plan taught the model (the given resources, what it deleted) is where the sequences start.
+  const state = knownBeforeRun(plan, input.history);
+  for (const exchange of input.history) state.observe(toModelExchange(exchange));
 
   const exchanges: Exchange[] = [];
   const attempts: Exchange[][] = [];
@@ -75,7 +75,7 @@ export async function runRandomPhase(input: RandomPhaseInput): Promise<RandomPha
       const exchange = await real.send(this.planned, input.history.length + exchanges.length);
       exchanges.push(exchange);
       model.attempt.push(exchange);
-      const judged = modelExchange(exchange);
+      const judged = toModelExchange(exchange);
       const verdicts = judgeExchange(judged, state);
       state.observe(judged);
       if (verdicts.length > 0) {
@@ -114,22 +114,4 @@ function failureOf(verdicts: Verdict[], sequence: Exchange[], before: Exchange[]
     setup: setup.map(input.curl),
     firstLength,
   };
-}
-
-/** The given resources exist, the generated ones do not (before anything is sent). */
-function declareGiven(state: RunState, plan: PlanInput): void {
-  const environments = plan.contract.operation(GET_PROJECT_ENVIRONMENTS);
-  const deletion = plan.contract.operation(DELETE_SERVICE_ACCOUNT_TOKEN);
-  state.declare({ method: environments.method, path: pathOf(environments, [encodeId(plan.project)]) }, 'exists');
-  state.declare({ method: environments.method, path: pathOf(environments, [encodeId(plan.missingProject)]) }, 'missing');
-  for (const token of plan.tokens) {
-    state.declare({ method: deletion.method, path: pathOf(deletion, [encodeId(token.account), encodeId(token.token)]) }, 'exists');
-    state.declare({ method: deletion.method, path: pathOf(deletion, [encodeId(token.account), encodeId(plan.missingToken)]) }, 'missing');
-  }
-}
-
-/** An exchange as the model sees it: a near-miss of a key is no valid credential. */
-function modelExchange(exchange: Exchange): ModelExchange {
-  const credential: ModelCredential = exchange.keyVariant ? (exchange.keyVariant.placement.in === 'header' ? 'invalid' : 'none') : exchange.credential;
-  return { request: { method: exchange.method, path: exchange.path, credential }, ...(exchange.response ? { response: exchange.response } : {}), seq: exchange.seq };
 }

@@ -9,8 +9,10 @@ import { NEEDS_ALLOW_DELETE, NEEDS_TOKEN, type ScenarioPlan } from './scenario-p
 import { allocateTokens } from './token-allocation.ts';
 
 /** Near-misses sent per given id at most: a project may get every kind, a token only those that can name nothing real. */
-export const PROJECT_NEAR_MISS_BUDGET = 48;
+export const PROJECT_NEAR_MISS_BUDGET = 32;
 export const TOKEN_NEAR_MISS_BUDGET = 24;
+/** Every rule of the id grammar gets a variant, however many projects share the budget. */
+const PROJECT_RULES_AT_LEAST = 16;
 
 /**
  * Probes derived from the user's own inputs by the near-miss grammars (near-miss/): near-misses
@@ -34,10 +36,15 @@ export function nearMissScenario(input: PlanInput): ScenarioPlan {
   });
 
   const environments = input.contract.operation(GET_PROJECT_ENVIRONMENTS);
-  // Every given project, and never another given one: a near-miss of one project may be another real project.
-  const projects = new Set([...input.projects, input.missingProject]);
+  const named = new Set<string>([...input.projects, input.missingProject]);
+  const sent = new Set<string>();
+  // The budget is shared by the given projects, each keeping at least one variant of every rule.
+  const budget = Math.max(PROJECT_RULES_AT_LEAST, Math.ceil(PROJECT_NEAR_MISS_BUDGET / input.projects.length));
   for (const project of input.projects) {
-    for (const variant of idNearMisses(project, { deletable: false, given: projects, random: randomFor(input.seed, `project/${project}`), budget: PROJECT_NEAR_MISS_BUDGET })) {
+    for (const variant of idNearMisses(project, { deletable: false, given: named, random: randomFor(input.seed, `project/${project}`), budget })) {
+      // A variant another given project already produced adds nothing.
+      if (sent.has(variant.segment)) continue;
+      sent.add(variant.segment);
       const label = `environments of project ${JSON.stringify(variant.segment)} (${JSON.stringify(project)} ${variant.describe})`;
       const expects = variant.names === 'same' ? [...successStatuses(environments), NOT_FOUND] : allowedFor(variant);
       requests.push({ operationId: environments.operationId, step: 'near-miss-project', label, credential: 'full', method: environments.method, path: pathOf(environments, [variant.segment]), expects });
