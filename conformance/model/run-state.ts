@@ -1,7 +1,7 @@
 import { decodePathParams, type Contract, type Operation } from '../../src/contract/index.ts';
 import { parseBody } from '../checks/check.ts';
 import { isSuccess } from '../http-status.ts';
-import { comparableForm, instanceIds } from './spec-annotations.ts';
+import { comparableForm, constantValues, instanceIds } from './spec-annotations.ts';
 
 /**
  * Which credential a request carried, as far as the judge knows: `unknown` is a key it was not
@@ -94,6 +94,14 @@ export interface RunState {
   /** Where an error instance id was first seen. */
   errorIdSeenAt(id: string): number | undefined;
   firstAnswer(request: ModelRequest): FirstAnswer | undefined;
+  /** The first value an `x-constant` property of the operation's answers had, and where. */
+  constantSeen(operationId: string, pointer: string): { value: string; seq: number } | undefined;
+  /**
+   * What a principal's answers on an operation showed about its permission (spec decision
+   * permissions-per-operation: the same on every resource): `granted` once it got past auth
+   * (a success or a 404), `denied` once it got 403.
+   */
+  permission(request: ModelRequest, operationId: string): { granted: boolean; seq: number } | undefined;
   /** How many exchanges were observed. */
   observed(): number;
 }
@@ -102,6 +110,9 @@ export function createRunState({ contract, forbidden = [] }: RunStateOptions): R
   const facts = new Map<string, ResourceFact>();
   const errorIds = new Map<string, number>();
   const firstAnswers = new Map<string, FirstAnswer>();
+  const constants = new Map<string, { value: string; seq: number }>();
+  const permissions = new Map<string, { granted: boolean; seq: number }>();
+  const principalOf = (request: ModelRequest) => request.principal ?? request.credential;
   let count = 0;
   const keyOf = (request: Pick<ModelRequest, 'method' | 'path'>) => resourceOf(contract, request.method, request.path);
   /**
@@ -147,6 +158,17 @@ export function createRunState({ contract, forbidden = [] }: RunStateOptions): R
       }
       const parsed = parseBody(response.body);
       const documented = resource?.operation.responses.get(String(response.status));
+      if (resource && (request.credential === 'restricted' || request.credential === 'full')) {
+        const key = `${principalOf(request)} ${resource.operation.operationId}`;
+        const granted = isSuccess(response.status) || response.status === 404 ? true : response.status === 403 ? false : undefined;
+        if (granted !== undefined && !permissions.has(key)) permissions.set(key, { granted, seq: at });
+      }
+      if (resource && parsed.ok && isSuccess(response.status)) {
+        for (const { pointer, value } of constantValues(parsed.value, documented?.schema)) {
+          const key = `${resource.operation.operationId} ${pointer}`;
+          if (!constants.has(key)) constants.set(key, { value, seq: at });
+        }
+      }
       if (parsed.ok) for (const { id } of instanceIds(parsed.value, documented?.schema)) if (!errorIds.has(id)) errorIds.set(id, at);
       const key = readKey(request);
       if (key !== undefined && !firstAnswers.has(key)) {
@@ -154,6 +176,8 @@ export function createRunState({ contract, forbidden = [] }: RunStateOptions): R
       }
     },
     errorIdSeenAt: (id) => errorIds.get(id),
+    constantSeen: (operationId, pointer) => constants.get(`${operationId} ${pointer}`),
+    permission: (request, operationId) => permissions.get(`${principalOf(request)} ${operationId}`),
     firstAnswer: (request) => {
       const key = readKey(request);
       return key === undefined ? undefined : firstAnswers.get(key);
