@@ -34,8 +34,8 @@ export const CHECK_USAGE = `Usage: flag-admin check --base-url URL [options]
                              a last time                          (default: ${DEFAULT_SETTLE_MS})
   --config FILE              the same options as JSON (baseUrl, apiKey, restrictedKey, forbidden,
                              project, missingProject, tokens, allowDelete, strict, timeout,
-                             maxBody, settleMs, spec, seed, randomSteps, skipChecks, junit, json, timings,
-                             failOnNotChecked); flags and env win over it
+                             maxBody, settleMs, spec, seed, randomSteps, skipChecks, junit, json,
+                             timings, failOnNotChecked); flags and env win over it
   --junit FILE  --json FILE  write reports (also on exit 2 and 3, with the reason)
   --strict                   also flag properties the spec does not list
   --timeout MS               per request, connect to last byte    (default: ${DEFAULT_TIMEOUT_MS})

@@ -1,3 +1,4 @@
+import { isSuccess } from './http-status.ts';
 import { createRunState, judgeRun, type ModelCredential, type ModelExchange, type RunState, type Verdict } from './model/index.ts';
 import { DELETE_SERVICE_ACCOUNT_TOKEN, GET_PROJECT_ENVIRONMENTS } from './operation-ids.ts';
 import { encodeId, pathOf, type PlanInput } from './scenarios/plan-input.ts';
@@ -17,7 +18,7 @@ export function modelCredentialOf(exchange: Exchange): ModelCredential {
   return exchange.keyVariant.placement.in === 'header' ? 'invalid' : 'none';
 }
 
-/** The model's view of a planned exchange. */
+/** The model's view of a planned exchange. Identical reads are compared per key: each near-miss and each restricted key is a principal of its own. */
 export function toModelExchange(exchange: Exchange): ModelExchange & { batch?: number } {
   return {
     request: { method: exchange.method, path: exchange.path, credential: modelCredentialOf(exchange), principal: exchange.keyVariant?.id ?? `${exchange.credential}${exchange.keyIndex ? `#${exchange.keyIndex}` : ''}` },
@@ -33,7 +34,8 @@ export function knownBeforeRun(input: PlanInput, exchanges: readonly Exchange[])
   const environments = input.contract.operation(GET_PROJECT_ENVIRONMENTS);
   const deletion = input.contract.operation(DELETE_SERVICE_ACCOUNT_TOKEN);
   const at = (operation: typeof environments, ids: string[]) => ({ method: operation.method, path: pathOf(operation, ids.map(encodeId)) });
-  for (const e of exchanges) if (ABSENT_BY_CONSTRUCTION.has(e.step)) state.declare(e, 'missing');
+  // A near-miss that RFC 3986 makes the given id itself (a percent-encoded unreserved character) names what that id names: not absent.
+  for (const e of exchanges) if (ABSENT_BY_CONSTRUCTION.has(e.step) && !e.expects.some(isSuccess)) state.declare(e, 'missing');
   state.declare(at(environments, [input.missingProject]), 'missing');
   state.declare(at(deletion, [input.missingAccount, input.missingToken]), 'missing');
   for (const project of input.projects) state.declare(at(environments, [project]), 'exists');
@@ -44,8 +46,13 @@ export function knownBeforeRun(input: PlanInput, exchanges: readonly Exchange[])
   return state;
 }
 
-/** Every exchange of the run judged by the model, in order: its verdicts by seq. */
-export function judgeWithModel(input: PlanInput, exchanges: readonly Exchange[]): Map<number, Verdict[]> {
+/**
+ * Every exchange of the plan judged by the model, in order: its verdicts by seq. The random
+ * phase's exchanges are judged by that phase itself, with the same model, as sequences it can
+ * shrink (check random-sequence-conformant): they are left out here.
+ */
+export function judgeWithModel(input: PlanInput, all: readonly Exchange[]): Map<number, Verdict[]> {
+  const exchanges = all.filter((e) => e.step !== 'random-step');
   const verdicts = judgeRun(exchanges.map(toModelExchange), knownBeforeRun(input, exchanges));
   return new Map(exchanges.map((e, i) => [e.seq, verdicts[i] ?? []]));
 }

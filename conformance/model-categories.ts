@@ -42,6 +42,8 @@ export function categoryOf(rule: Rule, exchange: Exchange): string {
       return 'error-ids-unique';
     case 'list-items-unique':
       return 'list-items-unique';
+    case 'permission-consistent':
+      return 'restricted-key-accepted';
   }
 }
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { maxHeaderSize } from 'node:http';
 import type { Socket } from 'node:net';
 import { Agent, buildConnector, request } from 'undici';
@@ -23,9 +24,6 @@ export interface Sender {
   alive(): Promise<boolean>;
   close(): Promise<void>;
 }
-
-/** Bodies from this length on are kept once per distinct content. */
-const LARGE_BODY_CHARS = 64 * 1024;
 
 /** After a dropped connection: how often, and how far apart, to ask whether the target still answers. */
 const ALIVE_ATTEMPTS = 3;
@@ -78,16 +76,7 @@ export function createSender(options: SenderOptions): Sender {
   const socketBytes = bytesReadCounter();
   const agent = new Agent({ connect: socketBytes.connector });
   let inFlight = 0;
-  // Large bodies that repeat (the same answer to every near-miss, read and repeat) are kept once:
-  // the run's memory grows with the distinct large answers, not with the number of requests.
-  const large = new Map<string, string>();
-  const keptOnce = (body: string): string => {
-    if (body.length < LARGE_BODY_CHARS) return body;
-    const kept = large.get(body);
-    if (kept !== undefined) return kept;
-    large.set(body, body);
-    return body;
-  };
+  const bodies = createBodyTexts();
   const keyFor = (credential: Credential, keyIndex = 0): string | undefined =>
     credential === 'full' ? options.keys.full : credential === 'restricted' ? options.keys.restricted[keyIndex] : credential === 'invalid' ? options.keys.invalid : undefined;
 
@@ -123,7 +112,7 @@ export function createSender(options: SenderOptions): Sender {
       const bytesBefore = socketBytes.total();
       inFlight++;
       const alone = inFlight === 1;
-      const outcome = await fetchBounded(agent, url, { method: planned.method, headers }, options).finally(() => inFlight--);
+      const outcome = await fetchBounded(agent, url, { method: planned.method, headers }, options, bodies).finally(() => inFlight--);
       exchange.elapsedMs = performance.now() - started;
       // Bytes are the run's, not the request's: they are its own only when no other request was in flight.
       const bytesArrived = alone && inFlight === 0 ? socketBytes.total() - bytesBefore : 0;
@@ -144,14 +133,14 @@ export function createSender(options: SenderOptions): Sender {
         // The spec declares no size limit (decision no-declared-limits): a body over the suite's own cap is not a defect, only not judged.
         exchange.notJudged = `answered ${outcome.status} with a body over --max-body ${options.maxBodyBytes} bytes; reading stopped and nothing of it was judged (raise --max-body to judge such a body)`;
       } else {
-        exchange.response = { status: outcome.status, headers: outcome.headers, body: keptOnce(outcome.body) };
+        exchange.response = { status: outcome.status, headers: outcome.headers, body: outcome.body };
       }
       return exchange;
     },
     async alive() {
       for (let attempt = 0; attempt < ALIVE_ATTEMPTS; attempt++) {
         const bytesBefore = socketBytes.total();
-        const outcome = await fetchBounded(agent, `${new URL(options.baseUrl).origin}/`, { method: 'GET', headers: {} }, options);
+        const outcome = await fetchBounded(agent, `${new URL(options.baseUrl).origin}/`, { method: 'GET', headers: {} }, options, bodies);
         // An answer that began and then broke a limit is an answer: the target is up.
         if (!('error' in outcome) || outcome.received || responseBegan(outcome.error)) return true;
         if (outcome.deadline && !notHttp(outcome.error) && socketBytes.total() > bytesBefore) return true;
@@ -196,7 +185,7 @@ type Fetched =
  * timeouts are idle times, which a server dripping a byte a second never trips) and a body cap
  * (an endless body is read only up to it). Never throws.
  */
-async function fetchBounded(agent: Agent, url: string, init: { method: string; headers: Record<string, string> }, options: { timeoutMs: number; maxBodyBytes: number }): Promise<Fetched> {
+async function fetchBounded(agent: Agent, url: string, init: { method: string; headers: Record<string, string> }, options: { timeoutMs: number; maxBodyBytes: number }, bodies: BodyTexts): Promise<Fetched> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), options.timeoutMs);
   const chunks: Buffer[] = [];
@@ -214,7 +203,7 @@ async function fetchBounded(agent: Agent, url: string, init: { method: string; h
       chunks.push(chunk);
       size += chunk.length;
     }
-    return { ...head, body: overflow ? '' : Buffer.concat(chunks).toString('utf8'), overflow };
+    return { ...head, body: overflow ? '' : bodies.text(Buffer.concat(chunks)), overflow };
   } catch (error) {
     return { error, deadline: controller.signal.aborted, ...(head ? { received: { ...head, body: Buffer.concat(chunks).toString('utf8') } } : {}) };
   } finally {
@@ -258,4 +247,34 @@ function describeTransportError(error: unknown): string {
     return notHttp(error) ? `the target answered with bytes that are not an HTTP response (${reason})` : `the response broke HTTP's framing (${reason})`;
   }
   return `${code}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`;
+}
+
+interface BodyTexts {
+  text(bytes: Buffer): string;
+}
+
+/** Bodies of at least this size are shared when the same bytes come back again. */
+const SHARED_BODY_BYTES = 4096;
+/** How many distinct large bodies are remembered for sharing; older ones are simply not shared. */
+const SHARED_BODIES = 64;
+
+/**
+ * The run repeats identical reads (start, middle, end, every project, every key), and the
+ * recorded exchanges keep every body: identical large bodies share one string, so a target that
+ * answers a megabyte to each of a hundred reads costs one megabyte, not a hundred (the bound on
+ * the checker's memory, docs/conformance.md). Keyed by content hash; bounded.
+ */
+function createBodyTexts(): BodyTexts {
+  const seen = new Map<string, string>();
+  return {
+    text(bytes) {
+      if (bytes.length < SHARED_BODY_BYTES) return bytes.toString('utf8');
+      const key = `${bytes.length}:${createHash('sha256').update(bytes).digest('base64')}`;
+      const known = seen.get(key);
+      if (known !== undefined) return known;
+      const text = bytes.toString('utf8');
+      if (seen.size < SHARED_BODIES) seen.set(key, text);
+      return text;
+    },
+  };
 }

@@ -78,10 +78,11 @@ export function validateOptions(options: ConformanceOptions): TokenRef[] {
       case 'positive-integer':
         if (!Number.isSafeInteger(value) || (value as number) < 1) bad(name, 'a positive integer', value);
         break;
-      case 'steps':
-        if (!Number.isSafeInteger(value) || (value as number) < 0 || (value as number) > MAX_RANDOM_STEPS) bad(name, `a number of requests from 0 to ${MAX_RANDOM_STEPS}`, value);
       case 'non-negative-integer':
         if (!Number.isSafeInteger(value) || (value as number) < 0) bad(name, 'an integer of 0 or more', value);
+        break;
+      case 'steps':
+        if (!Number.isSafeInteger(value) || (value as number) < 0 || (value as number) > MAX_RANDOM_STEPS) bad(name, `a number of requests from 0 to ${MAX_RANDOM_STEPS}`, value);
         break;
       case 'strings':
         if (!Array.isArray(value)) bad(name, 'an array of strings', value);

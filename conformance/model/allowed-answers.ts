@@ -24,7 +24,8 @@ export type Rule =
   | 'no-body'
   | 'answer-stable'
   | 'error-id-unique'
-  | 'list-items-unique';
+  | 'list-items-unique'
+  | 'permission-consistent';
 
 export interface AllowedAnswers {
   /** `outside`: no path of the spec holds the request; the contract says nothing about it. */
@@ -60,15 +61,6 @@ function isMalformed(raw: string): boolean {
   } catch {
     return true;
   }
-}
-
-/** RFC 3986 §2.3: ALPHA, DIGIT, "-", ".", "_", "~". */
-const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
-
-/** A path segment that percent-encodes an unreserved character: the same URI as the one that does not (RFC 3986 §6.2.2.2). */
-function encodesUnreserved(raw: string): boolean {
-  for (const [, hex] of raw.matchAll(/%([0-9A-Fa-f]{2})/g)) if (UNRESERVED.test(String.fromCharCode(Number.parseInt(hex!, 16)))) return true;
-  return false;
 }
 
 function undecodable(raw: string): boolean {
@@ -130,19 +122,22 @@ export function allowedAnswers(request: ModelRequest, state: RunState): AllowedA
     return { ...base, statuses: [FORBIDDEN], rule: 'permission-required', because: `the key lacks the permission for ${operation.operationId}: 403 before the resource is looked up (API §5)` };
   }
   // An id that is not valid percent-encoding names no resource.
+  // A permission is per operation, the same on every resource (spec decision permissions-per-operation): what this key's earlier answers showed holds here too.
+  const permission = needsAuth && request.credential === 'restricted' ? state.permission(request, operation.operationId) : undefined;
+  if (permission && !permission.granted) {
+    return { ...base, statuses: [FORBIDDEN], rule: 'permission-consistent', because: `this key got 403 on ${operation.operationId} before (request #${permission.seq}), and a permission is the same on every resource` };
+  }
   const fact = Object.values(route.rawParams).some(undecodable) ? 'missing' : state.fact(request);
   let resource: { statuses: number[]; rule: Rule; because: string };
-  if (fact === 'exists' && Object.values(route.rawParams).some(encodesUnreserved)) {
-    // RFC 3986 §6.2.2.2: the same id, spelled with percent-encoded unreserved characters; a server that does not normalize the segment finds nothing (spec decision project-id-compared-exactly).
-    resource = { statuses: [...successes(operation), ...(documents(operation, NOT_FOUND) ? [NOT_FOUND] : [])], rule: 'resource-exists', because: 'the resource exists (spelled with percent-encoded unreserved characters, which a server may or may not normalize)' };
-  } else if (fact === 'exists') resource = { statuses: successes(operation), rule: 'resource-exists', because: 'the resource exists' };
+  // An id spelled with needless percent-encoding (%64efault, RFC 3986 §6.2.2.2) has no fact (run-state.ts resourceOf): the same id or nothing, both allowed.
+  if (fact === 'exists') resource = { statuses: successes(operation), rule: 'resource-exists', because: 'the resource exists' };
   else if (fact === 'deleted') resource = { statuses: [NOT_FOUND], rule: 'resource-gone', because: 'it was deleted earlier in the run, and a deletion is final (API §4.3)' };
   else if (fact === 'missing') resource = { statuses: [NOT_FOUND], rule: 'resource-missing', because: 'no such resource exists (ids are compared exactly)' };
   else resource = { statuses: [...successes(operation), ...(documents(operation, NOT_FOUND) ? [NOT_FOUND] : [])], rule: 'status-documented', because: 'whether it exists is not known to the run' };
   const extra = [
     ...unconditioned,
     // The restricted key may lack the permission of an operation it was not said to lack; an unknown key may be anything.
-    ...(needsAuth && request.credential === 'restricted' ? [FORBIDDEN] : []),
+    ...(needsAuth && request.credential === 'restricted' && !permission ? [FORBIDDEN] : []),
     ...(needsAuth && request.credential === 'unknown' ? [UNAUTHORIZED, FORBIDDEN] : []),
   ];
   return { ...base, statuses: [...new Set([...resource.statuses, ...extra])].sort(), rule: resource.rule, because: resource.because };
@@ -158,6 +153,7 @@ export function brokenRule(allowed: AllowedAnswers, request: ModelRequest, statu
   if (!responseFor(operation, status)) return 'status-documented';
   if (status === UNAUTHORIZED && (request.credential === 'full' || request.credential === 'restricted')) return 'valid-key-accepted';
   if (status === FORBIDDEN && request.credential === 'full') return 'full-key-allowed';
+  if (status === FORBIDDEN && request.credential === 'restricted' && state.permission(request, operation.operationId)?.granted) return 'permission-consistent';
   if (isSuccess(status) && allowed.rule === 'status-documented') return 'status-documented';
   return allowed.rule;
 }

@@ -69,6 +69,24 @@ describe('the model of the contract', () => {
     expect(rules(judgeRun(batch([ok, ok, gone]), again))).toEqual([[], ['resource-gone'], []]);
   });
 
+  it('holds a key to one permission per operation on every resource, and version to one value in every answer', () => {
+    const state = createRunState({ contract });
+    const other = '/api/admin/environments/project/mobile-app';
+    const run: ModelExchange[] = [
+      { request: at('GET', ENV, 'restricted'), response: environments(['a']) },
+      { request: at('GET', other, 'restricted'), response: error(403, 'NoAccessError', 'e-9') },
+      { request: at('GET', other), response: { ...environments(['b']), body: JSON.stringify({ version: 2, environments: [{ name: 'b' }] }) } },
+    ];
+    expect(rules(judgeRun(run, state))).toEqual([[], ['permission-consistent'], ['answer-stable']]);
+  });
+
+  it('allows an id spelled with needless percent-encoding to be the same resource or none', () => {
+    const state = createRunState({ contract });
+    state.declare(at('GET', ENV), 'exists');
+    expect(allowedAnswers(at('GET', '/api/admin/environments/project/%64efault'), state).statuses).toEqual([200, 404]);
+    expect(allowedAnswers(at('GET', ENV), state).statuses).toEqual([200]);
+  });
+
   it('reads the credential of traffic from the header', () => {
     expect([undefined, 'Bearer k', 'k', 'r', 'other'].map((v) => credentialOf(v, { full: 'k', restricted: 'r' }))).toEqual(['none', 'full', 'full', 'restricted', 'unknown']);
   });

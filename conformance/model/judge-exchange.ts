@@ -3,7 +3,7 @@ import { mediaTypeOf, parseBody, statusList } from '../checks/check.ts';
 import { isErrorKindViolation } from '../checks/error-kind-conformance.ts';
 import { NOT_FOUND, isSuccess } from '../http-status.ts';
 import { allowedAnswers, brokenRule, type AllowedAnswers, type Rule } from './allowed-answers.ts';
-import { comparableForm, instanceIds, repeatedKeys } from './spec-annotations.ts';
+import { comparableForm, constantValues, instanceIds, repeatedKeys } from './spec-annotations.ts';
 import type { ModelExchange, RunState } from './run-state.ts';
 
 /** One way an exchange breaks the contract. Data, like a finding: the suite adds request, excerpt and curl line. */
@@ -89,6 +89,15 @@ function runWide(exchange: ModelExchange, state: RunState, value: unknown, schem
   }
   for (const repeat of repeatedKeys(value, schema)) {
     verdicts.push({ rule: 'list-items-unique', message: `two items share ${repeat.key} ${JSON.stringify(repeat.value)} (the first is item ${repeat.firstIndex}); the spec keys these items by ${repeat.key}.`, expected: `items unique by ${repeat.key}`, got: `${repeat.key} ${JSON.stringify(repeat.value)} twice`, instancePointer: repeat.pointer });
+  }
+  const operationId = state.contract.matchRoute(exchange.request.method, exchange.request.path.split('?')[0]!);
+  if (operationId.kind === 'operation' && isSuccess(exchange.response!.status)) {
+    for (const { pointer, value: now } of constantValues(value, schema)) {
+      const seen = state.constantSeen(operationId.operation.operationId, pointer);
+      if (seen && seen.value !== now) {
+        verdicts.push({ rule: 'answer-stable', message: `${pointer} is ${now} here but was ${seen.value} in the answer to request #${seen.seq}; the spec makes it one value in every answer of ${operationId.operation.operationId} (x-constant).`, expected: seen.value, got: now, instancePointer: pointer, contradicts: seen.seq });
+      }
+    }
   }
   const first = state.firstAnswer(exchange.request);
   const response = exchange.response!;

@@ -1,7 +1,7 @@
 import { decodePathParams, type Contract, type Operation } from '../../src/contract/index.ts';
 import { parseBody } from '../checks/check.ts';
 import { isSuccess } from '../http-status.ts';
-import { comparableForm, instanceIds } from './spec-annotations.ts';
+import { comparableForm, constantValues, instanceIds } from './spec-annotations.ts';
 
 /**
  * Which credential a request carried, as far as the judge knows: `unknown` is a key it was not
@@ -59,13 +59,20 @@ export interface RunStateOptions {
   forbidden?: Iterable<string>;
 }
 
-/** The resource a request addresses, keyed by its path template and decoded ids; undefined when no operation holds the path or its ids do not decode. */
-export function resourceOf(contract: Contract, method: string, path: string): { operation: Operation; key: string; params: Record<string, string> } | undefined {
+/**
+ * The resource a request addresses, keyed by its path template and decoded ids; undefined when
+ * no operation holds the path or its ids do not decode. `canonical` is false for an id spelled
+ * with percent-encoding where none is needed (`%64efault`): RFC 3986 §6.2.2.2 makes it the same
+ * id, but a server that compares raw segments finds nothing there, and both readings are allowed
+ * (spec decision on ids compared exactly), so such a request neither uses nor teaches a fact.
+ */
+export function resourceOf(contract: Contract, method: string, path: string): { operation: Operation; key: string; params: Record<string, string>; canonical: boolean } | undefined {
   const route = contract.matchRoute(method, path.split('?')[0]!);
   if (route.kind !== 'operation') return undefined;
   const decoded = decodePathParams(route.rawParams);
   if (!decoded.ok) return undefined;
-  return { operation: route.operation, key: `${route.operation.path} ${JSON.stringify(decoded.params)}`, params: decoded.params };
+  const canonical = Object.entries(route.rawParams).every(([name, raw]) => encodeURIComponent(decoded.params[name]!) === raw);
+  return { operation: route.operation, key: `${route.operation.path} ${JSON.stringify(decoded.params)}`, params: decoded.params, canonical };
 }
 
 /** What an identical read must answer again: keyed by method, path and credential. */
@@ -87,6 +94,14 @@ export interface RunState {
   /** Where an error instance id was first seen. */
   errorIdSeenAt(id: string): number | undefined;
   firstAnswer(request: ModelRequest): FirstAnswer | undefined;
+  /** The first value an `x-constant` property of the operation's answers had, and where. */
+  constantSeen(operationId: string, pointer: string): { value: string; seq: number } | undefined;
+  /**
+   * What a principal's answers on an operation showed about its permission (spec decision
+   * permissions-per-operation: the same on every resource): `granted` once it got past auth
+   * (a success or a 404), `denied` once it got 403.
+   */
+  permission(request: ModelRequest, operationId: string): { granted: boolean; seq: number } | undefined;
   /** How many exchanges were observed. */
   observed(): number;
 }
@@ -95,6 +110,9 @@ export function createRunState({ contract, forbidden = [] }: RunStateOptions): R
   const facts = new Map<string, ResourceFact>();
   const errorIds = new Map<string, number>();
   const firstAnswers = new Map<string, FirstAnswer>();
+  const constants = new Map<string, { value: string; seq: number }>();
+  const permissions = new Map<string, { granted: boolean; seq: number }>();
+  const principalOf = (request: ModelRequest) => request.principal ?? request.credential;
   let count = 0;
   const keyOf = (request: Pick<ModelRequest, 'method' | 'path'>) => resourceOf(contract, request.method, request.path);
   /**
@@ -112,14 +130,14 @@ export function createRunState({ contract, forbidden = [] }: RunStateOptions): R
     forbidden: new Set(forbidden),
     declare(request, fact) {
       const resource = keyOf(request);
-      if (resource) facts.set(resource.key, fact);
+      if (resource?.canonical) facts.set(resource.key, fact);
     },
     fact(request) {
       const resource = keyOf(request);
       if (!resource) return undefined;
       // An operation without ids addresses the one resource of its path (the OIDC settings): it exists.
       if (resource.operation.pathParams.length === 0) return 'exists';
-      return facts.get(resource.key);
+      return resource.canonical ? facts.get(resource.key) : undefined;
     },
     observe({ request, response, seq }) {
       const at = seq ?? count;
@@ -127,7 +145,8 @@ export function createRunState({ contract, forbidden = [] }: RunStateOptions): R
       if (!response) return;
       const resource = keyOf(request);
       const authorized = request.credential === 'full' || request.credential === 'restricted';
-      if (resource && resource.operation.pathParams.length > 0) {
+      if (resource && !resource.canonical && isSuccess(response.status) && request.method === 'DELETE') facts.delete(resource.key);
+      if (resource && resource.canonical && resource.operation.pathParams.length > 0) {
         const known = facts.get(resource.key);
         // Only a first answer teaches a fact: an answer that contradicts a known fact was judged wrong and changes nothing.
         // A delete that succeeded deleted something, whoever sent it.
@@ -139,6 +158,17 @@ export function createRunState({ contract, forbidden = [] }: RunStateOptions): R
       }
       const parsed = parseBody(response.body);
       const documented = resource?.operation.responses.get(String(response.status));
+      if (resource && (request.credential === 'restricted' || request.credential === 'full')) {
+        const key = `${principalOf(request)} ${resource.operation.operationId}`;
+        const granted = isSuccess(response.status) || response.status === 404 ? true : response.status === 403 ? false : undefined;
+        if (granted !== undefined && !permissions.has(key)) permissions.set(key, { granted, seq: at });
+      }
+      if (resource && parsed.ok && isSuccess(response.status)) {
+        for (const { pointer, value } of constantValues(parsed.value, documented?.schema)) {
+          const key = `${resource.operation.operationId} ${pointer}`;
+          if (!constants.has(key)) constants.set(key, { value, seq: at });
+        }
+      }
       if (parsed.ok) for (const { id } of instanceIds(parsed.value, documented?.schema)) if (!errorIds.has(id)) errorIds.set(id, at);
       const key = readKey(request);
       if (key !== undefined && !firstAnswers.has(key)) {
@@ -146,6 +176,8 @@ export function createRunState({ contract, forbidden = [] }: RunStateOptions): R
       }
     },
     errorIdSeenAt: (id) => errorIds.get(id),
+    constantSeen: (operationId, pointer) => constants.get(`${operationId} ${pointer}`),
+    permission: (request, operationId) => permissions.get(`${principalOf(request)} ${operationId}`),
     firstAnswer: (request) => {
       const key = readKey(request);
       return key === undefined ? undefined : firstAnswers.get(key);

@@ -8,6 +8,8 @@ import type { Contract, JsonSchema } from '../../src/contract/index.ts';
  * - `x-per-instance: true` on a property: may differ between two answers to the same request.
  * - `x-unique-by: NAME` on an array: no two items share the property NAME; two answers compare
  *   the array as a set keyed by it (its order carries no meaning).
+ * - `x-constant: true` on a property: one value in every answer of the operation in a run
+ *   (whatever the resource, however often asked).
  * - `x-tolerated-refusals: [statuses]` anywhere: what a server may answer to malformed input
  *   before any operation runs, beside the statuses the operation documents.
  */
@@ -15,6 +17,7 @@ export const INSTANCE_ID = 'x-instance-id';
 export const PER_INSTANCE = 'x-per-instance';
 export const UNIQUE_BY = 'x-unique-by';
 export const TOLERATED_REFUSALS = 'x-tolerated-refusals';
+export const CONSTANT = 'x-constant';
 
 /** Every `x-tolerated-refusals` list of the authored document, merged. */
 export function toleratedRefusals(contract: Contract): ReadonlySet<number> {
@@ -108,6 +111,22 @@ export function instanceIds(value: unknown, schema: JsonSchema | undefined): { p
         if (sub?.[INSTANCE_ID] === true && (typeof child === 'string' || typeof child === 'number')) found.push({ pointer: `${pointer}/${escape(name)}`, id: String(child) });
         else walk(child, sub, `${pointer}/${escape(name)}`);
       }
+    }
+  };
+  walk(value, schema, '');
+  return found;
+}
+
+/** The values of `x-constant` properties of a body (outside arrays), with their JSON pointers. */
+export function constantValues(value: unknown, schema: JsonSchema | undefined): { pointer: string; value: string }[] {
+  const found: { pointer: string; value: string }[] = [];
+  const walk = (node: unknown, at: JsonSchema | undefined, pointer: string): void => {
+    if (!node || typeof node !== 'object' || Array.isArray(node)) return;
+    const properties = propertiesOf(at);
+    for (const [name, child] of Object.entries(node)) {
+      const sub = properties.get(name);
+      if (sub?.[CONSTANT] === true) found.push({ pointer: `${pointer}/${escape(name)}`, value: JSON.stringify(child) });
+      else walk(child, sub, `${pointer}/${escape(name)}`);
     }
   };
   walk(value, schema, '');

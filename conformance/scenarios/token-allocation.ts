@@ -68,8 +68,8 @@ export function deletedByRoles(allocation: TokenAllocation): TokenRef[] {
 
 /** Which roles each given token played, and for each role nobody played, what would fill it. */
 export function describeRoles(tokens: readonly TokenRef[], allocation: TokenAllocation, options: { allowDelete: boolean; restrictedKeys: number; restrictedMayDelete: boolean }): { tokens: { token: string; roles: TokenRole[] }[]; empty: { role: TokenRole; fill: string }[] } {
-  const roles = new Map<TokenRef, TokenRole[]>(tokens.map((t) => [t, []]));
-  const add = (t: TokenRef | undefined, role: TokenRole) => t && roles.get(t)?.push(role);
+  const roles = new Map<string, TokenRole[]>(tokens.map((t) => [name(t), []]));
+  const add = (t: TokenRef | undefined, role: TokenRole) => t && roles.get(name(t))?.push(role);
   if (options.allowDelete) {
     add(allocation.primary, 'own-delete');
     for (const t of allocation.extra) add(t, 'own-delete');
@@ -87,5 +87,5 @@ export function describeRoles(tokens: readonly TokenRef[], allocation: TokenAllo
   need('bystander', allocation.bystanders.length > 0, NEEDS_BYSTANDER.replace(/^needs /, ''));
   if (options.restrictedMayDelete) empty.push({ role: 'restricted-target', fill: 'the delete in --forbidden (the restricted key is tried on real tokens only when it may not delete them)' });
   else need('restricted-target', options.restrictedKeys > 0 && allocation.restrictedTargets.length > 0, options.restrictedKeys === 0 ? '--restricted-key (or FLAG_ADMIN_RESTRICTED_KEY)' : 'a disposable --token');
-  return { tokens: [...roles].map(([t, r]) => ({ token: name(t), roles: r })), empty };
+  return { tokens: [...roles].map(([token, r]) => ({ token, roles: r })), empty };
 }

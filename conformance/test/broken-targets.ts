@@ -432,6 +432,20 @@ export const BROKEN_TARGETS: BrokenTarget[] = [
       ),
   },
   {
+    name: 'the restricted key is refused (403) on the second project only (a per-project permission)',
+    errors: ['restricted-key-accepted'],
+    serve: (contract) =>
+      breakResponses(contract, (req, res) => (req.headers.authorization === VIEWER_KEY && operationOf(contract, req) === GET_PROJECT_ENVIRONMENTS && req.url.endsWith('/mobile-app') ? error(403, 'NoAccessError') : res)),
+  },
+  {
+    name: 'version differs per project (the data version instead of the schema version)',
+    errors: ['answers-agree'],
+    serve: (contract) =>
+      breakResponses(contract, (req, res) =>
+        operationOf(contract, req) === GET_PROJECT_ENVIRONMENTS && res.status === 200 && req.url.endsWith('/mobile-app') ? editJson(res, (body) => ({ ...body, version: 2 })) : res,
+      ),
+  },
+  {
     name: '418 for an id holding an encoded slash (a status nothing documents or tolerates)',
     errors: ['status-code-documented'],
     warnings: ['odd-id-rejected'],

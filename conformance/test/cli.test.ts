@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadContract, type Contract } from '../../src/contract/index.ts';
-import { serveHandler, type RunningServer } from '../../src/mock/index.ts';
+import { DEFAULT_FIXTURES, createMock, serveHandler, type RunningServer } from '../../src/mock/index.ts';
 import { checkCommand } from '../cli.ts';
 import { breakResponses, editJson, operationOf } from './serve-target.ts';
 import { ADMIN_KEY, VIEWER_KEY, runCheck, targetArgs } from './run-check.ts';
@@ -128,5 +128,26 @@ describe('secrets', () => {
     expect(run.report!.findings.some((f) => f.response?.excerpt.includes('"secret":"<redacted>"'))).toBe(true);
     expect(run.report!.findings.some((f) => f.curl.includes('"Authorization: $FLAG_ADMIN_RESTRICTED_KEY"'))).toBe(true);
     expect(run.junit).toContain('<failure message=');
+  });
+});
+
+describe('--restricted-key, repeatable', () => {
+  it('tries every restricted key on every operation and a token of every account; a finding names the key by its variable and no report shows it', async () => {
+    const second = 'viewer-key-of-another-team';
+    const mock = createMock({ contract, fixtures: { ...DEFAULT_FIXTURES, apiKeys: [...DEFAULT_FIXTURES.apiKeys, { key: second, permissions: ['getProjectEnvironments'] }] } });
+    // The second key's permission check is missing on the deletes: it acts as the admin key there.
+    const server = await serveHandler((request) => mock.handle(request.headers.authorization === second && request.method === 'DELETE' ? { ...request, headers: { ...request.headers, authorization: ADMIN_KEY } } : request), { port: 0 });
+    try {
+      const run = await runCheck([...targetArgs(server.url), '--restricted-key', VIEWER_KEY, '--restricted-key', second]);
+      expect(run.code).toBe(1);
+      expect(run.report!.options.restrictedKeys).toBe(2);
+      expect([...new Set(run.report!.findings.map((f) => f.checkId))]).toEqual(['restricted-key-forbidden']);
+      const curls = run.report!.findings.map((f) => f.curl);
+      expect(curls.every((c) => c.includes('$FLAG_ADMIN_RESTRICTED_KEY_2'))).toBe(true);
+      expect(run.report!.findings.map((f) => f.request.url.replace(server.url, ''))).toContain('/api/admin/service-account/2/token/4');
+      expect(run.stdout + run.json + run.junit).not.toContain(second);
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -25,7 +25,7 @@ export type Validate = (instance: unknown) => SchemaViolation[];
  * conformance/model/spec-annotations.ts); declared so that Ajv's strict mode still rejects
  * genuine typos in the spec.
  */
-const OPENAPI_KEYWORDS = ['example', 'xml', 'externalDocs', 'discriminator', 'x-decisions', 'x-instance-id', 'x-per-instance', 'x-unique-by'];
+const OPENAPI_KEYWORDS = ['example', 'xml', 'externalDocs', 'discriminator', 'x-decisions', 'x-instance-id', 'x-per-instance', 'x-unique-by', 'x-constant'];
 
 /** One Ajv instance per contract: schemas are compiled at load, never per request. Ajv itself loads on the first call (./ajv-engine.ts). */
 export function createAjv(): Ajv2020 {
