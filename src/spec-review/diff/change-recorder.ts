@@ -58,21 +58,34 @@ export class ChangeRecorder {
    * `explains` says which side's pointer is the changed thing itself: for something removed the
    * NEW pointer is only its former parent, which must not hide other changes under it.
    */
+  /**
+   * Set while comparing webhooks: there the API calls the client, so whoever receives a webhook
+   * plays the server's part of that call, and the API the client's. A change inside a webhook
+   * operation is classified as the same change in a path, with the two audiences swapped.
+   */
+  mirrored = false;
+
   record(ruleId: string, message: string, oldPointer: string, newPointer: string, operation?: string, explains: 'both' | 'old' | 'new' = 'both'): void {
     const rule = DIFF_RULES[ruleId];
     if (!rule) throw new Error(`unknown diff rule ${ruleId}`);
     this.explained.push({ old: explains === 'new' ? NOWHERE : oldPointer, new: explains === 'old' ? NOWHERE : newPointer });
     const old = this.side(this.oldVersion, oldPointer);
     const now = this.side(this.newVersion, newPointer);
-    const key = `${ruleId} ${old.pointer} ${now.pointer} ${message}`;
+    const key = `${ruleId} ${old.pointer} ${now.pointer} ${message} ${this.mirrored}`;
     const existing = this.byKey.get(key);
     if (existing) {
       if (operation && !existing.operations.includes(operation)) existing.operations.push(operation);
       return;
     }
-    const change: Change = { ruleId, client: rule.client, server: rule.server, severity: worse(rule.client, rule.server), message, operations: operation ? [operation] : [], old, new: now };
+    const [client, server] = this.mirrored ? [rule.server, rule.client] : [rule.client, rule.server];
+    const change: Change = { ruleId, client, server, severity: worse(client, server), message, operations: operation ? [operation] : [], old, new: now };
     this.byKey.set(key, change);
     this.changes.push(change);
+  }
+
+  /** Marks a place as compared and equal in effect (a default written out), so the catch-all pass does not list it. */
+  explain(oldPointer: string, newPointer: string): void {
+    this.explained.push({ old: oldPointer, new: newPointer });
   }
 
   /** Whether a change already covers this place: it is at or under a changed pointer. */
@@ -83,6 +96,18 @@ export class ChangeRecorder {
   /** Whether a change lies under this place (an added path item holding an added operation). */
   explainsPartOf(oldPointer: string, newPointer: string): boolean {
     return this.explained.some((e) => within(e.old, oldPointer) || within(e.new, newPointer));
+  }
+
+  /**
+   * The component a dereferenced pointer's last step reached through a `$ref` (`/components/schemas/Cat`),
+   * or undefined where that step was written inline: a branch's identity across versions.
+   */
+  refTarget(side: 'old' | 'new', pointer: string): string | undefined {
+    const document = (side === 'old' ? this.oldVersion : this.newVersion).source.document;
+    const cut = pointer.lastIndexOf('/');
+    const inline = `${authoredPointer(document, pointer.slice(0, cut))}${pointer.slice(cut)}`;
+    const authored = authoredPointer(document, pointer);
+    return authored === inline ? undefined : authored;
   }
 
   private side(version: SpecVersion, pointer: string): ChangeSide {
