@@ -105,10 +105,10 @@ describe('flag-admin spec diff', () => {
   });
 
   it('refuses bad usage with exit 2: one file, two stdins, an unknown format, an unreadable, unparsable or invalid spec', async () => {
-    expect((await cli(['spec', 'diff', BASE_FILE])).stderr).toContain('expected OLD and NEW');
-    expect((await cli(['spec', 'diff', '-', '-'])).code).toBe(2);
-    expect((await cli(['spec', 'diff', BASE_FILE, BASE_FILE, '--format', 'mardown'])).stderr).toContain('(did you mean markdown?)');
-    const missing = await cli(['spec', 'diff', BASE_FILE, 'nowhere.yaml']);
+    expect((await cliInProcess(['spec', 'diff', BASE_FILE])).stderr).toContain('expected OLD and NEW');
+    expect((await cliInProcess(['spec', 'diff', '-', '-'])).code).toBe(2);
+    expect((await cliInProcess(['spec', 'diff', BASE_FILE, BASE_FILE, '--format', 'mardown'])).stderr).toContain('(did you mean markdown?)');
+    const missing = await cliInProcess(['spec', 'diff', BASE_FILE, 'nowhere.yaml']);
     expect(missing).toMatchObject({ code: 2, stderr: 'flag-admin spec diff: nowhere.yaml: cannot read it (ENOENT)\n' });
     const invalid = await cli(['spec', 'diff', BASE_FILE, '-'], { stdin: 'openapi: 3.1.0\ninfo: {title: t, version: "1"}\npaths: {/a: {get: {responses: 7}}}\n' });
     expect(invalid).toMatchObject({ code: 2, stderr: 'flag-admin spec diff: <stdin>:3:31 #/paths/~1a/get/responses: expected an object, got 7\n' });

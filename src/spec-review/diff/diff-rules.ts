@@ -69,7 +69,7 @@ export const DIFF_RULES: Record<string, DiffRule> = {
   'response-header-added': rule('info', 'warning', 'a response header is added: a server of OLD does not send it'),
   'response-header-became-optional': rule('breaking', 'info', 'a response header is no longer required: clients may no longer rely on it'),
   'response-header-became-required': rule('info', 'breaking', 'a response header becomes required: a server of OLD may omit it'),
-  'parameter-serialization-changed': rule('breaking', 'breaking', 'how a parameter is written changes (style, explode, allowReserved, allowEmptyValue, content media type): each side reads the other wrong'),
+  'parameter-serialization-changed': rule('breaking', 'breaking', 'how a parameter or response header is written changes (style, explode, allowReserved, allowEmptyValue, content media type): each side reads the other wrong'),
   'security-requirement-removed': rule('breaking', 'info', 'a way to authenticate is removed: no alternative of NEW is met by what its clients send'),
   'security-requirement-added': rule('info', 'breaking', 'a way to authenticate is added: a server of OLD does not accept it'),
   'security-tightened': rule('breaking', 'info', 'a way to authenticate needs more: a scheme or scope is added to it, or authentication becomes required'),

@@ -280,6 +280,9 @@ function compareHeaders(recorder: ChangeRecorder, before: JsonSchema, after: Jso
     const newHeader = `${newAt}/headers${pointerOf([match.name])}`;
     if (header.required && !match.header.required) recorder.record('response-header-became-optional', `response ${status}: header ${name} becomes optional`, `${oldHeader}/required`, newHeader, label);
     if (!header.required && match.header.required) recorder.record('response-header-became-required', `response ${status}: header ${name} becomes required`, oldHeader, `${newHeader}/required`, label);
+    const [oldWay, newWay] = [serializationOf(header), serializationOf(match.header)];
+    if (oldWay !== newWay) recorder.record('parameter-serialization-changed', `response ${status}: header ${name}: ${oldWay} → ${newWay}`, oldHeader, newHeader, label);
+    else for (const keyword of ['style', 'explode', 'allowReserved', 'allowEmptyValue']) recorder.explain(`${oldHeader}/${keyword}`, `${newHeader}/${keyword}`);
     const oldSchema = parameterSchema(header, oldHeader);
     const newSchema = parameterSchema(match.header, newHeader);
     compareSchemas(scope, oldSchema.schema, newSchema.schema, oldSchema.at, newSchema.at);

@@ -7,7 +7,7 @@ import { canonical } from './canonical-json.ts';
  * only where referenced (compared there); `readOnly`/`writeOnly` where they apply are compared as
  * properties leaving or joining a direction, and elsewhere document.
  */
-const DOCUMENTATION_KEYS = new Set(['description', 'summary', 'title', 'example', 'examples', 'externalDocs', 'tags', 'info', 'servers', 'license', 'contact', 'deprecated', '$comment', 'xml', 'links', 'scopes', 'jsonSchemaDialect', '$schema', '$id', '$anchor', '$dynamicAnchor', '$vocabulary', '$defs', 'readOnly', 'writeOnly', 'bearerFormat', 'openapi']);
+const DOCUMENTATION_KEYS = new Set(['description', 'summary', 'title', 'example', 'examples', 'externalDocs', 'tags', 'info', 'servers', 'license', 'contact', 'deprecated', '$comment', 'xml', 'links', 'scopes', '$schema', '$id', '$anchor', '$dynamicAnchor', '$vocabulary', '$defs', 'readOnly', 'writeOnly', 'bearerFormat', 'openapi']);
 /** Arrays whose order means nothing (JSON Schema `required`, `enum`, `type`; an operation's tags). */
 const SET_KEYS = new Set(['required', 'enum', 'type', 'tags']);
 /**
