@@ -107,8 +107,15 @@ function compareProperties(scope: SchemaScope, oldSchema: JsonSchema, newSchema:
   for (const name of Object.keys(newProps)) {
     if (!(name in oldProps)) record('property-added', `property "${name}" added`, `${oldAt}/properties`, `${newAt}/properties${pointerOf([name])}`, 'new');
   }
-  const oldRequired = new Set(listOf(oldSchema.required) as string[]);
-  const newRequired = new Set(listOf(newSchema.required) as string[]);
+  // A readOnly property is never in a request and a writeOnly one never in a response (OAS 3.1
+  // §4.8.24): whether it is required there binds nobody.
+  const absentHere = (props: Record<string, unknown>, name: string) => {
+    const property = props[name];
+    return isObject(property) && property[scope.context === 'request' ? 'readOnly' : 'writeOnly'] === true;
+  };
+  const oldRequired = new Set((listOf(oldSchema.required) as string[]).filter((name) => !absentHere(oldProps, name)));
+  const newRequired = new Set((listOf(newSchema.required) as string[]).filter((name) => !absentHere(newProps, name)));
+  scope.recorder.explain(`${oldAt}/required`, `${newAt}/required`);
   for (const name of newRequired) if (!oldRequired.has(name)) record('required-added', `property "${name}" becomes required`, `${oldAt}/required`, `${newAt}/required`);
   for (const name of oldRequired) if (!newRequired.has(name)) record('required-removed', `property "${name}" is no longer required`, `${oldAt}/required`, `${newAt}/required`);
 }

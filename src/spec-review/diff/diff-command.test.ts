@@ -85,6 +85,51 @@ describe('flag-admin spec diff', () => {
     expect(code).toBe(0);
   });
 
+  it('finds nothing where only order or spelling differs: oneOf and anyOf branches reordered, an HTTP scheme name cased, a parameter style written out', async () => {
+    const cat = { type: 'object', properties: { kind: { const: 'cat' }, lives: { type: 'integer' } } };
+    const dog = { type: 'object', properties: { kind: { const: 'dog' }, good: { type: 'boolean' } } };
+    const old = applyEdits(BASE, {
+      set: {
+        '/components/schemas/Pet/properties/friend': { oneOf: [{ $ref: '#/components/schemas/Error' }, cat, dog] },
+        '/components/schemas/NewPet/properties/toy': { anyOf: [{ type: 'string' }, { type: 'integer' }] },
+        '/components/securitySchemes/bearer': { type: 'http', scheme: 'bearer' },
+        '/paths/~1pets/post/security': [{ bearer: [] }],
+      },
+    });
+    const now = applyEdits(old, {
+      set: {
+        '/components/schemas/Pet/properties/friend': { oneOf: [dog, cat, { $ref: '#/components/schemas/Error' }] },
+        '/components/schemas/NewPet/properties/toy': { anyOf: [{ type: 'integer' }, { type: 'string' }] },
+        '/components/securitySchemes/bearer/scheme': 'Bearer',
+        '/paths/~1pets~1{petId}/get/parameters/1/style': 'form',
+        '/paths/~1pets~1{petId}/get/parameters/1/explode': true,
+      },
+    });
+    const files = writeSpecs({ 'old.yaml': old, 'new.yaml': now });
+    const { code, stdout } = await cliInProcess(['spec', 'diff', files['old.yaml']!, files['new.yaml']!, '--format', 'json']);
+    expect(JSON.parse(stdout).changes).toEqual([]);
+    expect(code).toBe(0);
+  });
+
+  it('pairs a changed oneOf branch by its $ref wherever it moves, and reports the change inside it', async () => {
+    const old = applyEdits(BASE, { set: { '/components/schemas/Pet/properties/owner': { oneOf: [{ $ref: '#/components/schemas/Error' }, { type: 'string' }] } } });
+    const now = applyEdits(old, {
+      set: { '/components/schemas/Pet/properties/owner': { oneOf: [{ type: 'string' }, { $ref: '#/components/schemas/Error' }] }, '/components/schemas/Error/properties/code': { type: 'integer' } },
+    });
+    const files = writeSpecs({ 'old.yaml': old, 'new.yaml': now });
+    const { stdout } = await cliInProcess(['spec', 'diff', files['old.yaml']!, files['new.yaml']!, '--format', 'json']);
+    expect(JSON.parse(stdout).changes.map((c: { ruleId: string; new: { pointer: string } }) => `${c.ruleId} ${c.new.pointer}`)).toEqual(['response-property-added /components/schemas/Error/properties/code']);
+  });
+
+  it('judges a sunset date against --as-of, and refuses a date it cannot read', async () => {
+    const c = CASES.find((k) => k.rule === 'operation-removed-after-sunset')!;
+    const files = writeSpecs({ 'old.yaml': applyEdits(BASE, c.old), 'new.yaml': applyEdits(BASE, c.new) });
+    const ruleAsOf = async (day: string) => JSON.parse((await cliInProcess(['spec', 'diff', files['old.yaml']!, files['new.yaml']!, '--format', 'json', '--as-of', day])).stdout).changes[0].ruleId;
+    expect([await ruleAsOf('2020-06-29'), await ruleAsOf('2020-06-30')]).toEqual(['operation-removed', 'operation-removed-after-sunset']);
+    const bad = await cliInProcess(['spec', 'diff', files['old.yaml']!, files['new.yaml']!, '--as-of', 'tomorrow']);
+    expect(bad).toMatchObject({ code: 2, stderr: expect.stringContaining('--as-of expects a date (YYYY-MM-DD), got "tomorrow"') });
+  });
+
   it('reads OLD from stdin given -, as `git show main:spec/openapi.yaml | flag-admin spec diff - spec/openapi.yaml`', async () => {
     const committed = execFileSync('git', ['show', 'HEAD:spec/openapi.yaml'], { encoding: 'utf8' });
     const { code, stdout } = await cli(['spec', 'diff', '-', 'spec/openapi.yaml'], { stdin: committed, cwd: join(FIXTURES, '..', '..', '..') });

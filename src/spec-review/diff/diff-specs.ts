@@ -359,8 +359,10 @@ function compareSecurity(recorder: ChangeRecorder, oldDoc: JsonSchema, newDoc: J
     if (!oldScheme || !newScheme) continue;
     const oldDefinition = definitionOf(oldScheme);
     const newDefinition = definitionOf(newScheme);
-    if (canonical(oldDefinition) !== canonical(newDefinition)) {
-      const at = pointerOf(['components', 'securitySchemes', name]);
+    const at = pointerOf(['components', 'securitySchemes', name]);
+    // `Bearer` and `bearer` are one scheme: compared equal above, and not a change for the catch-all either.
+    if (canonical(oldDefinition) === canonical(newDefinition)) recorder.explain(`${at}/scheme`, `${at}/scheme`);
+    else {
       recorder.record('security-scheme-changed', `security scheme "${name}" ${canonical(oldDefinition)} → ${canonical(newDefinition)}`, at, at, label);
     }
   }
