@@ -115,7 +115,8 @@ function compareProperties(scope: SchemaScope, oldSchema: JsonSchema, newSchema:
   };
   const oldRequired = new Set((listOf(oldSchema.required) as string[]).filter((name) => !absentHere(oldProps, name)));
   const newRequired = new Set((listOf(newSchema.required) as string[]).filter((name) => !absentHere(newProps, name)));
-  scope.recorder.explain(`${oldAt}/required`, `${newAt}/required`);
+  // The catch-all compares `required` as written; names dropped above are not a change it should list.
+  if (oldRequired.size !== listOf(oldSchema.required).length || newRequired.size !== listOf(newSchema.required).length) scope.recorder.explain(`${oldAt}/required`, `${newAt}/required`);
   for (const name of newRequired) if (!oldRequired.has(name)) record('required-added', `property "${name}" becomes required`, `${oldAt}/required`, `${newAt}/required`);
   for (const name of oldRequired) if (!newRequired.has(name)) record('required-removed', `property "${name}" is no longer required`, `${oldAt}/required`, `${newAt}/required`);
 }
@@ -252,10 +253,9 @@ function compareBranches(scope: SchemaScope, keyword: 'allOf' | 'anyOf' | 'oneOf
   if (before.length === 0 && after.length === 0) return;
   if (before.length === 0) return record('constraint-narrowed', `${keyword} added`, oldAt, `${newAt}/${keyword}`, 'new');
   if (after.length === 0) return record('constraint-widened', `${keyword} removed`, `${oldAt}/${keyword}`, newAt, 'old');
-  const refOf = (side: 'old' | 'new', at: string, i: number) => scope.recorder.refTarget(side, `${at}/${keyword}/${i}`);
   const { pairs, removed, added } = pairBranches(
-    before.map((schema, i) => ({ schema, ref: refOf('old', oldAt, i) })),
-    after.map((schema, i) => ({ schema, ref: refOf('new', newAt, i) })),
+    before.map((schema) => ({ schema, ref: () => scope.recorder.componentOf('old', schema) })),
+    after.map((schema) => ({ schema, ref: () => scope.recorder.componentOf('new', schema) })),
   );
   for (const [i, j] of pairs) {
     compareSchemas(scope, before[i], after[j], `${oldAt}/${keyword}/${i}`, `${newAt}/${keyword}/${j}`);

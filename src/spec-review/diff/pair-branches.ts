@@ -3,8 +3,8 @@ import { shapeKey } from './canonical-json.ts';
 /** One branch of `allOf`/`anyOf`/`oneOf`: its dereferenced schema and the component it references, if any. */
 export interface Branch {
   schema: unknown;
-  /** The authored `$ref` target (`/components/schemas/Cat`), or undefined for an inline branch. */
-  ref: string | undefined;
+  /** The authored `$ref` target (`/components/schemas/Cat`), or undefined for an inline branch; asked only when structure does not pair it. */
+  ref: () => string | undefined;
 }
 
 /**
@@ -18,10 +18,12 @@ export function pairBranches(before: Branch[], after: Branch[]): { pairs: [numbe
   const freeNew = new Set(after.keys());
   const pairs: [number, number][] = [];
   const pairBy = (key: (branch: Branch) => string | undefined) => {
+    // Each key computed once: a structural key walks the whole branch.
+    const newKeys = new Map([...freeNew].map((n) => [n, key(after[n]!)]));
     for (const i of [...freeOld]) {
       const k = key(before[i]!);
       if (k === undefined) continue;
-      const j = [...freeNew].find((n) => key(after[n]!) === k);
+      const j = [...freeNew].find((n) => newKeys.get(n) === k);
       if (j === undefined) continue;
       pairs.push([i, j]);
       freeOld.delete(i);
@@ -29,7 +31,7 @@ export function pairBranches(before: Branch[], after: Branch[]): { pairs: [numbe
     }
   };
   pairBy((b) => shapeKey(b.schema));
-  pairBy((b) => b.ref);
+  pairBy((b) => b.ref());
   pairBy((b) => titleOf(b.schema));
   pairBy((b) => discriminatingValue(b.schema));
   // Last, the closest remaining pair by shared property names (at least half of either side's).
