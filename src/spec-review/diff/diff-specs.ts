@@ -179,7 +179,9 @@ function parametersOf(at: OperationAt): Map<string, ParameterAt> {
   const templated = [...at.path.matchAll(/\{([^}]*)\}/g)].map((m) => m[1]);
   const add = (list: unknown, base: string) =>
     ((list ?? []) as JsonSchema[]).forEach((parameter, index) => {
-      const key = parameter.in === 'path' ? `path #${templated.indexOf(String(parameter.name))}` : `${String(parameter.in)} ${String(parameter.name)}`;
+      // Header names are case-insensitive (RFC 9110 §5.1): X-Id and x-id are one parameter.
+      const name = parameter.in === 'header' ? String(parameter.name).toLowerCase() : String(parameter.name);
+      const key = parameter.in === 'path' ? `path #${templated.indexOf(String(parameter.name))}` : `${String(parameter.in)} ${name}`;
       parameters.set(key, { parameter, pointer: `${base}/parameters/${index}` });
     });
   add(at.pathItem.parameters, pointerOf(['paths', at.path]));
@@ -213,7 +215,8 @@ function compareParameters(recorder: ChangeRecorder, old: OperationAt, now: Oper
       recorder.record('parameter-removed', `${name(parameter)} removed`, pointer, `${now.pointer}`, label, 'old');
       continue;
     }
-    if (parameter.name !== match.parameter.name) recorder.record('parameter-renamed', `${name(parameter)} renamed "${String(match.parameter.name)}"`, `${pointer}/name`, `${match.pointer}/name`, label);
+    if (parameter.in === 'header' && parameter.name !== match.parameter.name) recorder.explain(`${pointer}/name`, `${match.pointer}/name`);
+    else if (parameter.name !== match.parameter.name) recorder.record('parameter-renamed', `${name(parameter)} renamed "${String(match.parameter.name)}"`, `${pointer}/name`, `${match.pointer}/name`, label);
     if (!parameter.required && match.parameter.required) recorder.record('parameter-became-required', `${name(parameter)} becomes required`, pointer, `${match.pointer}/required`, label);
     if (parameter.required && !match.parameter.required) recorder.record('parameter-became-optional', `${name(parameter)} becomes optional`, `${pointer}/required`, match.pointer, label);
     const [oldWay, newWay] = [serializationOf(parameter), serializationOf(match.parameter)];
@@ -249,7 +252,9 @@ function compareResponses(recorder: ChangeRecorder, old: OperationAt, now: Opera
     const oldAt = `${old.pointer}/responses/${pointerOf([status]).slice(1)}`;
     const newAt = `${now.pointer}/responses/${pointerOf([status]).slice(1)}`;
     if (!(status in after)) {
-      recorder.record('response-status-removed', `response ${status} removed`, oldAt, `${now.pointer}/responses`, label, 'old');
+      // An error answer that no longer comes breaks no client; a success that no longer comes does.
+      const error = status === 'default' || /^[45]/.test(status);
+      recorder.record(error ? 'response-error-status-removed' : 'response-status-removed', `response ${status} removed`, oldAt, `${now.pointer}/responses`, label, 'old');
       continue;
     }
     compareHeaders(recorder, before[status]!, after[status]!, oldAt, newAt, label, status);
