@@ -127,9 +127,9 @@ export class ChangeRecorder {
   }
 
   /** Marks a place as compared and equal in effect (a default written out), so the catch-all pass does not list it. */
-  explain(oldPointer: string, newPointer: string): void {
-    this.explainedOld.add(oldPointer);
-    this.explainedNew.add(newPointer);
+  explain(oldPointer: string | undefined, newPointer: string | undefined): void {
+    if (oldPointer !== undefined) this.explainedOld.add(oldPointer);
+    if (newPointer !== undefined) this.explainedNew.add(newPointer);
   }
 
   /** Whether a change already covers this place: it is at or under a changed pointer. */

@@ -111,6 +111,24 @@ describe('flag-admin spec diff', () => {
     expect(code).toBe(0);
   });
 
+  it('finds nothing where a declaration only moves: global security into each operation, a path-level parameter into its operation, parameters reordered, no security written as [{}]', async () => {
+    const parameters = (BASE as { paths: Record<string, { get: { parameters: unknown[] } }> }).paths['/pets/{petId}']!.get.parameters;
+    const old = applyEdits(BASE, { remove: ['/paths/~1pets~1{petId}/get/parameters/0'], set: { '/paths/~1pets~1{petId}/parameters': [parameters[0]], '/paths/~1owners': { get: { security: [], responses: { '200': { description: 'Owners.' } } } } } });
+    const now = applyEdits(BASE, {
+      remove: ['/security'],
+      set: {
+        '/paths/~1pets~1{petId}/get/parameters': [2, 0, 1].map((i) => parameters[i]),
+        '/paths/~1pets~1{petId}/get/security': [{ apiKey: [] }],
+        '/paths/~1pets/post/security': [{ apiKey: [] }],
+        '/paths/~1owners': { get: { security: [{}], responses: { '200': { description: 'Owners.' } } } },
+      },
+    });
+    const files = writeSpecs({ 'old.yaml': old, 'new.yaml': now });
+    const { code, stdout } = await cliInProcess(['spec', 'diff', files['old.yaml']!, files['new.yaml']!, '--format', 'json']);
+    expect(JSON.parse(stdout).changes).toEqual([]);
+    expect(code).toBe(0);
+  });
+
   it('pairs a changed oneOf branch by its $ref wherever it moves, and reports the change inside it', async () => {
     const old = applyEdits(BASE, { set: { '/components/schemas/Pet/properties/owner': { oneOf: [{ $ref: '#/components/schemas/Error' }, { type: 'string' }] } } });
     const now = applyEdits(old, {

@@ -222,6 +222,8 @@ function compareParameters(recorder: ChangeRecorder, old: OperationAt, now: Oper
     const [oldWay, newWay] = [serializationOf(parameter), serializationOf(match.parameter)];
     if (oldWay !== newWay) recorder.record('parameter-serialization-changed', `${name(parameter)}: ${oldWay} → ${newWay}`, pointer, match.pointer, label);
     else for (const keyword of ['style', 'explode', 'allowReserved', 'allowEmptyValue']) recorder.explain(`${pointer}/${keyword}`, `${match.pointer}/${keyword}`);
+    // Moved (between the path item and the operation, or within the list): compared here, not by position.
+    if (pointer !== match.pointer) recorder.explain(pointer, match.pointer);
     const oldSchema = parameterSchema(parameter, pointer);
     const newSchema = parameterSchema(match.parameter, match.pointer);
     compareSchemas(scope, oldSchema.schema, newSchema.schema, oldSchema.at, newSchema.at);
@@ -338,6 +340,11 @@ function compareSecurity(recorder: ChangeRecorder, oldDoc: JsonSchema, newDoc: J
     at.operation.security !== undefined ? { list: at.operation.security as JsonSchema[], pointer: `${at.pointer}/security` } : { list: (doc.security ?? []) as JsonSchema[], pointer: doc.security ? '/security' : at.pointer };
   const before = effective(oldDoc, old);
   const after = effective(newDoc, now);
+  // Security is judged here, as the operation's effective list, whichever level declares it: the
+  // catch-all must not list a requirement moved between the document and its operations.
+  for (const [pointer, version] of [[before.pointer, 'old'], [after.pointer, 'new']] as const) {
+    if (pointer.endsWith('/security')) recorder.explain(version === 'old' ? pointer : undefined, version === 'new' ? pointer : undefined);
+  }
   const alternatives = (list: JsonSchema[]): Alternative[] =>
     (list.length === 0 ? [{}] : list).map((requirement) => new Map(Object.entries(requirement).map(([name, scopes]) => [name, new Set((scopes ?? []) as string[])])));
   const oldAlternatives = alternatives(before.list);
