@@ -18,9 +18,11 @@ export interface SchemaScope {
   seen: WeakMap<object, WeakSet<object>>;
 }
 
-/** Limits whose larger value allows more; for the `min*` ones a larger value allows less. */
-const UPPER_LIMITS = ['maxLength', 'maximum', 'exclusiveMaximum', 'maxItems', 'maxProperties', 'maxContains'];
-const LOWER_LIMITS = ['minLength', 'minimum', 'exclusiveMinimum', 'minItems', 'minProperties', 'minContains'];
+/** Limits whose larger value allows more; for the `min*` ones a larger value allows less. Numeric bounds are compared apart (compareBounds). */
+const UPPER_LIMITS = ['maxLength', 'maxItems', 'maxProperties', 'maxContains'];
+const LOWER_LIMITS = ['minLength', 'minItems', 'minProperties', 'minContains'];
+/** Values a limit has when absent (2020-12 §6): writing one out constrains nothing. */
+const NEUTRAL: Record<string, number> = { minLength: 0, minItems: 0, minProperties: 0, minContains: 1 };
 /**
  * Subschemas whose absence allows anything (JSON Schema 2020-12 §10, §11): adding one constrains
  * more values (narrowed), removing one constrains fewer (widened), and a change inside is compared
@@ -49,21 +51,33 @@ export function compareSchemas(scope: SchemaScope, oldSchema: unknown, newSchema
   const at = (keyword: string) => [`${oldAt}/${keyword}`, `${newAt}/${keyword}`] as const;
 
   compareTypes(oldSchema, newSchema, (kind, message) => record(kind, message, ...at('type')));
-  compareEnums(oldSchema.enum, newSchema.enum, (kind, message) => record(kind, message, ...at('enum')));
-  if (!sameJson(oldSchema.const, newSchema.const)) record('const-changed', `const ${show(oldSchema.const)} → ${show(newSchema.const)}`, ...at('const'));
+  // `const: x` and `enum: [x]` allow the same one value: spelling one as the other is no change.
+  const single = (schema: JsonSchema) => (schema.const !== undefined ? [schema.const] : Array.isArray(schema.enum) && schema.enum.length === 1 ? schema.enum : undefined);
+  const [oldSingle, newSingle] = [single(oldSchema), single(newSchema)];
+  if (oldSingle && newSingle && sameJson(oldSingle[0], newSingle[0]) && (oldSchema.const === undefined) !== (newSchema.const === undefined)) {
+    for (const keyword of ['const', 'enum']) scope.recorder.explain(`${oldAt}/${keyword}`, `${newAt}/${keyword}`);
+  } else {
+    compareEnums(oldSchema.enum, newSchema.enum, (kind, message) => record(kind, message, ...at('enum')));
+    if (!sameJson(oldSchema.const, newSchema.const)) record('const-changed', `const ${show(oldSchema.const)} → ${show(newSchema.const)}`, ...at('const'));
+  }
   if (!sameJson(oldSchema.default, newSchema.default)) record('default-changed', `default ${show(oldSchema.default)} → ${show(newSchema.default)}`, ...at('default'));
   for (const keyword of ENCODING_KEYWORDS) {
     if (oldSchema[keyword] !== newSchema[keyword]) record('format-changed', `${keyword} ${show(oldSchema[keyword])} → ${show(newSchema[keyword])}`, ...at(keyword));
   }
   for (const keyword of [...UPPER_LIMITS, ...LOWER_LIMITS]) {
-    const before = oldSchema[keyword] as number | undefined;
-    const after = newSchema[keyword] as number | undefined;
-    if (before === after) continue;
+    const before = (oldSchema[keyword] === NEUTRAL[keyword] ? undefined : oldSchema[keyword]) as number | undefined;
+    const after = (newSchema[keyword] === NEUTRAL[keyword] ? undefined : newSchema[keyword]) as number | undefined;
+    if (before === after) {
+      if (oldSchema[keyword] !== newSchema[keyword]) scope.recorder.explain(`${oldAt}/${keyword}`, `${newAt}/${keyword}`);
+      continue;
+    }
     const upper = UPPER_LIMITS.includes(keyword);
     // An absent limit allows everything: removing one relaxes, adding one tightens.
     const relaxed = after === undefined || (before !== undefined && (upper ? after > before : after < before));
     record(relaxed ? 'constraint-widened' : 'constraint-narrowed', `${keyword} ${show(before)} → ${show(after)}`, ...at(keyword));
   }
+  compareBounds(scope, 'upper', oldSchema, newSchema, oldAt, newAt, record);
+  compareBounds(scope, 'lower', oldSchema, newSchema, oldAt, newAt, record);
   compareMultipleOf(oldSchema.multipleOf, newSchema.multipleOf, (kind, message) => record(kind, message, ...at('multipleOf')));
   if (Boolean(oldSchema.uniqueItems) !== Boolean(newSchema.uniqueItems)) record(newSchema.uniqueItems ? 'constraint-narrowed' : 'constraint-widened', `uniqueItems ${show(oldSchema.uniqueItems)} → ${show(newSchema.uniqueItems)}`, ...at('uniqueItems'));
   if (oldSchema.pattern !== newSchema.pattern) {
@@ -165,6 +179,34 @@ function compareEnums(before: unknown, after: unknown, record: (kind: SchemaKind
   const removed = [...oldValues].filter((v) => !newValues.has(v));
   if (added.length > 0) record('enum-widened', `enum values added: ${added.join(', ')}`);
   if (removed.length > 0) record('enum-narrowed', `enum values removed: ${removed.join(', ')}`);
+}
+
+/**
+ * A numeric bound as its keywords combine: the tighter of `maximum` and `exclusiveMaximum` (or of
+ * the two minimums), so moving between `maximum: 10` and `exclusiveMaximum: 10` is the one value 10,
+ * not one bound removed and another added.
+ */
+function compareBounds(scope: SchemaScope, side: 'upper' | 'lower', oldSchema: JsonSchema, newSchema: JsonSchema, oldAt: string, newAt: string, record: RecordSchemaChange): void {
+  const [inclusive, exclusive] = side === 'upper' ? ['maximum', 'exclusiveMaximum'] : ['minimum', 'exclusiveMinimum'];
+  const boundOf = (schema: JsonSchema): { value: number; exclusive: boolean; keyword: string } | undefined => {
+    const candidates = [
+      typeof schema[inclusive] === 'number' ? { value: schema[inclusive] as number, exclusive: false, keyword: inclusive } : undefined,
+      typeof schema[exclusive] === 'number' ? { value: schema[exclusive] as number, exclusive: true, keyword: exclusive } : undefined,
+    ].filter((b) => b !== undefined);
+    // The tighter one: further in (smaller upper, larger lower), or exclusive at the same value.
+    return candidates.sort((a, b) => (side === 'upper' ? a.value - b.value : b.value - a.value) || Number(b.exclusive) - Number(a.exclusive))[0];
+  };
+  const before = boundOf(oldSchema);
+  const after = boundOf(newSchema);
+  const label = (b: typeof before) => (b ? `${b.keyword} ${b.value}` : '(none)');
+  for (const keyword of [inclusive, exclusive]) if (oldSchema[keyword] !== newSchema[keyword]) scope.recorder.explain(`${oldAt}/${keyword}`, `${newAt}/${keyword}`);
+  if (before?.value === after?.value && before?.exclusive === after?.exclusive) return;
+  // How far in each bound reaches, on one axis: a larger score allows fewer values.
+  const inward = (b: NonNullable<typeof before>) => (side === 'upper' ? -b.value : b.value);
+  const tighter = after !== undefined && (before === undefined || inward(after) > inward(before) || (after.value === before.value && after.exclusive));
+  const message = `${side === 'upper' ? 'maximum' : 'minimum'} ${label(before)} → ${label(after)}`;
+  const keyword = (before ?? after)!.keyword;
+  record(tighter ? 'constraint-narrowed' : 'constraint-widened', message, `${oldAt}/${before?.keyword ?? keyword}`, `${newAt}/${after?.keyword ?? keyword}`);
 }
 
 /** A multiple of the old divisor allows a subset of its values; a divisor of it, a superset; anything else, some of each. */

@@ -85,13 +85,14 @@ describe('flag-admin spec diff', () => {
     expect(code).toBe(0);
   });
 
-  it('finds nothing where only order or spelling differs: oneOf and anyOf branches reordered, an HTTP scheme name cased, a parameter style written out', async () => {
+  it('finds nothing where only order or spelling differs: oneOf and anyOf branches reordered, an HTTP scheme name cased, a default written out, const as a one-value enum', async () => {
     const cat = { type: 'object', properties: { kind: { const: 'cat' }, lives: { type: 'integer' } } };
     const dog = { type: 'object', properties: { kind: { const: 'dog' }, good: { type: 'boolean' } } };
     const old = applyEdits(BASE, {
       set: {
         '/components/schemas/Pet/properties/friend': { oneOf: [{ $ref: '#/components/schemas/Error' }, cat, dog] },
         '/components/schemas/NewPet/properties/toy': { anyOf: [{ type: 'string' }, { type: 'integer' }] },
+        '/components/schemas/NewPet/properties/mood': { const: 'calm' },
         '/components/securitySchemes/bearer': { type: 'http', scheme: 'bearer' },
         '/paths/~1pets/post/security': [{ bearer: [] }],
       },
@@ -100,7 +101,11 @@ describe('flag-admin spec diff', () => {
       set: {
         '/components/schemas/Pet/properties/friend': { oneOf: [dog, cat, { $ref: '#/components/schemas/Error' }] },
         '/components/schemas/NewPet/properties/toy': { anyOf: [{ type: 'integer' }, { type: 'string' }] },
+        '/components/schemas/NewPet/properties/mood': { enum: ['calm'] },
         '/components/securitySchemes/bearer/scheme': 'Bearer',
+        '/components/schemas/Pet/properties/name/minLength': 0,
+        '/components/schemas/NewPet/properties/kind/enum': ['cat', 'dog'],
+        '/components/schemas/Pet/properties/kind': { type: 'string', enum: ['cat', 'dog'], minItems: 0 },
         '/paths/~1pets~1{petId}/get/parameters/1/style': 'form',
         '/paths/~1pets~1{petId}/get/parameters/1/explode': true,
       },
