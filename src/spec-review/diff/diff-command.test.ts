@@ -85,7 +85,7 @@ describe('flag-admin spec diff', () => {
     expect(code).toBe(0);
   });
 
-  it('finds nothing where only order or spelling differs: oneOf and anyOf branches reordered, an HTTP scheme name cased, a default written out, const as a one-value enum', async () => {
+  it('finds nothing where only order or spelling differs: oneOf and anyOf branches reordered, an HTTP scheme name cased, a default written out, const as a one-value enum, a media type with parameters', async () => {
     const cat = { type: 'object', properties: { kind: { const: 'cat' }, lives: { type: 'integer' } } };
     const dog = { type: 'object', properties: { kind: { const: 'dog' }, good: { type: 'boolean' } } };
     const old = applyEdits(BASE, {
@@ -103,6 +103,7 @@ describe('flag-admin spec diff', () => {
         '/components/schemas/NewPet/properties/toy': { anyOf: [{ type: 'integer' }, { type: 'string' }] },
         '/components/schemas/NewPet/properties/mood': { enum: ['calm'] },
         '/components/securitySchemes/bearer/scheme': 'Bearer',
+        '/paths/~1pets/post/requestBody/content': { 'Application/JSON; charset=utf-8': { schema: { $ref: '#/components/schemas/NewPet' } } },
         '/components/schemas/Pet/properties/name/minLength': 0,
         '/components/schemas/NewPet/properties/kind/enum': ['cat', 'dog'],
         '/components/schemas/Pet/properties/kind': { type: 'string', enum: ['cat', 'dog'], minItems: 0 },

@@ -299,29 +299,49 @@ function compareHeaders(recorder: ChangeRecorder, before: JsonSchema, after: Jso
   }
 }
 
+/** A media type's essence (RFC 9110 §8.3.1): type/subtype, case-insensitive, without parameters. */
+const essence = (mediaType: string) => mediaType.split(';')[0]!.trim().toLowerCase();
+
+/** Whether a media range (`*\/*`, `image/*`, or a type) includes a media type. */
+function includes(range: string, mediaType: string): boolean {
+  const [rangeType, rangeSub] = essence(range).split('/');
+  const [type, sub] = essence(mediaType).split('/');
+  return (rangeType === '*' || rangeType === type) && (rangeSub === '*' || rangeSub === sub);
+}
+
+/**
+ * Media types paired by essence, so `application/json` and `application/json; charset=utf-8` are
+ * one. In a request, a media type of OLD that a range of NEW includes is still accepted (the range
+ * itself is reported as added, for servers); in a response a range is no promise, so it pairs nothing.
+ */
 function compareContent(recorder: ChangeRecorder, context: 'request' | 'response', before: JsonSchema, after: JsonSchema, oldAt: string, newAt: string, label: string, status?: string): void {
   const oldContent = (before.content ?? {}) as Record<string, JsonSchema>;
   const newContent = (after.content ?? {}) as Record<string, JsonSchema>;
   const what = status ? `response ${status}` : 'request body';
+  const paired = new Set<string>();
   for (const mediaType of Object.keys(oldContent)) {
     const oldMedia = `${oldAt}/content${pointerOf([mediaType])}`;
-    const newMedia = `${newAt}/content${pointerOf([mediaType])}`;
-    if (!(mediaType in newContent)) {
+    const newTypes = Object.keys(newContent);
+    const match = mediaType in newContent ? mediaType : (newTypes.find((m) => essence(m) === essence(mediaType)) ?? (context === 'request' ? newTypes.find((m) => includes(m, mediaType)) : undefined));
+    if (match === undefined) {
       recorder.record(`${context}-media-type-removed`, `${what}: media type ${mediaType} removed`, oldMedia, `${newAt}/content`, label, 'old');
       continue;
     }
+    const newMedia = `${newAt}/content${pointerOf([match])}`;
+    if (essence(match) === essence(mediaType)) paired.add(match);
+    if (match !== mediaType) recorder.explain(oldMedia, essence(match) === essence(mediaType) ? newMedia : undefined);
     const scope: SchemaScope = { recorder, context, operation: label, seen: new WeakMap() };
-    const [oldSchema, newSchema] = [oldContent[mediaType]!.schema, newContent[mediaType]!.schema];
+    const [oldSchema, newSchema] = [oldContent[mediaType]!.schema, newContent[match]!.schema];
     // A media type without a schema allows any content: gaining one constrains, losing one frees.
     if (oldSchema === undefined && newSchema !== undefined) recorder.record(`${context}-schema-added`, `${what}: ${mediaType} gains a schema`, oldMedia, `${newMedia}/schema`, label, 'new');
     else if (oldSchema !== undefined && newSchema === undefined) recorder.record(`${context}-schema-removed`, `${what}: ${mediaType} loses its schema`, `${oldMedia}/schema`, newMedia, label, 'old');
     else compareSchemas(scope, oldSchema, newSchema, `${oldMedia}/schema`, `${newMedia}/schema`);
     // How multipart and form parts are written (OAS 3.1 §4.8.15): each side reads the other's parts wrong.
-    const [oldEncoding, newEncoding] = [oldContent[mediaType]!.encoding, newContent[mediaType]!.encoding];
+    const [oldEncoding, newEncoding] = [oldContent[mediaType]!.encoding, newContent[match]!.encoding];
     if (shapeKey(oldEncoding) !== shapeKey(newEncoding)) recorder.record(`${context}-format-changed`, `${what}: encoding of ${mediaType} changed`, `${oldMedia}/encoding`, `${newMedia}/encoding`, label);
   }
   for (const mediaType of Object.keys(newContent)) {
-    if (!(mediaType in oldContent)) recorder.record(`${context}-media-type-added`, `${what}: media type ${mediaType} added`, `${oldAt}/content`, `${newAt}/content${pointerOf([mediaType])}`, label, 'new');
+    if (!(mediaType in oldContent) && !paired.has(mediaType)) recorder.record(`${context}-media-type-added`, `${what}: media type ${mediaType} added`, `${oldAt}/content`, `${newAt}/content${pointerOf([mediaType])}`, label, 'new');
   }
 }
 
