@@ -223,8 +223,7 @@ function compareMultipleOf(before: unknown, after: unknown, record: (kind: Schem
 
 /** `additionalProperties` and `unevaluatedProperties` (which also sees through allOf and friends): what unlisted properties may be. */
 function compareAdditional(scope: SchemaScope, keyword: string, oldSchema: JsonSchema, newSchema: JsonSchema, oldAt: string, newAt: string, record: RecordSchemaChange): void {
-  const before = oldSchema[keyword];
-  const after = newSchema[keyword];
+  const [before, after] = withoutTrue(scope, keyword, oldSchema, newSchema, oldAt, newAt);
   const closed = (value: unknown) => value === false;
   if (closed(after) && !closed(before)) record('additional-properties-narrowed', `${keyword} becomes false`, `${oldAt}`, `${newAt}/${keyword}`);
   else if (closed(before) && !closed(after)) record('additional-properties-widened', `${keyword} is no longer false`, `${oldAt}/${keyword}`, `${newAt}`);
@@ -235,12 +234,22 @@ function compareAdditional(scope: SchemaScope, keyword: string, oldSchema: JsonS
 
 /** A subschema keyword that constrains only where present (absent is `true`). */
 function compareSubschema(scope: SchemaScope, keyword: string, oldSchema: JsonSchema, newSchema: JsonSchema, oldAt: string, newAt: string, record: RecordSchemaChange): void {
-  const before = oldSchema[keyword];
-  const after = newSchema[keyword];
+  const [before, after] = withoutTrue(scope, keyword, oldSchema, newSchema, oldAt, newAt);
   if (before === undefined && after === undefined) return;
   if (before === undefined) return record('constraint-narrowed', `${keyword} added`, oldAt, `${newAt}/${keyword}`, 'new');
   if (after === undefined) return record('constraint-widened', `${keyword} removed`, `${oldAt}/${keyword}`, newAt, 'old');
   compareSchemas(scope, before, after, `${oldAt}/${keyword}`, `${newAt}/${keyword}`);
+}
+
+/**
+ * A subschema keyword's two values, `true` (or `{}`) read as absent: it allows anything, as absence
+ * does. Not `contains`, which even as `true` asks for one item.
+ */
+function withoutTrue(scope: SchemaScope, keyword: string, oldSchema: JsonSchema, newSchema: JsonSchema, oldAt: string, newAt: string): [unknown, unknown] {
+  const open = (value: unknown) => keyword !== 'contains' && value === true || (isObject(value) && Object.keys(value).length === 0);
+  const [before, after] = [open(oldSchema[keyword]) ? undefined : oldSchema[keyword], open(newSchema[keyword]) ? undefined : newSchema[keyword]];
+  if (before === undefined && after === undefined && oldSchema[keyword] !== newSchema[keyword]) scope.recorder.explain(`${oldAt}/${keyword}`, `${newAt}/${keyword}`);
+  return [before, after];
 }
 
 /** `patternProperties` and `dependentSchemas`: entries paired by key. */

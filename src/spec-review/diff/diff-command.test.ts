@@ -105,6 +105,8 @@ describe('flag-admin spec diff', () => {
         '/components/securitySchemes/bearer/scheme': 'Bearer',
         '/paths/~1pets/post/requestBody/content': { 'Application/JSON; charset=utf-8': { schema: { $ref: '#/components/schemas/NewPet' } } },
         '/components/schemas/Pet/properties/name/minLength': 0,
+        '/components/schemas/Pet/additionalProperties': true,
+        '/components/schemas/NewPet/properties/color/items': {},
         '/components/schemas/NewPet/properties/kind/enum': ['cat', 'dog'],
         '/components/schemas/Pet/properties/kind': { type: 'string', enum: ['cat', 'dog'], minItems: 0 },
         '/paths/~1pets~1{petId}/get/parameters/1/style': 'form',
