@@ -121,6 +121,7 @@ export class ChangeRecorder {
       return;
     }
     const [client, server] = this.mirrored ? [rule.server, rule.client] : [rule.client, rule.server];
+    if (this.mirrored) message = `${message} (the API sends this request: clients and servers swap places)`;
     const change: Change = { ruleId, client, server, severity: worse(client, server), message, operations: operation ? [operation] : [], old, new: now };
     this.byKey.set(key, change);
     this.changes.push(change);
