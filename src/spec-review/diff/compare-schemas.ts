@@ -113,20 +113,22 @@ function compareBooleanSchemas(scope: SchemaScope, oldSchema: unknown, newSchema
 function compareProperties(scope: SchemaScope, oldSchema: JsonSchema, newSchema: JsonSchema, oldAt: string, newAt: string, record: RecordSchemaChange): void {
   const oldProps = (isObject(oldSchema.properties) ? oldSchema.properties : {}) as Record<string, unknown>;
   const newProps = (isObject(newSchema.properties) ? newSchema.properties : {}) as Record<string, unknown>;
+  // A readOnly property is never in a request and a writeOnly one never in a response (OAS 3.1
+  // §4.8.24): while it stays so, what it allows binds nobody in that direction.
+  const absentHere = (props: Record<string, unknown>, name: string) => {
+    const property = props[name];
+    return isObject(property) && property[scope.context === 'request' ? 'readOnly' : 'writeOnly'] === true;
+  };
   for (const name of Object.keys(oldProps)) {
     const oldProp = pointerOf([name]);
     if (!(name in newProps)) record('property-removed', `property "${name}" removed`, `${oldAt}/properties${oldProp}`, `${newAt}/properties`, 'old');
+    else if (absentHere(oldProps, name) && absentHere(newProps, name)) scope.recorder.explain(`${oldAt}/properties${oldProp}`, `${newAt}/properties${oldProp}`);
     else compareSchemas(scope, oldProps[name], newProps[name], `${oldAt}/properties${oldProp}`, `${newAt}/properties${oldProp}`);
   }
   for (const name of Object.keys(newProps)) {
     if (!(name in oldProps)) record('property-added', `property "${name}" added`, `${oldAt}/properties`, `${newAt}/properties${pointerOf([name])}`, 'new');
   }
-  // A readOnly property is never in a request and a writeOnly one never in a response (OAS 3.1
-  // §4.8.24): whether it is required there binds nobody.
-  const absentHere = (props: Record<string, unknown>, name: string) => {
-    const property = props[name];
-    return isObject(property) && property[scope.context === 'request' ? 'readOnly' : 'writeOnly'] === true;
-  };
+  // Nor does whether such a property is required there.
   const oldRequired = new Set((listOf(oldSchema.required) as string[]).filter((name) => !absentHere(oldProps, name)));
   const newRequired = new Set((listOf(newSchema.required) as string[]).filter((name) => !absentHere(newProps, name)));
   // The catch-all compares `required` as written; names dropped above are not a change it should list.

@@ -137,6 +137,24 @@ describe('flag-admin spec diff', () => {
     expect(code).toBe(0);
   });
 
+  it('finds nothing in a request where only readOnly properties change (never sent), nor in a response where only writeOnly ones do', async () => {
+    const old = applyEdits(BASE, {
+      set: { '/components/schemas/NewPet/properties/id': { type: 'string', enum: ['a', 'b'], readOnly: true }, '/components/schemas/Pet/properties/secret': { type: 'string', writeOnly: true } },
+    });
+    const now = applyEdits(old, {
+      set: {
+        '/components/schemas/NewPet/properties/id/enum': ['a'],
+        '/components/schemas/NewPet/required': ['name', 'id'],
+        '/components/schemas/Pet/properties/secret/maxLength': 10,
+        '/components/schemas/Pet/required': ['id', 'name', 'secret'],
+      },
+    });
+    const files = writeSpecs({ 'old.yaml': old, 'new.yaml': now });
+    const { code, stdout } = await cliInProcess(['spec', 'diff', files['old.yaml']!, files['new.yaml']!, '--format', 'json']);
+    expect(JSON.parse(stdout).changes).toEqual([]);
+    expect(code).toBe(0);
+  });
+
   it('pairs a changed oneOf branch by its $ref wherever it moves, and reports the change inside it', async () => {
     const old = applyEdits(BASE, { set: { '/components/schemas/Pet/properties/owner': { oneOf: [{ $ref: '#/components/schemas/Error' }, { type: 'string' }] } } });
     const now = applyEdits(old, {
