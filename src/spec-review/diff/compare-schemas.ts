@@ -2,7 +2,7 @@ import { pointerOf } from '../../contract/json-pointer.ts';
 import type { JsonSchema } from '../../contract/index.ts';
 import type { ChangeRecorder } from './change-recorder.ts';
 import type { SchemaContext, SchemaKind } from './diff-rules.ts';
-import { shapeKey } from './canonical-json.ts';
+import { canonical, shapeKey } from './canonical-json.ts';
 import { pairBranches } from './pair-branches.ts';
 import { classifyPattern } from './pattern-change.ts';
 
@@ -332,8 +332,9 @@ function isObject(value: unknown): value is JsonSchema {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
+/** Equal as data (`const`, `default`): key order aside, every key counts, `title` and `description` included. */
 function sameJson(a: unknown, b: unknown): boolean {
-  return a === b || (a !== undefined && b !== undefined && shapeKey(a) === shapeKey(b));
+  return a === b || (a !== undefined && b !== undefined && canonical(a) === canonical(b));
 }
 
 function sameShape(a: unknown, b: unknown): boolean {
