@@ -19,9 +19,10 @@ export const SPEC_USAGE = `Usage: flag-admin spec <verb> [options]    (FILE defa
       every point the API description leaves open and what the spec decided (x-decisions).
   bundle [FILE] [--format yaml|json] [--dereference]
       one self-contained document on stdout; --dereference replaces every $ref by its target.
-  diff OLD NEW [--format text|json|markdown] [--fail-on any|clients|servers|none]
+  diff OLD NEW [--format text|json|markdown] [--fail-on any|clients|servers|none] [--as-of YYYY-MM-DD]
       every change from OLD to NEW, classified for clients and servers (breaking, warning,
-      info). '-' reads a spec from stdin, e.g.
+      info); --as-of is the day sunset dates are judged against (default today). '-' reads a
+      spec from stdin, e.g.
         git show main:spec/openapi.yaml | flag-admin spec diff - spec/openapi.yaml
       Exit 1 on a change breaking for clients or servers (--fail-on picks whom; default any).
 
@@ -109,13 +110,15 @@ async function bundle(argv: string[], io: CommandIo): Promise<number> {
 const FAIL_ON = ['any', 'clients', 'servers', 'none'] as const;
 
 async function diff(argv: string[], io: CommandIo): Promise<number> {
-  const { values, positionals } = parseFlags(argv, { format: { type: 'string' }, 'fail-on': { type: 'string' } }, { positionals: true });
+  const { values, positionals } = parseFlags(argv, { format: { type: 'string' }, 'fail-on': { type: 'string' }, 'as-of': { type: 'string' } }, { positionals: true });
   const format = oneOf<DiffFormat>('format', values.format, DIFF_FORMATS, 'text');
+  const asOf = values['as-of'] === undefined ? new Date() : new Date(values['as-of']);
+  if (Number.isNaN(asOf.getTime()) || !/^\d{4}-\d{2}-\d{2}/.test(values['as-of'] ?? '0000-00-00')) throw new UsageError(`--as-of expects a date (YYYY-MM-DD), got ${JSON.stringify(values['as-of'])}`);
   const failOn = oneOf('fail-on', values['fail-on'], FAIL_ON, 'any');
   if (positionals.length !== 2) throw new UsageError(`expected OLD and NEW (a file, or - for stdin), got ${positionals.length} argument(s)`);
   if (positionals[0] === '-' && positionals[1] === '-') throw new UsageError('only one of OLD and NEW can be read from stdin (-)');
   const { diffSpecs } = await import('../spec-review/diff/diff-specs.ts');
-  const result = await diffSpecs(await readSpecSource(positionals[0]!), await readSpecSource(positionals[1]!));
+  const result = await diffSpecs(await readSpecSource(positionals[0]!), await readSpecSource(positionals[1]!), { asOf });
   io.stdout(renderDiff(result, format));
   const breaking = { any: result.breaking.client + result.breaking.server, clients: result.breaking.client, servers: result.breaking.server, none: 0 }[failOn];
   return breaking > 0 ? 1 : 0;
