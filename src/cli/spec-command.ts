@@ -4,6 +4,7 @@ import { BUNDLE_FORMATS, type BundleFormat } from '../spec-review/bundle-spec.ts
 import { collectDecisions, renderDecisionsJson, renderDecisionsMarkdown } from '../spec-review/decisions.ts';
 import { DIFF_FORMATS, renderDiff, type DiffFormat } from '../spec-review/diff/diff-report.ts';
 import { LINT_FORMATS, renderLint, type LintFormat } from '../spec-review/lint-report.ts';
+import { LINT_PROFILES, type LintProfile } from '../spec-review/lint-profiles.ts';
 import { readSpecSource, SpecReadError, STDIN } from '../spec-review/spec-source.ts';
 import { DEFAULT_SPEC_FILE } from '../contract/load-contract.ts';
 import { didYouMean } from './did-you-mean.ts';
@@ -12,9 +13,11 @@ import { parseFlags } from './parse-flags.ts';
 
 export const SPEC_USAGE = `Usage: flag-admin spec <verb> [options]    (FILE defaults to the kit's spec/openapi.yaml)
 
-  lint [FILE] [--format text|json|junit|github] [--api-description FILE]
-      structure, Redocly's recommended ruleset and the kit's rules; every message with
-      file:line:column and its rule id. Exit 1 on an error.
+  lint [FILE] [--format text|json|junit|github] [--profile recommended|kit] [--api-description FILE]
+      structure and Redocly's recommended ruleset; with the kit profile (the default for the
+      kit's own spec) the kit's rules too. The decisions are checked against an API
+      description when one is at hand: --api-description, or spec/API.md for the kit's spec.
+      Every message with file:line:column and its rule id. Exit 1 on an error.
   decisions [FILE] [--format markdown|json]
       every point the API description leaves open and what the spec decided (x-decisions).
   bundle [FILE] [--format yaml|json] [--dereference]
@@ -73,13 +76,14 @@ function atMostOneFile(positionals: string[]): string {
 }
 
 async function lint(argv: string[], io: CommandIo): Promise<number> {
-  const { values, positionals } = parseFlags(argv, { format: { type: 'string' }, 'api-description': { type: 'string' } }, { positionals: true });
+  const { values, positionals } = parseFlags(argv, { format: { type: 'string' }, profile: { type: 'string' }, 'api-description': { type: 'string' } }, { positionals: true });
   const format = oneOf<LintFormat>('format', values.format, LINT_FORMATS, 'text');
+  const profile = values.profile === undefined ? undefined : oneOf<LintProfile>('profile', values.profile, LINT_PROFILES, 'recommended');
   // The linters resolve $refs and report positions from the file's own folder, so lint needs a file.
   if (positionals[0] === STDIN) throw new UsageError('lint reads a FILE, not stdin (-): its $refs resolve from its folder');
   // Loaded per verb: the linter (Redocly) is the heaviest import, and only `lint` needs it.
   const { lintSpec } = await import('../spec-review/lint-spec.ts');
-  const result = await lintSpec(atMostOneFile(positionals), { apiDescriptionFile: values['api-description'] });
+  const result = await lintSpec(atMostOneFile(positionals), { profile, apiDescriptionFile: values['api-description'] });
   io.stdout(renderLint(result, format));
   return result.errors > 0 ? 1 : 0;
 }

@@ -6,5 +6,6 @@ export { DIFF_RULES, type DiffRule, type Severity } from './diff/diff-rules.ts';
 export { diffSpecs, type DiffResult } from './diff/diff-specs.ts';
 export type { LintMessage, LintSeverity } from './lint-finding.ts';
 export { LINT_FORMATS, renderLint, type LintFormat } from './lint-report.ts';
+export { LINT_PROFILES, type LintProfile } from './lint-profiles.ts';
 export { lintRuleset, lintSpec, type LintOptions, type LintResult } from './lint-spec.ts';
 export { readSpecSource, SpecReadError, specSourceFromText, type Position, type SpecSource } from './spec-source.ts';

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
 import type { JsonSchema } from '../contract/index.ts';
 import { pointerOf, pointerTokens, resolvePointer } from '../contract/json-pointer.ts';
+import { openApiLineOf, type OpenApiLine } from './openapi-version.ts';
 
 /** A line and column in a file, both counted from 1 (as editors and CI annotations count). */
 export interface Position {
@@ -17,7 +18,9 @@ export interface SpecSource {
   /** Where `$ref`s to other files are resolved from. */
   absolutePath: string;
   text: string;
+  /** The document as written, in its own line's terms (a 3.0 document is not rewritten here). */
   document: JsonSchema;
+  openapi: OpenApiLine;
   /** Where the value at `pointer` is written; the nearest written parent when it is not there. */
   positionOf(pointer: string, options?: { onKey?: boolean }): Position;
 }
@@ -54,19 +57,19 @@ export function specSourceFromText(file: string, absolutePath: string, text: str
   if (!document || typeof document !== 'object' || Array.isArray(document)) {
     throw new SpecReadError(`${file}: expected an OpenAPI document (a YAML or JSON object), got ${document === null || document === undefined ? 'an empty file' : JSON.stringify(document).slice(0, 40)}`);
   }
-  return {
-    file,
-    absolutePath,
-    text,
-    document: document as JsonSchema,
-    positionOf(pointer, options = {}) {
-      const written = nearestWritten(document, pointer);
-      const { node, key } = nodeAt(parsed.contents, pointerTokens(written));
-      const offset = (options.onKey && written === pointer ? key?.range?.[0] : undefined) ?? node?.range?.[0] ?? 0;
-      const { line, col } = lineCounter.linePos(offset);
-      return { line, column: col };
-    },
+  const positionOf: SpecSource['positionOf'] = (pointer, options = {}) => {
+    const written = nearestWritten(document, pointer);
+    const { node, key } = nodeAt(parsed.contents, pointerTokens(written));
+    const offset = (options.onKey && written === pointer ? key?.range?.[0] : undefined) ?? node?.range?.[0] ?? 0;
+    const { line, col } = lineCounter.linePos(offset);
+    return { line, column: col };
   };
+  const version = openApiLineOf(document as JsonSchema);
+  if (!('line' in version)) {
+    const { line, column } = positionOf(version.pointer);
+    throw new SpecReadError(`${file}:${line}:${column} #${version.pointer}: expected an OpenAPI 3.0.x or 3.1.x document, got ${version.got}`);
+  }
+  return { file, absolutePath, text, document: document as JsonSchema, openapi: version.line, positionOf };
 }
 
 /** The YAML node at the tokens, and the key node it is written under (for maps). */

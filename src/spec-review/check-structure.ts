@@ -1,0 +1,122 @@
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { authoredPointer } from '../contract/authored-pointer.ts';
+import { firstLine } from '../contract/create-contract.ts';
+import { pointerOf } from '../contract/json-pointer.ts';
+import { compileValidator, createAjv, type JsonSchema } from '../contract/schema-validator.ts';
+import type { LintFinding } from './lint-finding.ts';
+import { operationsIn } from './operations-in.ts';
+import type { SpecSource } from './spec-source.ts';
+import { upgradeOpenApi30 } from './upgrade-openapi-30.ts';
+
+export const STRUCTURE_RULE_ID = 'spec-structure';
+
+/** The document read as 3.1: authored (refs intact) and dereferenced, both upgraded from 3.0 where it was. */
+export interface Structured {
+  raw: JsonSchema;
+  dereferenced: JsonSchema;
+}
+
+/**
+ * The structure check: the document against the OpenAPI schema of its own line (swagger-parser
+ * bundles 3.0 and 3.1), then every response schema compiled by Ajv (2020-12, after a 3.0
+ * upgrade), which finds what a schema of schemas cannot (a pattern that is no regex).
+ */
+export async function checkStructure(source: SpecSource): Promise<{ findings: LintFinding[]; structured?: Structured }> {
+  const copy = structuredClone(source.document);
+  // swagger-parser accepts the patch versions it knows; every patch of a line shares its schema.
+  copy.openapi = `${source.openapi}.0`;
+  caseFoldHttpSchemes(copy);
+  let dereferenced: JsonSchema;
+  try {
+    dereferenced = (await SwaggerParser.validate(source.absolutePath, copy as never, {})) as unknown as JsonSchema;
+  } catch (error) {
+    // swagger-parser's own message is only "Swagger schema validation failed."; what is wrong is in details.
+    const detail = (error as { details?: { instancePath?: string; message?: string }[] }).details?.[0];
+    const message = detail?.message ? `expected a valid OpenAPI ${source.openapi} document, where this value ${detail.message}` : `expected a valid OpenAPI ${source.openapi} document, got ${firstLine(error)}`;
+    // The path is into the dereferenced document: reported where it was written.
+    return { findings: [{ ruleId: STRUCTURE_RULE_ID, severity: 'error', pointer: authoredPointer(source.document, detail?.instancePath ?? ''), onKey: true, message }] };
+  }
+  const raw = structuredClone(source.document);
+  if (source.openapi === '3.0') {
+    upgradeOpenApi30(raw);
+    upgradeOpenApi30(dereferenced);
+    raw.openapi = dereferenced.openapi = '3.1.0';
+  }
+  return { findings: compileResponseSchemas(raw, dereferenced), structured: { raw, dereferenced } };
+}
+
+/**
+ * RFC 9110 §11.1: an HTTP authentication scheme name is case-insensitive, so `scheme: Bearer` is
+ * `bearer`; the bundled OAS 3.1 schema compares it with `const: bearer`. Folded on the copy
+ * that is validated only: every key stays where the user wrote it.
+ */
+function caseFoldHttpSchemes(document: JsonSchema): void {
+  const schemes = (document.components as JsonSchema | undefined)?.securitySchemes;
+  if (!schemes || typeof schemes !== 'object') return;
+  for (const scheme of Object.values(schemes as Record<string, JsonSchema>)) {
+    if (scheme && scheme.type === 'http' && typeof scheme.scheme === 'string') scheme.scheme = scheme.scheme.toLowerCase();
+  }
+}
+
+/**
+ * Each distinct response schema compiled once. OpenAPI lets a schema carry `x-` extensions and
+ * formats of its own (OAS 3.1 §4.8.24.1: tools may ignore an unknown format), so both are
+ * declared; every other unknown keyword is a typo Ajv's strict mode reports. A recursive schema
+ * is left to the schema check: dereferenced, it is a cycle Ajv cannot inline.
+ */
+function compileResponseSchemas(raw: JsonSchema, dereferenced: JsonSchema): LintFinding[] {
+  const ajv = createAjv();
+  const { keywords, formats } = extensionsOf(dereferenced);
+  ajv.addVocabulary([...keywords].filter((k) => !ajv.RULES.keywords[k]));
+  for (const format of formats) if (!ajv.formats[format]) ajv.addFormat(format, true);
+  const findings: LintFinding[] = [];
+  const compiled = new WeakSet<object>();
+  for (const { pointer, operation } of operationsIn(dereferenced)) {
+    for (const [status, response] of Object.entries((operation.responses ?? {}) as Record<string, JsonSchema>)) {
+      for (const [mediaType, media] of Object.entries((response?.content ?? {}) as Record<string, JsonSchema>)) {
+        const schema = media?.schema;
+        if (!schema || typeof schema !== 'object' || compiled.has(schema) || isCyclic(schema)) continue;
+        compiled.add(schema);
+        const at = `${pointer}/responses${pointerOf([status, 'content', mediaType, 'schema'])}`;
+        try {
+          compileValidator(ajv, schema as JsonSchema, () => '');
+        } catch (error) {
+          findings.push({ ruleId: STRUCTURE_RULE_ID, severity: 'error', pointer: authoredPointer(raw, at), message: `expected a JSON Schema 2020-12 that Ajv compiles in strict mode, got ${firstLine(error)}` });
+        }
+      }
+    }
+  }
+  return findings;
+}
+
+function extensionsOf(document: JsonSchema): { keywords: Set<string>; formats: Set<string> } {
+  const keywords = new Set<string>();
+  const formats = new Set<string>();
+  const seen = new WeakSet<object>();
+  const walk = (node: unknown): void => {
+    if (!node || typeof node !== 'object' || seen.has(node)) return;
+    seen.add(node);
+    for (const [key, value] of Object.entries(node)) {
+      if (key.startsWith('x-')) keywords.add(key);
+      else if (key === 'format' && typeof value === 'string') formats.add(value);
+      walk(value);
+    }
+  };
+  walk(document);
+  return { keywords, formats };
+}
+
+function isCyclic(root: object): boolean {
+  const path = new Set<object>();
+  const done = new WeakSet<object>();
+  const visit = (node: unknown): boolean => {
+    if (!node || typeof node !== 'object' || done.has(node)) return false;
+    if (path.has(node)) return true;
+    path.add(node);
+    const cyclic = Object.values(node).some(visit);
+    path.delete(node);
+    done.add(node);
+    return cyclic;
+  };
+  return visit(root);
+}
