@@ -2,6 +2,7 @@ import { relative } from 'node:path';
 import { ContractError } from '../contract/index.ts';
 import { BUNDLE_FORMATS, type BundleFormat } from '../spec-review/bundle-spec.ts';
 import { collectDecisions, renderDecisionsJson, renderDecisionsMarkdown } from '../spec-review/decisions.ts';
+import { COMPARE_FORMATS, renderCompare, type CompareFormat } from '../spec-review/compare/compare-report.ts';
 import { DIFF_FORMATS, renderDiff, type DiffFormat } from '../spec-review/diff/diff-report.ts';
 import { LINT_FORMATS, renderLint, type LintFormat } from '../spec-review/lint-report.ts';
 import { LINT_PROFILES, type LintProfile } from '../spec-review/lint-profiles.ts';
@@ -27,14 +28,20 @@ export const SPEC_USAGE = `Usage: flag-admin spec <verb> [options]    (FILE defa
       info). '-' reads a spec from stdin, e.g.
         git show main:spec/openapi.yaml | flag-admin spec diff - spec/openapi.yaml
       Exit 1 on a change breaking for clients or servers (--fail-on picks whom; default any).
+  compare OURS THEIRS [--operations common|ours|ID,ID...] [--format text|json|markdown]
+      OURS held against THEIRS (e.g. the kit's spec against the provider's published one) on the
+      operations both hold, paired by method and path template, then by operationId: what
+      breaks a client written against one calling a server of the other, each way, with both
+      positions. --operations ours also reports our operations THEIRS lacks; a list of our
+      operationIds compares only those. Exit 1 on a difference breaking a client either way.
 
 Exit codes: 0 fine, 1 lint errors or breaking changes, 2 bad usage or an unreadable spec.
 `;
 
-const VERBS = ['lint', 'decisions', 'bundle', 'diff'] as const;
+const VERBS = ['lint', 'decisions', 'bundle', 'diff', 'compare'] as const;
 const DECISION_FORMATS = ['markdown', 'json'] as const;
 
-/** `flag-admin spec <verb>`: lint, decisions, bundle or diff. */
+/** `flag-admin spec <verb>`: lint, decisions, bundle, diff or compare. */
 export async function specCommand(argv: string[], io: CommandIo): Promise<number> {
   const [verb, ...rest] = argv;
   try {
@@ -47,6 +54,8 @@ export async function specCommand(argv: string[], io: CommandIo): Promise<number
         return await bundle(rest, io);
       case 'diff':
         return await diff(rest, io);
+      case 'compare':
+        return await compare(rest, io);
       default: {
         const meant = verb === undefined ? undefined : didYouMean(verb, VERBS);
         throw new UsageError(verb === undefined ? `expected a verb: ${VERBS.join(', ')}` : `unknown verb "${verb}"${meant ? ` (did you mean "${meant}"?)` : ''}; expected one of ${VERBS.join(', ')}`);
@@ -123,4 +132,18 @@ async function diff(argv: string[], io: CommandIo): Promise<number> {
   io.stdout(renderDiff(result, format));
   const breaking = { any: result.breaking.client + result.breaking.server, clients: result.breaking.client, servers: result.breaking.server, none: 0 }[failOn];
   return breaking > 0 ? 1 : 0;
+}
+
+async function compare(argv: string[], io: CommandIo): Promise<number> {
+  const { values, positionals } = parseFlags(argv, { format: { type: 'string' }, operations: { type: 'string' } }, { positionals: true });
+  const format = oneOf<CompareFormat>('format', values.format, COMPARE_FORMATS, 'text');
+  const operations = values.operations ?? 'common';
+  const selection = operations === 'common' || operations === 'ours' ? operations : operations.split(',').map((id) => id.trim()).filter(Boolean);
+  if (Array.isArray(selection) && selection.length === 0) throw new UsageError(`--operations expects common, ours or a list of operationIds, got ${JSON.stringify(operations)}`);
+  if (positionals.length !== 2) throw new UsageError(`expected OURS and THEIRS (a file, or - for stdin), got ${positionals.length} argument(s)`);
+  if (positionals[0] === STDIN && positionals[1] === STDIN) throw new UsageError('only one of OURS and THEIRS can be read from stdin (-)');
+  const { compareSpecs } = await import('../spec-review/compare/compare-specs.ts');
+  const result = await compareSpecs(await readSpecSource(positionals[0]!), await readSpecSource(positionals[1]!), selection);
+  io.stdout(renderCompare(result, format));
+  return result.breaking.ours + result.breaking.theirs > 0 ? 1 : 0;
 }

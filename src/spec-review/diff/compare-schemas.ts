@@ -29,8 +29,17 @@ export function compareSchemas(scope: SchemaScope, oldSchema: unknown, newSchema
     scope.recorder.record(`${scope.context}-${kind}`, message, oldPointer, newPointer, scope.operation, explains);
 
   compareTypes(oldSchema, newSchema, (kind, message) => record(kind, message, `${oldAt}/type`, `${newAt}/type`));
-  compareEnums(oldSchema.enum, newSchema.enum, (kind, message) => record(kind, message, `${oldAt}/enum`, `${newAt}/enum`));
-  if (JSON.stringify(oldSchema.const) !== JSON.stringify(newSchema.const)) record('const-changed', `const ${show(oldSchema.const)} → ${show(newSchema.const)}`, `${oldAt}/const`, `${newAt}/const`);
+  // `const: v` is `enum: [v]` (JSON Schema 2020-12 §6.1.2-3); OpenAPI 3.0, which has no `const`, can only write the latter.
+  const constAsEnum = (oneOf: JsonSchema, other: JsonSchema) => oneOf.const !== undefined && oneOf.enum === undefined && other.const === undefined && other.enum !== undefined;
+  if (constAsEnum(oldSchema, newSchema) || constAsEnum(newSchema, oldSchema)) {
+    const enumOf = (schema: JsonSchema) => schema.enum ?? [schema.const];
+    const [oldKey, newKey] = [oldSchema.enum ? 'enum' : 'const', newSchema.enum ? 'enum' : 'const'];
+    scope.recorder.equivalent(`${oldAt}/${oldKey}`, `${newAt}/${newKey}`);
+    compareEnums(enumOf(oldSchema), enumOf(newSchema), (kind, message) => record(kind, message, `${oldAt}/${oldKey}`, `${newAt}/${newKey}`));
+  } else {
+    compareEnums(oldSchema.enum, newSchema.enum, (kind, message) => record(kind, message, `${oldAt}/enum`, `${newAt}/enum`));
+    if (JSON.stringify(oldSchema.const) !== JSON.stringify(newSchema.const)) record('const-changed', `const ${show(oldSchema.const)} → ${show(newSchema.const)}`, `${oldAt}/const`, `${newAt}/const`);
+  }
   if (oldSchema.format !== newSchema.format) record('format-changed', `format ${show(oldSchema.format)} → ${show(newSchema.format)}`, `${oldAt}/format`, `${newAt}/format`);
   for (const keyword of [...UPPER_LIMITS, ...LOWER_LIMITS]) {
     const before = oldSchema[keyword] as number | undefined;
