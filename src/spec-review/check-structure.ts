@@ -25,7 +25,7 @@ export async function checkStructure(source: SpecSource): Promise<{ findings: Li
   const copy = structuredClone(source.document);
   // swagger-parser accepts the patch versions it knows; every patch of a line shares its schema.
   copy.openapi = `${source.openapi}.0`;
-  caseFoldHttpSchemes(copy);
+  correctSchemaErrata(copy);
   let dereferenced: JsonSchema;
   try {
     dereferenced = (await SwaggerParser.validate(source.absolutePath, copy as never, {})) as unknown as JsonSchema;
@@ -46,16 +46,20 @@ export async function checkStructure(source: SpecSource): Promise<{ findings: Li
 }
 
 /**
- * RFC 9110 §11.1: an HTTP authentication scheme name is case-insensitive, so `scheme: Bearer` is
- * `bearer`; the bundled OAS 3.1 schema compares it with `const: bearer`. Folded on the copy
- * that is validated only: every key stays where the user wrote it.
+ * Two places where the OAS 3.1 schema swagger-parser bundles is stricter than the specification,
+ * corrected on the copy that is validated only (every key stays where the user wrote it):
+ * - RFC 9110 §11.1: an HTTP authentication scheme name is case-insensitive, so `scheme: Bearer`
+ *   is `bearer`; the schema compares it with `const: bearer`.
+ * - OAS 3.1 §4.8.4: a License needs only its `name`; the schema's `oneOf` demands `identifier` or
+ *   `url` (the 2022-10-07 schema dropped it for `dependentSchemas`). Both at once stay an error.
  */
-function caseFoldHttpSchemes(document: JsonSchema): void {
+function correctSchemaErrata(document: JsonSchema): void {
   const schemes = (document.components as JsonSchema | undefined)?.securitySchemes;
-  if (!schemes || typeof schemes !== 'object') return;
-  for (const scheme of Object.values(schemes as Record<string, JsonSchema>)) {
+  for (const scheme of Object.values(schemes && typeof schemes === 'object' ? (schemes as Record<string, JsonSchema>) : {})) {
     if (scheme && scheme.type === 'http' && typeof scheme.scheme === 'string') scheme.scheme = scheme.scheme.toLowerCase();
   }
+  const license = (document.info as JsonSchema | undefined)?.license as JsonSchema | undefined;
+  if (document.openapi === '3.1.0' && license && typeof license === 'object' && license.identifier === undefined && license.url === undefined) license.url = 'https://spdx.org/licenses/';
 }
 
 /**

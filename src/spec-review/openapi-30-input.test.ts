@@ -55,10 +55,13 @@ describe('OpenAPI 3.0 documents in spec review', () => {
     expect(structure.map((m) => m.message)).toEqual([expect.stringContaining('expected a JSON Schema 2020-12 that Ajv compiles in strict mode')]);
   });
 
-  it('accepts an HTTP auth scheme in any case (RFC 9110 §11.1): scheme Bearer is no structure error', async () => {
-    const { result } = await lintJson(PETS_31, '--profile', 'kit');
+  it('accepts what OAS 3.1 allows and its bundled schema refuses: scheme Bearer (RFC 9110 §11.1), a license with a name only', async () => {
+    const { spec } = writeSpecs({ spec: applyEdits(readYaml(PETS_31), { set: { '/info/license': { name: 'Proprietary' } } }) });
+    const { result } = await lintJson(spec!, '--profile', 'kit');
     expect(readYaml(PETS_31)).toMatchObject({ components: { securitySchemes: { bearer: { scheme: 'Bearer' } } } });
     expect(result.messages.filter((m) => m.ruleId === 'spec-structure')).toEqual([]);
+    const both = writeSpecs({ spec: applyEdits(readYaml(PETS_31), { set: { '/info/license': { name: 'MIT', identifier: 'MIT', url: 'https://opensource.org/licenses/MIT' } } }) });
+    expect((await lintJson(both.spec!)).result.messages.filter((m) => m.ruleId === 'spec-structure')).toHaveLength(1);
   });
 
   it('bundles a 3.0 document as 3.0 and lists its decisions', async () => {
