@@ -1,4 +1,6 @@
 export { bundleSpec, BUNDLE_FORMATS, type BundleFormat, type BundleOptions } from './bundle-spec.ts';
+export { COMPARE_FORMATS, renderCompare, type CompareFormat } from './compare/compare-report.ts';
+export { compareSpecs, type CompareFinding, type CompareResult, type OperationSelection } from './compare/compare-specs.ts';
 export { collectDecisions, DECISIONS_KEY, renderDecisionsJson, renderDecisionsMarkdown, type Decision, type DecisionProblem } from './decisions.ts';
 export type { Change, ChangeSide } from './diff/change-recorder.ts';
 export { DIFF_FORMATS, renderDiff, type DiffFormat } from './diff/diff-report.ts';

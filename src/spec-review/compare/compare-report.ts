@@ -1,4 +1,5 @@
 import type { ChangeSide } from '../diff/change-recorder.ts';
+import { place } from '../diff/diff-report.ts';
 import type { CompareFinding, CompareResult } from './compare-specs.ts';
 
 export const COMPARE_FORMATS = ['text', 'json', 'markdown'] as const;
@@ -14,8 +15,6 @@ export function renderCompare(result: CompareResult, format: CompareFormat): str
       return renderText(result);
   }
 }
-
-const place = (side: ChangeSide) => `${side.file}:${side.line}:${side.column} #${side.pointer}`;
 
 function direction(result: CompareResult, client: CompareFinding['client']): string {
   return client === 'ours' ? `a client written against ${result.ours}, calling ${result.theirs}` : `a client written against ${result.theirs}, calling ${result.ours}`;

@@ -22,7 +22,8 @@ function headline({ old, new: now, openapi, changes, breaking }: DiffResult): st
   return `${old} → ${now}${formats}: ${changes.length} change(s); breaking for clients: ${breaking.client}, for servers: ${breaking.server}`;
 }
 
-const place = (side: ChangeSide) => `${side.file}:${side.line}:${side.column} #${side.pointer}`;
+/** `file:line:column #pointer`: what an editor or a CI log makes a link of. */
+export const place = (side: ChangeSide) => `${side.file}:${side.line}:${side.column} #${side.pointer}`;
 
 function renderText(result: DiffResult): string {
   const blocks = result.changes.map((c: Change) =>
