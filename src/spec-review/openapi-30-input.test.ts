@@ -62,6 +62,8 @@ describe('OpenAPI 3.0 documents in spec review', () => {
     expect(result.messages.filter((m) => m.ruleId === 'spec-structure')).toEqual([]);
     const both = writeSpecs({ spec: applyEdits(readYaml(PETS_31), { set: { '/info/license': { name: 'MIT', identifier: 'MIT', url: 'https://opensource.org/licenses/MIT' } } }) });
     expect((await lintJson(both.spec!)).result.messages.filter((m) => m.ruleId === 'spec-structure')).toHaveLength(1);
+    const lower = writeSpecs({ spec: applyEdits(readYaml(PETS_31), { set: { '/components/securitySchemes/bearer/scheme': 'bearer' } }) });
+    expect((await diffJson(PETS_31, lower.spec!)).report.changes).toEqual([]);
   });
 
   it('bundles a 3.0 document as 3.0 and lists its decisions', async () => {

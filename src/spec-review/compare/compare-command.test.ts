@@ -113,6 +113,18 @@ describe('flag-admin spec compare', () => {
     expect(unknown).toMatchObject({ code: 2, stderr: expect.stringContaining('expected operationIds of OURS, got "getOidcSetings"') });
   });
 
+  it('pairs operations by their URL: a path is read under its document\'s server base path', async () => {
+    const ourPaths = Object.keys(PROVIDER.paths as object).filter((path) => !path.includes('features-'));
+    const moves = Object.fromEntries(ourPaths.map((path) => [`/paths/${path.replaceAll('/', '~1')}`, `/paths/${path.slice('/api'.length).replaceAll('/', '~1')}`]));
+    const { theirs } = writeSpecs({ theirs: applyEdits(PROVIDER, { move: moves, set: { '/servers': [{ url: 'https://flags.test/{base}', variables: { base: { default: 'api' } } }] } }) });
+    const { code, report } = await compareJson(theirs!);
+    expect(report.pairs).toContainEqual({ ours: 'GET /api/admin/auth/oidc/settings', theirs: 'GET /admin/auth/oidc/settings', by: 'path' });
+    expect(report.pairs.every((p) => p.by === 'path')).toBe(true);
+    expect(report.pairs).toHaveLength(3);
+    expect(report.findings).toEqual([]);
+    expect(code).toBe(0);
+  });
+
   it('refuses bad usage and unreadable documents with exit 2', async () => {
     expect((await cli(['spec', 'compare', OURS], { cwd: ROOT })).stderr).toContain('expected OURS and THEIRS (a file, or - for stdin), got 1 argument(s)');
     expect((await cli(['spec', 'compare', '-', '-'], { cwd: ROOT })).code).toBe(2);

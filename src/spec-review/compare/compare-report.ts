@@ -42,7 +42,7 @@ function renderText(result: CompareResult): string {
     );
     return [`What breaks ${direction(result, client)}:`, ...blocks];
   });
-  const pairs = result.pairs.map((p) => `  ${p.ours}${p.theirs !== p.ours ? ` = ${p.theirs} (same operationId)` : ''}`);
+  const pairs = result.pairs.map((p) => `  ${p.ours}${p.theirs !== p.ours ? ` = ${p.theirs} (${p.by === 'operationId' ? 'same operationId' : 'same URL under its server'})` : ''}`);
   return [['Compared:', ...pairs].join('\n'), ...sections, summary(result)].join('\n\n') + '\n';
 }
 

@@ -20,19 +20,22 @@ export interface OperationPair {
 }
 
 /**
- * Pairs the operations of two documents: first by method and path template (parameter names
- * aside: `/a/{id}` is `/a/{key}`), then the rest by operationId. Each operation is paired once.
+ * Pairs the operations of two documents: first by method and URL path template (the first
+ * server's base path before the path, parameter names aside: `/a/{id}` is `/a/{key}`), then the
+ * rest by operationId. Each operation is paired once.
  */
 export function pairOperations(ours: JsonSchema, theirs: JsonSchema): { pairs: OperationPair[]; unmatched: PathOperation[] } {
   const theirOperations = pathOperations(theirs);
-  const byShape = new Map(theirOperations.map((op) => [shapeOf(op), op]));
+  const [ourBase, theirBase] = [basePath(ours), basePath(theirs)];
+  const shapeOf = (op: PathOperation, base: string) => `${op.method} ${(base + op.path).replace(/\{[^}]*\}/g, '{}')}`;
+  const byShape = new Map(theirOperations.map((op) => [shapeOf(op, theirBase), op]));
   const byId = new Map(theirOperations.filter((op) => op.operationId !== undefined).map((op) => [op.operationId!, op]));
   const taken = new Set<PathOperation>();
   const pairs: OperationPair[] = [];
   const rest: PathOperation[] = [];
   const ourOperations = pathOperations(ours);
   for (const op of ourOperations) {
-    const same = byShape.get(shapeOf(op));
+    const same = byShape.get(shapeOf(op, ourBase));
     if (same) {
       pairs.push({ ours: op, theirs: same, by: 'path' });
       taken.add(same);
@@ -62,4 +65,21 @@ function pathOperations(document: JsonSchema): PathOperation[] {
     });
 }
 
-const shapeOf = (op: PathOperation) => `${op.method} ${op.path.replace(/\{[^}]*\}/g, '{}')}`;
+/**
+ * The path of the first server's URL, where paths are appended (OAS 3.1 §4.8.1.1), its variables
+ * at their defaults: `https://flags.test/api` gives `/api`, and `/api/admin/x` in a document
+ * with no base is `/admin/x` under it. No server, or one at a root, gives ''.
+ */
+function basePath(document: JsonSchema): string {
+  const server = Array.isArray(document.servers) ? (document.servers[0] as JsonSchema | undefined) : undefined;
+  if (!server || typeof server.url !== 'string') return '';
+  const variables = (server.variables ?? {}) as Record<string, JsonSchema>;
+  const url = server.url.replace(/\{([^}]*)\}/g, (_, name: string) => String(variables[name]?.default ?? ''));
+  let path: string;
+  try {
+    path = new URL(url, 'http://relative.invalid').pathname;
+  } catch {
+    return '';
+  }
+  return path.replace(/\/+$/, '');
+}

@@ -56,6 +56,10 @@ async function dereferenced(source: SpecSource): Promise<SpecVersion> {
   assertComparable(source, document);
   if (source.openapi === '3.0') upgradeOpenApi30(document);
   delete document.openapi;
+  // RFC 9110 §11.1: an HTTP auth scheme's name is case-insensitive; `Bearer` and `bearer` are one scheme.
+  for (const scheme of Object.values(((document.components as JsonSchema | undefined)?.securitySchemes ?? {}) as Record<string, JsonSchema>)) {
+    if (scheme.type === 'http' && typeof scheme.scheme === 'string') scheme.scheme = scheme.scheme.toLowerCase();
+  }
   return { source, dereferenced: document };
 }
 
