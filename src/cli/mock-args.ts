@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { DEFAULT_LIMITS, DEFAULT_MAX_SESSIONS, type ConnectionLimits } from '../mock/index.ts';
+import { DEFAULT_LIMITS, DEFAULT_MAX_RULES, DEFAULT_MAX_SESSIONS, type ConnectionLimits } from '../mock/index.ts';
 import { LOG_FORMATS, type LogFormat } from './access-log.ts';
 import { UsageError } from './io.ts';
 import { parseFlags } from './parse-flags.ts';
@@ -17,9 +17,14 @@ export const MOCK_USAGE = `Usage: flag-admin mock [-p 4010] [--host 127.0.0.1] [
   --no-cors                no CORS headers, preflights answered 405
   --max-sessions N         X-Mock-Session sessions kept, least recently used dropped
                                                                     (default ${DEFAULT_MAX_SESSIONS})
+  --max-rules N            sticky rules (POST /__mock/rules) one session holds; one more gets 409
+                                                                    (default ${DEFAULT_MAX_RULES})
   --control-token TOKEN    open the control API (/__mock/) to callers sending this token in
                            X-Mock-Control-Token, and only to them   (default: loopback callers only;
                                                                     env FLAG_ADMIN_MOCK_CONTROL_TOKEN)
+  --allowed-host NAME      also answer the control API (/__mock/) and pre-fill the docs' key for
+                           requests addressed to this host name; repeatable (default: only
+                           localhost, *.localhost, 127.0.0.1, [::1] and --host; others get 403)
   --log-format text|json   access log lines as text or one JSON object each (default text)
   -q, --quiet              no access log
 
@@ -54,7 +59,9 @@ export interface MockArgs {
   logFormat: LogFormat;
   cors: false | { origins: string[] };
   maxSessions: number;
+  maxRules: number;
   controlToken: string | undefined;
+  allowedHosts: string[];
   limits: ConnectionLimits;
 }
 
@@ -72,7 +79,9 @@ export function parseMockArgs(argv: string[], env: Record<string, string | undef
     'cors-origin': { type: 'string', multiple: true, default: [] },
     'no-cors': { type: 'boolean', default: false },
     'max-sessions': { type: 'string', default: String(DEFAULT_MAX_SESSIONS) },
+    'max-rules': { type: 'string', default: String(DEFAULT_MAX_RULES) },
     'control-token': { type: 'string' },
+    'allowed-host': { type: 'string', multiple: true, default: [] },
     ...Object.fromEntries(Object.keys(LIMIT_FLAGS).map((flag) => [flag, { type: 'string' as const }])),
   });
   if (!/^\d{1,5}$/.test(values.port) || Number(values.port) > 65535) {
@@ -88,15 +97,18 @@ export function parseMockArgs(argv: string[], env: Record<string, string | undef
     if (originOf(origin) !== origin) throw new UsageError(`--cors-origin expects an origin such as http://localhost:8000 (no path, no trailing slash), got ${JSON.stringify(origin)}`);
   }
   if (values['no-cors'] && origins.length > 0) throw new UsageError('--no-cors and --cors-origin contradict each other; give one');
-  if (!/^\d{1,6}$/.test(values['max-sessions']) || Number(values['max-sessions']) < 1) {
-    throw new UsageError(`--max-sessions expects an integer from 1 to 999999, got ${JSON.stringify(values['max-sessions'])}`);
-  }
+  const maxSessions = countFlag('max-sessions', values['max-sessions']);
+  const maxRules = countFlag('max-rules', values['max-rules']);
   if (!LOG_FORMATS.includes(values['log-format'] as LogFormat)) {
     throw new UsageError(`--log-format expects ${LOG_FORMATS.join(' or ')}, got ${JSON.stringify(values['log-format'])}`);
   }
   if (values.watch && values.fixtures === undefined) throw new UsageError('--watch needs --fixtures FILE: the embedded state does not change');
   const controlToken = values['control-token'] ?? env.FLAG_ADMIN_MOCK_CONTROL_TOKEN;
   if (controlToken === '') throw new UsageError('--control-token expects a non-empty token');
+  for (const host of values['allowed-host']) {
+    // A name as a browser puts it in Host: no scheme, no port, no path.
+    if (isIP(host) === 0 && !HOST_NAME.test(host)) throw new UsageError(`--allowed-host expects a host name or address such as mock.internal or 192.0.2.10 (no scheme, no port), got ${JSON.stringify(host)}`);
+  }
   return {
     port: Number(values.port),
     host: values.host,
@@ -105,10 +117,18 @@ export function parseMockArgs(argv: string[], env: Record<string, string | undef
     quiet: values.quiet,
     logFormat: values['log-format'] as LogFormat,
     cors: values['no-cors'] ? false : { origins },
-    maxSessions: Number(values['max-sessions']),
+    maxSessions,
+    maxRules,
     controlToken,
+    allowedHosts: values['allowed-host'],
     limits: parseLimits(values as Record<string, unknown>),
   };
+}
+
+/** A bound on things a client makes (sessions, rules): at least one, and never unbounded. */
+function countFlag(flag: string, value: string): number {
+  if (!/^\d{1,6}$/.test(value) || Number(value) < 1) throw new UsageError(`--${flag} expects an integer from 1 to 999999, got ${JSON.stringify(value)}`);
+  return Number(value);
 }
 
 function parseLimits(values: Record<string, unknown>): ConnectionLimits {

@@ -3,23 +3,21 @@ import { errorResponse, type NewId } from '../core/errors.ts';
 import type { FixtureLabels } from '../core/fixture-check.ts';
 import { originForm, requestPath } from '../core/request-path.ts';
 import type { MockHandle } from '../core/types.ts';
-import { controlAccessDenied } from './control-access.ts';
+import { controlAccessDenied, type AccessPolicy } from './control-access.ts';
 import { CONTROL_API_PREFIX } from './control-api-document.ts';
 import { controlContract } from './control-contract.ts';
 import { createControlHandlers } from './control-handlers.ts';
 import type { Journal } from './journal.ts';
 import { sessionNameOf, type Sessions } from './sessions.ts';
 
-export interface ControlOptions {
+export interface ControlOptions extends AccessPolicy {
   /** The API's contract: rules and states are checked against it. */
   contract: Contract;
   sessions: Sessions;
   journal: Journal;
   maxSessions: number;
-  /** When set, every control request must carry it in X-Mock-Control-Token, loopback or not. */
-  controlToken?: string;
-  /** Browser origins besides this machine's own (`--cors-origin`) whose pages may use the control API. */
-  allowedOrigins?: readonly string[];
+  /** Rules one session holds at most. */
+  maxRules: number;
   newId: NewId;
   fixtureLabels?: FixtureLabels;
 }
@@ -42,7 +40,7 @@ export function controlLayer(options: ControlOptions): (next: MockHandle) => Moc
     const target = originForm(request.url);
     if (!target.startsWith(CONTROL_API_PREFIX)) return next(request);
     const path = requestPath(target);
-    const denied = controlAccessDenied(request, options.controlToken, options.allowedOrigins);
+    const denied = controlAccessDenied(request, options);
     if (denied) return fail(403, 'MockControlForbidden', denied);
     const route = controlContract.matchRoute(request.method, path);
     if (route.kind === 'not-found') return fail(404, 'NotFoundError', `The control API has no ${path}; see ${CONTROL_API_PREFIX}openapi.json.`);

@@ -1,9 +1,11 @@
 import { decodePathParams, type Contract } from '../../contract/neutral.ts';
 import { createResponseCheck } from '../core/self-check.ts';
+import { loggableTarget } from '../core/loggable-target.ts';
 import { requestPath } from '../core/request-path.ts';
 import type { MockRequest, MockResponse } from '../core/types.ts';
 import { authHeaderNames, keyPresent } from './request-facts.ts';
 import type { SessionHandle } from './layer.ts';
+import type { Session } from './sessions.ts';
 
 /** One request as the journal shows it. Never a header value: whether a key came, not the key. */
 export interface JournalEntry {
@@ -12,7 +14,7 @@ export interface JournalEntry {
   /** When the request arrived, ISO 8601 UTC. */
   time: string;
   method: string;
-  /** The request target as received: path and query, still percent-encoded. */
+  /** The request target as received, still percent-encoded, less any userinfo and with query parts that hold a key `<redacted>`. */
   path: string;
   operationId: string | null;
   status: number;
@@ -141,7 +143,7 @@ export function createJournal(options: JournalOptions): { journal: Journal; laye
     },
   };
 
-  const record = (request: MockRequest, session: string, at: number, started: number, response: MockResponse): MockResponse => {
+  const record = (request: MockRequest, session: Session, at: number, started: number, response: MockResponse): MockResponse => {
     if (capacity === 0) return response;
     const slot = seq % capacity;
     seq++;
@@ -151,8 +153,8 @@ export function createJournal(options: JournalOptions): { journal: Journal; laye
     statuses[slot] = response.status;
     keys[slot] = keyPresent(request, authHeaders) ? 1 : 0;
     methods[slot] = request.method;
-    urls[slot] = intern(request.url);
-    sessionNames[slot] = session;
+    urls[slot] = intern(loggableTarget(request.url, session.store.holdsKey, authHeaders));
+    sessionNames[slot] = session.name;
     responses[slot] = response;
     judged[slot] = undefined;
     return response;
@@ -163,8 +165,8 @@ export function createJournal(options: JournalOptions): { journal: Journal; laye
     const at = now();
     const started = performance.now();
     const answer = next(request, session);
-    if (answer instanceof Promise) return answer.then((response) => record(request, session.name, at, started, response));
-    return record(request, session.name, at, started, answer);
+    if (answer instanceof Promise) return answer.then((response) => record(request, session, at, started, response));
+    return record(request, session, at, started, answer);
   };
   return { journal, layer };
 }
