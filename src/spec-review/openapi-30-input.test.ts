@@ -151,6 +151,17 @@ describe('lint profiles', () => {
     expect((await cli(['spec', 'lint', PETS_30, '--profile', 'kti'])).stderr).toContain('--profile expects one of recommended, kit, got "kti" (did you mean kit?)');
   });
 
+  it('judges a 3.0 document\'s examples by its schemas in 3.0 terms under --profile kit', async () => {
+    const example = { id: 7, name: 'Rex', tag: null, weight: 0.5, owner: null };
+    const at = '/paths/~1pets~1{petId}/get/responses/200/content/application~1json/example';
+    const { good, bad } = writeSpecs({ good: applyEdits(readYaml(PETS_30), { set: { [at]: example } }), bad: applyEdits(readYaml(PETS_30), { set: { [at]: { ...example, name: null, weight: 0 } } }) });
+    const valid = (await lintJson(good!, '--profile', 'kit')).result.messages.filter((m) => m.ruleId === 'response-example-valid');
+    expect(valid).toEqual([]);
+    const invalid = (await lintJson(bad!, '--profile', 'kit')).result.messages.filter((m) => m.ruleId === 'response-example-valid');
+    // name is not nullable; weight 0 breaks the exclusive minimum 0 (a boolean exclusiveMinimum in 3.0).
+    expect(invalid.map((m) => readFileSync(bad!, 'utf8').split('\n')[m.line - 1]!.trim()).sort()).toEqual(['name: null', 'weight: 0']);
+  });
+
   it('holds webhook and callback operations to the operation rules, at their own lines', async () => {
     const document = applyEdits(readYaml(PETS_31), {
       set: { '/webhooks/petBorn/post': { requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet' } } } }, responses: { '200': { description: 'Received.' } } } },
