@@ -81,6 +81,9 @@ describe('OpenAPI 3.0 documents in spec review', () => {
     expect(report.changes).toEqual([]);
     expect(report.openapi).toEqual({ old: '3.0.3', new: '3.1.0' });
     expect(code).toBe(0);
+    // A schema example written the 3.1 way (examples: [v]) is the same example.
+    const { 'examples.yaml': examples } = writeSpecs({ 'examples.yaml': applyEdits(readYaml(PETS_31), { remove: ['/components/schemas/NewPet/properties/name/example'], set: { '/components/schemas/NewPet/properties/name/examples': ['Rex'] } }) });
+    expect((await diffJson(PETS_30, examples!)).report.changes).toEqual([]);
     const text = await cli(['spec', 'diff', PETS_31, PETS_30]);
     expect(text.stdout).toBe(`${PETS_31} → ${PETS_30} (OpenAPI 3.1.0 → 3.0.3, both read as 3.1): no changes\n`);
   });

@@ -1,5 +1,6 @@
 import { pointerOf } from '../../contract/json-pointer.ts';
 import type { JsonSchema } from '../../contract/index.ts';
+import { canonical } from './canonical-json.ts';
 import type { ChangeRecorder } from './change-recorder.ts';
 import type { SchemaContext, SchemaKind } from './diff-rules.ts';
 
@@ -29,6 +30,10 @@ export function compareSchemas(scope: SchemaScope, oldSchema: unknown, newSchema
     scope.recorder.record(`${scope.context}-${kind}`, message, oldPointer, newPointer, scope.operation, explains);
 
   compareTypes(oldSchema, newSchema, (kind, message) => record(kind, message, `${oldAt}/type`, `${newAt}/type`));
+  // A schema's `example: v` (OpenAPI 3.0, deprecated in 3.1) is `examples: [v]` (JSON Schema 2020-12 §9.5) said the 3.1 way.
+  const exampleAsExamples = (one: JsonSchema, other: JsonSchema) => 'example' in one && !('examples' in one) && Array.isArray(other.examples) && !('example' in other) && other.examples.length === 1 && canonical(other.examples[0]) === canonical(one.example);
+  if (exampleAsExamples(oldSchema, newSchema)) scope.recorder.equivalent(`${oldAt}/example`, `${newAt}/examples`);
+  if (exampleAsExamples(newSchema, oldSchema)) scope.recorder.equivalent(`${oldAt}/examples`, `${newAt}/example`);
   // `const: v` is `enum: [v]` (JSON Schema 2020-12 §6.1.2-3); OpenAPI 3.0, which has no `const`, can only write the latter.
   const constAsEnum = (oneOf: JsonSchema, other: JsonSchema) => oneOf.const !== undefined && oneOf.enum === undefined && other.const === undefined && other.enum !== undefined;
   if (constAsEnum(oldSchema, newSchema) || constAsEnum(newSchema, oldSchema)) {
