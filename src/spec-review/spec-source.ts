@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
 import type { JsonSchema } from '../contract/index.ts';
 import { pointerOf, pointerTokens, resolvePointer } from '../contract/json-pointer.ts';
-import { openApiLineOf, type OpenApiLine } from './openapi-version.ts';
+import { openApiLineOf, type OpenApiLine } from './openapi-line.ts';
 
 /** A line and column in a file, both counted from 1 (as editors and CI annotations count). */
 export interface Position {
