@@ -24,9 +24,15 @@ export function applyChecks(checks: readonly Check[], exchanges: readonly Exchan
 
   checks.forEach((check, index) => {
     let judgements: Judgement[];
-    if (notRun !== undefined || switchedOff.has(check.id)) {
-      // A set-up problem stopped the run: every check is listed, none judged, each with the reason.
-      judgements = operationIds.map((operationId) => ({ operationId, verdict: 'not checked', reason: notRun ?? 'switched off (--skip-check)' }));
+    if (notRun !== undefined) {
+      // A set-up problem stopped the run: every check is listed where a normal run of this plan would judge it, none judged, each with the reason.
+      // As in a normal run: a step the options left out is "not checked" only for the checks that own it.
+      const planned = [...exchanges, ...skipped.filter((s) => s.stopped || check.steps)];
+      const applies = (operationId: string) =>
+        planned.some((p) => p.operationId === operationId && (!check.steps || check.steps.includes(p.step)) && (check.appliesTo?.(p, context.contract) ?? true));
+      judgements = operationIds.filter(applies).map((operationId) => ({ operationId, verdict: 'not checked', reason: notRun }));
+    } else if (switchedOff.has(check.id)) {
+      judgements = operationIds.map((operationId) => ({ operationId, verdict: 'not checked', reason: 'switched off (--skip-check)' }));
     } else {
       const steps = check.steps;
       const mine = steps ? exchanges.filter((e) => steps.includes(e.step)) : exchanges;

@@ -70,6 +70,8 @@ export interface SkippedStep {
   label: string;
   expects: readonly number[];
   reason: string;
+  /** Planned to be sent, but the run stopped first (a set-up problem, a silent target); not an option's doing. */
+  stopped?: boolean;
 }
 
 export interface RecordedRequest {
@@ -99,6 +101,12 @@ export interface Exchange extends PlannedRequest {
   transportCode?: string;
   /** No complete response within the deadline (--timeout, connect to last byte). */
   timedOut?: boolean;
+  /** With a transport error: an HTTP response had begun (a status line arrived) before the answer broke a limit. */
+  responseBegan?: boolean;
+  /** With a transport error: what came back was not HTTP at all (no status line). */
+  notHttp?: boolean;
+  /** With a transport error after the headers: the status, headers and the part of the body that arrived. */
+  received?: RecordedResponse;
   /** Wall time of the exchange; in reports only with `timings`. */
   elapsedMs?: number;
 }

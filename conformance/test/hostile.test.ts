@@ -27,6 +27,7 @@ describe('a hostile target', () => {
     expect(run.code).toBe(target.code);
     const report = JSON.parse(run.json) as Report;
     expect(report.findings.map((f) => f.checkId)).toContain(target.finding);
+    if (target.got) expect(report.findings.filter((f) => f.checkId === target.finding).map((f) => f.got)).toContainEqual(expect.stringMatching(target.got));
     expect(run.junit).toContain('<failure');
     expect(run.wallMs).toBeLessThan(WALL_MS);
     expect(run.peakMiB).toBeLessThan(PEAK_MIB);
