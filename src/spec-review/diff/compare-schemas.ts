@@ -51,11 +51,17 @@ export function compareSchemas(scope: SchemaScope, oldSchema: unknown, newSchema
   const at = (keyword: string) => [`${oldAt}/${keyword}`, `${newAt}/${keyword}`] as const;
 
   compareTypes(oldSchema, newSchema, (kind, message) => record(kind, message, ...at('type')));
-  // `const: x` and `enum: [x]` allow the same one value: spelling one as the other is no change.
-  const single = (schema: JsonSchema) => (schema.const !== undefined ? [schema.const] : Array.isArray(schema.enum) && schema.enum.length === 1 ? schema.enum : undefined);
-  const [oldSingle, newSingle] = [single(oldSchema), single(newSchema)];
-  if (oldSingle && newSingle && sameJson(oldSingle[0], newSingle[0]) && (oldSchema.const === undefined) !== (newSchema.const === undefined)) {
-    for (const keyword of ['const', 'enum']) scope.recorder.explain(`${oldAt}/${keyword}`, `${newAt}/${keyword}`);
+  // A schema's `example: v` (OpenAPI 3.0, deprecated in 3.1) is `examples: [v]` (JSON Schema 2020-12 §9.5) said the 3.1 way.
+  const exampleAsExamples = (one: JsonSchema, other: JsonSchema) => 'example' in one && !('examples' in one) && Array.isArray(other.examples) && !('example' in other) && other.examples.length === 1 && canonical(other.examples[0]) === canonical(one.example);
+  if (exampleAsExamples(oldSchema, newSchema)) scope.recorder.explain(`${oldAt}/example`, `${newAt}/examples`);
+  if (exampleAsExamples(newSchema, oldSchema)) scope.recorder.explain(`${oldAt}/examples`, `${newAt}/example`);
+  // `const: v` is `enum: [v]` (JSON Schema 2020-12 §6.1.2-3); OpenAPI 3.0, which has no `const`, can only write the latter.
+  const constAsEnum = (one: JsonSchema, other: JsonSchema) => one.const !== undefined && one.enum === undefined && other.const === undefined && other.enum !== undefined;
+  if (constAsEnum(oldSchema, newSchema) || constAsEnum(newSchema, oldSchema)) {
+    const enumOf = (schema: JsonSchema) => schema.enum ?? [schema.const];
+    const [oldKey, newKey] = [oldSchema.enum ? 'enum' : 'const', newSchema.enum ? 'enum' : 'const'];
+    scope.recorder.explain(`${oldAt}/${oldKey}`, `${newAt}/${newKey}`);
+    compareEnums(enumOf(oldSchema), enumOf(newSchema), (kind, message) => record(kind, message, `${oldAt}/${oldKey}`, `${newAt}/${newKey}`));
   } else {
     compareEnums(oldSchema.enum, newSchema.enum, (kind, message) => record(kind, message, ...at('enum')));
     if (!sameJson(oldSchema.const, newSchema.const)) record('const-changed', `const ${show(oldSchema.const)} → ${show(newSchema.const)}`, ...at('const'));

@@ -2,7 +2,8 @@ import { pointerOf } from '../../contract/json-pointer.ts';
 import { HTTP_METHODS } from '../../contract/operation.ts';
 import type { JsonSchema } from '../../contract/index.ts';
 import { resolveRefs } from '../resolve-refs.ts';
-import { SpecReadError, type SpecSource } from '../spec-source.ts';
+import type { SpecSource } from '../spec-source.ts';
+import { upgradeOpenApi30 } from '../upgrade-openapi-30.ts';
 import { ChangeRecorder, type Change, type SpecVersion } from './change-recorder.ts';
 import { compareSchemas, show, type SchemaScope } from './compare-schemas.ts';
 import { SEVERITY_ORDER } from './diff-rules.ts';
@@ -13,6 +14,8 @@ import { reportUnclassified } from './unclassified-changes.ts';
 export interface DiffResult {
   old: string;
   new: string;
+  /** The `openapi` versions of OLD and NEW; a 3.0 document is compared as its 3.1 equivalent. */
+  openapi: { old: string; new: string };
   changes: Change[];
   /** Count of changes breaking for clients and for servers. */
   breaking: { client: number; server: number };
@@ -41,19 +44,27 @@ export async function diffSpecs(oldSource: SpecSource, newSource: SpecSource, { 
   return {
     old: oldSource.file,
     new: newSource.file,
+    openapi: { old: String(oldSource.document.openapi), new: String(newSource.document.openapi) },
     changes,
     breaking: { client: changes.filter((c) => c.client === 'breaking').length, server: changes.filter((c) => c.server === 'breaking').length },
   };
 }
 
-/** Checked for the shapes the diff reads, then dereferenced. */
+/**
+ * Checked for the shapes the diff reads, dereferenced, and read as 3.1: a 3.0 document's schemas
+ * are upgraded after dereferencing, so those pulled in from other files are upgraded too. The
+ * `openapi` field names the document's format, not the API: a 3.0 and a 3.1 edition of one API
+ * differ only where the API does (the result still says which formats were compared).
+ */
 async function dereferenced(source: SpecSource): Promise<SpecVersion> {
-  if (typeof source.document.openapi !== 'string' || !source.document.openapi.startsWith('3.1.')) {
-    const { line, column } = source.positionOf('/openapi');
-    throw new SpecReadError(`${source.file}:${line}:${column} #/openapi: expected an OpenAPI 3.1.x document, got ${JSON.stringify(source.document.openapi)}`);
-  }
   const document = (await resolveRefs(source, 'dereference')) as JsonSchema;
   assertComparable(source, document);
+  if (source.openapi === '3.0') upgradeOpenApi30(document);
+  delete document.openapi;
+  // RFC 9110 §11.1: an HTTP auth scheme's name is case-insensitive; `Bearer` and `bearer` are one scheme.
+  for (const scheme of Object.values(((document.components as JsonSchema | undefined)?.securitySchemes ?? {}) as Record<string, JsonSchema>)) {
+    if (scheme.type === 'http' && typeof scheme.scheme === 'string') scheme.scheme = scheme.scheme.toLowerCase();
+  }
   return { source, dereferenced: document };
 }
 
