@@ -16,6 +16,7 @@ const BASE = readYaml(join(FIXTURES, 'diff', 'base.yaml'));
 
 interface Report {
   changes: { ruleId: string; client: string; server: string }[];
+  openapi: { old: string; new: string };
 }
 
 async function diff(old: unknown, now: unknown): Promise<Report & { code: number }> {
