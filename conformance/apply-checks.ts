@@ -26,8 +26,15 @@ export function applyChecks(checks: readonly Check[], exchanges: readonly Exchan
   const nonConformant = new Set<number>();
 
   const judged = checks.map((check): Judgement[] => {
-    // A set-up problem stopped the run: every check is listed, none judged, each with the reason.
-    if (notRun !== undefined || switchedOff.has(check.id)) return operationIds.map((operationId) => ({ operationId, verdict: 'not checked', reason: notRun ?? 'switched off (--skip-check)' }));
+    if (notRun !== undefined) {
+      // A set-up problem stopped the run: every check is listed where a normal run of this plan would judge it, none judged, each with the reason.
+      // As in a normal run: a step the options left out is "not checked" only for the checks that own it.
+      const planned = [...exchanges, ...skipped.filter((s) => s.stopped || check.steps)];
+      const applies = (operationId: string) =>
+        planned.some((p) => p.operationId === operationId && (!check.steps || check.steps.includes(p.step)) && (check.appliesTo?.(p, context.contract) ?? true));
+      return operationIds.filter(applies).map((operationId) => ({ operationId, verdict: 'not checked', reason: notRun }));
+    }
+    if (switchedOff.has(check.id)) return operationIds.map((operationId) => ({ operationId, verdict: 'not checked', reason: 'switched off (--skip-check)' }));
     const steps = check.steps;
     const mine = steps ? exchanges.filter((e) => steps.includes(e.step)) : exchanges;
     return [

@@ -72,7 +72,7 @@ function randomPhaseOff(run: ResolvedRun, problem: RunProblem | undefined, planC
 /** Sends the plan in order; stops early (the rest listed as not sent) when the target stops answering or the key is refused. */
 async function sendPlan(requests: readonly PlannedRequest[], sender: Sender, skipped: SkippedStep[], baseUrl: string, timeoutMs: number): Promise<{ exchanges: Exchange[]; problem?: RunProblem }> {
   const exchanges: Exchange[] = [];
-  const notSent = (from: number, reason: string) => skipped.push(...requests.slice(from).map(({ operationId, step, label, expects }) => ({ operationId, step, label, expects, reason })));
+  const notSent = (from: number, reason: string) => skipped.push(...requests.slice(from).map(({ operationId, step, label, expects }) => ({ operationId, step, label, expects, reason, stopped: true })));
   let timedOut = 0;
   for (let seq = 0; seq < requests.length; ) {
     const batch = requests[seq]!.batch;
@@ -86,8 +86,9 @@ async function sendPlan(requests: readonly PlannedRequest[], sender: Sender, ski
     seq = end;
     timedOut += answers.filter((e) => e.timedOut).length;
     const dropped = answers.find((e) => e.transportError !== undefined);
-    if (dropped && first === 0 && !(await sender.alive())) {
+    if (dropped && first === 0 && !dropped.responseBegan && !(await sender.alive())) {
       // Not one answer, not even to GET /: nothing can be judged (exit 3).
+      notSent(0, 'no answer: the target is unreachable (a set-up problem, see above)');
       return { exchanges: [], problem: { kind: 'unreachable', message: silentTargetMessage(baseUrl, dropped, timeoutMs) } };
     }
     const refusal = fullKeyRefusal(exchanges, requests[seq]);

@@ -26,6 +26,7 @@ export function fullKeyRefusal(exchanges: readonly Exchange[], next: PlannedRequ
 
 /** Why nothing could be judged: refused connections, or a target that accepts them and never answers. */
 export function silentTargetMessage(baseUrl: string, first: Exchange, timeoutMs: number): string {
+  if (first.notHttp) return `${baseUrl}: ${first.transportError}, and so did GET / (is it the right address and port? an https:// server?)`;
   if (first.timedOut) return `${baseUrl} sent no HTTP response within ${timeoutMs} ms, not even to GET / (is it the right address? is the server stuck or still starting?)`;
   return `cannot reach ${baseUrl}: ${first.transportCode ?? 'no response'} (is the server running?)`;
 }

@@ -78,6 +78,8 @@ export interface SkippedStep {
   label: string;
   expects: readonly number[];
   reason: string;
+  /** Planned to be sent, but the run stopped first (a set-up problem, a silent target); not an option's doing. */
+  stopped?: boolean;
 }
 
 export interface RecordedRequest {
@@ -109,6 +111,12 @@ export interface Exchange extends PlannedRequest {
   timedOut?: boolean;
   /** Why the answer was not judged (its body exceeded --max-body): not a defect, a warning in the report. */
   notJudged?: string;
+  /** With a transport error: an HTTP response had begun (a status line arrived) before the answer broke a limit. */
+  responseBegan?: boolean;
+  /** With a transport error: what came back was not HTTP at all (no status line). */
+  notHttp?: boolean;
+  /** With a transport error after the headers: the status, headers and the part of the body that arrived. */
+  received?: RecordedResponse;
   /** Wall time of the exchange; in reports only with `timings`. */
   elapsedMs?: number;
   /** On the last request of the shortest random sequence that broke the contract (--random-steps). */

@@ -54,6 +54,12 @@ export interface Check {
   level: 'response' | 'behaviour';
   /** The scenario steps whose exchanges it judges, and whose skipping makes it "not checked"; every step when omitted. */
   steps?: readonly StepKind[];
+  /**
+   * Whether it judges the answer to a planned request (every one of its steps when omitted), e.g.
+   * only answers the spec gives no body. A run stopped by a set-up problem lists the check as not
+   * judged where it applies to a planned request, so its reports keep the shape of a normal run.
+   */
+  appliesTo?(planned: { operationId: string; expects: readonly number[] }, contract: Contract): boolean;
   judge(exchanges: readonly Exchange[], context: CheckContext): Judgement[];
 }
 

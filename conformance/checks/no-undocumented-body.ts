@@ -1,3 +1,4 @@
+import { responseFor } from '../../src/contract/index.ts';
 import { bodyExcerpt } from '../redact.ts';
 import { documented, failed, ordinaryResponses, parseBody, passed, type Check } from './check.ts';
 
@@ -7,6 +8,7 @@ export const noUndocumentedBody: Check = {
   title: 'No body where the spec describes none',
   proves: 'a status the spec gives no body (the 200 of a token deletion, API §4.3: "no body") comes with an empty body',
   level: 'response',
+  appliesTo: (planned, contract) => planned.expects.some((status) => responseFor(contract.operation(planned.operationId), status)?.mediaType === undefined && responseFor(contract.operation(planned.operationId), status) !== undefined),
   judge: (exchanges, context) =>
     ordinaryResponses(exchanges).flatMap((exchange) => {
       const spec = documented(context, exchange);

@@ -27,6 +27,7 @@ export const projectEnvironmentsEnabled: Check = {
   title: 'Only environments enabled in the project are returned',
   proves: 'no environment the response lists says enabled: false: only environments enabled in the project are available to it (API §4.1 rule)',
   level: 'behaviour',
+  appliesTo: (planned) => planned.operationId === GET_PROJECT_ENVIRONMENTS,
   judge: (exchanges, context): Judgement[] => {
     if (!describesEnabledFlag(context.contract)) {
       return [{ operationId: GET_PROJECT_ENVIRONMENTS, verdict: 'not checked', reason: `the spec no longer describes ${ENVIRONMENTS_PROPERTY}[].${ENABLED_PROPERTY}` }];

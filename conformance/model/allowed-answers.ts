@@ -90,6 +90,11 @@ const documents = (operation: Operation, status: number) => operation.responses.
  * @example allowedAnswers({ method: 'DELETE', path: '/api/admin/service-account/1/token/1', credential: 'full' }, state).statuses // [200, 404] before anything is known, [404] once deleted
  */
 export function allowedAnswers(request: ModelRequest, state: RunState): AllowedAnswers {
+  if (request.method.toUpperCase() === 'HEAD') {
+    // Spec decision head-requests: what the GET of the path gets, without a body (RFC 9110 §9.3.2), or 405 from a server that routes no HEAD.
+    const get = allowedAnswers({ ...request, method: 'GET' }, state);
+    return get.kind === 'operation' ? { ...get, statuses: [...new Set([...get.statuses, METHOD_NOT_ALLOWED])].sort(), because: `${get.because} (HEAD: as GET without the body, or 405)` } : get;
+  }
   const { contract } = state;
   const pathname = request.path.split('?')[0]!;
   const route = contract.matchRoute(request.method, pathname);

@@ -1,7 +1,5 @@
+import { presentedKey } from '../../src/contract/index.ts';
 import type { ModelCredential } from './run-state.ts';
-
-/** `Authorization: Bearer <key>` names the key too (the mock accepts it; spec, security scheme). */
-const BEARER = /^bearer\s+/i;
 
 /**
  * The credential an Authorization header value carries, for judging traffic the suite did not
@@ -9,8 +7,9 @@ const BEARER = /^bearer\s+/i;
  * value is `unknown` (it may be another valid key), unless `others` says every key is known.
  */
 export function credentialOf(value: string | undefined, keys: { full?: string; restricted?: string; allKnown?: boolean }): ModelCredential {
-  if (value === undefined || value.trim() === '') return 'none';
-  const key = value.replace(BEARER, '').trim();
+  // Read as the mock reads it (spec decision key-in-header-only): `key\u00a0` is not the key.
+  const key = value === undefined ? '' : presentedKey(value);
+  if (key === '') return 'none';
   if (keys.full !== undefined && (value === keys.full || key === keys.full)) return 'full';
   if (keys.restricted !== undefined && (value === keys.restricted || key === keys.restricted)) return 'restricted';
   return keys.allKnown ? 'invalid' : 'unknown';

@@ -40,6 +40,8 @@ export function judgeExchange(exchange: ModelExchange, state: RunState, options:
     });
   }
   const operation = allowed.operations[0];
+  // A HEAD answer has no body to judge (RFC 9110 §9.3.2; spec decision head-requests).
+  if (request.method.toUpperCase() === 'HEAD') return verdicts;
   const documented = operation && allowed.kind === 'operation' ? responseFor(operation, response.status) : undefined;
   if (!documented) return verdicts;
   const mediaType = mediaTypeOf(response.headers['content-type']);

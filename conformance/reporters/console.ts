@@ -28,8 +28,12 @@ export function renderConsole(report: Report, options: ConsoleOptions = {}): str
   );
   if (report.options.projects.length > 1) lines.push(safe(`projects ${report.options.projects.map((p) => JSON.stringify(p)).join(', ')}`));
   if (report.problem) {
+    // Nothing was judged: the problem and what to fix, not a table of checks that did not run (issue 13, item 11).
     lines.push('');
     lines.push(paint('red', safe(`SET-UP PROBLEM: ${report.problem.message}`)));
+    lines.push('');
+    lines.push(paint('bold', paint('red', `SET-UP PROBLEM: ${report.summary.requests} request(s) sent, nothing judged; fix the set-up and run again`)));
+    return `${lines.join('\n')}\n`;
   }
   lines.push('');
   lines.push('Roles');
@@ -87,7 +91,7 @@ export function renderConsole(report: Report, options: ConsoleOptions = {}): str
   lines.push('');
   const time = report.durationMs === undefined ? '' : ` in ${report.durationMs} ms`;
   const notRunFails = options.failOnNotChecked && report.summary.checksNotChecked > 0 && report.verdict === 'conformant';
-  const verdict = report.problem ? 'SET-UP PROBLEM' : notRunFails ? 'NOT CONFORMANT (checks not run, --fail-on-not-checked)' : report.verdict === 'conformant' ? 'CONFORMANT' : 'NOT CONFORMANT';
+  const verdict = notRunFails ? 'NOT CONFORMANT (checks not run, --fail-on-not-checked)' : report.verdict === 'conformant' ? 'CONFORMANT' : 'NOT CONFORMANT';
   const summary = `${verdict}: ${report.summary.requests} requests${time}, ${report.summary.errors} error(s), ${report.summary.warnings} warning(s), ${report.summary.checksNotChecked} check(s) not checked`;
   lines.push(paint('bold', paint(verdict === 'CONFORMANT' ? 'green' : 'red', summary)));
   return `${lines.join('\n')}\n`;

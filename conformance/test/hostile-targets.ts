@@ -19,6 +19,8 @@ export interface HostileTarget {
   code: number;
   /** A finding the run must contain (check id), or `not judged`: an answer the run must list as not judged, naming the flag (a body over --max-body, never a defect). */
   finding: string;
+  /** What that finding must say it got, when it matters (what arrived before a limit broke). */
+  got?: RegExp;
   serve(contract: Contract): Promise<RunningServer>;
 }
 
@@ -61,6 +63,18 @@ function attacking(name: string, finding: string, operationId: string, attack: (
 
 const JSON_HEAD = { 'content-type': 'application/json' };
 export const NOT_JUDGED = 'not judged';
+
+/**
+ * Issue 13, item 9: targets that begin every answer (GET / included) and then break a limit. A
+ * response began, so the target is reachable: each is a finding (exit 1) that says what arrived,
+ * never exit 3's "cannot reach … is the server running?".
+ */
+/** Written raw, once: node:http would validate 10,000 headers on every answer. */
+const TEN_THOUSAND_COOKIES = `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n${Array.from({ length: 10_000 }, (_, i) => `Set-Cookie: c${i}=vvvvvvvv\r\n`).join('')}Content-Length: 2\r\n\r\n{}`;
+
+function breakingEveryAnswer(name: string, got: RegExp, attack: (res: ServerResponse) => void, args: string[] = []): HostileTarget {
+  return { name, args, code: 1, finding: 'response-received', got, serve: async () => serveRaw((_, res) => attack(res)) };
+}
 
 export const HOSTILE_TARGETS: HostileTarget[] = [
   attacking('a body of JSON nested 500,000 deep (1 MB)', 'response-schema-conformance', GET_PROJECT_ENVIRONMENTS, (res) => {
@@ -108,4 +122,25 @@ export const HOSTILE_TARGETS: HostileTarget[] = [
     },
     ['--timeout', '1000'],
   ),
+  breakingEveryAnswer(
+    'every answer (GET / too): a Content-Length larger than the body, then a stall (--timeout 1000)',
+    /^answered 200 with Content-Length 1000 and sent 16 bytes of the body, then no complete response within 1000 ms/,
+    (res) => {
+      res.writeHead(200, { ...JSON_HEAD, 'content-length': '1000' });
+      res.write('{"environments":');
+    },
+    ['--timeout', '1000'],
+  ),
+  breakingEveryAnswer('every answer (GET / too): a chunk size of 2^68 - 1', /^answered 200 with Transfer-Encoding chunked and sent 0 bytes of the body, then the response broke HTTP's framing \(Response does not match the HTTP\/1.1 protocol \(Chunk size overflow\)\)$/, (res) => {
+    res.socket?.end('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nfffffffffffffffff\r\n{"a":1}\r\n');
+  }),
+  breakingEveryAnswer(
+    'every answer (GET / too): a status line, then the headers stall (--timeout 1000)',
+    /^a response began \(\d+ bytes arrived\), but no complete status line and headers followed within 1000 ms/,
+    (res) => void res.socket?.write('HTTP/1.1 200 OK\r\nContent-Type: appl'),
+    ['--timeout', '1000'],
+  ),
+  breakingEveryAnswer('every answer (GET / too): 10,000 Set-Cookie headers', /^a response began, but its headers exceeded the 16 KiB undici reads \(UND_ERR_HEADERS_OVERFLOW\)/, (res) => {
+    res.socket?.end(TEN_THOUSAND_COOKIES);
+  }),
 ];

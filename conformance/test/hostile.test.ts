@@ -31,6 +31,7 @@ describe('a hostile target', () => {
       expect(run.junit).toMatch(/<property name="warning" value="not judged: [^"]*--max-body/);
     } else {
       expect(report.findings.map((f) => f.checkId)).toContain(target.finding);
+      if (target.got) expect(report.findings.filter((f) => f.checkId === target.finding).map((f) => f.got)).toContainEqual(expect.stringMatching(target.got));
       expect(run.junit).toContain('<failure');
     }
     expect(run.wallMs).toBeLessThan(WALL_MS);

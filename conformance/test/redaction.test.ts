@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ADMIN_KEY, VIEWER_KEY, runCheck, targetArgs } from './run-check.ts';
-import { breakResponses, mockWithKeys, operationOf } from './serve-target.ts';
+import { breakResponses, editJson, freshMock, mockWithKeys, operationOf, serveRaw, toMockRequest } from './serve-target.ts';
+import { B64, ENCODINGS, forbiddenForms, windows } from './secret-encodings.ts';
 import { useTargetServer } from './use-target-server.ts';
 
 /** Issue 7, "judge the bytes, redact the rendering": keys never corrupt what is judged, and no echo of one reaches a report. */
@@ -46,6 +47,85 @@ describe('a server that echoes keys and the OIDC secret, encoded', () => {
     const everything = run.stdout + run.stderr + run.json + run.junit;
     expect(secret).toMatch(/^mock-oidc/);
     for (const value of [ADMIN_KEY, VIEWER_KEY, secret]) for (const form of forms(value)) expect(everything).not.toContain(form);
-    expect(run.report!.findings.some((f) => f.response?.excerpt.includes('"message":"key <redacted> (<redacted>, <redacted>) refused; secret <redacted>"'))).toBe(true);
+    expect(run.report!.findings.some((f) => f.response?.excerpt.includes('"message":"key <redacted> (<redacted>) refused; secret <redacted>"'))).toBe(true);
+  });
+});
+
+/**
+ * Issue 13, item 2: redaction as a principle. Keys with punctuation that HTML names (`.`, `+`,
+ * `/`, `_`), so that every form the issue lists can be planted, and the OIDC secret the run learns.
+ * Each error the target sends echoes one secret in one form (cycling through all of them), and
+ * splits another across two adjacent values; the Content-Type echoes the key percent-encoded.
+ */
+const FULL = 'Adm1n.Key+2024/x_Z';
+const RESTRICTED = 'view.er_Key+77/q';
+const OIDC_SECRET = 'oidc/Secret.4_2+zz';
+
+describe('a target that echoes every secret in every encoding, reversed and split (issue 13, item 2)', () => {
+  it('no report holds any 8 consecutive characters of a secret in any of them', async () => {
+    const secrets = [FULL, RESTRICTED, OIDC_SECRET];
+    const plants = secrets.flatMap((secret) => Object.keys(ENCODINGS).map((encoding) => ({ secret, encoding })));
+    let n = 0;
+    const mock = freshMock(harness.contract);
+    const translate: Record<string, string> = { [FULL]: ADMIN_KEY, [RESTRICTED]: VIEWER_KEY };
+    harness.server = await serveRaw((req, _, answer) => {
+      const key = req.headers.authorization;
+      const mapped = key === undefined ? undefined : (translate[key] ?? 'unknown');
+      const response = mock.handle({ ...toMockRequest(req), headers: { ...req.headers, authorization: mapped } });
+      if (operationOf(harness.contract, toMockRequest(req)) === 'getOidcSettings' && response.status === 200) {
+        // The OIDC settings with this test's secret, and one defect so that the body is quoted.
+        return answer(editJson(response, (body) => ({ ...body, secret: OIDC_SECRET, defaultRootRole: 'Owner' })));
+      }
+      if (response.status < 400) return answer(response);
+      const plant = plants[n++ % plants.length]!;
+      const split = secrets[n % secrets.length]!;
+      const cut = Math.floor(split.length / 2);
+      const body = { id: 'e-1', name: 'Oops', encoding: plant.encoding, message: `refused: ${ENCODINGS[plant.encoding]!(plant.secret)}`, a: split.slice(0, cut), b: split.slice(cut) };
+      answer({ status: response.status, headers: { 'content-type': `application/json; k=${ENCODINGS.percent!(FULL)}` }, body: JSON.stringify(body) });
+    });
+    const run = await runCheck(targetArgs(harness.server.url), { FLAG_ADMIN_API_KEY: FULL, FLAG_ADMIN_RESTRICTED_KEY: RESTRICTED });
+    expect(run.code).toBe(1);
+    // Not vacuous: every planted form was sent, and the reports quote a body with each of them.
+    expect(n).toBeGreaterThanOrEqual(plants.length);
+    const quoted = new Set(run.report!.findings.flatMap((f) => /"encoding":"([^"]+)"/.exec(f.response?.excerpt ?? '')?.[1] ?? []));
+    expect([...quoted].sort()).toEqual(Object.keys(ENCODINGS).map((e) => JSON.stringify(e).slice(1, -1)).sort());
+    expect(run.report!.findings.some((f) => f.response?.excerpt.includes('"secret":"<redacted>"'))).toBe(true);
+
+    const reports = { console: run.stdout + run.stderr, json: run.json, junit: run.junit };
+    for (const [name, text] of Object.entries(reports)) {
+      const folded = text.toLowerCase();
+      // The JSON report escapes a backslash, JUnit writes & as &amp;: read each as a user would.
+      const readable = [folded, folded.replaceAll('\\\\', '\\'), folded.replaceAll('&amp;', '&')];
+      for (const { secret, encoding } of plants) {
+        for (const form of forbiddenForms(secret, encoding)) {
+          const needle = B64.has(encoding) ? form : form.toLowerCase();
+          const haystacks = B64.has(encoding) ? [text] : readable;
+          expect(haystacks.some((h) => h.includes(needle)), `${name} report holds ${encoding} of ${secret}: ${needle}`).toBe(false);
+        }
+      }
+      for (const secret of secrets) for (const w of windows(secret)) expect(readable.some((h) => h.replaceAll(/"\s*,\s*"/g, '').includes(w.toLowerCase())), `${name} report rebuilds ${w} from two values`).toBe(false);
+    }
+  });
+});
+
+/** Issue 13, item 3: a target cannot steer redaction with a one-character secret. */
+describe('a target whose OIDC secret is "x"', () => {
+  it('gets "x" redacted where a whole value is it, never inside words, media types or names', async () => {
+    harness.server = await breakResponses(harness.contract, (req, res) => {
+      const operation = operationOf(harness.contract, req);
+      if (operation === 'getOidcSettings' && res.status === 200) return editJson(res, (body) => ({ ...body, secret: 'x', defaultRootRole: 'Owner' }));
+      if (res.status === 404) return { status: 404, headers: { 'content-type': 'text/html' }, body: '<p>no such thing</p>' };
+      if (res.status === 401) return { ...res, body: JSON.stringify({ id: 'e-1', name: 'Oops', message: 'x', hint: 'X', extra: 'xylophone' }) };
+      return res;
+    });
+    const run = await runCheck(targetArgs(harness.server.url));
+    expect(run.code).toBe(1);
+    const everything = run.stdout + run.json + run.junit;
+    expect(everything).not.toMatch(/te<redacted>t|<redacted>ylophone|e<redacted>pected/);
+    const excerpts = run.report!.findings.map((f) => `${f.response?.contentType} ${f.response?.excerpt}`);
+    expect(excerpts).toContainEqual(expect.stringContaining('text/html <p>no such thing</p>'));
+    expect(excerpts).toContainEqual(expect.stringContaining('"message":"<redacted>","hint":"<redacted>","extra":"xylophone"'));
+    expect(excerpts).toContainEqual(expect.stringContaining('"secret":"<redacted>"'));
+    expect(run.stdout).toContain('expected:');
   });
 });

@@ -10,10 +10,15 @@ import { useTargetServer } from './use-target-server.ts';
 /** Issue 7, "set-up problems are not defects": each ends with its own exit code, a message that says what to fix, and both reports. */
 const harness = useTargetServer();
 
-/** A loopback server that accepts connections and never answers a byte. */
-async function silentServer(): Promise<RunningServer> {
+/** The testcases of a JUnit report, as `classname | name`. */
+const testcases = (junit: string) => [...junit.matchAll(/<testcase classname="([^"]+)" name="([^"]+)"/g)].map((m) => `${m[1]} | ${m[2]}`);
+const skippedCases = (junit: string) => junit.split('<skipped ').length - 1;
+
+/** A loopback server that accepts connections and never answers a byte (or answers `greeting`, which is not HTTP). */
+async function silentServer(greeting?: string): Promise<RunningServer> {
   const sockets = new Set<Socket>();
   const tcp = createServer((socket) => {
+    if (greeting !== undefined) socket.end(greeting);
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
@@ -44,8 +49,26 @@ describe('a wrong full-access key', () => {
     expect(new Set(run.report!.checks.flatMap((c) => c.operations.map((o) => `${o.outcome}: ${o.reason}`)))).toEqual(new Set(['not checked: not judged: the full-access key was refused (a set-up problem)']));
     expect(run.junit).toContain('<skipped message="not judged: the full-access key was refused (a set-up problem)"/>');
     expect(run.junit).toContain('<error message="the full-access key was refused');
-    expect(run.stdout).toContain('SET-UP PROBLEM: ');
     expect(run.json + run.junit + run.stdout).not.toContain('not-the-admin-key');
+  });
+
+  it('prints the problem and what to fix, not a table of checks that did not run; JUnit keeps the testcases of a normal run, skipped (issue 13, item 11)', async () => {
+    harness.server = await breakResponses(harness.contract, (_, res) => res);
+    const normal = await runCheck(targetArgs(harness.server.url));
+    expect(normal.code).toBe(0);
+    await harness.server.close();
+    harness.server = await breakResponses(harness.contract, (_, res) => res);
+    const run = await runCheck(targetArgs(harness.server.url), { FLAG_ADMIN_API_KEY: 'not-the-admin-key', FLAG_ADMIN_RESTRICTED_KEY: VIEWER_KEY });
+    expect(run.code).toBe(2);
+    const lines = run.stdout.trimEnd().split('\n');
+    expect(lines.length).toBeLessThanOrEqual(8);
+    expect(lines).toContain(`SET-UP PROBLEM: ${run.stderr.replace('flag-admin check: ', '').trimEnd()}`);
+    // The reads of every given project come first; the key is known refused after them.
+    expect(run.report!.summary.requests).toBeLessThanOrEqual(5);
+    expect(lines.at(-1)).toBe(`SET-UP PROBLEM: ${run.report!.summary.requests} request(s) sent, nothing judged; fix the set-up and run again`);
+    expect(run.stdout).not.toMatch(/not judged|Coverage|Checks/);
+    expect(testcases(run.junit)).toEqual(['set-up | set-up: full-key-refused', ...testcases(normal.junit)]);
+    expect(skippedCases(run.junit)).toBe(testcases(normal.junit).length);
   });
 
   it('a valid key without the permissions (403 everywhere): exit 2, asking for a key that may do everything', async () => {
@@ -65,6 +88,12 @@ describe('a target that cannot be judged', () => {
     expect(run.stderr).toBe(`flag-admin check: cannot reach ${closed.url}: ECONNREFUSED (is the server running?)\n`);
     expect(run.report!.verdict).toBe('unreachable');
     expect(run.junit).toContain(`<error message="cannot reach ${closed.url}: ECONNREFUSED`);
+    // The same testcases as a normal run with these options, each skipped (issue 13, item 11).
+    const mock = freshMock(harness.contract);
+    harness.server = await serveHandler((request) => mock.handle(request), { port: 0 });
+    const normal = await runCheck(['--base-url', harness.server.url]);
+    expect(testcases(run.junit)).toEqual(['set-up | set-up: unreachable', ...testcases(normal.junit)]);
+    expect(skippedCases(run.junit)).toBe(testcases(normal.junit).length);
   });
 
   it('accepts connections and never answers: exit 3 within a few deadlines, not a list of defects', async () => {
@@ -75,6 +104,13 @@ describe('a target that cannot be judged', () => {
     expect(run.stderr).toBe(`flag-admin check: ${harness.server.url} sent no HTTP response within 300 ms, not even to GET / (is it the right address? is the server stuck or still starting?)\n`);
     expect(run.report!.findings).toEqual([]);
     expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
+  it('answers with bytes that are not HTTP: exit 3, saying so rather than "cannot reach"', async () => {
+    harness.server = await silentServer('220 smtp.example ESMTP ready\r\n');
+    const run = await runCheck(targetArgs(harness.server.url));
+    expect(run.code).toBe(3);
+    expect(run.stderr).toBe(`flag-admin check: ${harness.server.url}: the target answered with bytes that are not an HTTP response (Response does not match the HTTP/1.1 protocol (Expected HTTP/, RTSP/ or ICE/)), and so did GET / (is it the right address and port? an https:// server?)\n`);
   });
 });
 

@@ -5,9 +5,25 @@ export interface CommandIo {
   env: Record<string, string | undefined>;
 }
 
+/**
+ * A stream whose reader went away (`flag-admin spec bundle | head -1`, a closed log pipe) takes no
+ * more writes: the command ends as it would have, with its own exit code and its report files,
+ * instead of an unhandled EPIPE stack trace and exit 1. Any other write error stays fatal.
+ */
+function writerUntilReaderLeaves(stream: NodeJS.WriteStream): (text: string) => void {
+  let gone = false;
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    gone = true;
+  });
+  return (text) => {
+    if (!gone) stream.write(text);
+  };
+}
+
 export const processIo: CommandIo = {
-  stdout: (text) => process.stdout.write(text),
-  stderr: (text) => process.stderr.write(text),
+  stdout: writerUntilReaderLeaves(process.stdout),
+  stderr: writerUntilReaderLeaves(process.stderr),
   env: process.env,
 };
 

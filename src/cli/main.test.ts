@@ -1,8 +1,12 @@
-import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { loadContract } from '../contract/index.ts';
+import { createMock, serveHandler } from '../mock/index.ts';
 import { COMMANDS } from './commands.ts';
 import { didYouMean } from './did-you-mean.ts';
 
@@ -44,6 +48,12 @@ describe('flag-admin', () => {
     expect((await cli(['help', 'chek'])).stderr).toContain('(did you mean "check"?)');
   });
 
+  it('suggests the global option meant by a typo, in one line, with exit code 2', async () => {
+    expect(await cli(['--versoin'])).toEqual({ code: 2, stdout: '', stderr: `flag-admin: unknown option "--versoin" (did you mean "--version"?). Run 'flag-admin help' for the list.\n` });
+    expect((await cli(['--hepl'])).stderr).toContain('(did you mean "--help"?)');
+    expect((await cli(['--frobnicate'])).stderr).toBe(`flag-admin: unknown option "--frobnicate". Run 'flag-admin help' for the list.\n`);
+  });
+
   it('suggests the flag meant by a typo for the check command too', async () => {
     const { code, stderr } = await cli(['check', '--bse-url', 'http://127.0.0.1:1']);
     expect(code).toBe(2);
@@ -63,6 +73,54 @@ describe('flag-admin', () => {
       expect(code).toBe(2);
       expect(stdout).toBe('');
       expect(stderr).toBe(`flag-admin: needs Node ${minimum} or later; this is Node ${version.slice(1)} (${oldNode}).\nInstall a current Node (e.g. 24 LTS) and run it again; in a checkout of the kit, \`npx flag-admin\` uses the pinned Node 24.\n`);
+    }
+  });
+});
+
+/**
+ * Runs the CLI with its stdout read by nobody: the read end is closed at once, as `| head -1`
+ * does after its line or `| true` before any. Resolves once the process ends.
+ */
+async function cliIntoClosedPipe(args: string[]): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> {
+  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout.destroy();
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const killer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.once('close', (c, s) => resolve([c, s])));
+  clearTimeout(killer);
+  return { code, signal, stderr };
+}
+
+describe('a reader that goes away (issue 13, item 14: `flag-admin spec bundle | head -1`)', () => {
+  const SPEC = fileURLToPath(new URL('../../spec/openapi.yaml', import.meta.url));
+  it.each([
+    [['help'], 0],
+    [['--version'], 0],
+    [['help', 'check'], 0],
+    [['spec', 'bundle', '--dereference'], 0],
+    [['spec', 'bundle', '--format', 'json'], 0],
+    [['spec', 'decisions'], 0],
+    [['spec', 'lint'], 0],
+    [['spec', 'diff', SPEC, SPEC], 0],
+  ] as [string[], number][])('flag-admin %j ends quietly with its own exit code %i', async (args, code) => {
+    const run = await cliIntoClosedPipe(args);
+    expect(run.stderr).toBe('');
+    expect(run).toEqual({ code, signal: null, stderr: '' });
+  });
+
+  it('flag-admin check still judges, writes its JSON report and exits with the verdict', async () => {
+    const contract = await loadContract({ validate: false });
+    const mock = createMock({ contract });
+    const server = await serveHandler((request) => mock.handle(request), { port: 0 });
+    const dir = mkdtempSync(join(tmpdir(), 'flag-admin-epipe-'));
+    try {
+      const run = await cliIntoClosedPipe(['check', '--base-url', server.url, '--api-key', 'mock-admin-key', '--json', join(dir, 'report.json')]);
+      expect(run).toEqual({ code: 0, signal: null, stderr: '' });
+      expect(JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8'))).toMatchObject({ verdict: 'conformant' });
+    } finally {
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -24,6 +24,16 @@ function unknownCommand(word: string, io: CommandIo): number {
   return 2;
 }
 
+/** The options `flag-admin` itself takes, before any command. */
+const GLOBAL_OPTIONS = ['--version', '-v', '--help', '-h'];
+
+/** A mistyped global option (`--versoin`): one line, with the option meant when one is close. */
+function unknownOption(word: string, io: CommandIo): number {
+  const meant = didYouMean(word, GLOBAL_OPTIONS.filter((o) => o.startsWith('--')));
+  io.stderr(`flag-admin: unknown option "${word}"${meant ? ` (did you mean "${meant}"?)` : ''}. Run 'flag-admin help' for the list.\n`);
+  return 2;
+}
+
 /** Dispatches to a command and resolves to the process exit code. */
 export async function main(argv: string[], io: CommandIo = processIo): Promise<number> {
   const [word, ...rest] = argv;
@@ -31,11 +41,11 @@ export async function main(argv: string[], io: CommandIo = processIo): Promise<n
     io.stderr(`No command given.\n\n${usage()}`);
     return 2;
   }
-  if (word === '--version' || word === '-v' || word === 'version') {
+  if (word === GLOBAL_OPTIONS[0] || word === GLOBAL_OPTIONS[1] || word === 'version') {
     io.stdout(`flag-admin-contract ${kitVersion()}\n`);
     return 0;
   }
-  if (word === 'help' || word === '--help' || word === '-h') {
+  if (word === 'help' || word === GLOBAL_OPTIONS[2] || word === GLOBAL_OPTIONS[3]) {
     const topic = rest[0];
     if (topic === undefined) {
       io.stdout(usage());
@@ -47,7 +57,7 @@ export async function main(argv: string[], io: CommandIo = processIo): Promise<n
     return 0;
   }
   const command = COMMANDS.find((c) => c.name === word);
-  if (!command) return unknownCommand(word, io);
+  if (!command) return word.startsWith('-') ? unknownOption(word, io) : unknownCommand(word, io);
   const { usage: commandUsage, run } = await command.load();
   if (rest.includes('--help') || rest.includes('-h')) {
     io.stdout(commandUsage);

@@ -1,4 +1,4 @@
-import { decodePathParams, type Contract, type Operation } from '../../contract/neutral.ts';
+import { decodePathParams, presentedKey, type Contract, type Operation } from '../../contract/neutral.ts';
 import { MOCK_ERROR_KINDS, errorKindsByStatus, errorResponse, randomIds, type NewId } from './errors.ts';
 import { operationHandlers, type DispatchedHandler, type OperationHandlers } from './operations/index.ts';
 import { renderJson } from './render-json.ts';
@@ -21,13 +21,6 @@ export interface CreateHandleOptions {
 /** Rendered read answers kept per state; only successes are, so the resources of the state bound them anyway. */
 const MAX_RENDERED = 10_000;
 
-/**
- * `Authorization: <key>`, or `Bearer <key>` with the scheme in any case (spec decision
- * key-in-header-only; RFC 9110 §11.1, §11.4: one or more spaces after the scheme).
- */
-const BEARER = /^bearer +/i;
-/** Spaces and tabs around a field value are not part of it (RFC 9110 §5.5); any other whitespace is, so the key is compared with it. */
-const OPTIONAL_WHITESPACE = /^[ \t]+|[ \t]+$/g;
 
 /**
  * The mock's core: route, authenticate, authorize, decode ids, run the operation. Knows no
@@ -101,8 +94,7 @@ export function authorizationFailure(operation: Operation, request: MockRequest,
   for (const name of lowerCaseNames(operation.authHeaders)) if ((presented = request.headers[name]) !== undefined) break;
   const value = Array.isArray(presented) ? presented[0] : presented;
   if (!value) return { status: 401, message: `You must provide an API key in the ${operation.authHeaders.join(' or ')} header.` };
-  const trimmed = value.replace(OPTIONAL_WHITESPACE, '');
-  const key = store.apiKey(BEARER.test(trimmed) ? trimmed.replace(BEARER, '') : trimmed);
+  const key = store.apiKey(presentedKey(value));
   if (!key) return { status: 401, message: 'The API key is not valid.' };
   if (!key.permissions.includes('*') && !key.permissions.includes(operation.operationId)) {
     return { status: 403, message: `This API key lacks the permission for ${operation.operationId}.` };
