@@ -2,8 +2,10 @@ import { relative } from 'node:path';
 import { ContractError } from '../contract/index.ts';
 import { BUNDLE_FORMATS, type BundleFormat } from '../spec-review/bundle-spec.ts';
 import { collectDecisions, renderDecisionsJson, renderDecisionsMarkdown } from '../spec-review/decisions.ts';
+import { COMPARE_FORMATS, renderCompare, type CompareFormat } from '../spec-review/compare/compare-report.ts';
 import { DIFF_FORMATS, renderDiff, type DiffFormat } from '../spec-review/diff/diff-report.ts';
 import { LINT_FORMATS, renderLint, type LintFormat } from '../spec-review/lint-report.ts';
+import { LINT_PROFILES, type LintProfile } from '../spec-review/lint-profiles.ts';
 import { readSpecSource, SpecReadError, STDIN } from '../spec-review/spec-source.ts';
 import { DEFAULT_SPEC_FILE } from '../contract/load-contract.ts';
 import { didYouMean } from './did-you-mean.ts';
@@ -12,26 +14,35 @@ import { parseFlags } from './parse-flags.ts';
 
 export const SPEC_USAGE = `Usage: flag-admin spec <verb> [options]    (FILE defaults to the kit's spec/openapi.yaml)
 
-  lint [FILE] [--format text|json|junit|github] [--api-description FILE]
-      structure, Redocly's recommended ruleset and the kit's rules; every message with
-      file:line:column and its rule id. Exit 1 on an error.
+  lint [FILE] [--format text|json|junit|github] [--profile recommended|kit] [--api-description FILE]
+      structure and Redocly's recommended ruleset; with the kit profile (the default for the
+      kit's own spec) the kit's rules too. The decisions are checked against an API
+      description when one is at hand: --api-description, or spec/API.md for the kit's spec.
+      Every message with file:line:column and its rule id. Exit 1 on an error.
   decisions [FILE] [--format markdown|json]
       every point the API description leaves open and what the spec decided (x-decisions).
   bundle [FILE] [--format yaml|json] [--dereference]
       one self-contained document on stdout; --dereference replaces every $ref by its target.
-  diff OLD NEW [--format text|json|markdown] [--fail-on any|clients|servers|none]
+  diff OLD NEW [--format text|json|markdown] [--fail-on any|clients|servers|none] [--as-of YYYY-MM-DD]
       every change from OLD to NEW, classified for clients and servers (breaking, warning,
-      info). '-' reads a spec from stdin, e.g.
+      info); --as-of is the day sunset dates are judged against (default today). '-' reads a
+      spec from stdin, e.g.
         git show main:spec/openapi.yaml | flag-admin spec diff - spec/openapi.yaml
       Exit 1 on a change breaking for clients or servers (--fail-on picks whom; default any).
+  compare OURS THEIRS [--operations common|ours|ID,ID...] [--format text|json|markdown]
+      OURS held against THEIRS (e.g. the kit's spec against the provider's published one) on the
+      operations both hold, paired by method and path template, then by operationId: what
+      breaks a client written against one calling a server of the other, each way, with both
+      positions. --operations ours also reports our operations THEIRS lacks; a list of our
+      operationIds compares only those. Exit 1 on a difference breaking a client either way.
 
 Exit codes: 0 fine, 1 lint errors or breaking changes, 2 bad usage or an unreadable spec.
 `;
 
-const VERBS = ['lint', 'decisions', 'bundle', 'diff'] as const;
+const VERBS = ['lint', 'decisions', 'bundle', 'diff', 'compare'] as const;
 const DECISION_FORMATS = ['markdown', 'json'] as const;
 
-/** `flag-admin spec <verb>`: lint, decisions, bundle or diff. */
+/** `flag-admin spec <verb>`: lint, decisions, bundle, diff or compare. */
 export async function specCommand(argv: string[], io: CommandIo): Promise<number> {
   const [verb, ...rest] = argv;
   try {
@@ -44,6 +55,8 @@ export async function specCommand(argv: string[], io: CommandIo): Promise<number
         return await bundle(rest, io);
       case 'diff':
         return await diff(rest, io);
+      case 'compare':
+        return await compare(rest, io);
       default: {
         const meant = verb === undefined ? undefined : didYouMean(verb, VERBS);
         throw new UsageError(verb === undefined ? `expected a verb: ${VERBS.join(', ')}` : `unknown verb "${verb}"${meant ? ` (did you mean "${meant}"?)` : ''}; expected one of ${VERBS.join(', ')}`);
@@ -73,13 +86,14 @@ function atMostOneFile(positionals: string[]): string {
 }
 
 async function lint(argv: string[], io: CommandIo): Promise<number> {
-  const { values, positionals } = parseFlags(argv, { format: { type: 'string' }, 'api-description': { type: 'string' } }, { positionals: true });
+  const { values, positionals } = parseFlags(argv, { format: { type: 'string' }, profile: { type: 'string' }, 'api-description': { type: 'string' } }, { positionals: true });
   const format = oneOf<LintFormat>('format', values.format, LINT_FORMATS, 'text');
+  const profile = values.profile === undefined ? undefined : oneOf<LintProfile>('profile', values.profile, LINT_PROFILES, 'recommended');
   // The linters resolve $refs and report positions from the file's own folder, so lint needs a file.
   if (positionals[0] === STDIN) throw new UsageError('lint reads a FILE, not stdin (-): its $refs resolve from its folder');
   // Loaded per verb: the linter (Redocly) is the heaviest import, and only `lint` needs it.
   const { lintSpec } = await import('../spec-review/lint-spec.ts');
-  const result = await lintSpec(atMostOneFile(positionals), { apiDescriptionFile: values['api-description'] });
+  const result = await lintSpec(atMostOneFile(positionals), { profile, apiDescriptionFile: values['api-description'] });
   io.stdout(renderLint(result, format));
   return result.errors > 0 ? 1 : 0;
 }
@@ -109,14 +123,30 @@ async function bundle(argv: string[], io: CommandIo): Promise<number> {
 const FAIL_ON = ['any', 'clients', 'servers', 'none'] as const;
 
 async function diff(argv: string[], io: CommandIo): Promise<number> {
-  const { values, positionals } = parseFlags(argv, { format: { type: 'string' }, 'fail-on': { type: 'string' } }, { positionals: true });
+  const { values, positionals } = parseFlags(argv, { format: { type: 'string' }, 'fail-on': { type: 'string' }, 'as-of': { type: 'string' } }, { positionals: true });
   const format = oneOf<DiffFormat>('format', values.format, DIFF_FORMATS, 'text');
+  const asOf = values['as-of'] === undefined ? new Date() : new Date(values['as-of']);
+  if (Number.isNaN(asOf.getTime()) || !/^\d{4}-\d{2}-\d{2}/.test(values['as-of'] ?? '0000-00-00')) throw new UsageError(`--as-of expects a date (YYYY-MM-DD), got ${JSON.stringify(values['as-of'])}`);
   const failOn = oneOf('fail-on', values['fail-on'], FAIL_ON, 'any');
   if (positionals.length !== 2) throw new UsageError(`expected OLD and NEW (a file, or - for stdin), got ${positionals.length} argument(s)`);
   if (positionals[0] === '-' && positionals[1] === '-') throw new UsageError('only one of OLD and NEW can be read from stdin (-)');
   const { diffSpecs } = await import('../spec-review/diff/diff-specs.ts');
-  const result = await diffSpecs(await readSpecSource(positionals[0]!), await readSpecSource(positionals[1]!));
+  const result = await diffSpecs(await readSpecSource(positionals[0]!), await readSpecSource(positionals[1]!), { asOf });
   io.stdout(renderDiff(result, format));
   const breaking = { any: result.breaking.client + result.breaking.server, clients: result.breaking.client, servers: result.breaking.server, none: 0 }[failOn];
   return breaking > 0 ? 1 : 0;
+}
+
+async function compare(argv: string[], io: CommandIo): Promise<number> {
+  const { values, positionals } = parseFlags(argv, { format: { type: 'string' }, operations: { type: 'string' } }, { positionals: true });
+  const format = oneOf<CompareFormat>('format', values.format, COMPARE_FORMATS, 'text');
+  const operations = values.operations ?? 'common';
+  const selection = operations === 'common' || operations === 'ours' ? operations : operations.split(',').map((id) => id.trim()).filter(Boolean);
+  if (Array.isArray(selection) && selection.length === 0) throw new UsageError(`--operations expects common, ours or a list of operationIds, got ${JSON.stringify(operations)}`);
+  if (positionals.length !== 2) throw new UsageError(`expected OURS and THEIRS (a file, or - for stdin), got ${positionals.length} argument(s)`);
+  if (positionals[0] === STDIN && positionals[1] === STDIN) throw new UsageError('only one of OURS and THEIRS can be read from stdin (-)');
+  const { compareSpecs } = await import('../spec-review/compare/compare-specs.ts');
+  const result = await compareSpecs(await readSpecSource(positionals[0]!), await readSpecSource(positionals[1]!), selection);
+  io.stdout(renderCompare(result, format));
+  return result.breaking.ours + result.breaking.theirs > 0 ? 1 : 0;
 }

@@ -1,4 +1,6 @@
 export { bundleSpec, BUNDLE_FORMATS, type BundleFormat, type BundleOptions } from './bundle-spec.ts';
+export { COMPARE_FORMATS, renderCompare, type CompareFormat } from './compare/compare-report.ts';
+export { compareSpecs, type CompareFinding, type CompareResult, type OperationSelection } from './compare/compare-specs.ts';
 export { collectDecisions, DECISIONS_KEY, renderDecisionsJson, renderDecisionsMarkdown, type Decision, type DecisionProblem } from './decisions.ts';
 export type { Change, ChangeSide } from './diff/change-recorder.ts';
 export { DIFF_FORMATS, renderDiff, type DiffFormat } from './diff/diff-report.ts';
@@ -6,5 +8,6 @@ export { DIFF_RULES, type DiffRule, type Severity } from './diff/diff-rules.ts';
 export { diffSpecs, type DiffResult } from './diff/diff-specs.ts';
 export type { LintMessage, LintSeverity } from './lint-finding.ts';
 export { LINT_FORMATS, renderLint, type LintFormat } from './lint-report.ts';
+export { LINT_PROFILES, type LintProfile } from './lint-profiles.ts';
 export { lintRuleset, lintSpec, type LintOptions, type LintResult } from './lint-spec.ts';
 export { readSpecSource, SpecReadError, specSourceFromText, type Position, type SpecSource } from './spec-source.ts';

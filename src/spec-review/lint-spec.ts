@@ -1,8 +1,11 @@
+import { realpathSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { createConfig, getLineColLocation, lint, type NormalizedProblem } from '@redocly/openapi-core';
-import { ContractError, loadContract, type Contract } from '../contract/index.ts';
+import { ContractError, createContract, DEFAULT_SPEC_FILE, type Contract } from '../contract/index.ts';
 import { packageFile } from '../package-files.ts';
+import { checkStructure, STRUCTURE_RULE_ID, type Structured } from './check-structure.ts';
+import type { LintProfile } from './lint-profiles.ts';
 import { REDOCLY_RULES } from './lint-config.ts';
 import type { LintContext, LintFinding, LintMessage, LintRule } from './lint-finding.ts';
 import { decisionsRecorded } from './lint-rules/decisions-recorded.ts';
@@ -11,61 +14,92 @@ import { operationBasics } from './lint-rules/operation-basics.ts';
 import { responseExamples } from './lint-rules/response-examples.ts';
 import { readSpecSource, SpecReadError, type SpecSource } from './spec-source.ts';
 
-/** Our own rule families, in the order their findings are listed. */
+/** The kit's own rule families (the `kit` profile), in the order their findings are listed. */
 export const LINT_RULES: readonly LintRule[] = [operationBasics, errorResponses, responseExamples, decisionsRecorded];
 
-/** Structural validation (swagger-parser against the OpenAPI 3.1 schema, then Ajv compiling every response schema). */
-export const STRUCTURE_RULE = { id: 'spec-structure', severity: 'error', summary: 'the document is valid OpenAPI 3.1 and every response schema compiles (swagger-parser, Ajv strict)' } as const;
+/** Structural validation (swagger-parser against the OpenAPI schema of the document's line, then Ajv compiling every response schema). */
+export const STRUCTURE_RULE = { id: STRUCTURE_RULE_ID, severity: 'error', summary: 'the document is valid OpenAPI 3.0 or 3.1 (by its own `openapi` line) and every response schema compiles (swagger-parser, Ajv strict)' } as const;
 
 export const DEFAULT_API_DESCRIPTION = packageFile('spec', 'API.md');
 
 export interface LintOptions {
-  /** The API description whose "not shown" points need decisions. Default: the kit's spec/API.md; `null` skips that rule. */
+  /** Default: `kit` for the kit's own spec/openapi.yaml, `recommended` for any other document. */
+  profile?: LintProfile;
+  /**
+   * The API description whose "not shown" points need decisions. Default: spec/API.md for the
+   * kit's own spec, none for another document; `null` skips the check. Given, the check runs
+   * under any profile.
+   */
   apiDescriptionFile?: string | null;
 }
 
 export interface LintResult {
   file: string;
+  profile: LintProfile;
   messages: LintMessage[];
   errors: number;
   warnings: number;
 }
 
-/** Lints a spec: structure, Redocly's recommended ruleset (adjusted), and our rules. */
+/** Lints a spec: structure, Redocly's recommended ruleset, and under the `kit` profile our rules. */
 export async function lintSpec(file: string, options: LintOptions = {}): Promise<LintResult> {
   const source = await readSpecSource(file);
-  const apiDescription = await readApiDescription(options.apiDescriptionFile === undefined ? DEFAULT_API_DESCRIPTION : options.apiDescriptionFile);
+  // The kit's spec has its API description beside it; another document has one only when given.
+  const kitSpec = isKitSpec(source.absolutePath);
+  const profile = options.profile ?? (kitSpec ? 'kit' : 'recommended');
+  const apiDescriptionFile = options.apiDescriptionFile === undefined ? (kitSpec ? DEFAULT_API_DESCRIPTION : null) : options.apiDescriptionFile;
+  const apiDescription = await readApiDescription(apiDescriptionFile);
   const messages: LintMessage[] = [];
   const toMessage = (finding: LintFinding): LintMessage => {
     const at = finding.at ?? { file: source.file, ...source.positionOf(finding.pointer, { onKey: finding.onKey }) };
     return { ruleId: finding.ruleId, severity: finding.severity, message: finding.message, file: at.file, line: at.line, column: at.column, pointer: finding.at ? '' : finding.pointer, source: 'flag-admin' };
   };
 
-  let contract: Contract | undefined;
+  const { findings, structured } = await checkStructure(source);
+  messages.push(...findings.map(toMessage));
+  messages.push(...(await redoclyMessages(source, profile)));
+  const rules = profile === 'kit' ? LINT_RULES : apiDescription ? [decisionsRecorded] : [];
+  const contract = profile === 'kit' && structured && findings.length === 0 ? kitContract(source, structured, (finding) => messages.push(toMessage(finding))) : undefined;
+  const context: LintContext = { source, rawDocument: source.document, contract, apiDescription };
+  for (const rule of rules) {
+    if (rule.needsContract && !contract) continue;
+    messages.push(...rule.check(context).map(toMessage));
+  }
+  messages.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column || a.ruleId.localeCompare(b.ruleId));
+  return { file: source.file, profile, messages, errors: messages.filter((m) => m.severity === 'error').length, warnings: messages.filter((m) => m.severity === 'warning').length };
+}
+
+function isKitSpec(absolutePath: string): boolean {
   try {
-    contract = await loadContract({ specFile: source.absolutePath });
+    return realpathSync(absolutePath) === realpathSync(DEFAULT_SPEC_FILE);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The contract the kit's rules read, built from the document as 3.1. What the kit needs beyond
+ * OpenAPI (an operationId on every operation, its schemas compiled by the kit's strict Ajv) is
+ * reported as structure: without it the mock and the suite cannot load the spec.
+ */
+function kitContract(source: SpecSource, structured: Structured, report: (finding: LintFinding) => void): Contract | undefined {
+  try {
+    return createContract(structured.raw, { specFile: source.file, dereferenced: structured.dereferenced });
   } catch (error) {
     if (!(error instanceof ContractError)) throw error;
     // The message without its `file#pointer: ` prefix: the position replaces it.
     const where = error.pointer ? `${error.file}#${error.pointer}: ` : `${error.file}: `;
     const message = error.message.startsWith(where) ? error.message.slice(where.length) : error.message;
-    messages.push(toMessage({ ruleId: STRUCTURE_RULE.id, severity: 'error', pointer: error.pointer, onKey: true, message }));
+    report({ ruleId: STRUCTURE_RULE.id, severity: 'error', pointer: error.pointer, onKey: true, message });
+    return undefined;
   }
-  messages.push(...(await redoclyMessages(source)));
-  const context: LintContext = { source, rawDocument: source.document, contract, apiDescription };
-  for (const rule of LINT_RULES) {
-    if (rule.needsContract && !contract) continue;
-    messages.push(...rule.check(context).map(toMessage));
-  }
-  messages.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column || a.ruleId.localeCompare(b.ruleId));
-  return { file: source.file, messages, errors: messages.filter((m) => m.severity === 'error').length, warnings: messages.filter((m) => m.severity === 'warning').length };
 }
 
-/** Redocly's `recommended` ruleset with our changes (lint-config.ts): the one config both lint and `lintRuleset` read. */
-const redoclyConfig = () => createConfig({ extends: ['recommended'], rules: REDOCLY_RULES });
+/** Redocly's `recommended` ruleset, with our changes (lint-config.ts) under the kit profile: the one config both lint and `lintRuleset` read. */
+const redoclyConfig = (profile: LintProfile) => createConfig({ extends: ['recommended'], rules: profile === 'kit' ? REDOCLY_RULES : {} });
 
-async function redoclyMessages(source: SpecSource): Promise<LintMessage[]> {
-  const config = await redoclyConfig();
+async function redoclyMessages(source: SpecSource, profile: LintProfile): Promise<LintMessage[]> {
+  const config = await redoclyConfig(profile);
   const problems: NormalizedProblem[] = await lint({ ref: source.absolutePath, config });
   return problems.map((problem) => {
     const location = problem.location[0]!;
@@ -93,9 +127,9 @@ async function readApiDescription(file: string | null): Promise<LintContext['api
   }
 }
 
-/** The rule ids of our rules and of the Redocly ruleset in force, with their severities. */
+/** The rule ids of our rules and of the Redocly ruleset in force under the `kit` profile, with their severities. */
 export async function lintRuleset(): Promise<{ own: { id: string; severity: string; summary: string }[]; redocly: Record<string, string> }> {
-  const config = (await redoclyConfig()) as unknown as { rules: { oas3_1: Record<string, string> } };
+  const config = (await redoclyConfig('kit')) as unknown as { rules: { oas3_1: Record<string, string> } };
   const own = [STRUCTURE_RULE, ...LINT_RULES.flatMap((rule) => rule.ids)].map((r) => ({ ...r }));
   return { own, redocly: Object.fromEntries(Object.entries(config.rules.oas3_1).filter(([, severity]) => severity !== 'off')) };
 }

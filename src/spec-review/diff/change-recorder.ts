@@ -1,4 +1,5 @@
 import { authoredPointer } from '../../contract/authored-pointer.ts';
+import { pointerOf } from '../../contract/json-pointer.ts';
 import type { JsonSchema } from '../../contract/index.ts';
 import type { SpecSource } from '../spec-source.ts';
 import { DIFF_RULES, worse, type Severity } from './diff-rules.ts';
@@ -32,9 +33,49 @@ export interface Change {
   new: ChangeSide;
 }
 
-const NOWHERE = '\u0000';
+/**
+ * Explained pointers of one side, as a trie of their (escaped) tokens, so both questions the
+ * catch-all pass asks cost one walk down a pointer rather than a scan of every change: is this
+ * place at or under an explained one, and does an explained one lie under it. Pointers into a
+ * dereferenced recursive schema run to thousands of characters.
+ */
+class ExplainedPointers {
+  private readonly root: TrieNode = { children: new Map(), exact: false };
 
-const within = (pointer: string, root: string) => pointer === root || pointer.startsWith(`${root}/`);
+  add(pointer: string): void {
+    let node = this.root;
+    for (const token of pointer.split('/').slice(1)) {
+      let child = node.children.get(token);
+      if (!child) node.children.set(token, (child = { children: new Map(), exact: false }));
+      node = child;
+    }
+    node.exact = true;
+  }
+
+  covers(pointer: string): boolean {
+    let node: TrieNode | undefined = this.root;
+    for (const token of pointer.split('/').slice(1)) {
+      if (node.exact) return true;
+      node = node.children.get(token);
+      if (!node) return false;
+    }
+    return node.exact;
+  }
+
+  holdsPartOf(pointer: string): boolean {
+    let node: TrieNode | undefined = this.root;
+    for (const token of pointer.split('/').slice(1)) {
+      node = node.children.get(token);
+      if (!node) return false;
+    }
+    return true;
+  }
+}
+
+interface TrieNode {
+  children: Map<string, TrieNode>;
+  exact: boolean;
+}
 
 /**
  * Collects changes found on dereferenced pointers, reports them at their authored pointers, and
@@ -43,8 +84,9 @@ const within = (pointer: string, root: string) => pointer === root || pointer.st
  */
 export class ChangeRecorder {
   readonly changes: Change[] = [];
-  /** Dereferenced pointers already explained by a change; the catch-all pass skips them. */
-  private readonly explained: { old: string; new: string }[] = [];
+  /** Dereferenced pointers already explained by a change, per side; the catch-all pass skips them. */
+  private readonly explainedOld = new ExplainedPointers();
+  private readonly explainedNew = new ExplainedPointers();
   private readonly byKey = new Map<string, Change>();
   private readonly oldVersion: SpecVersion;
   private readonly newVersion: SpecVersion;
@@ -58,32 +100,71 @@ export class ChangeRecorder {
    * `explains` says which side's pointer is the changed thing itself: for something removed the
    * NEW pointer is only its former parent, which must not hide other changes under it.
    */
+  /**
+   * Set while comparing webhooks: there the API calls the client, so whoever receives a webhook
+   * plays the server's part of that call, and the API the client's. A change inside a webhook
+   * operation is classified as the same change in a path, with the two audiences swapped.
+   */
+  mirrored = false;
+
   record(ruleId: string, message: string, oldPointer: string, newPointer: string, operation?: string, explains: 'both' | 'old' | 'new' = 'both'): void {
     const rule = DIFF_RULES[ruleId];
     if (!rule) throw new Error(`unknown diff rule ${ruleId}`);
-    this.explained.push({ old: explains === 'new' ? NOWHERE : oldPointer, new: explains === 'old' ? NOWHERE : newPointer });
+    if (explains !== 'new') this.explainedOld.add(oldPointer);
+    if (explains !== 'old') this.explainedNew.add(newPointer);
     const old = this.side(this.oldVersion, oldPointer);
     const now = this.side(this.newVersion, newPointer);
-    const key = `${ruleId} ${old.pointer} ${now.pointer} ${message}`;
+    const key = `${ruleId} ${old.pointer} ${now.pointer} ${message} ${this.mirrored}`;
     const existing = this.byKey.get(key);
     if (existing) {
       if (operation && !existing.operations.includes(operation)) existing.operations.push(operation);
       return;
     }
-    const change: Change = { ruleId, client: rule.client, server: rule.server, severity: worse(rule.client, rule.server), message, operations: operation ? [operation] : [], old, new: now };
+    const [client, server] = this.mirrored ? [rule.server, rule.client] : [rule.client, rule.server];
+    if (this.mirrored) message = `${message} (the API sends this request: clients and servers swap places)`;
+    const change: Change = { ruleId, client, server, severity: worse(client, server), message, operations: operation ? [operation] : [], old, new: now };
     this.byKey.set(key, change);
     this.changes.push(change);
   }
 
+  /** Marks a place as compared and equal in effect (a default written out), so the catch-all pass does not list it. */
+  explain(oldPointer: string | undefined, newPointer: string | undefined): void {
+    if (oldPointer !== undefined) this.explainedOld.add(oldPointer);
+    if (newPointer !== undefined) this.explainedNew.add(newPointer);
+  }
+
   /** Whether a change already covers this place: it is at or under a changed pointer. */
   isExplained(oldPointer: string, newPointer: string): boolean {
-    return this.explained.some((e) => within(oldPointer, e.old) || within(newPointer, e.new));
+    return this.explainedOld.covers(oldPointer) || this.explainedNew.covers(newPointer);
   }
 
   /** Whether a change lies under this place (an added path item holding an added operation). */
   explainsPartOf(oldPointer: string, newPointer: string): boolean {
-    return this.explained.some((e) => within(e.old, oldPointer) || within(e.new, newPointer));
+    return this.explainedOld.holdsPartOf(oldPointer) || this.explainedNew.holdsPartOf(newPointer);
   }
+
+  /**
+   * The component a dereferenced value is (`/components/schemas/Cat`), or undefined for one written
+   * inline: a branch's identity across versions. Dereferencing resolves every `$ref` to one
+   * component to the same object, so identity answers it without walking pointers.
+   */
+  componentOf(side: 'old' | 'new', value: unknown): string | undefined {
+    if (value === null || typeof value !== 'object') return undefined;
+    const version = side === 'old' ? this.oldVersion : this.newVersion;
+    let components = this.components.get(version);
+    if (!components) {
+      components = new Map();
+      for (const [kind, entries] of Object.entries((version.dereferenced.components ?? {}) as Record<string, unknown>)) {
+        for (const [name, component] of Object.entries((entries ?? {}) as Record<string, unknown>)) {
+          if (component && typeof component === 'object' && !components.has(component)) components.set(component, pointerOf(['components', kind, name]));
+        }
+      }
+      this.components.set(version, components);
+    }
+    return components.get(value);
+  }
+
+  private readonly components = new Map<SpecVersion, Map<object, string>>();
 
   private side(version: SpecVersion, pointer: string): ChangeSide {
     const authored = authoredPointer(version.source.document, pointer);

@@ -6,7 +6,7 @@ import { SpecReadError, type SpecSource } from '../spec-source.ts';
 type Expectation = 'object' | 'array';
 
 /**
- * Checks the shapes the diff walks (OAS 3.1 §4.8: paths, operations, parameters, bodies,
+ * Checks the shapes the diff walks (OAS 3.1 §4.8: paths, webhooks, callbacks, operations, parameters, bodies,
  * responses, security) and throws at the first one that is wrong, with its position. Full
  * validation against the OpenAPI schema costs ~0.4 s of Ajv compilation per side, more than the
  * diff itself; `spec lint` does it.
@@ -41,24 +41,31 @@ export function assertComparable(source: SpecSource, document: JsonSchema): void
   const schemes = (document.components as JsonSchema | undefined)?.securitySchemes;
   expect(schemes, ['components', 'securitySchemes'], 'object');
   for (const [name, scheme] of Object.entries((schemes ?? {}) as object)) expect(scheme, ['components', 'securitySchemes', name], 'object');
-  expect(document.paths, ['paths'], 'object');
-  for (const [path, pathItem] of Object.entries((document.paths ?? {}) as Record<string, unknown>)) {
-    expect(pathItem, ['paths', path], 'object');
-    parameters((pathItem as JsonSchema).parameters, ['paths', path, 'parameters']);
-    for (const method of HTTP_METHODS) {
-      const operation = (pathItem as JsonSchema)[method] as JsonSchema | undefined;
-      const at = ['paths', path, method];
-      expect(operation, at, 'object');
-      if (!operation) continue;
-      parameters(operation.parameters, [...at, 'parameters']);
-      security(operation.security, [...at, 'security']);
-      expect(operation.requestBody, [...at, 'requestBody'], 'object');
-      content((operation.requestBody as JsonSchema | undefined)?.content, [...at, 'requestBody', 'content']);
-      expect(operation.responses, [...at, 'responses'], 'object');
-      for (const [status, response] of Object.entries((operation.responses ?? {}) as object)) {
-        expect(response, [...at, 'responses', status], 'object');
-        content((response as JsonSchema).content, [...at, 'responses', status, 'content']);
+  const pathItems = (items: unknown, tokens: (string | number)[]) => {
+    expect(items, tokens, 'object');
+    for (const [path, pathItem] of Object.entries((items ?? {}) as Record<string, unknown>)) {
+      expect(pathItem, [...tokens, path], 'object');
+      parameters((pathItem as JsonSchema | undefined)?.parameters, [...tokens, path, 'parameters']);
+      for (const method of HTTP_METHODS) {
+        const operation = (pathItem as JsonSchema | undefined)?.[method] as JsonSchema | undefined;
+        const at = [...tokens, path, method];
+        expect(operation, at, 'object');
+        if (!operation) continue;
+        parameters(operation.parameters, [...at, 'parameters']);
+        security(operation.security, [...at, 'security']);
+        expect(operation.requestBody, [...at, 'requestBody'], 'object');
+        content((operation.requestBody as JsonSchema | undefined)?.content, [...at, 'requestBody', 'content']);
+        expect(operation.responses, [...at, 'responses'], 'object');
+        for (const [status, response] of Object.entries((operation.responses ?? {}) as object)) {
+          expect(response, [...at, 'responses', status], 'object');
+          content((response as JsonSchema).content, [...at, 'responses', status, 'content']);
+          expect((response as JsonSchema).headers, [...at, 'responses', status, 'headers'], 'object');
+        }
+        expect(operation.callbacks, [...at, 'callbacks'], 'object');
+        for (const [name, callback] of Object.entries((operation.callbacks ?? {}) as object)) pathItems(callback, [...at, 'callbacks', name]);
       }
     }
-  }
+  };
+  pathItems(document.paths, ['paths']);
+  pathItems(document.webhooks, ['webhooks']);
 }

@@ -2,6 +2,9 @@ import { pointerOf } from '../../contract/json-pointer.ts';
 import type { JsonSchema } from '../../contract/index.ts';
 import type { ChangeRecorder } from './change-recorder.ts';
 import type { SchemaContext, SchemaKind } from './diff-rules.ts';
+import { canonical, shapeKey } from './canonical-json.ts';
+import { pairBranches } from './pair-branches.ts';
+import { classifyPattern } from './pattern-change.ts';
 
 /** Where the compared schemas sit and who reads the data they describe. */
 export interface SchemaScope {
@@ -15,61 +18,144 @@ export interface SchemaScope {
   seen: WeakMap<object, WeakSet<object>>;
 }
 
-/** Limits whose larger value allows more; for the `min*` ones a larger value allows less. */
-const UPPER_LIMITS = ['maxLength', 'maximum', 'exclusiveMaximum', 'maxItems', 'maxProperties'];
-const LOWER_LIMITS = ['minLength', 'minimum', 'exclusiveMinimum', 'minItems', 'minProperties'];
+/** Limits whose larger value allows more; for the `min*` ones a larger value allows less. Numeric bounds are compared apart (compareBounds). */
+const UPPER_LIMITS = ['maxLength', 'maxItems', 'maxProperties', 'maxContains'];
+const LOWER_LIMITS = ['minLength', 'minItems', 'minProperties', 'minContains'];
+/** Values a limit has when absent (2020-12 §6): writing one out constrains nothing. */
+const NEUTRAL: Record<string, number> = { minLength: 0, minItems: 0, minProperties: 0, minContains: 1 };
+/**
+ * Subschemas whose absence allows anything (JSON Schema 2020-12 §10, §11): adding one constrains
+ * more values (narrowed), removing one constrains fewer (widened), and a change inside is compared
+ * in the same direction.
+ */
+const CONSTRAINING_SUBSCHEMAS = ['items', 'contains', 'propertyNames', 'unevaluatedItems', 'then', 'else', 'contentSchema'];
+/** Maps of subschemas or of required names, keyed by property name or pattern: an entry added constrains more. */
+const CONSTRAINING_MAPS = ['patternProperties', 'dependentSchemas'];
+/** Keywords whose change alters how a value is encoded rather than which values are allowed. */
+const ENCODING_KEYWORDS = ['format', 'contentEncoding', 'contentMediaType'];
 
-/** Compares two dereferenced schemas and records every difference in what they accept. */
+type Explains = 'both' | 'old' | 'new';
+type RecordSchemaChange = (kind: SchemaKind, message: string, oldPointer?: string, newPointer?: string, explains?: Explains) => void;
+
+/**
+ * Compares two dereferenced schemas and records every difference in what they accept, keyword by
+ * keyword of the JSON Schema 2020-12 vocabularies (the catch-all pass lists anything left).
+ */
 export function compareSchemas(scope: SchemaScope, oldSchema: unknown, newSchema: unknown, oldAt: string, newAt: string): void {
-  if (!isObject(oldSchema) || !isObject(newSchema)) return;
+  if (!isObject(oldSchema) || !isObject(newSchema)) return compareBooleanSchemas(scope, oldSchema, newSchema, oldAt, newAt);
   const compared = scope.seen.get(oldSchema) ?? new WeakSet<object>();
   if (compared.has(newSchema)) return;
   scope.seen.set(oldSchema, compared.add(newSchema));
-  const record = (kind: SchemaKind, message: string, oldPointer = oldAt, newPointer = newAt, explains: 'both' | 'old' | 'new' = 'both') =>
+  const record: RecordSchemaChange = (kind, message, oldPointer = oldAt, newPointer = newAt, explains = 'both') =>
     scope.recorder.record(`${scope.context}-${kind}`, message, oldPointer, newPointer, scope.operation, explains);
+  const at = (keyword: string) => [`${oldAt}/${keyword}`, `${newAt}/${keyword}`] as const;
 
-  compareTypes(oldSchema, newSchema, (kind, message) => record(kind, message, `${oldAt}/type`, `${newAt}/type`));
-  compareEnums(oldSchema.enum, newSchema.enum, (kind, message) => record(kind, message, `${oldAt}/enum`, `${newAt}/enum`));
-  if (JSON.stringify(oldSchema.const) !== JSON.stringify(newSchema.const)) record('const-changed', `const ${show(oldSchema.const)} → ${show(newSchema.const)}`, `${oldAt}/const`, `${newAt}/const`);
-  if (oldSchema.format !== newSchema.format) record('format-changed', `format ${show(oldSchema.format)} → ${show(newSchema.format)}`, `${oldAt}/format`, `${newAt}/format`);
+  compareTypes(oldSchema, newSchema, (kind, message) => record(kind, message, ...at('type')));
+  // A schema's `example: v` (OpenAPI 3.0, deprecated in 3.1) is `examples: [v]` (JSON Schema 2020-12 §9.5) said the 3.1 way.
+  const exampleAsExamples = (one: JsonSchema, other: JsonSchema) => 'example' in one && !('examples' in one) && Array.isArray(other.examples) && !('example' in other) && other.examples.length === 1 && canonical(other.examples[0]) === canonical(one.example);
+  if (exampleAsExamples(oldSchema, newSchema)) scope.recorder.explain(`${oldAt}/example`, `${newAt}/examples`);
+  if (exampleAsExamples(newSchema, oldSchema)) scope.recorder.explain(`${oldAt}/examples`, `${newAt}/example`);
+  // `const: v` is `enum: [v]` (JSON Schema 2020-12 §6.1.2-3); OpenAPI 3.0, which has no `const`, can only write the latter.
+  const constAsEnum = (one: JsonSchema, other: JsonSchema) => one.const !== undefined && one.enum === undefined && other.const === undefined && other.enum !== undefined;
+  if (constAsEnum(oldSchema, newSchema) || constAsEnum(newSchema, oldSchema)) {
+    const enumOf = (schema: JsonSchema) => schema.enum ?? [schema.const];
+    const [oldKey, newKey] = [oldSchema.enum ? 'enum' : 'const', newSchema.enum ? 'enum' : 'const'];
+    scope.recorder.explain(`${oldAt}/${oldKey}`, `${newAt}/${newKey}`);
+    compareEnums(enumOf(oldSchema), enumOf(newSchema), (kind, message) => record(kind, message, `${oldAt}/${oldKey}`, `${newAt}/${newKey}`));
+  } else {
+    compareEnums(oldSchema.enum, newSchema.enum, (kind, message) => record(kind, message, ...at('enum')));
+    if (!sameJson(oldSchema.const, newSchema.const)) record('const-changed', `const ${show(oldSchema.const)} → ${show(newSchema.const)}`, ...at('const'));
+  }
+  if (!sameJson(oldSchema.default, newSchema.default)) record('default-changed', `default ${show(oldSchema.default)} → ${show(newSchema.default)}`, ...at('default'));
+  for (const keyword of ENCODING_KEYWORDS) {
+    if (oldSchema[keyword] !== newSchema[keyword]) record('format-changed', `${keyword} ${show(oldSchema[keyword])} → ${show(newSchema[keyword])}`, ...at(keyword));
+  }
   for (const keyword of [...UPPER_LIMITS, ...LOWER_LIMITS]) {
-    const before = oldSchema[keyword] as number | undefined;
-    const after = newSchema[keyword] as number | undefined;
-    if (before === after) continue;
+    const before = (oldSchema[keyword] === NEUTRAL[keyword] ? undefined : oldSchema[keyword]) as number | undefined;
+    const after = (newSchema[keyword] === NEUTRAL[keyword] ? undefined : newSchema[keyword]) as number | undefined;
+    if (before === after) {
+      if (oldSchema[keyword] !== newSchema[keyword]) scope.recorder.explain(`${oldAt}/${keyword}`, `${newAt}/${keyword}`);
+      continue;
+    }
     const upper = UPPER_LIMITS.includes(keyword);
     // An absent limit allows everything: removing one relaxes, adding one tightens.
     const relaxed = after === undefined || (before !== undefined && (upper ? after > before : after < before));
-    record(relaxed ? 'constraint-widened' : 'constraint-narrowed', `${keyword} ${show(before)} → ${show(after)}`, `${oldAt}/${keyword}`, `${newAt}/${keyword}`);
+    record(relaxed ? 'constraint-widened' : 'constraint-narrowed', `${keyword} ${show(before)} → ${show(after)}`, ...at(keyword));
   }
+  compareBounds(scope, 'upper', oldSchema, newSchema, oldAt, newAt, record);
+  compareBounds(scope, 'lower', oldSchema, newSchema, oldAt, newAt, record);
+  compareMultipleOf(oldSchema.multipleOf, newSchema.multipleOf, (kind, message) => record(kind, message, ...at('multipleOf')));
+  if (Boolean(oldSchema.uniqueItems) !== Boolean(newSchema.uniqueItems)) record(newSchema.uniqueItems ? 'constraint-narrowed' : 'constraint-widened', `uniqueItems ${show(oldSchema.uniqueItems)} → ${show(newSchema.uniqueItems)}`, ...at('uniqueItems'));
   if (oldSchema.pattern !== newSchema.pattern) {
-    // Two different patterns are incomparable: report both directions, as either side may break.
-    if (newSchema.pattern !== undefined) record('constraint-narrowed', `pattern ${show(oldSchema.pattern)} → ${show(newSchema.pattern)}`, `${oldAt}/pattern`, `${newAt}/pattern`);
-    if (oldSchema.pattern !== undefined) record('constraint-widened', `pattern ${show(oldSchema.pattern)} → ${show(newSchema.pattern)}`, `${oldAt}/pattern`, `${newAt}/pattern`);
+    const { kind, why } = classifyPattern(oldSchema.pattern as string | undefined, newSchema.pattern as string | undefined);
+    record(kind, `pattern ${show(oldSchema.pattern)} → ${show(newSchema.pattern)} (${why})`, ...at('pattern'));
   }
 
+  compareProperties(scope, oldSchema, newSchema, oldAt, newAt, record);
+  compareAccess(scope.context, oldSchema, newSchema, oldAt, newAt, record);
+  for (const keyword of ['additionalProperties', 'unevaluatedProperties']) compareAdditional(scope, keyword, oldSchema, newSchema, oldAt, newAt, record);
+  for (const keyword of CONSTRAINING_SUBSCHEMAS) compareSubschema(scope, keyword, oldSchema, newSchema, oldAt, newAt, record);
+  for (const keyword of CONSTRAINING_MAPS) compareSchemaMap(scope, keyword, oldSchema, newSchema, oldAt, newAt, record);
+  compareDependentRequired(oldSchema, newSchema, oldAt, newAt, record);
+  comparePrefixItems(scope, oldSchema, newSchema, oldAt, newAt, record);
+  // Whether `if` or `not` changed for better or worse depends on the values they select: undecidable here.
+  for (const keyword of ['if', 'not', '$dynamicRef', 'discriminator']) {
+    if (!sameShape(oldSchema[keyword], newSchema[keyword])) record('schema-changed', `${keyword} changed`, ...at(keyword));
+  }
+  for (const keyword of ['allOf', 'anyOf', 'oneOf'] as const) compareBranches(scope, keyword, oldSchema, newSchema, oldAt, newAt, record);
+}
+
+/** `true` (or an absent schema) allows anything and `false` nothing (2020-12 §4.3.2). */
+function compareBooleanSchemas(scope: SchemaScope, oldSchema: unknown, newSchema: unknown, oldAt: string, newAt: string): void {
+  const allows = (s: unknown) => (s === false ? 'nothing' : s === true || s === undefined ? 'anything' : 'some');
+  const before = allows(oldSchema);
+  const after = allows(newSchema);
+  if (before === after) return;
+  const record = (kind: SchemaKind) => scope.recorder.record(`${scope.context}-${kind}`, `schema ${before === 'some' ? 'a schema' : show(oldSchema ?? true)} → ${after === 'some' ? 'a schema' : show(newSchema ?? true)}`, oldAt, newAt, scope.operation);
+  const rank = { nothing: 0, some: 1, anything: 2 };
+  record(rank[after] > rank[before] ? 'constraint-widened' : 'constraint-narrowed');
+}
+
+function compareProperties(scope: SchemaScope, oldSchema: JsonSchema, newSchema: JsonSchema, oldAt: string, newAt: string, record: RecordSchemaChange): void {
   const oldProps = (isObject(oldSchema.properties) ? oldSchema.properties : {}) as Record<string, unknown>;
   const newProps = (isObject(newSchema.properties) ? newSchema.properties : {}) as Record<string, unknown>;
+  // A readOnly property is never in a request and a writeOnly one never in a response (OAS 3.1
+  // §4.8.24): while it stays so, what it allows binds nobody in that direction.
+  const absentHere = (props: Record<string, unknown>, name: string) => {
+    const property = props[name];
+    return isObject(property) && property[scope.context === 'request' ? 'readOnly' : 'writeOnly'] === true;
+  };
   for (const name of Object.keys(oldProps)) {
     const oldProp = pointerOf([name]);
     if (!(name in newProps)) record('property-removed', `property "${name}" removed`, `${oldAt}/properties${oldProp}`, `${newAt}/properties`, 'old');
+    else if (absentHere(oldProps, name) && absentHere(newProps, name)) scope.recorder.explain(`${oldAt}/properties${oldProp}`, `${newAt}/properties${oldProp}`);
     else compareSchemas(scope, oldProps[name], newProps[name], `${oldAt}/properties${oldProp}`, `${newAt}/properties${oldProp}`);
   }
   for (const name of Object.keys(newProps)) {
     if (!(name in oldProps)) record('property-added', `property "${name}" added`, `${oldAt}/properties`, `${newAt}/properties${pointerOf([name])}`, 'new');
   }
-  const oldRequired = new Set(listOf(oldSchema.required) as string[]);
-  const newRequired = new Set(listOf(newSchema.required) as string[]);
+  // Nor does whether such a property is required there.
+  const oldRequired = new Set((listOf(oldSchema.required) as string[]).filter((name) => !absentHere(oldProps, name)));
+  const newRequired = new Set((listOf(newSchema.required) as string[]).filter((name) => !absentHere(newProps, name)));
+  // The catch-all compares `required` as written; names dropped above are not a change it should list.
+  if (oldRequired.size !== listOf(oldSchema.required).length || newRequired.size !== listOf(newSchema.required).length) scope.recorder.explain(`${oldAt}/required`, `${newAt}/required`);
   for (const name of newRequired) if (!oldRequired.has(name)) record('required-added', `property "${name}" becomes required`, `${oldAt}/required`, `${newAt}/required`);
   for (const name of oldRequired) if (!newRequired.has(name)) record('required-removed', `property "${name}" is no longer required`, `${oldAt}/required`, `${newAt}/required`);
-
-  compareAdditional(scope, oldSchema, newSchema, oldAt, newAt, record);
-  compareSchemas(scope, oldSchema.items, newSchema.items, `${oldAt}/items`, `${newAt}/items`);
-  compareBranches(scope, 'allOf', oldSchema, newSchema, oldAt, newAt, record);
-  compareBranches(scope, 'anyOf', oldSchema, newSchema, oldAt, newAt, record);
-  compareBranches(scope, 'oneOf', oldSchema, newSchema, oldAt, newAt, record);
 }
 
-type RecordSchemaChange = (kind: SchemaKind, message: string, oldPointer?: string, newPointer?: string, explains?: 'both' | 'old' | 'new') => void;
+/**
+ * `readOnly` values are not sent in requests and `writeOnly` ones not returned in responses (OAS
+ * 3.1 §4.8.24): becoming one in its direction is the property leaving that direction, and the
+ * other way round it arrives. The other direction does not read the flag.
+ */
+function compareAccess(context: 'request' | 'response', oldSchema: JsonSchema, newSchema: JsonSchema, oldAt: string, newAt: string, record: RecordSchemaChange): void {
+  const keyword = context === 'request' ? 'readOnly' : 'writeOnly';
+  const before = Boolean(oldSchema[keyword]);
+  const after = Boolean(newSchema[keyword]);
+  if (before === after) return;
+  if (after) record('property-removed', `becomes ${keyword}: no longer in ${context}s`, oldAt, `${newAt}/${keyword}`);
+  else record('property-added', `no longer ${keyword}: now in ${context}s`, `${oldAt}/${keyword}`, newAt);
+}
 
 /** JSON Schema types as sets; `integer` is a subset of `number`. Absent `type` allows any. */
 function compareTypes(oldSchema: JsonSchema, newSchema: JsonSchema, record: (kind: SchemaKind, message: string) => void): void {
@@ -103,30 +189,144 @@ function compareEnums(before: unknown, after: unknown, record: (kind: SchemaKind
   if (removed.length > 0) record('enum-narrowed', `enum values removed: ${removed.join(', ')}`);
 }
 
-function compareAdditional(scope: SchemaScope, oldSchema: JsonSchema, newSchema: JsonSchema, oldAt: string, newAt: string, record: RecordSchemaChange): void {
-  const before = oldSchema.additionalProperties;
-  const after = newSchema.additionalProperties;
+/**
+ * A numeric bound as its keywords combine: the tighter of `maximum` and `exclusiveMaximum` (or of
+ * the two minimums), so moving between `maximum: 10` and `exclusiveMaximum: 10` is the one value 10,
+ * not one bound removed and another added.
+ */
+function compareBounds(scope: SchemaScope, side: 'upper' | 'lower', oldSchema: JsonSchema, newSchema: JsonSchema, oldAt: string, newAt: string, record: RecordSchemaChange): void {
+  const [inclusive, exclusive] = side === 'upper' ? ['maximum', 'exclusiveMaximum'] : ['minimum', 'exclusiveMinimum'];
+  const boundOf = (schema: JsonSchema): { value: number; exclusive: boolean; keyword: string } | undefined => {
+    const candidates = [
+      typeof schema[inclusive] === 'number' ? { value: schema[inclusive] as number, exclusive: false, keyword: inclusive } : undefined,
+      typeof schema[exclusive] === 'number' ? { value: schema[exclusive] as number, exclusive: true, keyword: exclusive } : undefined,
+    ].filter((b) => b !== undefined);
+    // The tighter one: further in (smaller upper, larger lower), or exclusive at the same value.
+    return candidates.sort((a, b) => (side === 'upper' ? a.value - b.value : b.value - a.value) || Number(b.exclusive) - Number(a.exclusive))[0];
+  };
+  const before = boundOf(oldSchema);
+  const after = boundOf(newSchema);
+  const label = (b: typeof before) => (b ? `${b.keyword} ${b.value}` : '(none)');
+  for (const keyword of [inclusive, exclusive]) if (oldSchema[keyword] !== newSchema[keyword]) scope.recorder.explain(`${oldAt}/${keyword}`, `${newAt}/${keyword}`);
+  if (before?.value === after?.value && before?.exclusive === after?.exclusive) return;
+  // How far in each bound reaches, on one axis: a larger score allows fewer values.
+  const inward = (b: NonNullable<typeof before>) => (side === 'upper' ? -b.value : b.value);
+  const tighter = after !== undefined && (before === undefined || inward(after) > inward(before) || (after.value === before.value && after.exclusive));
+  const message = `${side === 'upper' ? 'maximum' : 'minimum'} ${label(before)} → ${label(after)}`;
+  const keyword = (before ?? after)!.keyword;
+  record(tighter ? 'constraint-narrowed' : 'constraint-widened', message, `${oldAt}/${before?.keyword ?? keyword}`, `${newAt}/${after?.keyword ?? keyword}`);
+}
+
+/** A multiple of the old divisor allows a subset of its values; a divisor of it, a superset; anything else, some of each. */
+function compareMultipleOf(before: unknown, after: unknown, record: (kind: SchemaKind, message: string) => void): void {
+  if (before === after) return;
+  const message = `multipleOf ${show(before)} → ${show(after)}`;
+  const divides = (a: number, b: number) => Number.isInteger(b / a);
+  if (typeof after !== 'number') return record('constraint-widened', message);
+  if (typeof before !== 'number' || divides(before, after)) return record('constraint-narrowed', message);
+  if (divides(after, before)) return record('constraint-widened', message);
+  record('constraint-narrowed', message);
+  record('constraint-widened', message);
+}
+
+/** `additionalProperties` and `unevaluatedProperties` (which also sees through allOf and friends): what unlisted properties may be. */
+function compareAdditional(scope: SchemaScope, keyword: string, oldSchema: JsonSchema, newSchema: JsonSchema, oldAt: string, newAt: string, record: RecordSchemaChange): void {
+  const [before, after] = withoutTrue(scope, keyword, oldSchema, newSchema, oldAt, newAt);
   const closed = (value: unknown) => value === false;
-  if (closed(after) && !closed(before)) record('additional-properties-narrowed', 'additionalProperties becomes false', `${oldAt}`, `${newAt}/additionalProperties`);
-  else if (closed(before) && !closed(after)) record('additional-properties-widened', 'additionalProperties is no longer false', `${oldAt}/additionalProperties`, `${newAt}`);
-  else if (isObject(before) && isObject(after)) compareSchemas(scope, before, after, `${oldAt}/additionalProperties`, `${newAt}/additionalProperties`);
-  else if (isObject(after) && before === undefined) record('additional-properties-narrowed', 'unlisted properties now have a schema', oldAt, `${newAt}/additionalProperties`);
-  else if (isObject(before) && after === undefined) record('additional-properties-widened', 'unlisted properties no longer have a schema', `${oldAt}/additionalProperties`, newAt);
+  if (closed(after) && !closed(before)) record('additional-properties-narrowed', `${keyword} becomes false`, `${oldAt}`, `${newAt}/${keyword}`);
+  else if (closed(before) && !closed(after)) record('additional-properties-widened', `${keyword} is no longer false`, `${oldAt}/${keyword}`, `${newAt}`);
+  else if (isObject(before) && isObject(after)) compareSchemas(scope, before, after, `${oldAt}/${keyword}`, `${newAt}/${keyword}`);
+  else if (isObject(after) && before === undefined) record('additional-properties-narrowed', `unlisted properties now have a schema (${keyword})`, oldAt, `${newAt}/${keyword}`);
+  else if (isObject(before) && after === undefined) record('additional-properties-widened', `unlisted properties no longer have a schema (${keyword})`, `${oldAt}/${keyword}`, newAt);
+}
+
+/** A subschema keyword that constrains only where present (absent is `true`). */
+function compareSubschema(scope: SchemaScope, keyword: string, oldSchema: JsonSchema, newSchema: JsonSchema, oldAt: string, newAt: string, record: RecordSchemaChange): void {
+  const [before, after] = withoutTrue(scope, keyword, oldSchema, newSchema, oldAt, newAt);
+  if (before === undefined && after === undefined) return;
+  if (before === undefined) return record('constraint-narrowed', `${keyword} added`, oldAt, `${newAt}/${keyword}`, 'new');
+  if (after === undefined) return record('constraint-widened', `${keyword} removed`, `${oldAt}/${keyword}`, newAt, 'old');
+  compareSchemas(scope, before, after, `${oldAt}/${keyword}`, `${newAt}/${keyword}`);
 }
 
 /**
- * Branches are compared by position. An added `allOf` branch constrains more (narrowed); an added
- * `anyOf`/`oneOf` branch accepts more (widened), and the reverse for removed ones.
+ * A subschema keyword's two values, `true` (or `{}`) read as absent: it allows anything, as absence
+ * does. Not `contains`, which even as `true` asks for one item.
+ */
+function withoutTrue(scope: SchemaScope, keyword: string, oldSchema: JsonSchema, newSchema: JsonSchema, oldAt: string, newAt: string): [unknown, unknown] {
+  const open = (value: unknown) => keyword !== 'contains' && value === true || (isObject(value) && Object.keys(value).length === 0);
+  const [before, after] = [open(oldSchema[keyword]) ? undefined : oldSchema[keyword], open(newSchema[keyword]) ? undefined : newSchema[keyword]];
+  if (before === undefined && after === undefined && oldSchema[keyword] !== newSchema[keyword]) scope.recorder.explain(`${oldAt}/${keyword}`, `${newAt}/${keyword}`);
+  return [before, after];
+}
+
+/** `patternProperties` and `dependentSchemas`: entries paired by key. */
+function compareSchemaMap(scope: SchemaScope, keyword: string, oldSchema: JsonSchema, newSchema: JsonSchema, oldAt: string, newAt: string, record: RecordSchemaChange): void {
+  const before = (isObject(oldSchema[keyword]) ? oldSchema[keyword] : {}) as Record<string, unknown>;
+  const after = (isObject(newSchema[keyword]) ? newSchema[keyword] : {}) as Record<string, unknown>;
+  for (const key of Object.keys(before)) {
+    const token = pointerOf([key]);
+    if (key in after) compareSchemas(scope, before[key], after[key], `${oldAt}/${keyword}${token}`, `${newAt}/${keyword}${token}`);
+    else record('constraint-widened', `${keyword} "${key}" removed`, `${oldAt}/${keyword}${token}`, `${newAt}`, 'old');
+  }
+  for (const key of Object.keys(after)) {
+    if (!(key in before)) record('constraint-narrowed', `${keyword} "${key}" added`, oldAt, `${newAt}/${keyword}${pointerOf([key])}`, 'new');
+  }
+}
+
+/** `dependentRequired`: a name required when another is present; each added name constrains more. */
+function compareDependentRequired(oldSchema: JsonSchema, newSchema: JsonSchema, oldAt: string, newAt: string, record: RecordSchemaChange): void {
+  const before = (isObject(oldSchema.dependentRequired) ? oldSchema.dependentRequired : {}) as Record<string, unknown>;
+  const after = (isObject(newSchema.dependentRequired) ? newSchema.dependentRequired : {}) as Record<string, unknown>;
+  for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    const oldNames = new Set(listOf(before[key]) as string[]);
+    const newNames = new Set(listOf(after[key]) as string[]);
+    const token = pointerOf(['dependentRequired', key]);
+    const added = [...newNames].filter((n) => !oldNames.has(n));
+    const removed = [...oldNames].filter((n) => !newNames.has(n));
+    const oldPointer = key in before ? `${oldAt}${token}` : oldAt;
+    const newPointer = key in after ? `${newAt}${token}` : newAt;
+    if (added.length > 0) record('constraint-narrowed', `with "${key}", ${added.map((n) => `"${n}"`).join(', ')} now required`, oldPointer, newPointer);
+    if (removed.length > 0) record('constraint-widened', `with "${key}", ${removed.map((n) => `"${n}"`).join(', ')} no longer required`, oldPointer, newPointer);
+  }
+}
+
+/** `prefixItems` by position: an added position constrains one more item, a removed one frees it. */
+function comparePrefixItems(scope: SchemaScope, oldSchema: JsonSchema, newSchema: JsonSchema, oldAt: string, newAt: string, record: RecordSchemaChange): void {
+  const before = listOf(oldSchema.prefixItems);
+  const after = listOf(newSchema.prefixItems);
+  const common = Math.min(before.length, after.length);
+  for (let i = 0; i < common; i++) compareSchemas(scope, before[i], after[i], `${oldAt}/prefixItems/${i}`, `${newAt}/prefixItems/${i}`);
+  for (let i = common; i < after.length; i++) record('constraint-narrowed', `prefixItems ${i} added`, oldAt, `${newAt}/prefixItems/${i}`, 'new');
+  for (let i = common; i < before.length; i++) record('constraint-widened', `prefixItems ${i} removed`, `${oldAt}/prefixItems/${i}`, newAt, 'old');
+}
+
+/**
+ * Branches are paired by identity (the same `$ref`), then by structure (pairBranches), never by
+ * position: reordering `oneOf` changes nothing. An added `allOf` branch constrains more
+ * (narrowed); an added `anyOf`/`oneOf` branch accepts more (widened), and the reverse for removed ones.
  */
 function compareBranches(scope: SchemaScope, keyword: 'allOf' | 'anyOf' | 'oneOf', oldSchema: JsonSchema, newSchema: JsonSchema, oldAt: string, newAt: string, record: RecordSchemaChange): void {
   const before = listOf(oldSchema[keyword]);
   const after = listOf(newSchema[keyword]);
-  const common = Math.min(before.length, after.length);
-  for (let i = 0; i < common; i++) compareSchemas(scope, before[i], after[i], `${oldAt}/${keyword}/${i}`, `${newAt}/${keyword}/${i}`);
+  if (before.length === 0 && after.length === 0) return;
+  if (before.length === 0) return record('constraint-narrowed', `${keyword} added`, oldAt, `${newAt}/${keyword}`, 'new');
+  if (after.length === 0) return record('constraint-widened', `${keyword} removed`, `${oldAt}/${keyword}`, newAt, 'old');
+  const { pairs, removed, added } = pairBranches(
+    before.map((schema) => ({ schema, ref: () => scope.recorder.componentOf('old', schema) })),
+    after.map((schema) => ({ schema, ref: () => scope.recorder.componentOf('new', schema) })),
+  );
+  for (const [i, j] of pairs) {
+    compareSchemas(scope, before[i], after[j], `${oldAt}/${keyword}/${i}`, `${newAt}/${keyword}/${j}`);
+    // The catch-all pass walks arrays by position; a branch that moved is compared above, not there.
+    if (i !== j) scope.recorder.explain(`${oldAt}/${keyword}/${i}`, `${newAt}/${keyword}/${j}`);
+  }
+  // A branch list that appears constrains, one that goes frees (above); within a list, a branch of
+  // allOf is one more constraint and a branch of anyOf/oneOf one more alternative.
   const adds: SchemaKind = keyword === 'allOf' ? 'constraint-narrowed' : 'type-widened';
   const removes: SchemaKind = keyword === 'allOf' ? 'constraint-widened' : 'type-narrowed';
-  for (let i = common; i < after.length; i++) record(adds, `${keyword} branch ${i} added`, `${oldAt}`, `${newAt}/${keyword}/${i}`, 'new');
-  for (let i = common; i < before.length; i++) record(removes, `${keyword} branch ${i} removed`, `${oldAt}/${keyword}/${i}`, `${newAt}`, 'old');
+  for (const j of added) record(adds, `${keyword} branch ${j} added`, `${oldAt}`, `${newAt}/${keyword}/${j}`, 'new');
+  for (const i of removed) record(removes, `${keyword} branch ${i} removed`, `${oldAt}/${keyword}/${i}`, `${newAt}`, 'old');
 }
 
 /** An array keyword's items; a malformed (non-array) value reads as none, the diff being no validator. */
@@ -136,6 +336,15 @@ function listOf(value: unknown): unknown[] {
 
 function isObject(value: unknown): value is JsonSchema {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** Equal as data (`const`, `default`): key order aside, every key counts, `title` and `description` included. */
+function sameJson(a: unknown, b: unknown): boolean {
+  return a === b || (a !== undefined && b !== undefined && canonical(a) === canonical(b));
+}
+
+function sameShape(a: unknown, b: unknown): boolean {
+  return a === b || shapeKey(a) === shapeKey(b);
 }
 
 export function show(value: unknown): string {

@@ -15,12 +15,15 @@ export function renderDiff(result: DiffResult, format: DiffFormat): string {
   }
 }
 
-function headline({ old, new: now, changes, breaking }: DiffResult): string {
-  if (changes.length === 0) return `${old} → ${now}: no changes`;
-  return `${old} → ${now}: ${changes.length} change(s); breaking for clients: ${breaking.client}, for servers: ${breaking.server}`;
+function headline({ old, new: now, openapi, changes, breaking }: DiffResult): string {
+  // Said, not counted as a change: the format is not the API (diff-specs.ts).
+  const formats = openapi.old === openapi.new ? '' : ` (OpenAPI ${openapi.old} → ${openapi.new}, both read as 3.1)`;
+  if (changes.length === 0) return `${old} → ${now}${formats}: no changes`;
+  return `${old} → ${now}${formats}: ${changes.length} change(s); breaking for clients: ${breaking.client}, for servers: ${breaking.server}`;
 }
 
-const place = (side: ChangeSide) => `${side.file}:${side.line}:${side.column} #${side.pointer}`;
+/** `file:line:column #pointer`: what an editor or a CI log makes a link of. */
+export const place = (side: ChangeSide) => `${side.file}:${side.line}:${side.column} #${side.pointer}`;
 
 function renderText(result: DiffResult): string {
   const blocks = result.changes.map((c: Change) =>

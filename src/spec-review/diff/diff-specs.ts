@@ -2,28 +2,36 @@ import { pointerOf } from '../../contract/json-pointer.ts';
 import { HTTP_METHODS } from '../../contract/operation.ts';
 import type { JsonSchema } from '../../contract/index.ts';
 import { resolveRefs } from '../resolve-refs.ts';
-import { SpecReadError, type SpecSource } from '../spec-source.ts';
+import type { SpecSource } from '../spec-source.ts';
+import { upgradeOpenApi30 } from '../upgrade-openapi-30.ts';
 import { ChangeRecorder, type Change, type SpecVersion } from './change-recorder.ts';
 import { compareSchemas, show, type SchemaScope } from './compare-schemas.ts';
 import { SEVERITY_ORDER } from './diff-rules.ts';
-import { canonical } from './canonical-json.ts';
+import { canonical, shapeKey } from './canonical-json.ts';
 import { assertComparable } from './comparable-shape.ts';
 import { reportUnclassified } from './unclassified-changes.ts';
 
 export interface DiffResult {
   old: string;
   new: string;
+  /** The `openapi` versions of OLD and NEW; a 3.0 document is compared as its 3.1 equivalent. */
+  openapi: { old: string; new: string };
   changes: Change[];
   /** Count of changes breaking for clients and for servers. */
   breaking: { client: number; server: number };
 }
 
+export interface DiffOptions {
+  /** The day a sunset date is judged against; a parameter so a diff in CI is reproducible. Default: now. */
+  asOf?: Date;
+}
+
 /** Every change from OLD to NEW, classified for clients and servers (rules in diff-rules.ts). */
-export async function diffSpecs(oldSource: SpecSource, newSource: SpecSource): Promise<DiffResult> {
+export async function diffSpecs(oldSource: SpecSource, newSource: SpecSource, { asOf = new Date() }: DiffOptions = {}): Promise<DiffResult> {
   const oldVersion = await dereferenced(oldSource);
   const newVersion = await dereferenced(newSource);
   const recorder = new ChangeRecorder(oldVersion, newVersion);
-  compareOperations(recorder, oldVersion.dereferenced, newVersion.dereferenced);
+  compareOperations(recorder, oldVersion.dereferenced, newVersion.dereferenced, asOf);
   if (oldVersion.dereferenced.info && newVersion.dereferenced.info) {
     const before = (oldVersion.dereferenced.info as JsonSchema).version;
     const after = (newVersion.dereferenced.info as JsonSchema).version;
@@ -36,19 +44,27 @@ export async function diffSpecs(oldSource: SpecSource, newSource: SpecSource): P
   return {
     old: oldSource.file,
     new: newSource.file,
+    openapi: { old: String(oldSource.document.openapi), new: String(newSource.document.openapi) },
     changes,
     breaking: { client: changes.filter((c) => c.client === 'breaking').length, server: changes.filter((c) => c.server === 'breaking').length },
   };
 }
 
-/** Checked for the shapes the diff reads, then dereferenced. */
+/**
+ * Checked for the shapes the diff reads, dereferenced, and read as 3.1: a 3.0 document's schemas
+ * are upgraded after dereferencing, so those pulled in from other files are upgraded too. The
+ * `openapi` field names the document's format, not the API: a 3.0 and a 3.1 edition of one API
+ * differ only where the API does (the result still says which formats were compared).
+ */
 async function dereferenced(source: SpecSource): Promise<SpecVersion> {
-  if (typeof source.document.openapi !== 'string' || !source.document.openapi.startsWith('3.1.')) {
-    const { line, column } = source.positionOf('/openapi');
-    throw new SpecReadError(`${source.file}:${line}:${column} #/openapi: expected an OpenAPI 3.1.x document, got ${JSON.stringify(source.document.openapi)}`);
-  }
   const document = (await resolveRefs(source, 'dereference')) as JsonSchema;
   assertComparable(source, document);
+  if (source.openapi === '3.0') upgradeOpenApi30(document);
+  delete document.openapi;
+  // RFC 9110 §11.1: an HTTP auth scheme's name is case-insensitive; `Bearer` and `bearer` are one scheme.
+  for (const scheme of Object.values(((document.components as JsonSchema | undefined)?.securitySchemes ?? {}) as Record<string, JsonSchema>)) {
+    if (scheme.type === 'http' && typeof scheme.scheme === 'string') scheme.scheme = scheme.scheme.toLowerCase();
+  }
   return { source, dereferenced: document };
 }
 
@@ -58,43 +74,106 @@ interface OperationAt {
   pointer: string;
   operation: JsonSchema;
   pathItem: JsonSchema;
+  /** How reports name it: `GET /pets/{petId}`, `POST webhook newPet`, `POST /pets callback onAdded {$request.body#/url}`. */
+  label: string;
+  /** A webhook or callback: the API calls the client, so the audiences of what is inside swap. */
+  mirrored: boolean;
 }
 
-/** Operations keyed by method and path shape: renaming a path parameter keeps the operation. */
+/**
+ * Operations keyed by method and path shape (renaming a path parameter keeps the operation): those
+ * of paths, of webhooks (OAS 3.1 §4.8.1, keyed by name) and of the callbacks each operation declares.
+ */
 function operationsOf(document: JsonSchema): Map<string, OperationAt> {
   const operations = new Map<string, OperationAt>();
-  for (const [path, pathItem] of Object.entries((document.paths ?? {}) as Record<string, JsonSchema>)) {
-    for (const method of HTTP_METHODS) {
-      const operation = pathItem?.[method] as JsonSchema | undefined;
-      if (!operation) continue;
-      operations.set(`${method.toUpperCase()} ${path.replace(/\{[^}]*\}/g, '{}')}`, { path, method, pointer: pointerOf(['paths', path, method]), operation, pathItem });
+  const shape = (path: string) => path.replace(/\{[^}]*\}/g, '{}');
+  const addPathItems = (pathItems: unknown, base: string[], keyOf: (name: string) => string, labelOf: (name: string, method: string) => string, mirrored: boolean) => {
+    for (const [name, pathItem] of Object.entries((pathItems ?? {}) as Record<string, JsonSchema>)) {
+      for (const method of HTTP_METHODS) {
+        const operation = pathItem?.[method] as JsonSchema | undefined;
+        if (!operation) continue;
+        const pointer = pointerOf([...base, name, method]);
+        const at: OperationAt = { path: name, method, pointer, operation, pathItem, label: labelOf(name, method.toUpperCase()), mirrored };
+        operations.set(`${method.toUpperCase()} ${keyOf(name)}`, at);
+        for (const [callback, expressions] of Object.entries((operation.callbacks ?? {}) as Record<string, unknown>)) {
+          addPathItems(expressions, [...base, name, method, 'callbacks', callback], (expression) => `${keyOf(name)} ${method} callback ${callback} ${expression}`, (expression, m) => `${m} ${at.label.split(' ').slice(1).join(' ')} callback ${callback} ${expression}`, true);
+        }
+      }
     }
-  }
+  };
+  addPathItems(document.paths, ['paths'], shape, (path, method) => `${method} ${path}`, false);
+  addPathItems(document.webhooks, ['webhooks'], (name) => `webhook ${name}`, (name, method) => `${method} webhook ${name}`, true);
   return operations;
 }
 
-function compareOperations(recorder: ChangeRecorder, oldDoc: JsonSchema, newDoc: JsonSchema): void {
+function compareOperations(recorder: ChangeRecorder, oldDoc: JsonSchema, newDoc: JsonSchema, asOf: Date): void {
   const before = operationsOf(oldDoc);
   const after = operationsOf(newDoc);
   for (const [key, old] of before) {
-    const label = `${old.method.toUpperCase()} ${old.path}`;
+    const label = old.label;
     const now = after.get(key);
     if (!now) {
-      recorder.record('operation-removed', `${label} removed`, old.pointer, '/paths', label, 'old');
+      recordRemoval(recorder, old, asOf);
       continue;
     }
     if (old.operation.operationId !== now.operation.operationId) {
       recorder.record('operation-id-changed', `operationId ${show(old.operation.operationId)} → ${show(now.operation.operationId)}`, `${old.pointer}/operationId`, `${now.pointer}/operationId`, label);
     }
     if (!old.operation.deprecated && now.operation.deprecated) recorder.record('operation-deprecated', `${label} is deprecated`, old.pointer, `${now.pointer}/deprecated`, label, 'new');
+    recorder.mirrored = old.mirrored;
     compareParameters(recorder, old, now, label);
     compareRequestBodies(recorder, old, now, label);
     compareResponses(recorder, old, now, label);
     compareSecurity(recorder, oldDoc, newDoc, old, now, label);
+    recorder.mirrored = false;
   }
   for (const [key, now] of after) {
-    if (!before.has(key)) recorder.record('operation-added', `${now.method.toUpperCase()} ${now.path} added`, '/paths', now.pointer, `${now.method.toUpperCase()} ${now.path}`, 'new');
+    if (!before.has(key)) recorder.record('operation-added', `${now.label} added`, containerOf(now.pointer), now.pointer, now.label, 'new');
   }
+}
+
+/**
+ * Removing a deprecated operation after its sunset date is the end of a published schedule, not
+ * a surprise. The date is read from the operation's `x-sunset` extension, else from a `Sunset`
+ * response header (RFC 8594) that the operation documents, in its example, default or description.
+ */
+function recordRemoval(recorder: ChangeRecorder, old: OperationAt, asOf: Date): void {
+  const label = old.label;
+  if (!old.operation.deprecated) return recorder.record('operation-removed', `${label} removed`, old.pointer, containerOf(old.pointer), label, 'old');
+  const sunset = sunsetOf(old);
+  if (!sunset) return recorder.record('operation-removed-deprecated', `${label} removed (deprecated, no sunset date in x-sunset or a Sunset header)`, old.pointer, containerOf(old.pointer), label, 'old');
+  const day = sunset.date.toISOString().slice(0, 10);
+  if (sunset.date.getTime() <= asOf.getTime()) return recorder.record('operation-removed-after-sunset', `${label} removed after its sunset date ${day} (${sunset.from})`, old.pointer, containerOf(old.pointer), label, 'old');
+  recorder.record('operation-removed', `${label} removed before its sunset date ${day} (${sunset.from})`, old.pointer, containerOf(old.pointer), label, 'old');
+}
+
+/** Where an operation's path item sits: `/paths`, `/webhooks`, or an operation's callback. */
+function containerOf(operationPointer: string): string {
+  return operationPointer.split('/').slice(0, -2).join('/');
+}
+
+function sunsetOf(at: OperationAt): { date: Date; from: string } | undefined {
+  const extension = dateIn(at.operation['x-sunset']);
+  if (extension) return { date: extension, from: 'x-sunset' };
+  for (const [status, response] of Object.entries((at.operation.responses ?? {}) as Record<string, JsonSchema>)) {
+    for (const [name, header] of Object.entries((response?.headers ?? {}) as Record<string, JsonSchema>)) {
+      if (name.toLowerCase() !== 'sunset' || !header) continue;
+      const schema = (header.schema ?? {}) as JsonSchema;
+      const date = [header.example, schema.example, ...((schema.examples as unknown[]) ?? []), schema.default, schema.const, header.description].map(dateIn).find(Boolean);
+      if (date) return { date, from: `Sunset header of response ${status}` };
+    }
+  }
+  return undefined;
+}
+
+/** A date in a value: an ISO 8601 date or date-time, or an HTTP-date (`Sat, 31 Dec 2022 23:59:59 GMT`), alone or in prose. */
+function dateIn(value: unknown): Date | undefined {
+  if (value instanceof Date) return value;
+  if (typeof value !== 'string') return undefined;
+  const found = value.match(/\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2}))?|[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT/);
+  if (!found) return undefined;
+  const time = Date.parse(found[0]);
+  return Number.isNaN(time) ? undefined : new Date(time);
 }
 
 interface ParameterAt {
@@ -111,12 +190,29 @@ function parametersOf(at: OperationAt): Map<string, ParameterAt> {
   const templated = [...at.path.matchAll(/\{([^}]*)\}/g)].map((m) => m[1]);
   const add = (list: unknown, base: string) =>
     ((list ?? []) as JsonSchema[]).forEach((parameter, index) => {
-      const key = parameter.in === 'path' ? `path #${templated.indexOf(String(parameter.name))}` : `${String(parameter.in)} ${String(parameter.name)}`;
+      // Header names are case-insensitive (RFC 9110 §5.1): X-Id and x-id are one parameter.
+      const name = parameter.in === 'header' ? String(parameter.name).toLowerCase() : String(parameter.name);
+      const key = parameter.in === 'path' ? `path #${templated.indexOf(String(parameter.name))}` : `${String(parameter.in)} ${name}`;
       parameters.set(key, { parameter, pointer: `${base}/parameters/${index}` });
     });
   add(at.pathItem.parameters, pointerOf(['paths', at.path]));
   add(at.operation.parameters, at.pointer);
   return parameters;
+}
+
+/** How a parameter is written when the spec does not say (OAS 3.1 §4.8.12.4): compared as written or defaulted. */
+function serializationOf(parameter: JsonSchema): string {
+  const style = parameter.style ?? (parameter.in === 'query' || parameter.in === 'cookie' ? 'form' : 'simple');
+  const explode = parameter.explode ?? style === 'form';
+  const media = Object.keys((parameter.content ?? {}) as object).join(',');
+  return `style=${String(style)} explode=${String(explode)} allowReserved=${Boolean(parameter.allowReserved)} allowEmptyValue=${Boolean(parameter.allowEmptyValue)}${media ? ` content=${media}` : ''}`;
+}
+
+/** A parameter's schema: `schema`, or that of its one `content` media type. */
+function parameterSchema(parameter: JsonSchema, pointer: string): { schema: unknown; at: string } {
+  if (parameter.schema !== undefined || !parameter.content) return { schema: parameter.schema, at: `${pointer}/schema` };
+  const [mediaType, media] = Object.entries(parameter.content as Record<string, JsonSchema>)[0] ?? [];
+  return { schema: media?.schema, at: `${pointer}/content${pointerOf([mediaType ?? ''])}/schema` };
 }
 
 function compareParameters(recorder: ChangeRecorder, old: OperationAt, now: OperationAt, label: string): void {
@@ -130,10 +226,18 @@ function compareParameters(recorder: ChangeRecorder, old: OperationAt, now: Oper
       recorder.record('parameter-removed', `${name(parameter)} removed`, pointer, `${now.pointer}`, label, 'old');
       continue;
     }
-    if (parameter.name !== match.parameter.name) recorder.record('parameter-renamed', `${name(parameter)} renamed "${String(match.parameter.name)}"`, `${pointer}/name`, `${match.pointer}/name`, label);
+    if (parameter.in === 'header' && parameter.name !== match.parameter.name) recorder.explain(`${pointer}/name`, `${match.pointer}/name`);
+    else if (parameter.name !== match.parameter.name) recorder.record('parameter-renamed', `${name(parameter)} renamed "${String(match.parameter.name)}"`, `${pointer}/name`, `${match.pointer}/name`, label);
     if (!parameter.required && match.parameter.required) recorder.record('parameter-became-required', `${name(parameter)} becomes required`, pointer, `${match.pointer}/required`, label);
     if (parameter.required && !match.parameter.required) recorder.record('parameter-became-optional', `${name(parameter)} becomes optional`, `${pointer}/required`, match.pointer, label);
-    compareSchemas(scope, parameter.schema, match.parameter.schema, `${pointer}/schema`, `${match.pointer}/schema`);
+    const [oldWay, newWay] = [serializationOf(parameter), serializationOf(match.parameter)];
+    if (oldWay !== newWay) recorder.record('parameter-serialization-changed', `${name(parameter)}: ${oldWay} → ${newWay}`, pointer, match.pointer, label);
+    else for (const keyword of ['style', 'explode', 'allowReserved', 'allowEmptyValue']) recorder.explain(`${pointer}/${keyword}`, `${match.pointer}/${keyword}`);
+    // Moved (between the path item and the operation, or within the list): compared here, not by position.
+    if (pointer !== match.pointer) recorder.explain(pointer, match.pointer);
+    const oldSchema = parameterSchema(parameter, pointer);
+    const newSchema = parameterSchema(match.parameter, match.pointer);
+    compareSchemas(scope, oldSchema.schema, newSchema.schema, oldSchema.at, newSchema.at);
   }
   for (const [key, { parameter, pointer }] of after) {
     if (before.has(key)) continue;
@@ -161,9 +265,12 @@ function compareResponses(recorder: ChangeRecorder, old: OperationAt, now: Opera
     const oldAt = `${old.pointer}/responses/${pointerOf([status]).slice(1)}`;
     const newAt = `${now.pointer}/responses/${pointerOf([status]).slice(1)}`;
     if (!(status in after)) {
-      recorder.record('response-status-removed', `response ${status} removed`, oldAt, `${now.pointer}/responses`, label, 'old');
+      // An error answer that no longer comes breaks no client; a success that no longer comes does.
+      const error = status === 'default' || /^[45]/.test(status);
+      recorder.record(error ? 'response-error-status-removed' : 'response-status-removed', `response ${status} removed`, oldAt, `${now.pointer}/responses`, label, 'old');
       continue;
     }
+    compareHeaders(recorder, before[status]!, after[status]!, oldAt, newAt, label, status);
     const hadBody = Object.keys(before[status]!.content ?? {}).length > 0;
     const hasBody = Object.keys(after[status]!.content ?? {}).length > 0;
     if (hadBody && !hasBody) recorder.record('response-body-removed', `response ${status} no longer has a body`, `${oldAt}/content`, newAt, label, 'old');
@@ -175,43 +282,117 @@ function compareResponses(recorder: ChangeRecorder, old: OperationAt, now: Opera
   }
 }
 
+/** Response headers, by case-insensitive name (RFC 9110 §5.1); `Content-Type` is the media type's business. */
+function compareHeaders(recorder: ChangeRecorder, before: JsonSchema, after: JsonSchema, oldAt: string, newAt: string, label: string, status: string): void {
+  const byName = (response: JsonSchema) => new Map(Object.entries((response.headers ?? {}) as Record<string, JsonSchema>).filter(([name]) => name.toLowerCase() !== 'content-type').map(([name, header]) => [name.toLowerCase(), { name, header }]));
+  const oldHeaders = byName(before);
+  const newHeaders = byName(after);
+  const scope: SchemaScope = { recorder, context: 'response', operation: label, seen: new WeakMap() };
+  for (const [key, { name, header }] of oldHeaders) {
+    const oldHeader = `${oldAt}/headers${pointerOf([name])}`;
+    const match = newHeaders.get(key);
+    if (!match) {
+      recorder.record('response-header-removed', `response ${status}: header ${name} removed`, oldHeader, `${newAt}`, label, 'old');
+      continue;
+    }
+    const newHeader = `${newAt}/headers${pointerOf([match.name])}`;
+    if (header.required && !match.header.required) recorder.record('response-header-became-optional', `response ${status}: header ${name} becomes optional`, `${oldHeader}/required`, newHeader, label);
+    if (!header.required && match.header.required) recorder.record('response-header-became-required', `response ${status}: header ${name} becomes required`, oldHeader, `${newHeader}/required`, label);
+    const [oldWay, newWay] = [serializationOf(header), serializationOf(match.header)];
+    if (oldWay !== newWay) recorder.record('parameter-serialization-changed', `response ${status}: header ${name}: ${oldWay} → ${newWay}`, oldHeader, newHeader, label);
+    else for (const keyword of ['style', 'explode', 'allowReserved', 'allowEmptyValue']) recorder.explain(`${oldHeader}/${keyword}`, `${newHeader}/${keyword}`);
+    const oldSchema = parameterSchema(header, oldHeader);
+    const newSchema = parameterSchema(match.header, newHeader);
+    compareSchemas(scope, oldSchema.schema, newSchema.schema, oldSchema.at, newSchema.at);
+  }
+  for (const [key, { name }] of newHeaders) {
+    if (!oldHeaders.has(key)) recorder.record('response-header-added', `response ${status}: header ${name} added`, oldAt, `${newAt}/headers${pointerOf([name])}`, label, 'new');
+  }
+}
+
+/** A media type's essence (RFC 9110 §8.3.1): type/subtype, case-insensitive, without parameters. */
+const essence = (mediaType: string) => mediaType.split(';')[0]!.trim().toLowerCase();
+
+/** Whether a media range (`*\/*`, `image/*`, or a type) includes a media type. */
+function includes(range: string, mediaType: string): boolean {
+  const [rangeType, rangeSub] = essence(range).split('/');
+  const [type, sub] = essence(mediaType).split('/');
+  return (rangeType === '*' || rangeType === type) && (rangeSub === '*' || rangeSub === sub);
+}
+
+/**
+ * Media types paired by essence, so `application/json` and `application/json; charset=utf-8` are
+ * one. In a request, a media type of OLD that a range of NEW includes is still accepted (the range
+ * itself is reported as added, for servers); in a response a range is no promise, so it pairs nothing.
+ */
 function compareContent(recorder: ChangeRecorder, context: 'request' | 'response', before: JsonSchema, after: JsonSchema, oldAt: string, newAt: string, label: string, status?: string): void {
   const oldContent = (before.content ?? {}) as Record<string, JsonSchema>;
   const newContent = (after.content ?? {}) as Record<string, JsonSchema>;
   const what = status ? `response ${status}` : 'request body';
+  const paired = new Set<string>();
   for (const mediaType of Object.keys(oldContent)) {
     const oldMedia = `${oldAt}/content${pointerOf([mediaType])}`;
-    const newMedia = `${newAt}/content${pointerOf([mediaType])}`;
-    if (!(mediaType in newContent)) {
+    const newTypes = Object.keys(newContent);
+    const match = mediaType in newContent ? mediaType : (newTypes.find((m) => essence(m) === essence(mediaType)) ?? (context === 'request' ? newTypes.find((m) => includes(m, mediaType)) : undefined));
+    if (match === undefined) {
       recorder.record(`${context}-media-type-removed`, `${what}: media type ${mediaType} removed`, oldMedia, `${newAt}/content`, label, 'old');
       continue;
     }
+    const newMedia = `${newAt}/content${pointerOf([match])}`;
+    if (essence(match) === essence(mediaType)) paired.add(match);
+    if (match !== mediaType) recorder.explain(oldMedia, essence(match) === essence(mediaType) ? newMedia : undefined);
     const scope: SchemaScope = { recorder, context, operation: label, seen: new WeakMap() };
-    compareSchemas(scope, oldContent[mediaType]!.schema, newContent[mediaType]!.schema, `${oldMedia}/schema`, `${newMedia}/schema`);
+    const [oldSchema, newSchema] = [oldContent[mediaType]!.schema, newContent[match]!.schema];
+    // A media type without a schema allows any content: gaining one constrains, losing one frees.
+    if (oldSchema === undefined && newSchema !== undefined) recorder.record(`${context}-schema-added`, `${what}: ${mediaType} gains a schema`, oldMedia, `${newMedia}/schema`, label, 'new');
+    else if (oldSchema !== undefined && newSchema === undefined) recorder.record(`${context}-schema-removed`, `${what}: ${mediaType} loses its schema`, `${oldMedia}/schema`, newMedia, label, 'old');
+    else compareSchemas(scope, oldSchema, newSchema, `${oldMedia}/schema`, `${newMedia}/schema`);
+    // How multipart and form parts are written (OAS 3.1 §4.8.15): each side reads the other's parts wrong.
+    const [oldEncoding, newEncoding] = [oldContent[mediaType]!.encoding, newContent[match]!.encoding];
+    if (shapeKey(oldEncoding) !== shapeKey(newEncoding)) recorder.record(`${context}-format-changed`, `${what}: encoding of ${mediaType} changed`, `${oldMedia}/encoding`, `${newMedia}/encoding`, label);
   }
   for (const mediaType of Object.keys(newContent)) {
-    if (!(mediaType in oldContent)) recorder.record(`${context}-media-type-added`, `${what}: media type ${mediaType} added`, `${oldAt}/content`, `${newAt}/content${pointerOf([mediaType])}`, label, 'new');
+    if (!(mediaType in oldContent) && !paired.has(mediaType)) recorder.record(`${context}-media-type-added`, `${what}: media type ${mediaType} added`, `${oldAt}/content`, `${newAt}/content${pointerOf([mediaType])}`, label, 'new');
   }
 }
 
+/** One way to authenticate: every scheme it names, each with the scopes it demands. */
+type Alternative = Map<string, Set<string>>;
+
 /**
  * Security is a list of alternatives, each a set of schemes (OAS 3.1 §4.8.30); `[]` or `{}`
- * means no authentication. Alternatives are compared as sets, and each scheme in use by its
- * definition.
+ * means no authentication. A client of OLD meets one alternative; it still gets in if some
+ * alternative of NEW demands a subset of that (no more schemes, no more scopes). So a scheme or
+ * scope removed from an alternative relaxes and one added tightens, while an alternative removed
+ * outright leaves its clients with nothing they meet. Servers are judged the other way round.
  */
 function compareSecurity(recorder: ChangeRecorder, oldDoc: JsonSchema, newDoc: JsonSchema, old: OperationAt, now: OperationAt, label: string): void {
   const effective = (doc: JsonSchema, at: OperationAt) =>
     at.operation.security !== undefined ? { list: at.operation.security as JsonSchema[], pointer: `${at.pointer}/security` } : { list: (doc.security ?? []) as JsonSchema[], pointer: doc.security ? '/security' : at.pointer };
   const before = effective(oldDoc, old);
   const after = effective(newDoc, now);
-  const alternatives = (list: JsonSchema[]) => new Set((list.length === 0 ? [{}] : list).map(signature));
+  // Security is judged here, as the operation's effective list, whichever level declares it: the
+  // catch-all must not list a requirement moved between the document and its operations.
+  for (const [pointer, version] of [[before.pointer, 'old'], [after.pointer, 'new']] as const) {
+    if (pointer.endsWith('/security')) recorder.explain(version === 'old' ? pointer : undefined, version === 'new' ? pointer : undefined);
+  }
+  const alternatives = (list: JsonSchema[]): Alternative[] =>
+    (list.length === 0 ? [{}] : list).map((requirement) => new Map(Object.entries(requirement).map(([name, scopes]) => [name, new Set((scopes ?? []) as string[])])));
   const oldAlternatives = alternatives(before.list);
   const newAlternatives = alternatives(after.list);
+  const within = (small: Alternative, large: Alternative) => [...small].every(([name, scopes]) => large.has(name) && [...scopes].every((scope) => large.get(name)!.has(scope)));
+  const same = (a: Alternative, b: Alternative) => within(a, b) && within(b, a);
   for (const alternative of oldAlternatives) {
-    if (!newAlternatives.has(alternative)) recorder.record('security-requirement-removed', `security alternative ${alternative} removed`, before.pointer, after.pointer, label);
+    if (newAlternatives.some((candidate) => within(candidate, alternative))) continue;
+    const stricter = newAlternatives.find((candidate) => within(alternative, candidate));
+    if (stricter) recorder.record('security-tightened', `security ${describe(alternative)} now needs ${describe(stricter)}`, before.pointer, after.pointer, label);
+    else recorder.record('security-requirement-removed', `security alternative ${describe(alternative)} removed`, before.pointer, after.pointer, label);
   }
   for (const alternative of newAlternatives) {
-    if (!oldAlternatives.has(alternative)) recorder.record('security-requirement-added', `security alternative ${alternative} added`, before.pointer, after.pointer, label);
+    if (oldAlternatives.some((candidate) => within(candidate, alternative))) continue;
+    const looser = oldAlternatives.find((candidate) => within(alternative, candidate) && !same(alternative, candidate));
+    if (looser) recorder.record('security-relaxed', `security ${describe(looser)} now needs only ${describe(alternative)}`, before.pointer, after.pointer, label);
+    else recorder.record('security-requirement-added', `security alternative ${describe(alternative)} added`, before.pointer, after.pointer, label);
   }
   const schemes = (doc: JsonSchema) => ((doc.components as JsonSchema | undefined)?.securitySchemes ?? {}) as Record<string, JsonSchema>;
   const used = new Set([...before.list, ...after.list].flatMap((requirement) => Object.keys(requirement)));
@@ -221,19 +402,31 @@ function compareSecurity(recorder: ChangeRecorder, oldDoc: JsonSchema, newDoc: J
     if (!oldScheme || !newScheme) continue;
     const oldDefinition = definitionOf(oldScheme);
     const newDefinition = definitionOf(newScheme);
-    if (canonical(oldDefinition) !== canonical(newDefinition)) {
-      const at = pointerOf(['components', 'securitySchemes', name]);
+    const at = pointerOf(['components', 'securitySchemes', name]);
+    // `Bearer` and `bearer` are one scheme: compared equal above, and not a change for the catch-all either.
+    if (canonical(oldDefinition) === canonical(newDefinition)) recorder.explain(`${at}/scheme`, `${at}/scheme`);
+    else {
       recorder.record('security-scheme-changed', `security scheme "${name}" ${canonical(oldDefinition)} → ${canonical(newDefinition)}`, at, at, label);
     }
   }
 }
 
-/** What a scheme requires of a request: everything but its description and extensions. */
+/**
+ * What a scheme requires of a request: everything but its description, bearerFormat (a hint, OAS 3.1
+ * §4.8.27) and extensions. The scopes
+ * a flow offers are left out: which ones a request needs is the requirements' business, compared above.
+ * The HTTP scheme name is case-insensitive (RFC 9110 §11.1).
+ */
 function definitionOf(scheme: JsonSchema): JsonSchema {
-  return Object.fromEntries(Object.entries(scheme).filter(([key]) => key !== 'description' && !key.startsWith('x-')));
+  const definition = Object.fromEntries(Object.entries(scheme).filter(([key]) => key !== 'description' && key !== 'bearerFormat' && !key.startsWith('x-')));
+  if (typeof definition.scheme === 'string') definition.scheme = definition.scheme.toLowerCase();
+  if (definition.flows && typeof definition.flows === 'object') {
+    definition.flows = Object.fromEntries(Object.entries(definition.flows as Record<string, JsonSchema>).map(([flow, value]) => [flow, Object.fromEntries(Object.entries(value ?? {}).filter(([key]) => key !== 'scopes' && key !== 'description' && !key.startsWith('x-')))]));
+  }
+  return definition;
 }
 
-function signature(requirement: JsonSchema): string {
-  const names = Object.keys(requirement).sort();
-  return names.length === 0 ? '(none)' : names.map((name) => `${name}${(requirement[name] as string[]).length ? `[${[...(requirement[name] as string[])].sort().join(' ')}]` : ''}`).join(' + ');
+function describe(alternative: Alternative): string {
+  const names = [...alternative.keys()].sort();
+  return names.length === 0 ? '(none)' : names.map((name) => `${name}${alternative.get(name)!.size ? `[${[...alternative.get(name)!].sort().join(' ')}]` : ''}`).join(' + ');
 }

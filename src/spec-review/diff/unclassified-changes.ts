@@ -2,8 +2,12 @@ import { pointerOf } from '../../contract/json-pointer.ts';
 import type { ChangeRecorder } from './change-recorder.ts';
 import { canonical } from './canonical-json.ts';
 
-/** Keys that only document: a change under them changes no request or response. */
-const DOCUMENTATION_KEYS = new Set(['description', 'summary', 'title', 'example', 'examples', 'externalDocs', 'tags', 'info', 'servers', 'license', 'contact']);
+/**
+ * Keys that only document: a change under them changes no request or response. `$defs` matter
+ * only where referenced (compared there); `readOnly`/`writeOnly` where they apply are compared as
+ * properties leaving or joining a direction, and elsewhere document.
+ */
+const DOCUMENTATION_KEYS = new Set(['description', 'summary', 'title', 'example', 'examples', 'externalDocs', 'tags', 'info', 'servers', 'license', 'contact', 'deprecated', '$comment', 'xml', 'links', 'scopes', '$schema', '$id', '$anchor', '$dynamicAnchor', '$vocabulary', '$defs', 'readOnly', 'writeOnly', 'bearerFormat', 'openapi']);
 /** Arrays whose order means nothing (JSON Schema `required`, `enum`, `type`; an operation's tags). */
 const SET_KEYS = new Set(['required', 'enum', 'type', 'tags']);
 /**
