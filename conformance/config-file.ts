@@ -29,6 +29,14 @@ export interface CheckConfig {
 
 type FieldKind = 'string' | 'string-or-strings' | 'secret' | 'secrets' | 'boolean' | 'timeout' | 'milliseconds' | 'bytes' | 'steps' | 'strings' | 'tokens' | 'path';
 
+/** The integer kinds: the least value each takes, and what an error says was expected. */
+const INTEGERS: Readonly<Record<'timeout' | 'milliseconds' | 'bytes' | 'steps', { least: number; expected: string }>> = {
+  timeout: { least: 1, expected: 'a positive integer of milliseconds' },
+  milliseconds: { least: 0, expected: 'an integer of milliseconds, 0 or more' },
+  bytes: { least: 1, expected: 'a positive integer of bytes' },
+  steps: { least: 0, expected: 'a number of requests, 0 or more' },
+};
+
 /** Every field and its kind; a path is resolved against the config file's folder. */
 const FIELDS: Readonly<Record<keyof CheckConfig, FieldKind>> = {
   baseUrl: 'string',
@@ -90,26 +98,19 @@ export function readCheckConfig(file: string): CheckConfig {
         else if (typeof field !== 'string' || field === '') fail(at, 'a non-empty string or an array of them (better: the environment variable)');
         config[name] = field;
         break;
-      case 'milliseconds':
-        if (!Number.isInteger(field) || (field as number) < 0) fail(at, 'an integer of milliseconds, 0 or more', field);
-        config[name] = field;
-        break;
       case 'boolean':
         if (typeof field !== 'boolean') fail(at, 'true or false', field);
         config[name] = field;
         break;
       case 'timeout':
-        if (!Number.isInteger(field) || (field as number) < 1) fail(at, 'a positive integer of milliseconds', field);
-        config[name] = field;
-        break;
+      case 'milliseconds':
       case 'bytes':
-        if (!Number.isSafeInteger(field) || (field as number) < 1) fail(at, 'a positive integer of bytes', field);
+      case 'steps': {
+        const { least, expected } = INTEGERS[kind];
+        if (!Number.isSafeInteger(field) || (field as number) < least) fail(at, expected, field);
         config[name] = field;
         break;
-      case 'steps':
-        if (!Number.isSafeInteger(field) || (field as number) < 0) fail(at, 'a number of requests, 0 or more', field);
-        config[name] = field;
-        break;
+      }
       case 'strings':
         if (!Array.isArray(field)) fail(at, 'an array of strings', field);
         (field as unknown[]).forEach((item, i) => typeof item !== 'string' && fail(pointerOf([name, i]), 'a string', item));
