@@ -6,7 +6,8 @@ import type { MockHandle } from '../core/types.ts';
 import { controlAccessDenied } from './control-access.ts';
 import { CONTROL_API_PREFIX } from './control-api-document.ts';
 import { controlContract } from './control-contract.ts';
-import { createControlHandlers } from './control-handlers.ts';
+import { createControlHandlers, type ControlHandler } from './control-handlers.ts';
+import { DASHBOARD_OPERATIONS } from './dashboard.ts';
 import type { Journal } from './journal.ts';
 import { sessionNameOf, type Sessions } from './sessions.ts';
 
@@ -22,6 +23,11 @@ export interface ControlOptions {
   allowedOrigins?: readonly string[];
   newId: NewId;
   fixtureLabels?: FixtureLabels;
+  /**
+   * Set by flag-admin proxy, which keeps no state of its own: it answers the report, and the
+   * operations on state, sessions and rules answer 404 saying they are the mock's.
+   */
+  proxy?: { report: ControlHandler };
 }
 
 /**
@@ -42,15 +48,17 @@ export function controlLayer(options: ControlOptions): (next: MockHandle) => Moc
     const target = originForm(request.url);
     if (!target.startsWith(CONTROL_API_PREFIX)) return next(request);
     const path = requestPath(target);
-    const denied = controlAccessDenied(request, options.controlToken, options.allowedOrigins);
-    if (denied) return fail(403, 'MockControlForbidden', denied);
     const route = controlContract.matchRoute(request.method, path);
+    const denied = controlAccessDenied(request, options.controlToken, options.allowedOrigins);
+    // The dashboard's page and files hold no data, and a browser cannot send the token on a
+    // navigation: with a token they are served to anyone, and every call they make needs it.
+    if (denied && !(options.controlToken !== undefined && route.kind === 'operation' && DASHBOARD_OPERATIONS.has(route.operation.operationId))) return fail(403, 'MockControlForbidden', denied);
     if (route.kind === 'not-found') return fail(404, 'NotFoundError', `The control API has no ${path}; see ${CONTROL_API_PREFIX}openapi.json.`);
     if (route.kind === 'method-not-allowed') return fail(405, 'MethodNotAllowedError', `${request.method} is not allowed here; allowed: ${route.allow.join(', ')}.`, { allow: route.allow.join(', ') });
     const picked = sessionNameOf(request, options.newId);
     if ('refusal' in picked) return picked.refusal;
     const query = new URLSearchParams(target.length > path.length ? target.slice(path.length + 1) : '');
-    return handlers[route.operation.operationId]!({ request, query, session: () => options.sessions.get(picked.name) });
+    return handlers[route.operation.operationId]!({ request, query, params: route.rawParams, session: () => options.sessions.get(picked.name) });
   };
 }
 
