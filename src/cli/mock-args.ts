@@ -4,19 +4,12 @@ import { LOG_FORMATS, type LogFormat } from './access-log.ts';
 import { UsageError } from './io.ts';
 import { parseFlags } from './parse-flags.ts';
 
-export const MOCK_USAGE = `Usage: flag-admin mock [-p 4010] [--host 127.0.0.1] [--fixtures FILE [--watch]] [options]
-
-  -p, --port PORT          port to listen on; 0 picks a free one    (default 4010)
+/** The flags flag-admin mock and flag-admin proxy share: where to listen, CORS, the control API, the log, limits. */
+export const SERVER_FLAGS_USAGE = `  -p, --port PORT          port to listen on; 0 picks a free one    (default 4010)
   --host HOST              interface to bind: an address or a name  (default 127.0.0.1)
-  --fixtures FILE          initial state, JSON (see fixtures/fixture.schema.json)
-                                                                    (default: the embedded fixtures/default.json)
-  -w, --watch              reload --fixtures when the file changes; a broken edit is reported
-                           and the last good state stays served
   --cors-origin ORIGIN     allow browser calls from this origin only; repeatable
                                                                     (default: any origin)
   --no-cors                no CORS headers, preflights answered 405
-  --max-sessions N         X-Mock-Session sessions kept, least recently used dropped
-                                                                    (default ${DEFAULT_MAX_SESSIONS})
   --control-token TOKEN    open the control API (/__mock/) to callers sending this token in
                            X-Mock-Control-Token, and only to them   (default: loopback callers only;
                                                                     env FLAG_ADMIN_MOCK_CONTROL_TOKEN)
@@ -36,6 +29,16 @@ Limits on clients (so idle, slow or endless ones cannot starve the others):
                                                                     (default ${DEFAULT_LIMITS.maxBodyBytes})
 `;
 
+export const MOCK_USAGE = `Usage: flag-admin mock [-p 4010] [--host 127.0.0.1] [--fixtures FILE [--watch]] [options]
+
+  --fixtures FILE          initial state, JSON (see fixtures/fixture.schema.json)
+                                                                    (default: the embedded fixtures/default.json)
+  -w, --watch              reload --fixtures when the file changes; a broken edit is reported
+                           and the last good state stays served
+  --max-sessions N         X-Mock-Session sessions kept, least recently used dropped
+                                                                    (default ${DEFAULT_MAX_SESSIONS})
+${SERVER_FLAGS_USAGE}`;
+
 /** The limit flags, by option name of ConnectionLimits. */
 const LIMIT_FLAGS = {
   'max-connections': 'maxConnections',
@@ -45,36 +48,54 @@ const LIMIT_FLAGS = {
   'max-body-bytes': 'maxBodyBytes',
 } as const satisfies Record<string, keyof ConnectionLimits>;
 
-export interface MockArgs {
+/** What the flags both servers take say. */
+export interface ServerArgs {
   port: number;
   host: string;
-  fixtures: string | undefined;
-  watch: boolean;
   quiet: boolean;
   logFormat: LogFormat;
   cors: false | { origins: string[] };
-  maxSessions: number;
   controlToken: string | undefined;
   limits: ConnectionLimits;
+}
+
+export interface MockArgs extends ServerArgs {
+  fixtures: string | undefined;
+  watch: boolean;
+  maxSessions: number;
 }
 
 /** A host name as RFC 1123 §2.1 allows one: letters, digits, hyphens, dot-separated labels. */
 const HOST_NAME = /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
 
+/** The parseArgs options of the shared flags. */
+export const SERVER_FLAGS = {
+  port: { type: 'string' as const, short: 'p', default: '4010' },
+  host: { type: 'string' as const, default: '127.0.0.1' },
+  quiet: { type: 'boolean' as const, short: 'q', default: false },
+  'log-format': { type: 'string' as const, default: 'text' },
+  'cors-origin': { type: 'string' as const, multiple: true as const, default: [] as string[] },
+  'no-cors': { type: 'boolean' as const, default: false },
+  'control-token': { type: 'string' as const },
+  ...(Object.fromEntries(Object.keys(LIMIT_FLAGS).map((flag) => [flag, { type: 'string' as const }])) as Record<keyof typeof LIMIT_FLAGS, { type: 'string' }>),
+} satisfies NonNullable<Parameters<typeof parseFlags>[1]>;
+
 export function parseMockArgs(argv: string[], env: Record<string, string | undefined>): MockArgs {
   const { values } = parseFlags(argv, {
-    port: { type: 'string', short: 'p', default: '4010' },
-    host: { type: 'string', default: '127.0.0.1' },
+    ...SERVER_FLAGS,
     fixtures: { type: 'string' },
     watch: { type: 'boolean', short: 'w', default: false },
-    quiet: { type: 'boolean', short: 'q', default: false },
-    'log-format': { type: 'string', default: 'text' },
-    'cors-origin': { type: 'string', multiple: true, default: [] },
-    'no-cors': { type: 'boolean', default: false },
     'max-sessions': { type: 'string', default: String(DEFAULT_MAX_SESSIONS) },
-    'control-token': { type: 'string' },
-    ...Object.fromEntries(Object.keys(LIMIT_FLAGS).map((flag) => [flag, { type: 'string' as const }])),
   });
+  if (!/^\d{1,6}$/.test(values['max-sessions']) || Number(values['max-sessions']) < 1) {
+    throw new UsageError(`--max-sessions expects an integer from 1 to 999999, got ${JSON.stringify(values['max-sessions'])}`);
+  }
+  if (values.watch && values.fixtures === undefined) throw new UsageError('--watch needs --fixtures FILE: the embedded state does not change');
+  return { ...serverArgs(values, env), fixtures: values.fixtures, watch: values.watch, maxSessions: Number(values['max-sessions']) };
+}
+
+/** Checks and converts the shared flags' values. */
+export function serverArgs(values: { port: string; host: string; quiet: boolean; 'log-format': string; 'cors-origin': string[]; 'no-cors': boolean; 'control-token'?: string | undefined }, env: Record<string, string | undefined>): ServerArgs {
   if (!/^\d{1,5}$/.test(values.port) || Number(values.port) > 65535) {
     throw new UsageError(`--port expects an integer from 0 to 65535, got ${JSON.stringify(values.port)}`);
   }
@@ -88,24 +109,17 @@ export function parseMockArgs(argv: string[], env: Record<string, string | undef
     if (originOf(origin) !== origin) throw new UsageError(`--cors-origin expects an origin such as http://localhost:8000 (no path, no trailing slash), got ${JSON.stringify(origin)}`);
   }
   if (values['no-cors'] && origins.length > 0) throw new UsageError('--no-cors and --cors-origin contradict each other; give one');
-  if (!/^\d{1,6}$/.test(values['max-sessions']) || Number(values['max-sessions']) < 1) {
-    throw new UsageError(`--max-sessions expects an integer from 1 to 999999, got ${JSON.stringify(values['max-sessions'])}`);
-  }
   if (!LOG_FORMATS.includes(values['log-format'] as LogFormat)) {
     throw new UsageError(`--log-format expects ${LOG_FORMATS.join(' or ')}, got ${JSON.stringify(values['log-format'])}`);
   }
-  if (values.watch && values.fixtures === undefined) throw new UsageError('--watch needs --fixtures FILE: the embedded state does not change');
   const controlToken = values['control-token'] ?? env.FLAG_ADMIN_MOCK_CONTROL_TOKEN;
   if (controlToken === '') throw new UsageError('--control-token expects a non-empty token');
   return {
     port: Number(values.port),
     host: values.host,
-    fixtures: values.fixtures,
-    watch: values.watch,
     quiet: values.quiet,
     logFormat: values['log-format'] as LogFormat,
     cors: values['no-cors'] ? false : { origins },
-    maxSessions: Number(values['max-sessions']),
     controlToken,
     limits: parseLimits(values as Record<string, unknown>),
   };
