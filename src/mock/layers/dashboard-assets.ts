@@ -22,6 +22,8 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
 
   let session = 'default';
   let selected = undefined;
+  // When each session was last reset from here, shown beside it until the page reloads.
+  const resets = new Map();
   let shown = '';
 
   async function call(method, path, options = {}) {
@@ -129,7 +131,7 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
     }
     $('session-list').replaceChildren(
       ...sessions.map((name) =>
-        el('li', { 'data-session': name }, el('span', {}, name), ' ', el('button', { type: 'button', class: 'reset', onclick: () => reset(name) }, 'Reset')),
+        el('li', { 'data-session': name }, el('span', {}, name), ' ', el('button', { type: 'button', class: 'reset', onclick: () => reset(name) }, 'Reset'), resets.has(name) ? el('span', { class: 'hint' }, ' reset to the fixtures at ' + resets.get(name)) : undefined),
       ),
     );
     const { rules } = await call('GET', '/__mock/rules');
@@ -143,7 +145,7 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
 
   async function reset(name) {
     await call('POST', '/__mock/reset', { session: name });
-    say('session ' + name + ' reset to the fixtures');
+    resets.set(name, new Date().toTimeString().slice(0, 8));
     shown = '';
     await refresh();
   }
@@ -213,7 +215,7 @@ h3 { font-size: .95rem; margin: .25rem 0; }
 form label { margin-right: .75rem; white-space: nowrap; }
 table { width: 100%; border-collapse: collapse; margin-top: .5rem; font-variant-numeric: tabular-nums; }
 th, td { text-align: left; padding: .2rem .4rem; border-bottom: 1px solid #eef0f3; }
-td.path { font-family: ui-monospace, monospace; word-break: break-all; }
+td.path { font-family: ui-monospace, monospace; overflow-wrap: anywhere; }
 tbody tr { cursor: pointer; }
 tbody tr:hover { background: #eef4ff; }
 tr.selected { background: #dbe8ff; }

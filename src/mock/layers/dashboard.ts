@@ -48,6 +48,7 @@ function dashboardPage(mode: 'mock' | 'proxy', operationIds: readonly string[]):
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title}: dashboard</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="/__mock/ui/dashboard.css">
 <script src="/__mock/ui/dashboard.js" defer></script>
 </head>
