@@ -5,7 +5,7 @@
 export interface EnvironmentsProject {
   /** Version of the environments schema. */
   version: number;
-  /** The environments available to the project, i.e. enabled in its configuration. */
+  /** The environments available to the project, i.e. enabled in its configuration; no two have the same name, and their order carries no meaning. */
   environments: ProjectEnvironment[];
 }
 
@@ -125,11 +125,11 @@ export interface OidcSettings {
 
 /** The body of every error response (API §2.3, §7). All three fields are required strings. */
 export interface ErrorBody {
-  /** Id of the error instance. */
+  /** Id of the error instance: one per error instance, never reused. */
   id: string;
   /** Name of the error kind. */
   name: string;
-  /** Human-readable description of what went wrong. */
+  /** Human-readable description of what went wrong; it may differ between two answers to the same request (it may name a request id or a time). */
   message: string;
 }
 

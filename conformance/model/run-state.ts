@@ -1,0 +1,139 @@
+import { decodePathParams, type Contract, type Operation } from '../../src/contract/index.ts';
+import { parseBody } from '../checks/check.ts';
+import { isSuccess } from '../http-status.ts';
+import { comparableForm, instanceIds } from './spec-annotations.ts';
+
+/**
+ * Which credential a request carried, as far as the judge knows: `unknown` is a key it was not
+ * told about (the proxy sees other people's keys), which may be valid, restricted or invalid.
+ */
+export type ModelCredential = 'none' | 'invalid' | 'restricted' | 'full' | 'unknown';
+
+/** A request as traffic shows it; no planned step, no expectation. */
+export interface ModelRequest {
+  /** Upper-case method. */
+  method: string;
+  /** Path and query relative to the base URL, exactly as sent (still percent-encoded). */
+  path: string;
+  credential: ModelCredential;
+}
+
+export interface ModelResponse {
+  status: number;
+  /** Lower-case names. */
+  headers: Readonly<Record<string, string>>;
+  body: string;
+}
+
+/** One request and its answer; `response` is absent when none arrived or it was too large to judge. */
+export interface ModelExchange {
+  request: ModelRequest;
+  response?: ModelResponse;
+  /** Position in the run, for "contradicts the answer of #n"; the order of observe() when absent. */
+  seq?: number;
+}
+
+/**
+ * What the run knows about one resource (a path template with its decoded ids): `exists` (given,
+ * or answered with a success), `missing` (generated to be absent, or answered 404), `deleted`
+ * (a delete of it succeeded). No operation of the contract creates a resource, and a deletion
+ * is final (spec decision token-deletion-transition), so facts only move from exists to deleted.
+ */
+export type ResourceFact = 'exists' | 'missing' | 'deleted';
+
+export interface FirstAnswer {
+  seq: number;
+  status: number;
+  /** The body as comparableForm() renders it, or the raw text when it is not JSON. */
+  comparable: string;
+}
+
+export interface RunStateOptions {
+  contract: Contract;
+  /** operationIds the `restricted` credential lacks the permission for; it may call the others. */
+  forbidden?: Iterable<string>;
+}
+
+/** The resource a request addresses, keyed by its path template and decoded ids; undefined when no operation holds the path or its ids do not decode. */
+export function resourceOf(contract: Contract, method: string, path: string): { operation: Operation; key: string; params: Record<string, string> } | undefined {
+  const route = contract.matchRoute(method, path.split('?')[0]!);
+  if (route.kind !== 'operation') return undefined;
+  const decoded = decodePathParams(route.rawParams);
+  if (!decoded.ok) return undefined;
+  return { operation: route.operation, key: `${route.operation.path} ${JSON.stringify(decoded.params)}`, params: decoded.params };
+}
+
+/** What an identical read must answer again: keyed by method, path and credential. */
+export function readKey(request: ModelRequest): string | undefined {
+  return request.method === 'GET' && request.credential !== 'unknown' ? `${request.method} ${request.path} ${request.credential}` : undefined;
+}
+
+/**
+ * Everything the run has seen that later verdicts depend on. `declare` states what is known
+ * before the run (the given resources exist, generated ids do not); `observe` folds in each
+ * exchange after it was judged.
+ */
+export interface RunState {
+  readonly contract: Contract;
+  readonly forbidden: ReadonlySet<string>;
+  declare(request: Pick<ModelRequest, 'method' | 'path'>, fact: 'exists' | 'missing'): void;
+  fact(request: Pick<ModelRequest, 'method' | 'path'>): ResourceFact | undefined;
+  observe(exchange: ModelExchange): void;
+  /** Where an error instance id was first seen. */
+  errorIdSeenAt(id: string): number | undefined;
+  firstAnswer(request: ModelRequest): FirstAnswer | undefined;
+  /** How many exchanges were observed. */
+  observed(): number;
+}
+
+export function createRunState({ contract, forbidden = [] }: RunStateOptions): RunState {
+  const facts = new Map<string, ResourceFact>();
+  const errorIds = new Map<string, number>();
+  const firstAnswers = new Map<string, FirstAnswer>();
+  let count = 0;
+  const keyOf = (request: Pick<ModelRequest, 'method' | 'path'>) => resourceOf(contract, request.method, request.path);
+
+  return {
+    contract,
+    forbidden: new Set(forbidden),
+    declare(request, fact) {
+      const resource = keyOf(request);
+      if (resource) facts.set(resource.key, fact);
+    },
+    fact(request) {
+      const resource = keyOf(request);
+      if (!resource) return undefined;
+      // An operation without ids addresses the one resource of its path (the OIDC settings): it exists.
+      if (resource.operation.pathParams.length === 0) return 'exists';
+      return facts.get(resource.key);
+    },
+    observe({ request, response, seq }) {
+      const at = seq ?? count;
+      count++;
+      if (!response) return;
+      const resource = keyOf(request);
+      const authorized = request.credential === 'full' || request.credential === 'restricted';
+      if (resource && authorized && resource.operation.pathParams.length > 0) {
+        const known = facts.get(resource.key);
+        // Only a first answer teaches a fact: an answer that contradicts a known fact was judged wrong and changes nothing.
+        if (isSuccess(response.status)) {
+          if (request.method === 'DELETE' && known !== 'missing') facts.set(resource.key, 'deleted');
+          else if (known === undefined) facts.set(resource.key, 'exists');
+        } else if (response.status === 404 && known === undefined && resource.operation.responses.has('404')) facts.set(resource.key, 'missing');
+      }
+      const parsed = parseBody(response.body);
+      const documented = resource?.operation.responses.get(String(response.status));
+      if (parsed.ok) for (const { id } of instanceIds(parsed.value, documented?.schema)) if (!errorIds.has(id)) errorIds.set(id, at);
+      const key = readKey(request);
+      if (key !== undefined && !firstAnswers.has(key)) {
+        firstAnswers.set(key, { seq: at, status: response.status, comparable: parsed.ok ? comparableForm(parsed.value, documented?.schema) : response.body });
+      }
+    },
+    errorIdSeenAt: (id) => errorIds.get(id),
+    firstAnswer: (request) => {
+      const key = readKey(request);
+      return key === undefined ? undefined : firstAnswers.get(key);
+    },
+    observed: () => count,
+  };
+}
