@@ -9,11 +9,11 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SPEC = readYaml(join(ROOT, 'spec', 'openapi.yaml'));
 
 describe('flag-admin spec decisions', () => {
-  it('prints the table the README shows (run `npm run gen:decisions` after changing a decision)', async () => {
+  it('prints the table docs/decisions.md shows (run `npm run gen:decisions` after changing a decision)', async () => {
     const { code, stdout } = await cli(['spec', 'decisions'], { cwd: ROOT });
     expect(code).toBe(0);
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    expect(decisionsSection(readme), 'README.md: the decisions table differs from the spec; run `npm run gen:decisions`').toBe(stdout);
+    const readme = readFileSync(join(ROOT, 'docs/decisions.md'), 'utf8');
+    expect(decisionsSection(readme), 'docs/decisions.md: the decisions table differs from the spec; run `npm run gen:decisions`').toBe(stdout);
   });
 
   it('lists each decision as JSON with its id, section, open point, decision and where it is recorded', async () => {

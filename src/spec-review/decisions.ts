@@ -86,7 +86,7 @@ export function bySection(decisions: readonly Decision[]): Decision[] {
   });
 }
 
-/** The decisions as a Markdown table (the README's decisions section is this, generated). */
+/** The decisions as a Markdown table (docs/decisions.md shows this, generated). */
 export function renderDecisionsMarkdown(rawDocument: JsonSchema, decisions: readonly Decision[]): string {
   const cell = (text: string) => text.replaceAll('|', '\\|').replaceAll('\n', ' ');
   const rows = bySection(decisions).map((d) => `| ${cell(d.apiSection)} | ${cell(d.openPoint)} | ${cell(d.decision)} | \`${cell(decisionPlace(rawDocument, d.pointer))}\` |`);

@@ -5,10 +5,10 @@ import { DEFAULT_JOURNAL_SIZE } from './journal.ts';
 import { DEFAULT_MAX_SESSIONS } from './mock-app.ts';
 import { MAX_DELAY_MS } from './prefer-header.ts';
 
-const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
-const frontendSection = readme.slice(readme.indexOf('## For frontend teams'), readme.indexOf('### Mount it in MSW'));
+const readme = readFileSync(new URL('../../../docs/mock.md', import.meta.url), 'utf8');
+const frontendSection = readme.slice(readme.indexOf('# For frontend teams'), readme.indexOf('## Mount it in MSW'));
 
-describe('the README section for frontend teams', () => {
+describe('the docs section for frontend teams (docs/mock.md)', () => {
   it('states the limits the code has', () => {
     expect(frontendSection).toContain(`at most ${MAX_DELAY_MS} ms`);
     expect(frontendSection).toContain(`At most \`--max-sessions\` (${DEFAULT_MAX_SESSIONS})`);
