@@ -195,6 +195,6 @@ describe('flag-admin proxy in front of a backend', () => {
     expect((await fetch(`${proxy.url}/__mock/journal`, { headers: { 'x-mock-control-token': 'control-secret' } })).status).toBe(200);
     const state = await fetch(`${proxy.url}/__mock/state`, { headers: { 'x-mock-control-token': 'control-secret' } });
     expect(state.status).toBe(404);
-    expect((await state.json()).message).toContain('flag-admin proxy keeps none');
+    expect(((await state.json()) as { message: string }).message).toContain('flag-admin proxy keeps none');
   });
 });

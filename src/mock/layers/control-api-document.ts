@@ -74,14 +74,8 @@ export const CONTROL_API_DOCUMENT = {
     '/__mock/ui': {
       get: { operationId: 'getDashboard', summary: 'The dashboard: the live journal, sessions and rules (mock), findings (proxy)', responses: { '200': { description: 'The page.', content: { 'text/html': { schema: { type: 'string' } } } }, ...refused } },
     },
-    '/__mock/ui/{file}': {
-      get: {
-        operationId: 'getDashboardFile',
-        summary: "The dashboard's script and style sheet",
-        parameters: [{ name: 'file', in: 'path', required: true, schema: { type: 'string' } }],
-        responses: { '200': { description: 'The file.', content: { 'text/javascript': { schema: { type: 'string' } }, 'text/css': { schema: { type: 'string' } } } }, ...refused, '404': error('No such file.') },
-      },
-    },
+    '/__mock/ui.js': { get: { operationId: 'getDashboardScript', summary: "The dashboard's script", responses: { '200': { description: 'The script.', content: { 'text/javascript': { schema: { type: 'string' } } } }, ...refused } } },
+    '/__mock/ui.css': { get: { operationId: 'getDashboardStyle', summary: "The dashboard's style sheet", responses: { '200': { description: 'The style sheet.', content: { 'text/css': { schema: { type: 'string' } } } }, ...refused } } },
     '/__mock/rules': {
       get: { operationId: 'listRules', summary: "The session's sticky forced answers", parameters: [session], responses: { '200': json({ $ref: '#/components/schemas/Rules' }, 'The rules, first match first.'), ...refused } },
       post: {

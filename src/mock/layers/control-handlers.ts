@@ -17,8 +17,6 @@ export interface ControlCall {
   request: MockRequest;
   session: () => Session;
   query: URLSearchParams;
-  /** The path parameters of the control route, still percent-encoded. */
-  params: Record<string, string>;
 }
 
 export type ControlHandler = (call: ControlCall) => Answer;

@@ -58,7 +58,7 @@ export function controlLayer(options: ControlOptions): (next: MockHandle) => Moc
     const picked = sessionNameOf(request, options.newId);
     if ('refusal' in picked) return picked.refusal;
     const query = new URLSearchParams(target.length > path.length ? target.slice(path.length + 1) : '');
-    return handlers[route.operation.operationId]!({ request, query, params: route.rawParams, session: () => options.sessions.get(picked.name) });
+    return handlers[route.operation.operationId]!({ request, query, session: () => options.sessions.get(picked.name) });
   };
 }
 

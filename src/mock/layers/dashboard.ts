@@ -3,18 +3,13 @@ import type { ControlHandler } from './control-handlers.ts';
 import { DASHBOARD_SCRIPT, DASHBOARD_STYLE } from './dashboard-assets.ts';
 
 /** The control operations that serve the dashboard's page and files (no data in them). */
-export const DASHBOARD_OPERATIONS: ReadonlySet<string> = new Set(['getDashboard', 'getDashboardFile']);
+export const DASHBOARD_OPERATIONS: ReadonlySet<string> = new Set(['getDashboard', 'getDashboardScript', 'getDashboardStyle']);
 
 /**
- * Served from the package, nothing from elsewhere: the page's script and style come from /__mock/ui/
+ * Served from the package, nothing from elsewhere: the page's script and style come from /__mock/ui.js and .css
  * and every call it makes goes to this server's control API.
  */
 const DASHBOARD_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
-
-const FILES: Readonly<Record<string, { type: string; body: string }>> = {
-  'dashboard.js': { type: 'text/javascript; charset=utf-8', body: DASHBOARD_SCRIPT },
-  'dashboard.css': { type: 'text/css; charset=utf-8', body: DASHBOARD_STYLE },
-};
 
 /**
  * The dashboard at /__mock/ui (issue 15): the live journal with its filters and each entry's
@@ -26,16 +21,13 @@ export function dashboardHandlers(mode: 'mock' | 'proxy', operationIds: readonly
   const page = dashboardPage(mode, operationIds);
   return {
     getDashboard: () => answer(page, 'text/html; charset=utf-8', { 'content-security-policy': DASHBOARD_CSP }),
-    getDashboardFile: ({ params }) => {
-      const file = FILES[params.file ?? ''];
-      if (!file) return answer(JSON.stringify({ id: 'dashboard-file', name: 'NotFoundError', message: `The dashboard has no file ${JSON.stringify((params.file ?? '').slice(0, 80))}.` }), 'application/json', {}, 404);
-      return answer(file.body, file.type, { 'cache-control': 'no-cache' });
-    },
+    getDashboardScript: () => answer(DASHBOARD_SCRIPT, 'text/javascript; charset=utf-8', { 'cache-control': 'no-cache' }),
+    getDashboardStyle: () => answer(DASHBOARD_STYLE, 'text/css; charset=utf-8', { 'cache-control': 'no-cache' }),
   };
 }
 
-function answer(body: string, type: string, headers: Record<string, string>, status = 200): MockResponse {
-  return { status, headers: { 'content-type': type, 'x-content-type-options': 'nosniff', ...headers }, body };
+function answer(body: string, type: string, headers: Record<string, string>): MockResponse {
+  return { status: 200, headers: { 'content-type': type, 'x-content-type-options': 'nosniff', ...headers }, body };
 }
 
 function dashboardPage(mode: 'mock' | 'proxy', operationIds: readonly string[]): string {
@@ -49,8 +41,8 @@ function dashboardPage(mode: 'mock' | 'proxy', operationIds: readonly string[]):
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title}: dashboard</title>
 <link rel="icon" href="data:,">
-<link rel="stylesheet" href="/__mock/ui/dashboard.css">
-<script src="/__mock/ui/dashboard.js" defer></script>
+<link rel="stylesheet" href="/__mock/ui.css">
+<script src="/__mock/ui.js" defer></script>
 </head>
 <body data-mode="${mode}" data-operations="${operations}">
 <header><h1>${title}</h1><span id="status" role="status"></span></header>
