@@ -2,13 +2,14 @@ import { decodePathParams, responseFor, type Contract, type Operation } from '..
 import { requestPath } from '../src/mock/core/request-path.ts';
 import { applyChecks } from './apply-checks.ts';
 import { CHECKS } from './checks/registry.ts';
-import type { Check } from './checks/check.ts';
+import { failed, passed, type Check, type Judgement } from './checks/check.ts';
 import { keyPlaceholder } from './curl-line.ts';
-import { isSuccess, UNAUTHORIZED } from './http-status.ts';
+import { isSuccess } from './http-status.ts';
+import { createRunState, judgeExchange, type ModelCredential, type ModelExchange, type Rule, type Verdict } from './model/index.ts';
 import { redactFindings } from './redact-findings.ts';
 import { createRedactor } from './secret-redactor.ts';
 import { secretsSeen } from './secrets-seen.ts';
-import type { CheckOutcome, CheckResultRow, CoverageRow, Exchange, Finding, RecordedResponse, Report, StepKind, TokenRef } from './types.ts';
+import type { CheckOutcome, CheckResultRow, CoverageRow, Exchange, Finding, RecordedResponse, Report, Severity, StepKind, TokenRef } from './types.ts';
 
 /** One exchange as a proxy saw it pass: what the client sent and what the target answered. */
 export interface PassingExchange {
@@ -30,8 +31,6 @@ export interface PassiveJudgeOptions {
   strict?: boolean;
   /** Findings kept for the report; past it the oldest go and the report says how many. @default 1000 */
   maxFindings?: number;
-  /** Deleted tokens, keys and secrets remembered for the rules across exchanges and for redaction. @default 10000 */
-  memory?: number;
 }
 
 export interface PassiveJudge {
@@ -45,57 +44,130 @@ export interface PassiveJudge {
 export type PassiveReport = Omit<Report, 'tool' | 'seed' | 'options' | 'stepsNotRun'> & { tool: 'flag-admin proxy'; findingsDropped: number };
 
 /**
- * The checks a passing exchange can give evidence for: every response-level check, and the
- * behaviour rules whose breach one exchange, or the traffic before it, shows. The others need a
- * request the proxy never sends (a restricted key, a near-miss id, a concurrent batch).
+ * What judges a passing exchange, in two parts that do not overlap:
+ * - the suite's checks of one response (status documented, media type, schema, error kind, no
+ *   undocumented body, no server error, a response at all, enabled environments only);
+ * - the model of the contract (conformance/model) for what depends on what the traffic showed
+ *   before: auth first, a deleted token stays deleted, a missing resource stays missing, error
+ *   ids unique, identical reads answered alike, keyed list items unique. Its rules are filed
+ *   under their own names; the shape rules it shares with the checks above are left to them.
+ * The suite's other behaviour checks need requests the proxy never sends (a restricted key it
+ * was told about, a near-miss id, a concurrent batch).
  */
-const PASSIVE_BEHAVIOUR_CHECKS = new Set(['response-received', 'auth-missing-rejected', 'delete-again-not-found', 'project-environments-enabled']);
-export const PASSIVE_CHECKS: readonly Check[] = CHECKS.filter((check) => check.level === 'response' || PASSIVE_BEHAVIOUR_CHECKS.has(check.id));
+const PASSIVE_SUITE_CHECKS = new Set(['response-received', 'project-environments-enabled']);
 
 /**
- * Judges traffic someone else sends (flag-admin proxy) with the suite's own checks: each
- * exchange is given the step the suite would have given a request like it, and the statuses a
- * conformant server may answer it given what the traffic showed before (no key: 401; a token
- * already deleted with a 2xx: anything but a 2xx). Memory is bounded: the rules across
- * exchanges remember the last `memory` deleted tokens.
+ * The model's rules the proxy reports, each as a check of its own. A passive proxy does not see
+ * every write: a project created or a setting changed by a client that does not go through it
+ * looks like a missing resource found, or a read that changed, so those two are warnings that
+ * name both readings.
+ */
+const MODEL_RULES: Partial<Record<Rule, { severity: Severity; title: string; otherReading?: string }>> = {
+  'auth-required': { severity: 'error', title: 'No key or an invalid one: 401 before anything else' },
+  'valid-key-accepted': { severity: 'error', title: 'A key that worked before is not refused as invalid' },
+  'permission-required': { severity: 'error', title: 'A key lacking the permission gets 403' },
+  'full-key-allowed': { severity: 'error', title: 'The full-access key is never refused with 403' },
+  'method-refused': { severity: 'error', title: 'A method the spec does not list is refused' },
+  'resource-gone': { severity: 'error', title: 'A deleted token stays deleted' },
+  'resource-exists': { severity: 'error', title: 'A resource that answered before is still found' },
+  'resource-missing': { severity: 'warning', title: 'A resource found missing stays missing', otherReading: 'or something outside the traffic through this proxy created it' },
+  'answer-stable': { severity: 'warning', title: 'The same read is answered alike while nothing is written', otherReading: 'or a client that does not go through this proxy changed it' },
+  'error-id-unique': { severity: 'error', title: 'Each error instance has an id of its own' },
+  'list-items-unique': { severity: 'error', title: 'Items of a keyed list are unique' },
+};
+
+/** The verdicts of the model on the exchange being judged, read by the model's checks. */
+const modelVerdicts = new WeakMap<Exchange, readonly Verdict[]>();
+
+const MODEL_CHECKS: readonly Check[] = Object.entries(MODEL_RULES).map(([rule, { severity, title, otherReading }]) => ({
+  id: rule,
+  severity,
+  title,
+  proves: `the model of the contract (conformance/model) finds no breach of its rule ${rule} in the traffic`,
+  level: 'behaviour',
+  judge: (exchanges) =>
+    exchanges.flatMap((exchange): Judgement[] => {
+      const verdicts = modelVerdicts.get(exchange);
+      if (!verdicts) return [];
+      const mine = verdicts.filter((v) => v.rule === rule);
+      if (mine.length === 0) return [passed(exchange)];
+      return mine.map((v) =>
+        failed({ exchange, message: `${exchange.label}: ${v.message}${otherReading ? ` Either the server breaks this, ${otherReading}; the traffic cannot tell which.` : ''}`, expected: v.expected, got: v.got, schemaPointer: v.schemaPointer, instancePointer: v.instancePointer }),
+      );
+    }),
+}));
+
+export const PASSIVE_CHECKS: readonly Check[] = [...CHECKS.filter((check) => check.level === 'response' || PASSIVE_SUITE_CHECKS.has(check.id)), ...MODEL_CHECKS];
+
+/** Exchanges the model's run state remembers before it starts afresh: its memory of facts, error ids and first answers stays bounded. */
+export const MODEL_MEMORY = 100_000;
+
+/**
+ * Judges traffic someone else sends (flag-admin proxy) with the suite's checks and the model of
+ * the contract. Keys are told apart in memory only: a key that got a 2xx is a valid one from
+ * then on (the model's `restricted`: it may still lack a permission), any other is `unknown`.
+ * Memory is bounded: the model starts afresh every MODEL_MEMORY exchanges.
  */
 export function createPassiveJudge(options: PassiveJudgeOptions): PassiveJudge {
-  const { contract, baseUrl, strict = false, maxFindings = 1000, memory = 10_000 } = options;
-  const deletes = new BoundedMap<string, Exchange>(memory);
+  const { contract, baseUrl, strict = false, maxFindings = 1000 } = options;
   // Keys and secret values seen: what every finding is redacted of. Few in practice (a key per client).
   const secrets = new BoundedMap<string, true>(MAX_SECRETS);
   let redact = createRedactor([]);
-  let redactorSize = -1;
+  let redactorVersion = -1;
+  // Per key (in memory only): an id to compare reads by, and whether it has proved valid.
+  const keys = new BoundedMap<string, { id: number; valid: boolean }>(MAX_SECRETS);
+  let state = createRunState({ contract });
+  // Which key sent each exchange the model remembers, so that reads are compared per key.
+  const keyOfSeq = new Map<number, number>();
   const findings: Finding[] = [];
   let findingsDropped = 0;
   const rows = new Map<string, CheckResultRow>(PASSIVE_CHECKS.map((c) => [c.id, { checkId: c.id, severity: c.severity, title: c.title, operations: [] }]));
   const coverage = new Map<string, { provoked: number; bad: boolean }>();
-  let seq = 0;
   let requests = 0;
 
+  /** The model's verdicts on one exchange, then what the exchange taught it. */
+  const consultModel = (passing: PassingExchange, key: { id: number; valid: boolean } | undefined): Verdict[] => {
+    if (state.observed() >= MODEL_MEMORY) {
+      state = createRunState({ contract });
+      keyOfSeq.clear();
+    }
+    const credentialOf = (): ModelCredential => (!key ? 'none' : key.valid ? 'restricted' : 'unknown');
+    const seq = state.observed();
+    const exchange: ModelExchange = { request: { method: passing.method, path: passing.target, credential: credentialOf() }, ...(passing.response ? { response: passing.response } : {}), seq };
+    // A read is compared with an earlier answer to the same key only: another key may see other things.
+    const verdicts = judgeExchange(exchange, state).filter((v) => v.rule !== 'answer-stable' || v.contradicts === undefined || keyOfSeq.get(v.contradicts) === (key?.id ?? 0));
+    if (key && passing.response && isSuccess(passing.response.status)) key.valid = true;
+    state.observe({ ...exchange, request: { ...exchange.request, credential: credentialOf() } });
+    keyOfSeq.set(seq, key?.id ?? 0);
+    return verdicts;
+  };
+
   const judge = (passing: PassingExchange): Finding[] | undefined => {
-    const route = contract.matchRoute(passing.method, requestPath(passing.target));
-    if (route.kind !== 'operation') return undefined;
-    const decoded = decodePathParams(route.rawParams);
-    const operation = route.operation;
-    const exchange = toExchange(operation, passing, seq++, baseUrl, decoded.ok ? decoded.params : undefined);
-    const earlier = exchange.token && deletes.get(tokenKey(exchange.token));
-    if (earlier) {
-      exchange.step = 'delete-again';
-      exchange.expects = exchange.expects.filter((status) => !isSuccess(status));
-    }
+    const path = requestPath(passing.target);
+    const route = contract.matchRoute(passing.method, path);
+    if (route.kind === 'not-found') return undefined;
+    // An unlisted method is judged as the suite judges one: against the operations on its path.
+    const operationRoute = route.kind === 'operation' ? route : contract.matchRoute(route.allow[0]!, path);
+    if (operationRoute.kind !== 'operation') return undefined;
     requests++;
-    if (passing.key) secrets.set(passing.key, true);
-    for (const secret of secretsSeen([exchange], contract.secretProperties)) secrets.set(secret, true);
-    if (secrets.version !== redactorSize) {
+    const keyCame = passing.key !== undefined && passing.key.trim() !== '';
+    if (keyCame) secrets.set(passing.key!, true);
+    if (passing.response) for (const secret of secretsSeen([{ response: passing.response } as Exchange], contract.secretProperties)) secrets.set(secret, true);
+    if (secrets.version !== redactorVersion) {
       redact = createRedactor(secrets.keys());
-      redactorSize = secrets.version;
+      redactorVersion = secrets.version;
     }
-    const context = { contract, strict, all: earlier ? [earlier, exchange] : [exchange], excerpt: { secretProperties: contract.secretProperties, redact } };
+    let key = keyCame ? keys.get(passing.key!) : undefined;
+    if (keyCame && !key) keys.set(passing.key!, (key = { id: keys.version + 1, valid: false }));
+
+    const verdicts = consultModel(passing, key);
+    const decoded = decodePathParams(operationRoute.rawParams);
+    const exchange = toExchange(operationRoute.operation, passing, requests, baseUrl, decoded.ok ? decoded.params : undefined, route.kind !== 'operation');
+    modelVerdicts.set(exchange, verdicts);
+    const context = { contract, strict, all: [exchange], excerpt: { secretProperties: contract.secretProperties, redact } };
     const results = applyChecks(PASSIVE_CHECKS, [exchange], [], context, new Set());
-    if (exchange.step === 'delete' && exchange.token && exchange.response && isSuccess(exchange.response.status)) deletes.set(tokenKey(exchange.token), exchange);
     foldRows(rows, results.rows);
-    countCoverage(coverage, operation, exchange, results.nonConformant.has(exchange.seq));
+    if (route.kind === 'operation') countCoverage(coverage, route.operation, exchange, results.nonConformant.has(exchange.seq));
     const found = redactFindings(results.findings, redact);
     findings.push(...found);
     if (findings.length > maxFindings) findingsDropped += findings.splice(0, findings.length - maxFindings).length;
@@ -124,16 +196,17 @@ export function createPassiveJudge(options: PassiveJudgeOptions): PassiveJudge {
   };
 }
 
-/** The step and expectations the suite would give a request like this one. */
-function toExchange(operation: Operation, passing: PassingExchange, seq: number, baseUrl: string, params: Record<string, string> | undefined): Exchange {
+/**
+ * The exchange as the suite records one, for its checks of one response: the step the suite
+ * gives a request like it (what the checks skip or judge by), the key as the suite's placeholder.
+ */
+function toExchange(operation: Operation, passing: PassingExchange, seq: number, baseUrl: string, params: Record<string, string> | undefined, unlisted: boolean): Exchange {
   const header = operation.authHeaders[0];
   const keyCame = passing.key !== undefined && passing.key.trim() !== '';
-  const documented = [...operation.responses.keys()].map(Number).filter((status) => Number.isInteger(status));
-  // The suite's placeholder of the key in recorded headers and curl lines: the key the client
-  // sent is never recorded, and whether it was the full or a restricted one cannot be known.
+  // The key the client sent is never recorded; whether it was a full or a restricted one cannot be known.
   const placeholder = keyPlaceholder('full')!;
-  const step: StepKind = !keyCame ? 'no-credentials' : operation.method === 'DELETE' ? 'delete' : 'read';
-  const token = params && operation.method === 'DELETE' && operation.pathParams.length >= 2 ? tokenOf(operation, params) : undefined;
+  const step: StepKind = unlisted ? 'unlisted-method' : !keyCame ? 'no-credentials' : operation.method === 'DELETE' ? 'delete' : 'read';
+  const token = params && !unlisted && operation.method === 'DELETE' ? tokenOf(operation, params) : undefined;
   return {
     operationId: operation.operationId,
     step,
@@ -141,9 +214,8 @@ function toExchange(operation: Operation, passing: PassingExchange, seq: number,
     credential: keyCame ? 'full' : 'none',
     method: passing.method,
     path: passing.target,
-    // Without a key the contract allows only 401 (API §5); with one, any status it documents:
-    // whether the key may call the operation, and whether the resource exists, the proxy cannot know.
-    expects: keyCame ? documented : [UNAUTHORIZED],
+    // What a conformant server may answer is the model's to say (MODEL_CHECKS); the suite's checks used here judge the response alone.
+    expects: [],
     ...(token ? { token } : {}),
     seq,
     request: { method: passing.method, url: baseUrl + passing.target, headers: keyCame && header ? { [header.toLowerCase()]: placeholder } : {} },
@@ -160,8 +232,6 @@ function tokenOf(operation: Operation, params: Record<string, string>): TokenRef
 
 /** Distinct keys and secret values remembered for redaction. */
 const MAX_SECRETS = 256;
-
-const tokenKey = (token: TokenRef) => `${token.account}\u0000${token.token}`;
 
 const RANK: Record<CheckOutcome, number> = { 'not checked': 0, passed: 1, failed: 2 };
 
