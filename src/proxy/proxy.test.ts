@@ -208,6 +208,21 @@ describe('flag-admin proxy in front of a backend', () => {
     expect(proxy.report().findings.map((f) => f.checkId)).toEqual(['response-received']);
   });
 
+  it('answers preflights and adds CORS headers to forwarded answers, as the mock does', async () => {
+    const target = await serveHandler(freshMock(contract).handle, { port: 0 });
+    running.push(target);
+    const proxy = await startProxy({ contract, port: 0, target: target.url, cors: { origins: ['http://localhost:8000'] } });
+    running.push(proxy);
+    const preflight = await fetch(`${proxy.url}/api/admin/auth/oidc/settings`, { method: 'OPTIONS', headers: { origin: 'http://localhost:8000', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' } });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-headers')).toContain('authorization');
+    const read = await fetch(`${proxy.url}/api/admin/auth/oidc/settings`, { headers: { origin: 'http://localhost:8000', authorization: ADMIN_KEY } });
+    expect(read.status).toBe(200);
+    expect(read.headers.get('access-control-allow-origin')).toBe('http://localhost:8000');
+    // The preflight is the proxy's own answer: the backend never sees it, the journal does not judge it.
+    expect(proxy.report().summary.requests).toBe(1);
+  });
+
   it('keeps the control API to loopback callers and refuses the mock-only operations', async () => {
     const target = await serveHandler(freshMock(contract).handle, { port: 0 });
     running.push(target);
