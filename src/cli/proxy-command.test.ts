@@ -1,41 +1,18 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { useCliProcesses } from '../../test/cli-process.ts';
 import { breakResponses } from '../../conformance/test/serve-target.ts';
 import { loadContract } from '../contract/index.ts';
 import { startMock, type RunningServer } from '../mock/index.ts';
 
-const BIN = fileURLToPath(new URL('../../bin/flag-admin.js', import.meta.url));
 const ADMIN_KEY = 'mock-admin-key';
-const children: ChildProcess[] = [];
+const run = useCliProcesses({ PATH: process.env.PATH ?? '' });
 const servers: RunningServer[] = [];
 afterEach(async () => {
-  children.splice(0).forEach((c) => c.exitCode === null && c.kill('SIGKILL'));
   for (const s of servers.splice(0)) await s.close();
 });
-
-function run(args: string[]) {
-  const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? '' } });
-  children.push(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => (stdout += d));
-  child.stderr.on('data', (d) => (stderr += d));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const waitFor = async (pattern: RegExp) => {
-    for (let i = 0; i < 400; i++) {
-      const found = pattern.exec(stdout);
-      if (found) return found;
-      if (child.exitCode !== null) break;
-      await new Promise((r) => setTimeout(r, 25));
-    }
-    throw new Error(`no ${pattern} in stdout: ${stdout}\nstderr: ${stderr}`);
-  };
-  return { child, exited, waitFor, out: () => stdout, err: () => stderr };
-}
 
 describe('flag-admin proxy', () => {
   it('forwards, logs each verdict without the key, and on SIGTERM writes the reports and the recording and exits 1 on a finding', async () => {

@@ -8,7 +8,7 @@ import { formatAccessLog } from './access-log.ts';
 import { UsageError, usageFailure, type CommandIo } from './io.ts';
 import { SERVER_FLAGS, SERVER_FLAGS_USAGE, serverArgs, type ServerArgs } from './mock-args.ts';
 import { parseFlags } from './parse-flags.ts';
-import { stopWithParent } from './stop-with-parent.ts';
+import { untilStopped } from './stop-with-parent.ts';
 
 export const PROXY_USAGE = `Usage: flag-admin proxy --target URL [-p 4010] [--record FILE] [options]
 
@@ -96,18 +96,7 @@ export async function proxyCommand(argv: string[], io: CommandIo): Promise<numbe
     throw error;
   }
 
-  let stop!: () => void;
-  const stopped = new Promise<void>((resolve) => {
-    const unwatchParent = stopWithParent(io.env, () => stop());
-    stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      unwatchParent();
-      resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
+  const stopped = untilStopped(io.env);
   io.stdout(
     [
       `flag-admin proxy listening on ${proxy.url}, forwarding to ${hideUrlCredentials(options.target)}`,
