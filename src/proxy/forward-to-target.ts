@@ -1,7 +1,8 @@
 import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { errorResponse, randomIds } from '../mock/core/errors.ts';
 import { originForm } from '../mock/core/request-path.ts';
-import { nodeHttp } from '../mock/adapters/node-connection-guards.ts';
+import { Readable } from 'node:stream';
+import { Agent, type Dispatcher } from 'undici';
 
 /** What passed through: the response as the target sent it, its body kept up to the cap. */
 export interface ForwardedExchange {
@@ -34,7 +35,7 @@ export interface ForwarderOptions {
 }
 
 /** Hop-by-hop headers (RFC 9110 §7.6.1): about one connection, never forwarded. */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host']);
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host', 'expect']);
 
 /**
  * Streams a request to the target and its answer back unchanged but for hop-by-hop headers
@@ -43,10 +44,11 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'pro
  * target's: no deadline is added, but a client that goes away takes its upstream request with it.
  * A target that cannot be reached is answered 502 with an error body saying so.
  */
-export function createForwarder(options: ForwarderOptions): { forward: (req: IncomingMessage, res: ServerResponse, extraHeaders: Record<string, string>) => void; close: () => void } {
+export function createForwarder(options: ForwarderOptions): { forward: (req: IncomingMessage, res: ServerResponse, extraHeaders: Record<string, string>) => void; close: () => Promise<void> } {
   const { target, maxJudgedBytes, maxBodyBytes, onExchange } = options;
-  const module = target.protocol === 'https:' ? process.getBuiltinModule('node:https') : nodeHttp;
-  const agent = new module.Agent({ keepAlive: true, maxSockets: options.maxSockets ?? 64 });
+  // undici rather than node:http's client: about half the CPU per forwarded request (docs/proxy.md, Cost).
+  // No timeouts of its own: the target's slowness is the target's.
+  const agent = new Agent({ connections: options.maxSockets ?? 64, headersTimeout: 0, bodyTimeout: 0 });
   const prefix = target.pathname.replace(/\/+$/, '');
 
   const forward = (req: IncomingMessage, res: ServerResponse, extraHeaders: Record<string, string>) => {
@@ -61,85 +63,80 @@ export function createForwarder(options: ForwarderOptions): { forward: (req: Inc
       exchange.durationMs = performance.now() - started;
       onExchange(exchange);
     };
+    const kept: Buffer[] = [];
+    let size = 0;
+    let overflow = false;
+    let status = 0;
+    let answerHeaders: Record<string, string> = {};
+    let controller: Dispatcher.DispatchController | undefined;
 
-    const upstream = module.request({
-      agent,
-      protocol: target.protocol,
-      hostname: target.hostname.replace(/^\[|\]$/g, ''),
-      port: target.port || undefined,
-      method: req.method,
-      path: prefix + path,
-      headers: endToEnd(req.headers),
-    });
-    upstream.on('response', (answer) => {
-      const headers = { ...endToEnd(answer.headers), ...extraHeaders } as OutgoingHttpHeaders;
-      if (!res.destroyed) res.writeHead(answer.statusCode ?? 502, headers);
-      const kept: Buffer[] = [];
-      let size = 0;
-      let overflow = false;
-      answer.on('data', (chunk: Buffer) => {
-        if (!overflow) {
-          if (size + chunk.length > maxJudgedBytes) overflow = true;
-          else {
-            kept.push(chunk);
-            size += chunk.length;
-          }
-        }
-        // Back-pressure: a slow client slows the read from the target, memory stays bounded.
-        if (!res.write(chunk)) {
-          answer.pause();
-          res.once('drain', () => answer.resume());
-        }
-      });
-      answer.on('end', () => {
-        res.end();
-        const recorded = recordedHeaders(answer.headers);
-        if (overflow) exchange.transportError = `answered ${answer.statusCode}, but the body exceeded ${maxJudgedBytes} bytes, the most the proxy keeps for judging; the client got all of it`;
-        else exchange.response = { status: answer.statusCode ?? 0, headers: recorded, body: Buffer.concat(kept).toString('utf8') };
-        finish();
-      });
-      answer.on('error', () => {
-        exchange.transportError = 'the connection closed before a complete response';
-        res.destroy();
-        finish();
-      });
-    });
-    upstream.on('error', (error: NodeJS.ErrnoException) => {
-      if (exchange.clientGone) return finish();
-      exchange.transportError = describeUpstreamError(error);
-      if (!res.headersSent && !res.destroyed) {
-        const refusal = errorResponse(502, 'ProxyTargetError', `flag-admin proxy could not get an answer from ${target.origin}: ${exchange.transportError}.`, randomIds, extraHeaders);
-        res.writeHead(refusal.status, { ...refusal.headers, 'content-length': String(Buffer.byteLength(refusal.body ?? '')) });
-        res.end(refusal.body);
-      } else res.destroy();
+    res.on('close', () => {
+      if (res.writableFinished) return;
+      exchange.clientGone = true;
+      controller?.abort(new Error('the client went away'));
       finish();
     });
-    res.on('close', () => {
-      if (!res.writableFinished) {
-        exchange.clientGone = true;
-        upstream.destroy();
-        finish();
-      }
-    });
-
-    // The request body streams through, cut off past the cap (the mock's --max-body-bytes).
-    let sent = 0;
-    req.on('data', (chunk: Buffer) => {
-      sent += chunk.length;
-      if (sent > maxBodyBytes) {
-        upstream.destroy(new Error(`the request body is larger than ${maxBodyBytes} bytes`));
-        req.resume();
-        return;
-      }
-      if (!upstream.write(chunk)) {
-        req.pause();
-        upstream.once('drain', () => req.resume());
-      }
-    });
-    req.on('end', () => upstream.end());
+    const hasBody = req.headers['content-length'] !== undefined ? req.headers['content-length'] !== '0' : req.headers['transfer-encoding'] !== undefined;
+    agent.dispatch(
+      {
+        origin: target.origin,
+        path: prefix + path,
+        method: (req.method ?? 'GET') as Dispatcher.HttpMethod,
+        headers: endToEnd(req.headers) as Record<string, string | string[]>,
+        body: hasBody ? Readable.from(cappedBody(req, maxBodyBytes)) : null,
+      },
+      {
+        onRequestStart: (c) => {
+          controller = c;
+        },
+        onResponseStart: (c, statusCode, headers) => {
+          status = statusCode;
+          answerHeaders = recordedHeaders(headers);
+          if (!res.destroyed) res.writeHead(statusCode, { ...endToEnd(headers), ...extraHeaders } as OutgoingHttpHeaders);
+          // Back-pressure: a slow client slows the read from the target, memory stays bounded.
+          res.on('drain', () => c.resume());
+        },
+        onResponseData: (c, chunk) => {
+          if (!overflow) {
+            if (size + chunk.length > maxJudgedBytes) overflow = true;
+            else {
+              kept.push(chunk);
+              size += chunk.length;
+            }
+          }
+          if (!res.write(chunk)) c.pause();
+        },
+        onResponseEnd: () => {
+          res.end();
+          if (overflow) exchange.transportError = `answered ${status}, but the body exceeded ${maxJudgedBytes} bytes, the most the proxy keeps for judging; the client got all of it`;
+          else exchange.response = { status, headers: answerHeaders, body: Buffer.concat(kept).toString('utf8') };
+          finish();
+        },
+        onResponseError: (_, error) => {
+          if (exchange.clientGone) return finish();
+          exchange.transportError = describeUpstreamError(error as NodeJS.ErrnoException);
+          if (!res.headersSent && !res.destroyed) {
+            const refusal = errorResponse(502, 'ProxyTargetError', `flag-admin proxy could not get an answer from ${target.origin}: ${exchange.transportError}.`, randomIds, extraHeaders);
+            res.writeHead(refusal.status, { ...refusal.headers, 'content-length': String(Buffer.byteLength(refusal.body ?? '')) });
+            res.end(refusal.body);
+          } else res.destroy();
+          finish();
+        },
+      },
+    );
   };
 
   return { forward, close: () => agent.destroy() };
+}
+
+/** The request body as it streams in, cut off past the cap (the mock's --max-body-bytes). */
+async function* cappedBody(req: IncomingMessage, maxBodyBytes: number): AsyncGenerator<Buffer> {
+  let sent = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    sent += chunk.length;
+    if (sent > maxBodyBytes) throw new Error(`the request body is larger than ${maxBodyBytes} bytes`);
+    yield chunk;
+  }
 }
 
 /** The headers a proxy passes on: all but the hop-by-hop ones and those the Connection header names. */
@@ -162,6 +159,6 @@ function recordedHeaders(headers: IncomingHttpHeaders): Record<string, string> {
 
 function describeUpstreamError(error: NodeJS.ErrnoException): string {
   if (error.code === 'ECONNREFUSED' || error.code === 'ENOTFOUND' || error.code === 'EHOSTUNREACH' || error.code === 'EAI_AGAIN') return `the connection could not be made (${error.code})`;
-  if (error.code === 'ECONNRESET' || error.code === 'EPIPE' || error.message === 'socket hang up') return 'the connection closed before a complete response';
+  if (error.code === 'ECONNRESET' || error.code === 'EPIPE' || error.code === 'UND_ERR_SOCKET' || error.code === 'UND_ERR_CLOSED') return 'the connection closed before a complete response';
   return error.message;
 }

@@ -144,7 +144,7 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
     recording: () => recorder?.fixture(),
     close: async () => {
       await server.close();
-      forwarder.close();
+      await forwarder.close();
       if (options.record && recorder) writeFileSync(options.record, `${JSON.stringify(recorder.fixture().state, null, 2)}\n`);
     },
   };
