@@ -12,13 +12,15 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
   const POLL_MS = 300;
 
   // A control token (flag-admin mock --control-token) comes in the fragment, which no request
-  // carries to a server or a log: /__mock/ui#token=...
-  const fragment = new URLSearchParams(location.hash.slice(1));
-  if (fragment.has('token')) {
+  // carries to a server or a log: /__mock/ui#token=... (also when added to an open page).
+  function absorbToken() {
+    const fragment = new URLSearchParams(location.hash.slice(1));
+    if (!fragment.has('token')) return;
     sessionStorage.setItem('flag-admin-control-token', fragment.get('token'));
     history.replaceState(null, '', location.pathname + location.search);
   }
-  const token = sessionStorage.getItem('flag-admin-control-token');
+  absorbToken();
+  window.addEventListener('hashchange', absorbToken);
 
   let session = 'default';
   let selected = undefined;
@@ -28,6 +30,7 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
 
   async function call(method, path, options = {}) {
     const headers = { 'x-mock-session': options.session || session };
+    const token = sessionStorage.getItem('flag-admin-control-token');
     if (token) headers['x-mock-control-token'] = token;
     if (options.body !== undefined) headers['content-type'] = 'application/json';
     const response = await fetch(path, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });

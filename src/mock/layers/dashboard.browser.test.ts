@@ -100,6 +100,23 @@ describeInBrowser('the dashboard at /__mock/ui in Chromium', (browser) => {
     await page.screenshot({ path: `${REPORTS}dashboard-mock.png`, fullPage: true });
   });
 
+  it('with a control token, works when the page is opened with it in the fragment, and shows the refusal without it', async () => {
+    const guarded = await startMock({ port: 0, controlToken: 'dashboard-token' });
+    try {
+      await call(guarded.url, 'GET', '/api/admin/auth/oidc/settings', ADMIN_KEY);
+      outside.length = 0;
+      page = await browser().newPage();
+      await page.goto(`${guarded.url}/__mock/ui`);
+      await page.locator('#status', { hasText: 'control token' }).waitFor({ timeout: 5_000 });
+      await page.goto(`${guarded.url}/__mock/ui#token=dashboard-token`);
+      await page.locator('#journal tbody tr', { hasText: '/api/admin/auth/oidc/settings' }).waitFor({ timeout: 5_000 });
+      // The token leaves the address bar at once: no screenshot, bookmark or shared link carries it.
+      expect(page.url()).toBe(`${guarded.url}/__mock/ui`);
+    } finally {
+      await guarded.close();
+    }
+  });
+
   it('on the proxy, shows each finding with its evidence', async () => {
     const target = await breakResponses(contract, (req, res) => (operationOf(contract, req) === 'getOidcSettings' && res.status === 200 ? editJson(res, (body) => ({ ...body, defaultRootRole: 'Owner' })) : res));
     const proxy = await startProxy({ contract, port: 0, target: target.url });
