@@ -208,6 +208,19 @@ describe('flag-admin proxy in front of a backend', () => {
     expect(proxy.report().findings.map((f) => f.checkId)).toEqual(['response-received']);
   });
 
+  it('keeps a key a client also put in the query out of the journal and the access log', async () => {
+    const target = await serveHandler(freshMock(contract).handle, { port: 0 });
+    running.push(target);
+    const logged: string[] = [];
+    const proxy = await startProxy({ contract, port: 0, target: target.url, onExchange: (line) => logged.push(line.url) });
+    running.push(proxy);
+    await fetch(`${proxy.url}/api/admin/auth/oidc/settings?api_key=${ADMIN_KEY}`, { headers: { authorization: ADMIN_KEY } });
+    const journal = (await control(proxy, '/__mock/journal')).text;
+    expect(journal).toContain('/api/admin/auth/oidc/settings?api_key=<redacted>');
+    expect(logged).toEqual(['/api/admin/auth/oidc/settings?api_key=<redacted>']);
+    expect(journal + (await control(proxy, '/__mock/report')).text).not.toContain(ADMIN_KEY);
+  });
+
   it('answers preflights and adds CORS headers to forwarded answers, as the mock does', async () => {
     const target = await serveHandler(freshMock(contract).handle, { port: 0 });
     running.push(target);

@@ -2,7 +2,8 @@ import { writeFileSync } from 'node:fs';
 import { createPassiveJudge, type PassiveReport } from '../../conformance/passive-judge.ts';
 import { renderJson } from '../../conformance/reporters/json.ts';
 import { renderJunit } from '../../conformance/reporters/junit.ts';
-import { loadContract, type Contract } from '../contract/index.ts';
+import { loadContract, REDACTED, type Contract } from '../contract/index.ts';
+import { requestPath } from '../mock/core/request-path.ts';
 import { randomIds } from '../mock/core/errors.ts';
 import type { MockHandle, MockRequest } from '../mock/core/types.ts';
 import { serveHandler, type ForwardAnswer, type RunningServer, type ServeOptions } from '../mock/adapters/node-server.ts';
@@ -84,16 +85,18 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
     const key = authHeaders.map((name) => first(exchange.headers[name])).find((value) => value !== undefined && value.trim() !== '');
     const findings = judge.judge({ method: exchange.method, target: exchange.target, key, response: exchange.response, transportError: exchange.transportError });
     recorder?.observe({ method: exchange.method, target: exchange.target, key, response: exchange.response });
-    const request: MockRequest = { method: exchange.method, url: exchange.target, headers: exchange.headers };
+    // A client that also put its key in the query must not find it in the journal or the log.
+    const shown = withoutKey(exchange.target, key);
+    const request: MockRequest = { method: exchange.method, url: shown, headers: exchange.headers };
     const session = first(exchange.headers[SESSION_HEADER]) || DEFAULT_SESSION;
     const response = exchange.response ?? { status: 502, headers: {}, body: '' };
-    const shown: JournalFinding[] | undefined = findings?.map(({ checkId, severity, title, message, expected, got, schemaPointer, instancePointer, response, curl }) => ({ checkId, severity, title, message, expected, got, schemaPointer, instancePointer, response, curl }));
+    const journalFindings: JournalFinding[] | undefined = findings?.map(({ checkId, severity, title, message, expected, got, schemaPointer, instancePointer, response, curl }) => ({ checkId, severity, title, message, expected, got, schemaPointer, instancePointer, response, curl }));
     const verdict = findings === undefined ? undefined : findings.some((f) => f.severity === 'error') ? 'not conformant' : 'conformant';
-    journal.record(request, session, exchange.at, exchange.durationMs, { status: response.status, headers: response.headers, body: response.body }, verdict && { verdict, findings: shown ?? [] });
-    const route = contract.matchRoute(exchange.method, exchange.target.split('?')[0]!);
+    journal.record(request, session, exchange.at, exchange.durationMs, { status: response.status, headers: response.headers, body: response.body }, verdict && { verdict, findings: journalFindings ?? [] });
+    const route = contract.matchRoute(exchange.method, requestPath(exchange.target));
     options.onExchange?.({
       method: exchange.method,
-      url: exchange.target,
+      url: shown,
       status: response.status,
       ms: exchange.durationMs,
       operationId: route.kind === 'operation' ? route.operation.operationId : null,
@@ -148,6 +151,12 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
       if (options.record && recorder) writeFileSync(options.record, `${JSON.stringify(recorder.fixture().state, null, 2)}\n`);
     },
   };
+}
+
+/** The request target with the request's own key, as sent or percent-encoded, replaced by the redaction mark. */
+function withoutKey(target: string, key: string | undefined): string {
+  if (!key || key.length < 4) return target;
+  return target.replaceAll(key, REDACTED).replaceAll(encodeURIComponent(key), REDACTED);
 }
 
 function first(value: string | string[] | undefined): string | undefined {
