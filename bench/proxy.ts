@@ -11,7 +11,9 @@ import { fork } from 'node:child_process';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { Pool } from 'undici';
+import { Pool, request } from 'undici';
+import { createPassiveJudge } from '../conformance/passive-judge.ts';
+import { loadContract } from '../src/contract/index.ts';
 import type { LoadRequest, LoadResult } from './load-worker.ts';
 import { machineLines } from './machine.ts';
 import { cpuMs } from './proc-stats.ts';
@@ -22,7 +24,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, 'bin', 'flag-admin.js');
 const KEY = 'mock-admin-key';
 const { values: flags } = parseArgs({ options: { quick: { type: 'boolean', default: false } } });
-const CONFIG = flags.quick ? { pairs: 500, seconds: 1, connections: 10 } : { pairs: 3000, seconds: 3, connections: 10 };
+const CONFIG = flags.quick ? { pairs: 500, seconds: 1, connections: 10, judged: 2_000 } : { pairs: 3000, seconds: 3, connections: 10, judged: 10_000 };
 
 /** Requests of each kind a frontend sends; deletes are left out, they would run out of tokens. */
 const ROUTES = [
@@ -105,6 +107,22 @@ try {
     const proxyCpu = ((cpuMs(proxy.pid) - proxyBefore) * 1000) / through.requests;
     const targetCpu = ((cpuMs(target.pid) - before) * 1000) / through.requests;
     print(`| ${route.label} | ${fmt(alone.requests / alone.seconds)} | ${fmt(aloneCpu, 1)} | ${fmt(through.requests / through.seconds)} | ${fmt(proxyCpu, 1)} | ${fmt(targetCpu, 1)} | **${fmt(proxyCpu / aloneCpu, 2)}×** |`);
+  }
+  print();
+  print(`Of the proxy's CPU, judging: the passive judge alone, in this process, on the target's own answers (${fmt(CONFIG.judged)} exchanges per route after as many to warm up).`);
+  print();
+  print('| route | judge µs/exchange |');
+  print('|---|---:|');
+  const contract = await loadContract({ validate: false, lazyValidators: true });
+  for (const route of ROUTES) {
+    const answer = await request(target.url + route.path, { headers: route.headers });
+    const response = { status: answer.statusCode, headers: Object.fromEntries(Object.entries(answer.headers).map(([k, v]) => [k, String(v)])), body: await answer.body.text() };
+    const judge = createPassiveJudge({ contract, baseUrl: target.url });
+    const passing = { method: 'GET', target: route.path, key: route.headers.authorization, response };
+    for (let i = 0; i < CONFIG.judged; i++) judge.judge(passing);
+    const started = performance.now();
+    for (let i = 0; i < CONFIG.judged; i++) judge.judge(passing);
+    print(`| ${route.label} | ${fmt(((performance.now() - started) * 1000) / CONFIG.judged, 1)} |`);
   }
 } finally {
   worker.kill();
