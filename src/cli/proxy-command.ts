@@ -13,8 +13,8 @@ import { untilStopped } from './stop-with-parent.ts';
 export const PROXY_USAGE = `Usage: flag-admin proxy --target URL [-p 4010] [--record FILE] [options]
 
 Forwards every request to --target and its answer back unchanged, and judges each exchange of
-the API's operations with the conformance suite's checks as it passes. Verdicts: the journal
-(/__mock/journal?verdict=not%20conformant), the access log, the dashboard (/__mock/ui) and the
+the API's operations with the suite's checks and its model of the contract as it passes. Verdicts:
+the journal (/__mock/journal?verdict=not%20conformant), the access log, the dashboard (/__mock/ui), the
 suite's reports (GET /__mock/report[?format=junit], and --json/--junit on exit). It sends no
 request of its own; keys are never logged, recorded or reported.
 
