@@ -6,7 +6,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { freePort, spawnServer, type SpawnedServer } from './spawn-server.ts';
+import { spawnServer, type SpawnedServer } from './spawn-server.ts';
 import { ADMIN_KEY, SCENARIOS } from './targets.ts';
 
 const run = promisify(execFile);
@@ -20,9 +20,6 @@ export async function packInstalledBin(sandbox: string): Promise<{ start(): Prom
   await run('tar', ['xzf', join(sandbox, stdout.trim().split('\n').at(-1)!), '-C', installed, '--strip-components=1']);
   const bin = join(installed, 'bin', 'flag-admin.js');
   return {
-    async start() {
-      const port = await freePort();
-      return spawnServer(process.execPath, [bin, 'mock', '--port', String(port), '--quiet'], port, { probe: { method: 'GET', path: SCENARIOS[0]!.path, headers: { authorization: ADMIN_KEY } } });
-    },
+    start: () => spawnServer(process.execPath, [bin, 'mock', '--port', '0', '--quiet'], { probe: { method: 'GET', path: SCENARIOS[0]!.path, headers: { authorization: ADMIN_KEY } } }),
   };
 }

@@ -17,7 +17,7 @@ import { loadContract } from '../src/contract/index.ts';
 import type { LoadRequest, LoadResult } from './load-worker.ts';
 import { machineLines } from './machine.ts';
 import { cpuMs } from './proc-stats.ts';
-import { freePort, spawnServer, type SpawnedServer } from './spawn-server.ts';
+import { spawnServer, type SpawnedServer } from './spawn-server.ts';
 import { percentile } from './stats.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -35,9 +35,9 @@ const ROUTES = [
 
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
-async function start(args: string[], probeKey = KEY): Promise<SpawnedServer> {
-  const port = await freePort();
-  return spawnServer(process.execPath, [BIN, ...args, '--port', String(port), '--quiet'], port, { probe: { method: 'GET', path: ROUTES[0]!.path, headers: { authorization: probeKey } } });
+/** A server of the kit on a port of its own choosing (port 0: spawnServer finds it). */
+function start(args: string[]): Promise<SpawnedServer> {
+  return spawnServer(process.execPath, [BIN, ...args, '--port', '0', '--quiet'], { probe: { method: 'GET', path: ROUTES[0]!.path, headers: { authorization: KEY } } });
 }
 
 /** Per-request wall times of one client, direct and proxied alternately. */

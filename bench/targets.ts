@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
-import { freePort, spawnServer, type SpawnedServer } from './spawn-server.ts';
+import { spawnServer, type SpawnedServer } from './spawn-server.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, 'bin', 'flag-admin.js');
@@ -50,14 +50,12 @@ const asIs = (s: Scenario) => ({ method: s.method, path: s.path, headers: s.head
 const probeOf = (path = SCENARIOS[0]!.path, key = ADMIN_KEY) => ({ method: 'GET', path, headers: { authorization: key } });
 
 async function startMock(options: MockStartOptions = {}): Promise<SpawnedServer> {
-  const port = await freePort();
-  const args = [BIN, 'mock', '--port', String(port), '--quiet', ...(options.fixtures ? ['--fixtures', options.fixtures] : [])];
-  return spawnServer(process.execPath, args, port, { probe: probeOf(options.probePath, options.key), env: options.env });
+  const args = [BIN, 'mock', '--port', '0', '--quiet', ...(options.fixtures ? ['--fixtures', options.fixtures] : [])];
+  return spawnServer(process.execPath, args, { probe: probeOf(options.probePath, options.key), env: options.env });
 }
 
 async function startPrism(extra: string[]): Promise<SpawnedServer> {
-  const port = await freePort();
-  return spawnServer(process.execPath, [PRISM, 'mock', '-p', String(port), '-h', '127.0.0.1', ...extra, SPEC], port, { probe: probeOf() });
+  return spawnServer(process.execPath, [PRISM, 'mock', '-p', '0', '-h', '127.0.0.1', ...extra, SPEC], { probe: probeOf() });
 }
 
 /**
@@ -126,10 +124,7 @@ export async function targetsFor(work: string): Promise<Target[]> {
       name: 'bare',
       label: 'bare node:http, same bytes',
       startupLabel: 'bare node:http server',
-      start: async () => {
-        const port = await freePort();
-        return spawnServer(process.execPath, [join(ROOT, 'bench', 'bare-server.js'), answers, String(port)], port, { probe: probeOf() });
-      },
+      start: () => spawnServer(process.execPath, [join(ROOT, 'bench', 'bare-server.js'), answers, '0'], { probe: probeOf() }),
       request: asIs,
     },
     { name: 'prism', label: 'Prism, default logging', startupLabel: 'Prism (`prism mock spec/openapi.yaml`)', start: () => startPrism([]), request: asIs },

@@ -108,4 +108,65 @@ idle.forEach((s) => s.destroy());
   console.log(`1,000 concurrent deletes of one token: ${JSON.stringify(counts)}`);
 }
 
+/** One raw request; its status and whether its body is the `{id, name, message}` JSON every error has. */
+async function answerOf(bytes: string): Promise<string> {
+  const answer = await rawRequest(port, bytes, 30_000).catch(() => undefined);
+  if (!answer) return 'no answer';
+  let shape = `no error JSON (body ${JSON.stringify(answer.body.slice(0, 20))})`;
+  try {
+    const body = JSON.parse(answer.body);
+    if (typeof body?.id === 'string' && typeof body.name === 'string' && typeof body.message === 'string') shape = body.name;
+  } catch {}
+  return `${answer.status} ${answer.status >= 400 ? shape : ''}`.trim();
+}
+const control = (method: string, path: string, body = '', headers = 'host: localhost\r\n') =>
+  answerOf(`${method} ${path} HTTP/1.1\r\n${headers}content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+
+// 5. DNS rebinding: a page of another name, resolved to 127.0.0.1, reads the control API (same-origin GET, no Origin).
+{
+  const reads: string[] = [];
+  for (const path of ['/__mock/state', '/__mock/journal', '/docs/init.js']) {
+    const answer = await rawRequest(port, `GET ${path} HTTP/1.1\r\nhost: evil.example:${port}\r\nconnection: close\r\n\r\n`);
+    reads.push(`${path} ${answer?.status} ${answer?.body.includes('mock-admin-key') ? 'WITH the admin key' : 'no key'}`);
+  }
+  console.log(`DNS rebinding (Host: evil.example): ${reads.join('; ')}`);
+}
+
+// 6. JSON nested 400,000 deep (under 1 MiB) to the control API.
+{
+  const deep = `${'['.repeat(400_000)}${']'.repeat(400_000)}`;
+  console.log(`JSON nested 400,000 deep: PUT /__mock/state ${await control('PUT', '/__mock/state', deep)}; POST /__mock/rules ${await control('POST', '/__mock/rules', `{"operationId":"getOidcSettings","code":${deep}}`)}; then a normal read: ${await answerOf(`GET ${ENVIRONMENTS} HTTP/1.1\r\nhost: x\r\nauthorization: mock-admin-key\r\nconnection: close\r\n\r\n`)}`);
+}
+
+// 7. HTTP/1.1 without Host, and an Expect no server meets.
+console.log(`HTTP/1.1 without Host: ${await answerOf(`GET ${ENVIRONMENTS} HTTP/1.1\r\nconnection: close\r\n\r\n`)}; Expect: 200-ok: ${await answerOf(`GET ${ENVIRONMENTS} HTTP/1.1\r\nhost: x\r\nexpect: 200-ok\r\nconnection: close\r\n\r\n`)}`);
+
+// 8. Prototype keys in a posted state and rule.
+{
+  const state = JSON.stringify(await (await request(`${url}/__mock/state`)).body.json()).replace('"oidcSettings":{', '"oidcSettings":{"__proto__":{"polluted":true},');
+  console.log(`__proto__ keys: PUT /__mock/state ${await control('PUT', '/__mock/state', state)}; POST /__mock/rules ${await control('POST', '/__mock/rules', '{"operationId":"getOidcSettings","code":403,"constructor":{"prototype":{}}}')}`);
+}
+
+// 9. Rules: an endless count, then as many rules as 8 s allow.
+{
+  const huge = await Promise.all([1e308, 2 ** 53].map((count) => control('POST', '/__mock/rules', JSON.stringify({ operationId: 'getOidcSettings', delay: 1, count }), 'host: localhost\r\nx-mock-session: flood\r\n')));
+  const counts: Record<string, number> = {};
+  const until = performance.now() + 8000;
+  while (performance.now() < until) {
+    const answer = await control('POST', '/__mock/rules', '{"operationId":"getOidcSettings","delay":1}', 'host: localhost\r\nx-mock-session: flood\r\n');
+    counts[answer] = (counts[answer] ?? 0) + 1;
+    if (answer.startsWith('409')) break;
+  }
+  console.log(`rules: count 1e308 ${huge[0]}, count 2^53 ${huge[1]}; posted for up to 8 s: ${JSON.stringify(counts)}`);
+}
+
+// 10. A key outside the header: URL userinfo and the query. The journal must not show it.
+{
+  for (const target of [`http://u:mock-admin-key@127.0.0.1:${port}${ENVIRONMENTS}`, `${ENVIRONMENTS}?api_key=mock-admin-key`, `${ENVIRONMENTS}?q=Bearer%20mock-admin-key`]) {
+    await rawRequest(port, `GET ${target} HTTP/1.1\r\nhost: x\r\nauthorization: mock-admin-key\r\nx-mock-session: leaks\r\nconnection: close\r\n\r\n`);
+  }
+  const journal = await rawRequest(port, 'GET /__mock/journal HTTP/1.1\r\nhost: localhost\r\nx-mock-session: leaks\r\nconnection: close\r\n\r\n');
+  console.log(`key in userinfo and query: the journal shows it ${journal?.body.split('mock-admin-key').length! - 1} times`);
+}
+
 child.kill('SIGTERM');

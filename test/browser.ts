@@ -25,8 +25,9 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: 30_000 });
+/** `extraArgs`, e.g. `--host-resolver-rules=MAP rebound.test 127.0.0.1` to stand in for DNS. */
+export function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, ...extraArgs], timeout: 30_000 });
 }
 
 /**
@@ -34,7 +35,7 @@ export function launchChromium(): Promise<Browser> {
  * the reason in its title, except under CI (`CI` set), where a missing browser is a failure: the
  * browser tests are part of what CI proves.
  */
-export function describeInBrowser(title: string, body: (browser: () => Browser) => void): void {
+export function describeInBrowser(title: string, body: (browser: () => Browser) => void, extraArgs: readonly string[] = []): void {
   const present = existsSync(CHROMIUM);
   if (!present && !process.env.CI) {
     console.warn(`${title}: skipped: no Chromium at ${CHROMIUM} (apt-get install chromium)`);
@@ -53,7 +54,7 @@ export function describeInBrowser(title: string, body: (browser: () => Browser) 
   describe(title, () => {
     let browser: Browser | undefined;
     beforeAll(async () => {
-      browser = await launchChromium();
+      browser = await launchChromium(extraArgs);
     });
     afterAll(async () => {
       await browser?.close();

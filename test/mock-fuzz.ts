@@ -96,7 +96,8 @@ function arbitraries(contract: Contract) {
 }
 
 function bytesOf(request: FuzzRequest, ownSession: string): string {
-  const lines = [`${request.method} ${request.path} HTTP/1.1`, 'host: fuzz'];
+  // A loopback name: the control API answers only requests addressed to this machine (control-access.ts).
+  const lines = [`${request.method} ${request.path} HTTP/1.1`, 'host: localhost'];
   if (request.key !== undefined) lines.push(`authorization: ${request.key}`);
   const session = { own: ownSession, none: undefined, other: 'fuzz-other', invalid: 'no spaces allowed!' }[request.session];
   if (session !== undefined) lines.push(`x-mock-session: ${session}`);
@@ -177,7 +178,7 @@ async function step(mock: RunningMock, contract: Contract, model: Model, request
 
 /** The session's tokens and projects as the mock holds them, against the model. */
 async function stateProblems(mock: RunningMock, model: Model, session: string): Promise<string[]> {
-  const answer = await rawRequest(mock.port, `GET /__mock/state HTTP/1.1\r\nhost: fuzz\r\nx-mock-session: ${session}\r\nconnection: close\r\n\r\n`);
+  const answer = await rawRequest(mock.port, `GET /__mock/state HTTP/1.1\r\nhost: localhost\r\nx-mock-session: ${session}\r\nconnection: close\r\n\r\n`);
   if (answer?.status !== 200) return [`GET /__mock/state answered ${answer?.status}`];
   const state = JSON.parse(answer.body) as MockState;
   const actual = modelOf(state);

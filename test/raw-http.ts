@@ -12,9 +12,9 @@ export interface RawAnswer {
  * characters, an unbalanced header) with `connection: close`, and reads the whole answer.
  * Resolves undefined when the server closed without a word (which the hardening tests forbid).
  */
-export function rawRequest(port: number, bytes: string, timeoutMs = 5000): Promise<RawAnswer | undefined> {
+export function rawRequest(port: number, bytes: string, timeoutMs = 5000, host = '127.0.0.1'): Promise<RawAnswer | undefined> {
   return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
+    const socket = connect(port, host);
     const chunks: Buffer[] = [];
     const timer = setTimeout(() => {
       socket.destroy();

@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { DEFAULT_LIMITS, DEFAULT_MAX_SESSIONS, type ConnectionLimits } from '../mock/index.ts';
+import { DEFAULT_LIMITS, DEFAULT_MAX_RULES, DEFAULT_MAX_SESSIONS, type ConnectionLimits } from '../mock/index.ts';
 import { LOG_FORMATS, type LogFormat } from './access-log.ts';
 import { UsageError } from './io.ts';
 import { parseFlags } from './parse-flags.ts';
@@ -14,6 +14,9 @@ export const SERVER_FLAGS_USAGE = `  -p, --port PORT          port to listen on;
   --control-token TOKEN    open the control API (/__mock/) to callers sending this token in
                            X-Mock-Control-Token, and only to them   (default: loopback callers only;
                                                                     env FLAG_ADMIN_MOCK_CONTROL_TOKEN)
+  --allowed-host NAME      also answer the control API (/__mock/) and pre-fill the docs' key for
+                           requests addressed to this host name; repeatable (default: only
+                           localhost, *.localhost, 127.0.0.1, [::1] and --host; others get 403)
   --log-format text|json   access log lines as text or one JSON object each (default text)
   -q, --quiet              no access log
 
@@ -38,6 +41,8 @@ export const MOCK_USAGE = `Usage: flag-admin mock [-p 4010] [--host 127.0.0.1] [
                            and the last good state stays served
   --max-sessions N         X-Mock-Session sessions kept, least recently used dropped
                                                                     (default ${DEFAULT_MAX_SESSIONS})
+  --max-rules N            sticky rules (POST /__mock/rules) one session holds; one more gets 409
+                                                                    (default ${DEFAULT_MAX_RULES})
 ${SERVER_FLAGS_USAGE}`;
 
 /** The limit flags, by option name of ConnectionLimits. */
@@ -57,6 +62,7 @@ export interface ServerArgs {
   logFormat: LogFormat;
   cors: false | { origins: string[] };
   controlToken: string | undefined;
+  allowedHosts: string[];
   limits: ConnectionLimits;
 }
 
@@ -64,6 +70,7 @@ export interface MockArgs extends ServerArgs {
   fixtures: string | undefined;
   watch: boolean;
   maxSessions: number;
+  maxRules: number;
 }
 
 /** A host name as RFC 1123 §2.1 allows one: letters, digits, hyphens, dot-separated labels. */
@@ -78,6 +85,7 @@ export const SERVER_FLAGS = {
   'cors-origin': { type: 'string' as const, multiple: true as const, default: [] as string[] },
   'no-cors': { type: 'boolean' as const, default: false },
   'control-token': { type: 'string' as const },
+  'allowed-host': { type: 'string' as const, multiple: true as const, default: [] as string[] },
   ...(Object.fromEntries(Object.keys(LIMIT_FLAGS).map((flag) => [flag, { type: 'string' as const }])) as Record<keyof typeof LIMIT_FLAGS, { type: 'string' }>),
 } satisfies NonNullable<Parameters<typeof parseFlags>[1]>;
 
@@ -87,16 +95,20 @@ export function parseMockArgs(argv: string[], env: Record<string, string | undef
     fixtures: { type: 'string' },
     watch: { type: 'boolean', short: 'w', default: false },
     'max-sessions': { type: 'string', default: String(DEFAULT_MAX_SESSIONS) },
+    'max-rules': { type: 'string', default: String(DEFAULT_MAX_RULES) },
   });
-  if (!/^\d{1,6}$/.test(values['max-sessions']) || Number(values['max-sessions']) < 1) {
-    throw new UsageError(`--max-sessions expects an integer from 1 to 999999, got ${JSON.stringify(values['max-sessions'])}`);
-  }
+  const server = serverArgs(values, env);
+  const maxSessions = countFlag('max-sessions', values['max-sessions']);
+  const maxRules = countFlag('max-rules', values['max-rules']);
   if (values.watch && values.fixtures === undefined) throw new UsageError('--watch needs --fixtures FILE: the embedded state does not change');
-  return { ...serverArgs(values, env), fixtures: values.fixtures, watch: values.watch, maxSessions: Number(values['max-sessions']) };
+  return { ...server, fixtures: values.fixtures, watch: values.watch, maxSessions, maxRules };
 }
 
 /** Checks and converts the shared flags' values. */
-export function serverArgs(values: { port: string; host: string; quiet: boolean; 'log-format': string; 'cors-origin': string[]; 'no-cors': boolean; 'control-token'?: string | undefined }, env: Record<string, string | undefined>): ServerArgs {
+export function serverArgs(
+  values: { port: string; host: string; quiet: boolean; 'log-format': string; 'cors-origin': string[]; 'no-cors': boolean; 'control-token'?: string | undefined; 'allowed-host': string[] },
+  env: Record<string, string | undefined>,
+): ServerArgs {
   if (!/^\d{1,5}$/.test(values.port) || Number(values.port) > 65535) {
     throw new UsageError(`--port expects an integer from 0 to 65535, got ${JSON.stringify(values.port)}`);
   }
@@ -115,6 +127,10 @@ export function serverArgs(values: { port: string; host: string; quiet: boolean;
   }
   const controlToken = values['control-token'] ?? env.FLAG_ADMIN_MOCK_CONTROL_TOKEN;
   if (controlToken === '') throw new UsageError('--control-token expects a non-empty token');
+  for (const host of values['allowed-host']) {
+    // A name as a browser puts it in Host: no scheme, no port, no path.
+    if (isIP(host) === 0 && !HOST_NAME.test(host)) throw new UsageError(`--allowed-host expects a host name or address such as mock.internal or 192.0.2.10 (no scheme, no port), got ${JSON.stringify(host)}`);
+  }
   return {
     port: Number(values.port),
     host: values.host,
@@ -122,8 +138,15 @@ export function serverArgs(values: { port: string; host: string; quiet: boolean;
     logFormat: values['log-format'] as LogFormat,
     cors: values['no-cors'] ? false : { origins },
     controlToken,
+    allowedHosts: values['allowed-host'],
     limits: parseLimits(values as Record<string, unknown>),
   };
+}
+
+/** A bound on things a client makes (sessions, rules): at least one, and never unbounded. */
+function countFlag(flag: string, value: string): number {
+  if (!/^\d{1,6}$/.test(value) || Number(value) < 1) throw new UsageError(`--${flag} expects an integer from 1 to 999999, got ${JSON.stringify(value)}`);
+  return Number(value);
 }
 
 function parseLimits(values: Record<string, unknown>): ConnectionLimits {

@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { useCliProcesses } from '../../test/cli-process.ts';
+import { rawRequest } from '../../test/raw-http.ts';
+import { keysOutsideTheHeader, sendTargets } from '../../test/keys-outside-the-header.ts';
 
 const DEFAULT_FIXTURES = fileURLToPath(new URL('../../fixtures/default.json', import.meta.url));
 /** Runs the real CLI with the Node that runs the tests (the pinned Node 24). */
@@ -69,6 +71,12 @@ describe('flag-admin mock', () => {
     [['--no-cors', '--cors-origin', 'http://localhost:8000'], '--no-cors and --cors-origin contradict each other; give one'],
     [['--host', 'http://localhost:4010'], '--host expects an interface address or host name such as 127.0.0.1, ::1, 0.0.0.0 or localhost, got "http://localhost:4010"'],
     [['--max-sessions', '0'], '--max-sessions expects an integer from 1 to 999999, got "0"'],
+    [['--max-sessions', '-1'], '--max-sessions expects an integer from 1 to 999999, got "-1"'],
+    [['-p', '-1'], '--port expects an integer from 0 to 65535, got "-1"'],
+    [['--max-rules', '-5', '--quiet'], '--max-rules expects an integer from 1 to 999999, got "-5"'],
+    [['--max-rules', '1e9'], '--max-rules expects an integer from 1 to 999999, got "1e9"'],
+    [['--max-connections', '-1'], '--max-connections expects a positive integer, got "-1"'],
+    [['--port', '-x'], '--port expects a value'],
     [['--log-format', 'xml'], '--log-format expects text or json, got "xml"'],
     [['--watch'], '--watch needs --fixtures FILE: the embedded state does not change'],
   ])('rejects %j in one line with a pointer to the help and exit code 2', async (args, message) => {
@@ -138,6 +146,23 @@ describe('flag-admin mock', () => {
     await Promise.all([text.exited, json.exited]);
   });
 
+  it('never logs a key sent in userinfo or the query, as text or as JSON', async () => {
+    for (const format of ['text', 'json']) {
+      const mock = run(['mock', '-p', '0', '--log-format', format]);
+      const [, port] = (await mock.waitFor(/listening on http:\/\/127\.0\.0\.1:(\d+)/))!;
+      const targets = keysOutsideTheHeader('mock-admin-key', Number(port), '/api/admin/auth/oidc/settings');
+      await sendTargets(Number(port), targets, { authorization: 'mock-admin-key' });
+      await mock.waitFor(/authorization=<redacted>/);
+      const log = mock.out().split('Ctrl-C to stop.')[1]!;
+      expect(log.trim().split('\n')).toHaveLength(targets.length);
+      expect(log).not.toContain('mock-admin');
+      expect(log).not.toContain('an-unknown-secret');
+      expect(log).toContain('<redacted>');
+      mock.child.kill('SIGTERM');
+      await mock.exited;
+    }
+  });
+
   it('--watch reloads the fixtures file; a broken edit is reported with its pointer and the last good state stays', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'flag-admin-watch-')), 'state.json');
     const state = JSON.parse(readFileSync(DEFAULT_FIXTURES, 'utf8'));
@@ -157,6 +182,20 @@ describe('flag-admin mock', () => {
     expect(await projects()).toBe(200);
     mock.child.kill('SIGTERM');
     expect(await mock.exited).toBe(0);
+  });
+
+  it('--allowed-host opens the control API to requests addressed by that name; other names get 403 naming the flag', async () => {
+    const mock = run(['mock', '--port', '0', '--quiet', '--allowed-host', 'mock.internal', '--allowed-host', 'other.internal']);
+    const [, port] = (await mock.waitFor(/listening on http:\/\/127\.0\.0\.1:(\d+)/))!;
+    const read = (host: string) => rawRequest(Number(port), `GET /__mock/state HTTP/1.1\r\nhost: ${host}\r\nconnection: close\r\n\r\n`);
+    expect((await read(`mock.internal:${port}`))!.status).toBe(200);
+    expect((await read('other.internal'))!.status).toBe(200);
+    const refused = (await read('evil.example'))!;
+    expect(refused.status).toBe(403);
+    expect(JSON.parse(refused.body).message).toContain('--allowed-host evil.example');
+    const bad = run(['mock', '--allowed-host', 'http://mock.internal:4010']);
+    expect(await bad.exited).toBe(2);
+    expect(bad.err()).toContain('--allowed-host expects a host name or address');
   });
 
   it('with --control-token, opens the control API only to callers that send it', async () => {

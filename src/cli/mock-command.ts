@@ -37,9 +37,12 @@ export async function mockCommand(argv: string[], io: CommandIo): Promise<number
       host: options.host,
       cors: options.cors,
       maxSessions: options.maxSessions,
+      maxRules: options.maxRules,
       ...options.limits,
       controlToken: options.controlToken,
-      onResponse: options.quiet ? undefined : (line, request) => io.stdout(formatAccessLog({ ...line, ...facts!(request) }, options.logFormat)),
+      allowedHosts: options.allowedHosts,
+      // The target as the journal records it: no userinfo, no key in the query.
+      onResponse: options.quiet ? undefined : (line, request) => io.stdout(formatAccessLog({ ...line, url: mock.app.loggableTarget(request), ...facts!(request) }, options.logFormat)),
       onError: (error) => io.stderr(`flag-admin mock: internal error: ${error instanceof Error ? error.message : String(error)}\n`),
     });
   } catch (error) {

@@ -12,10 +12,30 @@ type FlagOptions = NonNullable<ParseArgsConfig['options']>;
  */
 export function parseFlags<T extends FlagOptions>(argv: string[], options: T, { positionals = false } = {}) {
   try {
-    return parseArgs({ args: argv, options, strict: true, allowPositionals: positionals });
+    return parseArgs({ args: withNegativeValues(argv, options), options, strict: true, allowPositionals: positionals });
   } catch (error) {
     throw new UsageError(describeParseError(error as Error & { code?: string }, argv, options));
   }
+}
+
+/**
+ * `--max-sessions -1`: parseArgs reads "-1" as an option and can say only "expects a value". A
+ * negative number after a flag that takes a value is that value (no flag is a digit), so it is
+ * passed as `--max-sessions=-1` and the flag's own check says what is wrong with it.
+ */
+function withNegativeValues(argv: string[], options: FlagOptions): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') return [...out, ...argv.slice(i)];
+    const name = arg.startsWith('--') ? arg.slice(2) : /^-[^-]$/.test(arg) ? Object.keys(options).find((n) => options[n]!.short === arg[1]) : undefined;
+    const next = argv[i + 1];
+    if (name !== undefined && options[name]?.type === 'string' && next !== undefined && /^-\d/.test(next)) {
+      out.push(`--${name}=${next}`);
+      i++;
+    } else out.push(arg);
+  }
+  return out;
 }
 
 function describeParseError(error: Error & { code?: string }, argv: string[], options: FlagOptions): string {

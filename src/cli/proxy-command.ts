@@ -81,6 +81,7 @@ export async function proxyCommand(argv: string[], io: CommandIo): Promise<numbe
       host: options.host,
       cors: options.cors,
       controlToken: options.controlToken,
+      allowedHosts: options.allowedHosts,
       strict: options.strict,
       record: options.record,
       ...options.limits,

@@ -94,6 +94,26 @@ describe('a bad fixture', () => {
     expect(error.message).toBe('inline#/serviceAccounts: expected property "serviceAccounts" present (fixtures/fixture.schema.json#/required), got none');
   });
 
+  it('refuses __proto__, constructor and prototype keys anywhere in a fixture file, with the pointer', () => {
+    const text = JSON.stringify(defaults());
+    for (const [key, at, pointer] of [
+      ['__proto__', '"oidcSettings":{', '/oidcSettings/__proto__'],
+      ['constructor', '"serviceAccounts":[{', '/serviceAccounts/0/constructor'],
+      ['prototype', '{', '/prototype'],
+    ] as const) {
+      const file = write(`${key}.json`, text.replace(at, `${at}"${key}":{"polluted":true},`));
+      const error = failure(() => loadFixtures(contract, file));
+      expect([error.pointer, error.message]).toEqual([pointer, `${file}#${pointer}: expected no key named __proto__, constructor, prototype (they reach object prototypes), got "${key}"`]);
+    }
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('refuses a fixture file nested 300,000 deep with the limit and the pointer, instead of overflowing the stack', () => {
+    const file = write('deep.json', `{"projects":${'['.repeat(300_000)}${']'.repeat(300_000)}}`);
+    const error = failure(() => loadFixtures(contract, file));
+    expect(error.message).toBe(`${file}#/projects${'/0'.repeat(63)}: expected JSON nested at most 64 levels deep, got a value nested deeper`);
+  });
+
   it('rejects a field the fixture schema does not know', () => {
     const state = defaults() as any;
     state.serviceAccounts[0].tokens[0].secret = 'x';

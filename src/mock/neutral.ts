@@ -18,6 +18,6 @@ export { CONTROL_API_DOCUMENT, CONTROL_API_PREFIX } from './layers/control-api-d
 export { CONTROL_TOKEN_HEADER } from './layers/control.ts';
 export { MAX_DELAY_MS } from './layers/prefer-header.ts';
 export { DEFAULT_SESSION, SESSION_HEADER, type Session, type Sessions } from './layers/sessions.ts';
-export type { StickyRule } from './layers/sticky-rules.ts';
+export { DEFAULT_MAX_RULES, MAX_RULE_COUNT, type StickyRule } from './layers/sticky-rules.ts';
 export { createJournal, ENTRY_VERDICTS, type EntryVerdict, type Journal, type JournalEntry, type JournalFinding, type Judged } from './layers/journal.ts';
 export { createRequestFacts, type RequestFacts } from './layers/request-facts.ts';

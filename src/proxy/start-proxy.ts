@@ -2,7 +2,8 @@ import { writeFileSync } from 'node:fs';
 import { createPassiveJudge, type PassiveReport } from '../../conformance/passive-judge.ts';
 import { renderJson } from '../../conformance/reporters/json.ts';
 import { renderJunit } from '../../conformance/reporters/junit.ts';
-import { loadContract, REDACTED, type Contract } from '../contract/index.ts';
+import { loadContract, type Contract } from '../contract/index.ts';
+import { loggableTarget } from '../mock/core/loggable-target.ts';
 import { requestPath } from '../mock/core/request-path.ts';
 import { randomIds } from '../mock/core/errors.ts';
 import type { MockHandle, MockRequest } from '../mock/core/types.ts';
@@ -26,6 +27,8 @@ export interface StartProxyOptions extends Omit<ServeOptions, 'forward' | 'onRes
   cors?: false | { origins?: readonly string[] };
   /** As the mock's: the control API (journal, report, dashboard) wants it from every caller. */
   controlToken?: string;
+  /** As the mock's `--allowed-host`: host names besides the loopback ones the control API answers under. */
+  allowedHosts?: readonly string[];
   /** Journal entries kept at most. @default 1000 */
   journalSize?: number;
   /** `--strict`: flag properties the spec does not list. @default false */
@@ -85,8 +88,8 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
     const key = authHeaders.map((name) => first(exchange.headers[name])).find((value) => value !== undefined && value.trim() !== '');
     const findings = judge.judge({ method: exchange.method, target: exchange.target, key, response: exchange.response, transportError: exchange.transportError });
     recorder?.observe({ method: exchange.method, target: exchange.target, key, response: exchange.response });
-    // A client that also put its key in the query must not find it in the journal or the log.
-    const shown = withoutKey(exchange.target, key);
+    // A client that also put its key in the query (or userinfo) must not find it in the journal or the log.
+    const shown = loggableTarget(exchange.target, (text) => key !== undefined && text.includes(key), authHeaders);
     const request: MockRequest = { method: exchange.method, url: shown, headers: exchange.headers };
     const session = first(exchange.headers[SESSION_HEADER]) || DEFAULT_SESSION;
     const response = exchange.response ?? { status: 502, headers: {}, body: '' };
@@ -119,8 +122,11 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
     sessions: createSessions({ contract, fixtures: DEFAULT_FIXTURES, maxSessions: 1, selfCheck: false }),
     journal,
     maxSessions: 1,
+    maxRules: 0,
     controlToken: options.controlToken,
     allowedOrigins,
+    // The names the proxy may be addressed by besides the loopback ones (the control API's Host rule).
+    allowedHosts: [...(options.allowedHosts ?? []), options.host ?? '127.0.0.1'],
     newId: randomIds,
     proxy: {
       report: ({ query }) =>
@@ -151,12 +157,6 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
       if (options.record && recorder) writeFileSync(options.record, `${JSON.stringify(recorder.fixture().state, null, 2)}\n`);
     },
   };
-}
-
-/** The request target with the request's own key, as sent or percent-encoded, replaced by the redaction mark. */
-function withoutKey(target: string, key: string | undefined): string {
-  if (!key || key.length < 4) return target;
-  return target.replaceAll(key, REDACTED).replaceAll(encodeURIComponent(key), REDACTED);
 }
 
 function first(value: string | string[] | undefined): string | undefined {

@@ -85,6 +85,16 @@ describe('flag-admin spec lint', () => {
     expect(github.stdout).toBe(`::error file=${spec},line=${m.line},col=${m.column},title=response-example-valid::${m.message}\n`);
   });
 
+  it('says what is wrong with YAML that does not parse, ending in the reason, not in "at line 3, column 1:"', async () => {
+    for (const [text, where, reason] of [
+      ['openapi: 3.1.0\ninfo:\n  title: [x\npaths: {}\n', '<stdin>:4:1', 'Flow sequence in block collection must be sufficiently indented and end with a ]'],
+      ['openapi: 3.1.0\npaths: }\n', '<stdin>:2:8', 'Unexpected flow-map-end token in YAML stream: "}"'],
+    ]) {
+      const { code, stderr } = await cli(['spec', 'bundle', '-'], { stdin: text });
+      expect([code, stderr]).toEqual([2, `flag-admin spec bundle: ${where}: expected a YAML or JSON document, got a syntax error: ${reason}\n`]);
+    }
+  });
+
   it('refuses an unreadable spec or API description, stdin, two files or a mistyped verb with exit 2', async () => {
     expect(await cli(['spec', 'lint', 'nowhere.yaml'])).toMatchObject({ code: 2, stderr: 'flag-admin spec lint: nowhere.yaml: cannot read it (ENOENT)\n' });
     expect((await cli(['spec', 'lint', '--api-description', 'nowhere.md'], { cwd: ROOT })).stderr).toContain('nowhere.md: cannot read the API description (ENOENT)');

@@ -48,7 +48,10 @@ export function specSourceFromText(file: string, absolutePath: string, text: str
   const error = parsed.errors[0];
   if (error) {
     const where = error.linePos ? `${file}:${error.linePos[0].line}:${error.linePos[0].col}` : file;
-    throw new SpecReadError(`${where}: expected a YAML or JSON document, got a syntax error: ${error.message.split('\n')[0]}`);
+    // The yaml package ends its first line with " at line L, column C:" and puts an excerpt after
+    // it; the place is already in front, and the excerpt is not shown (it may hold a key).
+    const reason = error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+    throw new SpecReadError(`${where}: expected a YAML or JSON document, got a syntax error: ${reason}`);
   }
   const document: unknown = parsed.toJS({ maxAliasCount: 1000 });
   if (!document || typeof document !== 'object' || Array.isArray(document)) {

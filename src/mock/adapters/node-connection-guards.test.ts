@@ -53,6 +53,10 @@ describe('the node:http adapter under hostile clients', () => {
     ['both content-length and chunked', 'POST / HTTP/1.1\r\nhost: x\r\ncontent-length: 3\r\ntransfer-encoding: chunked\r\n\r\n', 400, 'BadRequestError'],
     ['headers over 16 KiB', `GET / HTTP/1.1\r\nhost: x\r\nx-big: ${'a'.repeat(20_000)}\r\n\r\n`, 431, 'RequestHeaderFieldsTooLargeError'],
     ['CONNECT', 'CONNECT example.com:443 HTTP/1.1\r\nhost: example.com:443\r\n\r\n', 405, 'MethodNotAllowedError'],
+    ['an HTTP/1.1 request without Host', `GET ${ENVIRONMENTS} HTTP/1.1\r\nauthorization: mock-admin-key\r\n\r\n`, 400, 'BadRequestError'],
+    ['an HTTP/1.1 control request without Host, with a body', 'PUT /__mock/state HTTP/1.1\r\ncontent-length: 2\r\n\r\n{}', 400, 'BadRequestError'],
+    ['an Expect other than 100-continue', `GET ${ENVIRONMENTS} HTTP/1.1\r\nhost: x\r\nexpect: 200-ok\r\n\r\n`, 417, 'ExpectationFailedError'],
+    ['an Expect with a body', 'POST /__mock/rules HTTP/1.1\r\nhost: localhost\r\nexpect: GARBAGE\r\ncontent-length: 2\r\n\r\n{}', 417, 'ExpectationFailedError'],
   ])('answers %s with a JSON error body, not a bare status line', async (_what, bytes, status, name) => {
     const mock = await mockWith();
     const answer = parseAnswer(await exchange(mock, bytes));
@@ -60,6 +64,14 @@ describe('the node:http adapter under hostile clients', () => {
     expect(answer.headers).toContain('content-type: application/json');
     expect(answer.body).toEqual({ ...errorShape, name });
     expect(answer.body.message).not.toContain('GARBAGE');
+  });
+
+  it('answers an HTTP/1.0 request without Host (which needs none), and Expect: 100-continue, as any other', async () => {
+    const mock = await mockWith();
+    const old = await exchange(mock, `GET ${ENVIRONMENTS} HTTP/1.0\r\nauthorization: mock-admin-key\r\n\r\n`);
+    expect(old).toMatch(/^HTTP\/1\.1 200 /);
+    const continued = await exchange(mock, `GET ${ENVIRONMENTS} HTTP/1.1\r\nhost: x\r\nauthorization: mock-admin-key\r\nexpect: 100-continue\r\nconnection: close\r\n\r\n`);
+    expect(continued).toMatch(/HTTP\/1\.1 200 /);
   });
 
   it('refuses a declared body over the cap with 413 before reading it', async () => {

@@ -47,6 +47,7 @@ export const CONNECTION_ERROR_KINDS = {
   405: MOCK_ERROR_KINDS[405],
   408: 'RequestTimeoutError',
   413: 'PayloadTooLargeError',
+  417: 'ExpectationFailedError',
   431: 'RequestHeaderFieldsTooLargeError',
   503: 'ServiceUnavailableError',
 } as const;
@@ -104,6 +105,12 @@ export function guardServer(server: Server, limits: Required<ConnectionLimits>, 
     refuseOnSocket(socket, status, message, newId);
   });
 
+  // Node answers an Expect other than 100-continue with a bare 417 unless someone listens (RFC 9110 §10.1.1).
+  server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
+    request.resume();
+    writeRefusal(response, 417, 'The Expect header asks for an expectation the mock does not meet: only 100-continue is one (RFC 9110 §10.1.1).', newId);
+  });
+
   server.on('connect', (_request: IncomingMessage, socket: Duplex) => refuseOnSocket(socket, 405, 'CONNECT is not supported: this server is not a proxy.', newId));
 
   // Connections by age (a Set keeps insertion order), and the ones with a request in flight.
@@ -149,6 +156,22 @@ export function discardBody(request: IncomingMessage, maxBytes: number): void {
     if (size > maxBytes) request.socket.destroy();
   });
   request.resume();
+}
+
+/**
+ * An HTTP/1.1 request without Host (RFC 9112 §3.2: "MUST respond with a 400"). The server is
+ * made with requireHostHeader off so that this answer is the mock's JSON, not Node's bare 400.
+ */
+export function missingHost(request: IncomingMessage): boolean {
+  return request.httpVersionMajor === 1 && request.httpVersionMinor === 1 && request.headers.host === undefined;
+}
+
+/** A refusal of the adapter's own, in the spec's `{id, name, message}` shape; the connection closes after it. */
+export function writeRefusal(response: ServerResponse, status: RefusalStatus, message: string, newId: NewId = randomIds): void {
+  const body = JSON.stringify({ id: newId(), name: CONNECTION_ERROR_KINDS[status], message });
+  response.shouldKeepAlive = false;
+  response.writeHead(status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) });
+  response.end(body);
 }
 
 /** A declared body over the cap: refused up front with 413, before it is read. */

@@ -33,7 +33,9 @@ export interface RunningMock extends RunningServer {
 export async function startMock(options: StartMockOptions = {}): Promise<RunningMock> {
   const contract = options.contract ?? (await loadContract({ validate: false, lazyValidators: true }));
   const { fixtures, selfCheck = selfCheckFromEnv(), ...rest } = options;
-  const app = createMockApp({ ...rest, contract, selfCheck, fixtures: fixtures === undefined ? undefined : loadFixtures(contract, fixtures), fixtureLabels: nodeFixtureLabels(contract), docs: options.docs ?? nodeDocsOptions(contract, fixtures) });
+  // The bound host is a name clients use on purpose (127.0.0.1 unless told otherwise).
+  const allowedHosts = [...(options.allowedHosts ?? []), options.host ?? '127.0.0.1'];
+  const app = createMockApp({ ...rest, allowedHosts, contract, selfCheck, fixtures: fixtures === undefined ? undefined : loadFixtures(contract, fixtures), fixtureLabels: nodeFixtureLabels(contract), docs: options.docs ?? nodeDocsOptions(contract, fixtures) });
   const server = await serveHandler(app.handle, options);
   return {
     ...server,

@@ -1,5 +1,6 @@
 import { ContractError, compileValidator, createAjv, pointerOf, pointsIntoSecret, redactSecrets, resolvePointer, type Contract, type JsonSchema, type Validate } from '../../contract/neutral.ts';
 import fixtureSchema from '../../../fixtures/fixture.schema.json' with { type: 'json' };
+import { jsonStructureProblem } from './json-structure.ts';
 import type { MockState } from './state.ts';
 
 /** How fixture errors name the files a reader opens: the spec (for the value schemas it lends) and the fixture schema. */
@@ -26,6 +27,9 @@ const API_KEY_PROPERTY = 'key';
  * Runtime-neutral: the fixture-file adapter and the control API's state replacement both call it.
  */
 export function checkFixtures(contract: Contract, value: unknown, file: string, labels: FixtureLabels = {}): MockState {
+  // First: the validator recurses, and an own `__proto__` key would reach whatever copies the state.
+  const structure = jsonStructureProblem(value);
+  if (structure) throw new ContractError('FIXTURE_INVALID', { file, ...structure });
   const [violation] = fixtureValidator(contract, labels)(value);
   if (violation) {
     const secrets = new Set([...contract.secretProperties, API_KEY_PROPERTY]);

@@ -10,6 +10,8 @@ import type { ApiKeyRecord, MockState, ProjectRecord, ServiceAccountRecord } fro
  */
 export interface Store {
   apiKey(key: string): ApiKeyRecord | undefined;
+  /** Whether the text is one of the state's keys or holds one: what a log must not show. */
+  holdsKey(text: string): boolean;
   /** The first `limit` API keys and how many there are (a banner lists a few, never a million). */
   listApiKeys(limit: number): { keys: readonly ApiKeyRecord[]; total: number };
   /** The environments available to a project, in the API's order, or undefined for an unknown project. */
@@ -63,8 +65,21 @@ export function createStore(state: MockState): Store {
         .sort((a, b) => a.sortOrder - b.sortOrder || byName.compare(a.name, b.name)),
     );
 
+  // The distinct key lengths, worked out on the first question: a text holds a key when one of
+  // its substrings of such a length is one (a map lookup each, whatever the number of keys).
+  let keyLengths: number[] | undefined;
+  const holdsKey = (text: string): boolean => {
+    keyLengths ??= [...new Set(state.apiKeys.map((k) => k.key.length))].filter((n) => n > 0).sort((a, b) => a - b);
+    for (const length of keyLengths) {
+      if (length > text.length) break;
+      for (let at = 0; at + length <= text.length; at++) if (keys.has(text.slice(at, at + length))) return true;
+    }
+    return false;
+  };
+
   return {
     apiKey: (key) => keys.get(key),
+    holdsKey,
     listApiKeys: (limit) => ({ keys: state.apiKeys.slice(0, limit), total: state.apiKeys.length }),
     projectEnvironments(projectId) {
       let list = environmentLists.get(projectId);

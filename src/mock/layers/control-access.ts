@@ -4,27 +4,73 @@ import { headerValue } from './layer.ts';
 /** The header that carries the control token when the mock has one. */
 export const CONTROL_TOKEN_HEADER = 'x-mock-control-token';
 
+/** Who may use the control API and the browser-facing routes that show state or keys. */
+export interface AccessPolicy {
+  /** When set, every control request must carry it in X-Mock-Control-Token, loopback or not. */
+  controlToken?: string;
+  /** Browser origins besides this machine's own (`--cors-origin`) whose pages may use the control API. */
+  allowedOrigins?: readonly string[];
+  /**
+   * Host names (or addresses) besides the loopback ones under which the mock may be addressed:
+   * the host it is bound to and `--allowed-host`. Compared without case and without the port.
+   */
+  allowedHosts?: readonly string[];
+}
+
 /**
- * Who may control the mock. With a token: whoever sends it. Without: loopback peers (127.0.0.0/8,
- * ::1, their IPv4-mapped forms) and in-process callers (no address), and of those, when a browser
- * sends the request, only pages served from this machine or from an origin --cors-origin lists.
- * A browser is a loopback peer too, so without that any web site open in it could reset, read
- * or replace the state (a no-body POST needs no preflight).
+ * Who may control the mock, and see what it holds: the one rule of the control API (and of any
+ * page that shows its state). Returns why not, naming the fix, or undefined when allowed.
+ *
+ * With a token: whoever sends it (a page cannot know it, whatever name it used). Without:
+ * - loopback peers (127.0.0.0/8, ::1, their IPv4-mapped forms) and in-process callers (no address);
+ * - addressed by a trusted name (hostDenied): else a page of any web site could rebind its own
+ *   name to 127.0.0.1 and read the state with a same-origin GET, which carries no Origin;
+ * - from a browser, only pages served from this machine or from an origin --cors-origin lists:
+ *   a browser is a loopback peer too, and a no-body POST needs no preflight.
  */
-export function controlAccessDenied(request: MockRequest, token: string | undefined, allowedOrigins: readonly string[] = []): string | undefined {
-  if (token !== undefined) {
+export function controlAccessDenied(request: MockRequest, policy: AccessPolicy = {}): string | undefined {
+  const { controlToken, allowedOrigins = [] } = policy;
+  if (controlToken !== undefined) {
     const presented = headerValue(request, CONTROL_TOKEN_HEADER);
-    return presented !== undefined && sameText(presented, token) ? undefined : `The control API needs the control token in the X-Mock-Control-Token header.`;
+    return presented !== undefined && sameText(presented, controlToken) ? undefined : `The control API needs the control token in the X-Mock-Control-Token header.`;
   }
   const address = request.remoteAddress;
   if (address !== undefined && !/^(127\.|::ffff:127\.)/.test(address) && address !== '::1') {
     return 'The control API answers loopback callers only; start the mock with --control-token to open it to others.';
   }
+  const host = hostDenied(request, policy.allowedHosts);
+  if (host) return host;
   const origin = headerValue(request, 'origin');
   if (origin !== undefined && !isLoopbackOrigin(origin) && !allowedOrigins.includes(origin)) {
     return `The control API answers pages served from this machine only, not ${origin.slice(0, 100)}; list the origin with --cors-origin, or use --control-token.`;
   }
   return undefined;
+}
+
+/**
+ * Whether the request was addressed to a name that cannot be rebound (the DNS rebinding defence
+ * of webpack-dev-server and Vite): a loopback name (`localhost`, `*.localhost`, which browsers
+ * resolve themselves, RFC 6761 §6.3) or address, or a host the policy lists. No Host at all is
+ * no browser (every browser sends one; HTTP/1.1 requires it and the node adapter refuses its
+ * absence): in-process callers such as MSW and a Fetch handler have none.
+ */
+export function hostDenied(request: MockRequest, allowedHosts: readonly string[] = []): string | undefined {
+  const host = headerValue(request, 'host');
+  if (host === undefined) return undefined;
+  const name = hostName(host);
+  if (name !== undefined && (isLoopbackHost(name) || allowedHosts.some((allowed) => hostName(allowed.includes(':') && !allowed.startsWith('[') ? `[${allowed}]` : allowed) === name))) return undefined;
+  const shown = JSON.stringify(host.slice(0, 100));
+  return `Host ${shown} is refused: the control API and the docs' pre-filled key answer only requests addressed to localhost, 127.0.0.1, [::1] or the host the mock is bound to, so that no web page can rebind its own name to this machine. If you reach the mock under that name on purpose, start it with --allowed-host ${name ?? 'NAME'}.`;
+}
+
+/** The lower-case name or address of a Host value (RFC 9110 §7.2: `name[:port]` or `[v6][:port]`), without its port. */
+function hostName(host: string): string | undefined {
+  const found = /^(\[[0-9a-f:.]+\]|[a-z0-9._-]+)(?::\d{1,5})?$/i.exec(host.trim());
+  return found ? found[1]!.toLowerCase() : undefined;
+}
+
+function isLoopbackHost(name: string): boolean {
+  return name === 'localhost' || name.endsWith('.localhost') || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name) || name === '[::1]' || /^\[::ffff:127\.[\d.]+\]$/.test(name);
 }
 
 /** An origin on this machine: localhost (RFC 6761 §6.3), 127.0.0.0/8 or [::1]. */
@@ -35,7 +81,7 @@ function isLoopbackOrigin(origin: string): boolean {
   } catch {
     return false;
   }
-  return hostname === 'localhost' || hostname.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/.test(hostname) || hostname === '[::1]';
+  return isLoopbackHost(hostname);
 }
 
 /** Compares in time independent of where the texts differ, so the token cannot be guessed byte by byte. */

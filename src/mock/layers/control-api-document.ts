@@ -3,13 +3,14 @@
 // it, so the document and the behaviour cannot drift apart.
 import { ENTRY_VERDICTS } from './journal.ts';
 import { MAX_DELAY_MS } from './prefer-header.ts';
+import { MAX_RULE_COUNT } from './sticky-rules.ts';
 
 const json = (schema: object, description: string) => ({ description, content: { 'application/json': { schema } } });
 const error = (description: string) => json({ $ref: '#/components/schemas/ControlError' }, description);
 const session = { $ref: '#/components/parameters/Session' };
 const body = (ref: string) => ({ required: true, content: { 'application/json': { schema: { $ref: ref } } } });
 const tooLarge = error('The body is larger than the mock reads.');
-const refused = { '400': error('A bad X-Mock-Session header or query parameter.'), '403': error('Not a loopback caller, or the control token is missing or wrong.') };
+const refused = { '400': error('A bad X-Mock-Session header or query parameter.'), '403': error('Not a loopback caller, addressed by a Host name not allowed (--allowed-host), from a page of another origin, or the control token is missing or wrong.') };
 
 export const CONTROL_API_PREFIX = '/__mock/';
 
@@ -20,7 +21,7 @@ export const CONTROL_API_DOCUMENT = {
     version: '1',
     description:
       'Controls a running flag-admin mock: its state, request journal and forced answers, per session (the X-Mock-Session header; none: the default session). ' +
-      'Answers loopback callers only (from a browser: pages served from this machine or from an origin --cors-origin lists), unless the mock runs with --control-token: then every caller sends that token in X-Mock-Control-Token. Never needs an API key of the state.',
+      'Answers loopback callers only, addressed as localhost, 127.0.0.1, [::1], the bound host or an --allowed-host name (from a browser: pages served from this machine or from an origin --cors-origin lists), unless the mock runs with --control-token: then every caller sends that token in X-Mock-Control-Token. Never needs an API key of the state.',
   },
   paths: {
     '/__mock/openapi.json': { get: { operationId: 'getControlApi', summary: 'This document', responses: { '200': json({ type: 'object' }, 'The OpenAPI document of the control API.'), ...refused } } },
@@ -83,7 +84,13 @@ export const CONTROL_API_DOCUMENT = {
         summary: 'Add a sticky forced answer or delay',
         parameters: [session],
         requestBody: body('#/components/schemas/Rule'),
-        responses: { '201': json({ $ref: '#/components/schemas/Rule' }, 'The rule as stored.'), ...refused, '413': tooLarge, '422': error('Not a valid rule: `pointer` names where, `expected` what.') },
+        responses: {
+          '201': json({ $ref: '#/components/schemas/Rule' }, 'The rule as stored.'),
+          ...refused,
+          '409': error('The session holds as many rules as the mock keeps (maxRules, --max-rules): clear them first.'),
+          '413': tooLarge,
+          '422': error('Not a valid rule: `pointer` names where, `expected` what.'),
+        },
       },
       delete: { operationId: 'clearRules', summary: "Drop the session's rules", parameters: [session], responses: { '204': { description: 'Cleared.' }, ...refused } },
     },
@@ -126,10 +133,14 @@ export const CONTROL_API_DOCUMENT = {
           code: { type: 'integer', minimum: 100, maximum: 599, description: 'Answer this status; it must be one the operation documents.' },
           example: { type: 'string', minLength: 1, description: 'Answer this named example of the spec.' },
           delay: { type: 'integer', minimum: 0, maximum: MAX_DELAY_MS, description: 'Wait this long (ms) first.' },
-          count: { type: 'integer', minimum: 1, description: 'Apply to this many requests; absent: to every one.' },
+          count: { type: 'integer', minimum: 1, maximum: MAX_RULE_COUNT, description: 'Apply to this many requests; absent: to every one.' },
         },
       },
-      Rules: { type: 'object', required: ['rules'], properties: { rules: { type: 'array', items: { $ref: '#/components/schemas/Rule' } } } },
+      Rules: {
+        type: 'object',
+        required: ['rules', 'maxRules'],
+        properties: { rules: { type: 'array', items: { $ref: '#/components/schemas/Rule' } }, maxRules: { type: 'integer', description: 'Rules the session holds at most (--max-rules).' } },
+      },
       Verdict: {
         enum: ENTRY_VERDICTS,
         description: 'Whether the answer keeps the contract: on the proxy, as the conformance checks judged the exchange passing through; on the mock, whether its own answer keeps the spec.',

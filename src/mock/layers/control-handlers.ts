@@ -1,6 +1,7 @@
 import { ContractError, compileValidator, createAjv, resolvePointer, type JsonSchema, type Validate } from '../../contract/neutral.ts';
 import { BodyTooLargeError, errorResponse } from '../core/errors.ts';
 import { checkFixtures } from '../core/fixture-check.ts';
+import { jsonStructureProblem } from '../core/json-structure.ts';
 import { requestPath } from '../core/request-path.ts';
 import type { MockRequest, MockResponse } from '../core/types.ts';
 import { CONTROL_API_DOCUMENT } from './control-api-document.ts';
@@ -95,11 +96,13 @@ export function createControlHandlers(options: ControlOptions): Record<string, C
       journal.clear(session().name);
       return ok(204);
     },
-    listRules: ({ session }) => ok(200, { rules: session().rules }),
+    listRules: ({ session }) => ok(200, { rules: session().rules, maxRules: options.maxRules }),
     addRule: async (call) => {
       const where = 'POST /__mock/rules';
       const read = await readJson(call, where);
       if ('refusal' in read) return read.refusal;
+      const structure = jsonStructureProblem(read.value);
+      if (structure) return invalid(422, 'MockRuleError', where, structure.pointer, structure.expected, structure.got);
       const [violation] = validateRule(read.value);
       if (violation) return invalid(422, 'MockRuleError', where, violation.instancePointer, `${violation.expected} (${violation.schemaPointer})`, violation.keyword === 'required' ? 'none' : JSON.stringify(resolvePointer(read.value, violation.instancePointer)));
       const rule = read.value as StickyRule;
@@ -108,10 +111,18 @@ export function createControlHandlers(options: ControlOptions): Record<string, C
       if (rule.code !== undefined || rule.example !== undefined) {
         // The answer is built now once, so a rule the spec cannot honour is refused when set, not when used.
         const trial = forcedResponse(contract.operation(rule.operationId), rule, newId);
-        if ('problem' in trial) return invalid(422, 'MockRuleError', where, rule.example !== undefined ? '/example' : '/code', 'a status or example the operation documents', trial.problem);
+        if ('problem' in trial) {
+          // "got" is the value sent; the spec's side of it follows in parentheses.
+          const at = rule.example !== undefined ? 'example' : 'code';
+          return invalid(422, 'MockRuleError', where, `/${at}`, 'a status or example the operation documents', `${JSON.stringify(rule[at])} (${trial.problem})`);
+        }
+      }
+      const { rules } = call.session();
+      if (rules.length >= options.maxRules) {
+        return errorResponse(409, 'MockRulesFull', `The session holds ${options.maxRules} rules, the most the mock keeps (--max-rules); clear them with DELETE /__mock/rules or reset the session.`, newId);
       }
       const stored: StickyRule = { operationId: rule.operationId, code: rule.code, example: rule.example, delay: rule.delay, count: rule.count };
-      call.session().rules.push(stored);
+      rules.push(stored);
       return ok(201, stored);
     },
     clearRules: ({ session }) => {

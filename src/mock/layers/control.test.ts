@@ -1,6 +1,7 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { describe, expect, it } from 'vitest';
-import { ADMIN_KEY, paths, sessionHeader as session, useMockClient, type Answer } from '../../../test/http.ts';
+import { ADMIN_KEY, mockClient, paths, sessionHeader as session, useMockClient, type Answer } from '../../../test/http.ts';
+import { rawRequest } from '../../../test/raw-http.ts';
 import { CONTROL_API_DOCUMENT, createMockHandler, DEFAULT_FIXTURES, type MockState } from '../index.ts';
 import { controlContract } from './control.ts';
 
@@ -86,6 +87,39 @@ describe('reset and state', () => {
     expect(answer.text).not.toContain('sup3r-secret-key');
   });
 
+  it('refuses JSON nested 400,000 deep (under 1 MiB) with 422 naming the limit, for state and rules, and keeps serving', async () => {
+    const { call } = await start();
+    const deep = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+    for (const [operationId, method, path, body, name] of [
+      ['replaceState', 'PUT', '/__mock/state', deep(400_000), 'FixtureInvalid'],
+      ['replaceState', 'PUT', '/__mock/state', `{"oidcSettings":${'{"a":'.repeat(150_000)}1${'}'.repeat(150_000)}}`, 'FixtureInvalid'],
+      ['addRule', 'POST', '/__mock/rules', `{"operationId":"getOidcSettings","code":${deep(400_000)}}`, 'MockRuleError'],
+    ] as const) {
+      expect(body.length).toBeLessThan(1024 * 1024);
+      const answer = expectDocumented(operationId, await call(method, path, undefined, { 'content-type': 'application/json' }, body));
+      expect([path, answer.status, answer.json.name]).toEqual([path, 422, name]);
+      expect(answer.json.expected).toBe('JSON nested at most 64 levels deep');
+      expect(answer.json.message).toContain('nested at most 64 levels deep');
+    }
+    expect((await call('GET', '/__mock/state')).json).toEqual(DEFAULT_FIXTURES);
+    expect((await call('GET', '/__mock/rules')).json.rules).toEqual([]);
+  });
+
+  it('refuses __proto__, constructor and prototype keys in a posted state or rule with 422 and the pointer, and serves nothing of them', async () => {
+    const { call } = await start();
+    const text = JSON.stringify(DEFAULT_FIXTURES);
+    for (const key of ['__proto__', 'constructor', 'prototype']) {
+      const state = text.replace('"oidcSettings":{', `"oidcSettings":{"${key}":{"polluted":true},`);
+      const answer = expectDocumented('replaceState', await call('PUT', '/__mock/state', undefined, {}, state));
+      expect([answer.status, answer.json.pointer]).toEqual([422, `/oidcSettings/${key}`]);
+      const rule = expectDocumented('addRule', await call('POST', '/__mock/rules', undefined, {}, `{"operationId":"getOidcSettings","code":403,"${key}":{"polluted":true}}`));
+      expect([rule.status, rule.json.pointer, rule.json.message]).toEqual([422, `/${key}`, expect.stringContaining(`expected no key named __proto__, constructor, prototype`)]);
+    }
+    const served = await call('GET', paths.oidc(), ADMIN_KEY);
+    expect(served.text).not.toContain('polluted');
+    expect((await call('GET', '/__mock/rules')).json.rules).toEqual([]);
+  });
+
   it('refuses a body that is not JSON with 422, and one over the size limit with 413', async () => {
     const { call } = await start({ maxBodyBytes: 1000 });
     const broken = expectDocumented('replaceState', await call('PUT', '/__mock/state', undefined, {}, '{"apiKeys": ['));
@@ -127,6 +161,39 @@ describe('who may use the control API', () => {
     expect((await handler(state.clone())).status).toBe(403);
     expect((await handler(new Request(state, { headers: { 'x-mock-control-token': 'wrong' } }))).status).toBe(403);
     expect((await handler(new Request(state, { headers: { 'x-mock-control-token': 't0ken' } }), { remoteAddress: '192.0.2.10' })).status).toBe(200);
+  });
+
+  /** A GET as a page of `host` rebound to 127.0.0.1 sends it: same-origin, so no Origin header. */
+  const rebound = (port: number, path: string, host: string) => rawRequest(port, `GET ${path} HTTP/1.1\r\nhost: ${host}\r\nconnection: close\r\n\r\n`);
+
+  it('refuses reads addressed to a name it was not given (DNS rebinding), naming --allowed-host, and never shows a key', async () => {
+    const { mock } = await start();
+    for (const path of ['/__mock/state', '/__mock/journal', '/__mock/rules', '/__mock/sessions', '/__mock/openapi.json']) {
+      for (const host of ['evil.example', `evil.example:${mock.port}`, 'EVIL.example.', '127.0.0.1.nip.io', 'localhost.evil.example', '0x7f.0.0.1', '']) {
+        const answer = (await rebound(mock.port, path, host))!;
+        expect([path, host, answer.status], answer.body).toEqual([path, host, 403]);
+        const body = JSON.parse(answer.body);
+        expect(Object.keys(body)).toEqual(['id', 'name', 'message']);
+        expect(body.name).toBe('MockControlForbidden');
+        expect(body.message).toContain('--allowed-host');
+        expect(answer.body).not.toContain(ADMIN_KEY);
+      }
+    }
+    // The API itself answers whatever name it is reached by.
+    expect((await rawRequest(mock.port, `GET ${paths.oidc()} HTTP/1.1\r\nhost: evil.example\r\nauthorization: ${ADMIN_KEY}\r\nconnection: close\r\n\r\n`))!.status).toBe(200);
+  });
+
+  it('answers loopback names and addresses, the bound host and each --allowed-host, in any case and with any port', async () => {
+    const { mock } = await start({ allowedHosts: ['mock.internal', '192.0.2.7', '2001:db8::7'] });
+    const hosts = ['localhost', `localhost:${mock.port}`, 'LocalHost', 'app.localhost:3000', '127.0.0.1', `127.0.0.1:${mock.port}`, '127.8.9.10', '[::1]', `[::1]:${mock.port}`, 'mock.internal', 'MOCK.internal:80', '192.0.2.7', '[2001:db8::7]:4010'];
+    for (const host of hosts) expect([host, (await rebound(mock.port, '/__mock/state', host))!.status]).toEqual([host, 200]);
+    expect((await rebound(mock.port, '/__mock/state', 'other.internal'))!.status).toBe(403);
+    const bound = await mockClient({ host: '127.0.0.2' });
+    try {
+      expect((await rawRequest(bound.mock.port, 'GET /__mock/state HTTP/1.1\r\nhost: 127.0.0.2\r\nconnection: close\r\n\r\n', 5000, '127.0.0.2'))!.status).toBe(200);
+    } finally {
+      await bound.close();
+    }
   });
 
   it('answers a loopback caller of the node server', async () => {

@@ -3,7 +3,7 @@ import { errorResponse, type NewId } from '../core/errors.ts';
 import type { FixtureLabels } from '../core/fixture-check.ts';
 import { originForm, requestPath } from '../core/request-path.ts';
 import type { MockHandle } from '../core/types.ts';
-import { controlAccessDenied } from './control-access.ts';
+import { controlAccessDenied, type AccessPolicy } from './control-access.ts';
 import { CONTROL_API_PREFIX } from './control-api-document.ts';
 import { controlContract } from './control-contract.ts';
 import { createControlHandlers, type ControlHandler } from './control-handlers.ts';
@@ -11,16 +11,14 @@ import { DASHBOARD_OPERATIONS } from './dashboard.ts';
 import type { Journal } from './journal.ts';
 import { sessionNameOf, type Sessions } from './sessions.ts';
 
-export interface ControlOptions {
+export interface ControlOptions extends AccessPolicy {
   /** The API's contract: rules and states are checked against it. */
   contract: Contract;
   sessions: Sessions;
   journal: Journal;
   maxSessions: number;
-  /** When set, every control request must carry it in X-Mock-Control-Token, loopback or not. */
-  controlToken?: string;
-  /** Browser origins besides this machine's own (`--cors-origin`) whose pages may use the control API. */
-  allowedOrigins?: readonly string[];
+  /** Rules one session holds at most. */
+  maxRules: number;
   newId: NewId;
   fixtureLabels?: FixtureLabels;
   /**
@@ -49,7 +47,7 @@ export function controlLayer(options: ControlOptions): (next: MockHandle) => Moc
     if (!target.startsWith(CONTROL_API_PREFIX)) return next(request);
     const path = requestPath(target);
     const route = controlContract.matchRoute(request.method, path);
-    const denied = controlAccessDenied(request, options.controlToken, options.allowedOrigins);
+    const denied = controlAccessDenied(request, options);
     // The dashboard's page and files hold no data, and a browser cannot send the token on a
     // navigation: with a token they are served to anyone, and every call they make needs it.
     if (denied && !(options.controlToken !== undefined && route.kind === 'operation' && DASHBOARD_OPERATIONS.has(route.operation.operationId))) return fail(403, 'MockControlForbidden', denied);

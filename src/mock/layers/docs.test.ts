@@ -98,6 +98,14 @@ describe('the /docs reference', () => {
     expect(init.text).toContain(`ui.preauthorizeApiKey(${JSON.stringify(scheme)}, ${JSON.stringify(ADMIN_KEY)})`);
   });
 
+  it('holds the pre-filled key back from a page addressed by a name not allowed (DNS rebinding), saying why in its console', async () => {
+    const rebound = await getWithHost(`${client.mock.url}/docs/init.js`, `evil.example:${client.mock.port}`);
+    expect(rebound).not.toContain(ADMIN_KEY);
+    expect(rebound).toContain('SwaggerUIBundle(');
+    expect(rebound).toMatch(/console\.warn\(.*--allowed-host evil\.example/);
+    expect(await getWithHost(`${client.mock.url}/docs/init.js`, `localhost:${client.mock.port}`)).toContain(ADMIN_KEY);
+  });
+
   it('pre-fills no key when the state comes from a fixtures file of your own: its keys are not public', async () => {
     const folder = mkdtempSync(join(tmpdir(), 'flag-admin-docs-'));
     const file = join(folder, 'state.json');

@@ -1,4 +1,5 @@
 import type { MockHandle, MockRequest, MockResponse } from '../core/types.ts';
+import { hostDenied } from './control-access.ts';
 
 /**
  * The spec and its interactive reference, served by the mock itself (issue 6, "Docs"): a layer
@@ -37,10 +38,16 @@ export interface DocsOptions {
   toYaml?: (value: unknown) => string;
 }
 
-export function docsLayer(options: DocsOptions): (next: MockHandle) => MockHandle {
+/**
+ * `allowedHosts`: names besides the loopback ones under which the pre-filled key is given out
+ * (control-access.ts, hostDenied): a page of another name rebound to this machine gets the
+ * reference without it.
+ */
+export function docsLayer(options: DocsOptions, allowedHosts: readonly string[] = []): (next: MockHandle) => MockHandle {
   const { document, assets, toYaml } = options;
   const page = docsPage();
   const init = docsInitScript(document, options.prefillKey);
+  const initWithoutKey = options.prefillKey === undefined ? init : docsInitScript(document, undefined);
   const prefix = `${DOCS_PATHS.page}/`;
   return (next) => (request) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') return next(request);
@@ -54,7 +61,11 @@ export function docsLayer(options: DocsOptions): (next: MockHandle) => MockHandl
     }
     if (!assets || (path !== DOCS_PATHS.page && !path.startsWith(prefix))) return next(request);
     if (path === DOCS_PATHS.page || path === prefix) return ok(page, 'text/html; charset=utf-8', DOCS_CSP);
-    if (path === `${prefix}init.js`) return ok(init, 'text/javascript; charset=utf-8');
+    if (path === `${prefix}init.js`) {
+      const denied = init === initWithoutKey ? undefined : hostDenied(request, allowedHosts);
+      // The reference still works; only the key is held back, and the page's console says why.
+      return ok(denied ? `${initWithoutKey}console.warn(${JSON.stringify(`flag-admin mock: the API key is not pre-filled. ${denied}`)});\n` : init, 'text/javascript; charset=utf-8');
+    }
     return assets(path.slice(prefix.length)).then((asset) => (asset ? ok(asset.body, asset.type, { 'cache-control': 'public, max-age=3600' }) : next(request)));
   };
 }

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ADMIN_KEY, VIEWER_KEY, mockClient, paths } from '../../../test/http.ts';
-import { MAX_DELAY_MS, type JournalEntry, type StartMockOptions } from '../index.ts';
+import { DEFAULT_MAX_RULES, MAX_DELAY_MS, MAX_RULE_COUNT, type JournalEntry, type StartMockOptions } from '../index.ts';
 import { controlContract } from './control.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -156,7 +156,11 @@ describe('sticky rules (control API)', () => {
   });
 
   it.each([
-    [{ operationId: 'deleteServiceAccountToken', code: 500 }, '/code', 'deleteServiceAccountToken does not document 500; it documents 200, 401, 403, 404'],
+    [{ operationId: 'deleteServiceAccountToken', code: 500 }, '/code', '500 (deleteServiceAccountToken does not document 500; it documents 200, 401, 403, 404)'],
+    [{ operationId: 'deleteServiceAccountToken', code: 418 }, '/code', '418 (deleteServiceAccountToken does not document 418; it documents 200, 401, 403, 404)'],
+    [{ operationId: 'getOidcSettings', example: 'nope' }, '/example', '"nope" (getOidcSettings has no example named "nope"'],
+    [{ operationId: 'getOidcSettings', code: 400, count: 1e308 }, '/count', '1e+308'],
+    [{ operationId: 'getOidcSettings', code: 400, count: 2 ** 53 }, '/count', '9007199254740992'],
     [{ operationId: 'listFlags', code: 404 }, '/operationId', '"listFlags"'],
     [{ operationId: 'getOidcSettings', delay: MAX_DELAY_MS + 1 }, '/delay', `${MAX_DELAY_MS + 1}`],
     [{ operationId: 'getOidcSettings', code: 400, count: 0 }, '/count', '0'],
@@ -170,5 +174,30 @@ describe('sticky rules (control API)', () => {
     expect(answer.json.pointer).toBe(pointer);
     expect(answer.json.message).toContain(`got ${got}`);
     expect((await call('GET', '/__mock/rules')).json.rules).toEqual([]);
+  });
+
+  it('takes a count up to MAX_RULE_COUNT, and holds --max-rules rules per session: one more is 409 naming the flag', async () => {
+    const { call } = await start({ maxRules: 3 });
+    expect((await addRule({ operationId: 'getOidcSettings', code: 400, count: MAX_RULE_COUNT })).status).toBe(201);
+    expect((await addRule({ operationId: 'getOidcSettings', code: 400, count: MAX_RULE_COUNT + 1 })).json.expected).toContain(`<= ${MAX_RULE_COUNT}`);
+    for (let i = 0; i < 2; i++) expect((await addRule({ operationId: 'getOidcSettings', delay: 1 })).status).toBe(201);
+    const full = await addRule({ operationId: 'getOidcSettings', delay: 1 });
+    expect(controlContract.operation('addRule').responses.get('409')!.validate(full.json)).toEqual([]);
+    expect([full.status, full.json.name]).toEqual([409, 'MockRulesFull']);
+    expect(full.json.message).toContain('--max-rules');
+    // Another session has its own room; the full one is listed with its bound.
+    expect((await addRule({ operationId: 'getOidcSettings', delay: 1 }, { 'x-mock-session': 'other' })).status).toBe(201);
+    const listed = (await call('GET', '/__mock/rules')).json;
+    expect([listed.rules.length, listed.maxRules]).toEqual([3, 3]);
+    await call('DELETE', '/__mock/rules');
+    expect((await addRule({ operationId: 'getOidcSettings', delay: 1 })).status).toBe(201);
+  });
+
+  it('holds 100 rules per session by default', async () => {
+    const { call } = await start();
+    const answers = await Promise.all(Array.from({ length: 101 }, () => addRule({ operationId: 'getOidcSettings', delay: 1 })));
+    expect(answers.filter((a) => a.status === 201).length).toBe(DEFAULT_MAX_RULES);
+    expect(answers.filter((a) => a.status === 409).length).toBe(1);
+    expect((await call('GET', '/__mock/rules')).json.rules.length).toBe(DEFAULT_MAX_RULES);
   });
 });

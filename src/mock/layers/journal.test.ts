@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { ADMIN_KEY, VIEWER_KEY, paths, sessionHeader as session, useMockClient } from '../../../test/http.ts';
 import type { JournalEntry } from '../index.ts';
 import { controlContract } from './control.ts';
+import { keysOutsideTheHeader, sendTargets } from '../../../test/keys-outside-the-header.ts';
+import { DEFAULT_FIXTURES } from '../index.ts';
 
 const mocks = useMockClient();
 const start = mocks.start;
@@ -24,6 +26,33 @@ describe('the request journal', () => {
       { seq: 2, time: '2026-11-22T08:00:00.000Z', method: 'DELETE', path: '/api/admin/service-account/1/token/1', operationId: 'deleteServiceAccountToken', status: 401, durationMs: expect.any(Number), session: 'default', keyPresent: false, requestMatchesSpec: false, responseMatchesSpec: true, verdict: 'conformant' },
     ]);
     expect(JSON.stringify(entries)).not.toContain(ADMIN_KEY);
+  });
+
+  it('never records a key sent in userinfo or the query, of the default state or of the session\'s own', async () => {
+    const { call, mock } = await start();
+    const own = 'sessi0n-only-key-4711';
+    const state = { ...structuredClone(DEFAULT_FIXTURES), apiKeys: [{ key: own, permissions: ['*'] }] };
+    expect((await call('PUT', '/__mock/state', undefined, session('own'), JSON.stringify(state))).status).toBe(204);
+    const path = paths.environments('default');
+    await sendTargets(mock.port, keysOutsideTheHeader(ADMIN_KEY, mock.port, path), { authorization: ADMIN_KEY });
+    await sendTargets(mock.port, keysOutsideTheHeader(own, mock.port, path), { authorization: own, 'x-mock-session': 'own' });
+    for (const [entries, key] of [[await journal(), ADMIN_KEY], [await journal('', session('own')), own]] as const) {
+      expect(entries.map((e) => e.status)).toEqual(Array(7).fill(200));
+      expect(entries.map((e) => e.path)).toEqual([
+        `http://127.0.0.1:${mock.port}${path}?page=1`,
+        `http://localhost:${mock.port}${path}`,
+        `${path}?api_key=<redacted>&page=1`,
+        `${path}?q=<redacted>&page=2`,
+        `${path}?token=<redacted>`,
+        `${path}?<redacted>`,
+        `${path}?authorization=<redacted>`,
+      ]);
+      expect(JSON.stringify(entries)).not.toContain(key.slice(0, 8));
+      expect(JSON.stringify(entries)).not.toContain('an-unknown-secret');
+    }
+    // A query that holds no key is recorded as sent.
+    await call('GET', `${path}?q=mock-admin&page=3`, ADMIN_KEY);
+    expect((await journal()).at(-1)!.path).toBe(`${path}?q=mock-admin&page=3`);
   });
 
   it('says when a request is outside the spec', async () => {

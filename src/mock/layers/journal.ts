@@ -1,9 +1,11 @@
 import { decodePathParams, type Contract } from '../../contract/neutral.ts';
 import { createResponseCheck } from '../core/self-check.ts';
+import { loggableTarget } from '../core/loggable-target.ts';
 import { requestPath } from '../core/request-path.ts';
 import type { MockRequest, MockResponse } from '../core/types.ts';
 import { authHeaderNames, keyPresent } from './request-facts.ts';
 import type { SessionHandle } from './layer.ts';
+import type { Session } from './sessions.ts';
 
 /** One request as the journal shows it. Never a header value: whether a key came, not the key. */
 export interface JournalEntry {
@@ -12,7 +14,7 @@ export interface JournalEntry {
   /** When the request arrived, ISO 8601 UTC. */
   time: string;
   method: string;
-  /** The request target as received: path and query, still percent-encoded. */
+  /** The request target as received, still percent-encoded, less any userinfo and with query parts that hold a key `<redacted>`. */
   path: string;
   operationId: string | null;
   status: number;
@@ -73,7 +75,7 @@ export interface Journal {
   list(filter: JournalFilter): JournalEntry[];
   /** Forgets the entries of one session. */
   clear(session: string): void;
-  /** Records an exchange another component answered (the proxy), with what its judge said. */
+  /** Records an exchange another component answered (the proxy), with what its judge said; `request.url` must already be fit to show (loggableTarget). */
   record(request: MockRequest, session: string, at: number, durationMs: number, response: MockResponse, judged?: Judged): void;
 }
 
@@ -183,16 +185,17 @@ export function createJournal(options: JournalOptions): { journal: Journal; laye
       }
     },
     record(request, session, at, durationMs, response, verdict) {
-      store(request, session, at, durationMs, response, verdict);
+      store(request, session, request.url, at, durationMs, response, verdict);
     },
   };
 
-  const record = (request: MockRequest, session: string, at: number, started: number, response: MockResponse): MockResponse => {
-    store(request, session, at, performance.now() - started, response, undefined);
+  const record = (request: MockRequest, session: Session, at: number, started: number, response: MockResponse): MockResponse => {
+    store(request, session.name, loggableTarget(request.url, session.store.holdsKey, authHeaders), at, performance.now() - started, response, undefined);
     return response;
   };
 
-  const store = (request: MockRequest, session: string, at: number, durationMs: number, response: MockResponse, verdict: Judged | undefined): void => {
+  /** `target`: the request target as the journal may show it (no key in it). */
+  const store = (request: MockRequest, session: string, target: string, at: number, durationMs: number, response: MockResponse, verdict: Judged | undefined): void => {
     if (capacity === 0) return;
     const slot = seq % capacity;
     seq++;
@@ -202,7 +205,7 @@ export function createJournal(options: JournalOptions): { journal: Journal; laye
     statuses[slot] = response.status;
     keys[slot] = keyPresent(request, authHeaders) ? 1 : 0;
     methods[slot] = request.method;
-    urls[slot] = intern(request.url);
+    urls[slot] = intern(target);
     sessionNames[slot] = session;
     responses[slot] = response;
     judged[slot] = undefined;
@@ -214,8 +217,8 @@ export function createJournal(options: JournalOptions): { journal: Journal; laye
     const at = now();
     const started = performance.now();
     const answer = next(request, session);
-    if (answer instanceof Promise) return answer.then((response) => record(request, session.name, at, started, response));
-    return record(request, session.name, at, started, answer);
+    if (answer instanceof Promise) return answer.then((response) => record(request, session, at, started, response));
+    return record(request, session, at, started, answer);
   };
   return { journal, layer };
 }

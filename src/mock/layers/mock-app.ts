@@ -3,14 +3,17 @@ import { DEFAULT_FIXTURES } from '../core/default-fixtures.ts';
 import { randomIds, type NewId } from '../core/errors.ts';
 import { checkFixtures, type FixtureLabels } from '../core/fixture-check.ts';
 import type { MockState } from '../core/state.ts';
-import type { MockHandle } from '../core/types.ts';
+import { loggableTarget } from '../core/loggable-target.ts';
+import type { MockHandle, MockRequest } from '../core/types.ts';
 import { CONTROL_TOKEN_HEADER, controlLayer } from './control.ts';
 import { corsLayer } from './cors.ts';
 import { docsLayer, type DocsOptions } from './docs.ts';
 import { authHeaderNames } from './request-facts.ts';
 import { forcedAnswersLayer } from './forced-answers.ts';
 import { createJournal, type Journal } from './journal.ts';
-import { SESSION_HEADER, createSessions, sessionLayer, type Sessions } from './sessions.ts';
+import { headerValue } from './layer.ts';
+import { DEFAULT_SESSION, SESSION_HEADER, createSessions, sessionLayer, type Sessions } from './sessions.ts';
+import { DEFAULT_MAX_RULES } from './sticky-rules.ts';
 
 export interface MockAppOptions {
   /** The API's contract: `createContract(document)` anywhere, `loadContract()` in Node. */
@@ -32,10 +35,19 @@ export interface MockAppOptions {
   cors?: false | { origins?: readonly string[] };
   /** Named sessions (X-Mock-Session) kept at most; the least recently used is dropped. @default 100 */
   maxSessions?: number;
+  /** Sticky rules one session holds at most; one more is refused with 409. @default 100 */
+  maxRules?: number;
   /** Journal entries kept at most, across sessions. @default 1000 */
   journalSize?: number;
   /** When set, the control API wants it in X-Mock-Control-Token from every caller; unset, it answers loopback callers only. */
   controlToken?: string;
+  /**
+   * Names (or addresses) besides localhost, *.localhost, 127.0.0.0/8 and [::1] under which the
+   * control API and the docs' pre-filled key answer: a request addressed to any other Host gets
+   * 403 (DNS rebinding). startMock adds the host it binds. @default []
+   * @example ['mock.internal']
+   */
+  allowedHosts?: readonly string[];
   /** The journal's clock. @default Date.now */
   now?: () => number;
   /** How fixture errors name the spec and the fixture schema. */
@@ -52,6 +64,11 @@ export interface MockApp {
   handle: MockHandle;
   sessions: Sessions;
   journal: Journal;
+  /**
+   * The request's target as an access log may print it: no userinfo, query parts holding a key
+   * of the request's session (or the default one) `<redacted>`, as the journal records it.
+   */
+  loggableTarget(request: MockRequest): string;
   /** Serve new fixtures (checked by the caller): the default session is reset, the others dropped. */
   setFixtures(state: MockState): void;
 }
@@ -74,8 +91,9 @@ export function createMockApp(options: MockAppOptions): MockApp {
   const core = forcedAnswersLayer(contract, newId)((request, session) => session.handle(request));
   let handle: MockHandle = sessionLayer(sessions, newId)(journalLayer(core));
   const allowedOrigins = options.cors === false ? [] : (options.cors?.origins ?? []);
-  handle = controlLayer({ contract, sessions, journal, maxSessions, controlToken: options.controlToken, allowedOrigins, newId, fixtureLabels: options.fixtureLabels })(handle);
-  if (options.docs) handle = docsLayer(options.docs)(handle);
+  const { allowedHosts = [] } = options;
+  handle = controlLayer({ contract, sessions, journal, maxSessions, maxRules: options.maxRules ?? DEFAULT_MAX_RULES, controlToken: options.controlToken, allowedOrigins, allowedHosts, newId, fixtureLabels: options.fixtureLabels })(handle);
+  if (options.docs) handle = docsLayer(options.docs, allowedHosts)(handle);
   if (options.cors !== false) {
     handle = corsLayer({
       origins: options.cors?.origins,
@@ -84,5 +102,9 @@ export function createMockApp(options: MockAppOptions): MockApp {
       newId,
     })(handle);
   }
-  return { handle, sessions, journal, setFixtures: (state) => sessions.setFixtures(state) };
+  const authNames = authHeaderNames(contract);
+  // The sessions are looked up only for a target with a query or userinfo (loggableTarget asks).
+  const loggable = (request: MockRequest): string =>
+    loggableTarget(request.url, (text) => sessions.peek(headerValue(request, SESSION_HEADER) || DEFAULT_SESSION)?.store.holdsKey(text) || sessions.get(DEFAULT_SESSION).store.holdsKey(text), authNames);
+  return { handle, sessions, journal, loggableTarget: loggable, setFixtures: (state) => sessions.setFixtures(state) };
 }
