@@ -4,6 +4,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { breakResponses, editJson, freshMock, operationOf, serveRaw, toMockRequest } from '../../conformance/test/serve-target.ts';
 import { loadContract, type Contract } from '../contract/index.ts';
 import { serveHandler, type JournalEntry, type MockResponse, type RunningServer } from '../mock/index.ts';
+import { rawRequest } from '../../test/raw-http.ts';
 import { startProxy, type RunningProxy } from './start-proxy.ts';
 
 const ADMIN_KEY = 'mock-admin-key';
@@ -236,13 +237,20 @@ describe('flag-admin proxy in front of a backend', () => {
     expect(proxy.report().summary.requests).toBe(1);
   });
 
-  it('keeps the control API to loopback callers and refuses the mock-only operations', async () => {
+  it('keeps the control API (dashboard and report included) to loopback callers addressed by a loopback name, or to the token, and refuses the mock-only operations', async () => {
     const target = await serveHandler(freshMock(contract).handle, { port: 0 });
     running.push(target);
     const proxy = await startProxy({ contract, port: 0, target: target.url, controlToken: 'control-secret' });
     running.push(proxy);
     expect((await fetch(`${proxy.url}/__mock/journal`)).status).toBe(403);
     expect((await fetch(`${proxy.url}/__mock/journal`, { headers: { 'x-mock-control-token': 'control-secret' } })).status).toBe(200);
+    // A page of another site rebound to 127.0.0.1 addresses the proxy by its own name: refused, the dashboard too.
+    const open = await startProxy({ contract, port: 0, target: target.url });
+    running.push(open);
+    for (const path of ['/__mock/ui', '/__mock/journal', '/__mock/report']) {
+      expect((await rawRequest(open.port, `GET ${path} HTTP/1.1\r\nHost: rebound.example:${open.port}\r\nConnection: close\r\n\r\n`))?.status, path).toBe(403);
+      expect((await rawRequest(open.port, `GET ${path} HTTP/1.1\r\nHost: localhost:${open.port}\r\nConnection: close\r\n\r\n`))?.status, path).toBe(200);
+    }
     const state = await fetch(`${proxy.url}/__mock/state`, { headers: { 'x-mock-control-token': 'control-secret' } });
     expect(state.status).toBe(404);
     expect(((await state.json()) as { message: string }).message).toContain('flag-admin proxy keeps none');
