@@ -175,6 +175,8 @@ describe('flag-admin proxy in front of a backend', () => {
     expect(found.journal).toEqual([expected]);
     const report = JSON.parse((await control(proxy, '/__mock/report')).text);
     expect(report.verdict).toBe(expected.endsWith('(error)') ? 'not conformant' : 'conformant');
+    const refused = await control(proxy, '/__mock/report?format=xml');
+    expect([refused.status, JSON.parse(refused.text).message]).toEqual([400, 'GET /__mock/report#/format: expected "json" or "junit", got "xml"']);
     if (expected.endsWith('(error)')) expect((await control(proxy, '/__mock/report?format=junit')).text).toContain(`type="${expected.split(' ')[0]}"`);
     for (const key of KEYS) expect(found.texts).not.toContain(key);
   });

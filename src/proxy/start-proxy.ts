@@ -5,11 +5,12 @@ import { renderJunit } from '../../conformance/reporters/junit.ts';
 import { loadContract, type Contract } from '../contract/index.ts';
 import { loggableTarget } from '../mock/core/loggable-target.ts';
 import { requestPath } from '../mock/core/request-path.ts';
-import { randomIds } from '../mock/core/errors.ts';
+import { errorResponse, randomIds } from '../mock/core/errors.ts';
 import type { MockHandle, MockRequest } from '../mock/core/types.ts';
 import { serveHandler, type ForwardAnswer, type RunningServer, type ServeOptions } from '../mock/adapters/node-server.ts';
 import { CONTROL_TOKEN_HEADER, controlLayer } from '../mock/layers/control.ts';
 import { corsLayer } from '../mock/layers/cors.ts';
+import { headerValue } from '../mock/layers/layer.ts';
 import { createJournal, DEFAULT_JOURNAL_SIZE, type Journal, type JournalFinding } from '../mock/layers/journal.ts';
 import { authHeaderNames } from '../mock/layers/request-facts.ts';
 import { createSessions, DEFAULT_SESSION, SESSION_HEADER } from '../mock/layers/sessions.ts';
@@ -62,7 +63,7 @@ export interface RunningProxy extends RunningServer {
   report(): PassiveReport;
   /** The recording so far (with --record). */
   recording(): RecordedFixture | undefined;
-  /** Stops, and with `record` writes the fixture; resolves to the recording. */
+  /** Stops, and with `record` writes the fixture. */
   close(): Promise<void>;
 }
 
@@ -70,9 +71,9 @@ export const DEFAULT_MAX_JUDGED_BYTES = 4 * 1024 * 1024;
 
 /**
  * flag-admin proxy (issue 15): forwards every request to `target` and the answer back, judges
- * each exchange of the API's operations with the suite's checks as it passes (conformance/
- * passive-judge.ts), and keeps the verdicts in the mock's journal, behind the mock's control
- * API, CORS and limits. It sends no request of its own.
+ * each exchange of the API's operations with the suite's checks and the model of the contract as
+ * it passes (conformance/passive-judge.ts), and keeps the verdicts in the mock's journal, behind
+ * the mock's control API, CORS and limits. It sends no request of its own.
  */
 export async function startProxy(options: StartProxyOptions): Promise<RunningProxy> {
   const contract = options.contract ?? (await loadContract({ validate: false, lazyValidators: true }));
@@ -85,13 +86,14 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
 
   const onExchange = (exchange: ForwardedExchange) => {
     if (exchange.clientGone) return;
-    const key = authHeaders.map((name) => first(exchange.headers[name])).find((value) => value !== undefined && value.trim() !== '');
+    const sent: MockRequest = { method: exchange.method, url: exchange.target, headers: exchange.headers };
+    const key = authHeaders.map((name) => headerValue(sent, name)).find((value) => value !== undefined && value.trim() !== '');
     const findings = judge.judge({ method: exchange.method, target: exchange.target, key, response: exchange.response, transportError: exchange.transportError });
     recorder?.observe({ method: exchange.method, target: exchange.target, key, response: exchange.response });
     // A client that also put its key in the query (or userinfo) must not find it in the journal or the log.
     const shown = loggableTarget(exchange.target, (text) => key !== undefined && text.includes(key), authHeaders);
-    const request: MockRequest = { method: exchange.method, url: shown, headers: exchange.headers };
-    const session = first(exchange.headers[SESSION_HEADER]) || DEFAULT_SESSION;
+    const request: MockRequest = { ...sent, url: shown };
+    const session = headerValue(sent, SESSION_HEADER) || DEFAULT_SESSION;
     const response = exchange.response ?? { status: 502, headers: {}, body: '' };
     const journalFindings: JournalFinding[] | undefined = findings?.map(({ checkId, severity, title, message, expected, got, schemaPointer, instancePointer, response, curl }) => ({ checkId, severity, title, message, expected, got, schemaPointer, instancePointer, response, curl }));
     const verdict = findings === undefined ? undefined : findings.some((f) => f.severity === 'error') ? 'not conformant' : 'conformant';
@@ -129,10 +131,12 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
     allowedHosts: [...(options.allowedHosts ?? []), options.host ?? '127.0.0.1'],
     newId: randomIds,
     proxy: {
-      report: ({ query }) =>
-        query.get('format') === 'junit'
-          ? { status: 200, headers: { 'content-type': 'application/xml; charset=utf-8' }, body: renderJunit(report()) }
-          : { status: 200, headers: { 'content-type': 'application/json' }, body: renderJson(report()) },
+      report: ({ query }) => {
+        const format = query.get('format') ?? 'json';
+        if (format === 'junit') return { status: 200, headers: { 'content-type': 'application/xml; charset=utf-8' }, body: renderJunit(report()) };
+        if (format === 'json') return { status: 200, headers: { 'content-type': 'application/json' }, body: renderJson(report()) };
+        return errorResponse(400, 'MockQueryError', `GET /__mock/report#/format: expected "json" or "junit", got ${JSON.stringify(format.slice(0, 40))}`, randomIds);
+      },
     },
   })(() => forwardAnswer);
   if (options.cors !== false) {
@@ -157,8 +161,4 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
       if (options.record && recorder) writeFileSync(options.record, `${JSON.stringify(recorder.fixture().state, null, 2)}\n`);
     },
   };
-}
-
-function first(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
 }
