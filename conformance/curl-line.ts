@@ -13,9 +13,11 @@ export const KEY_VARIABLES: Readonly<Record<Credential, string | undefined>> = {
  * How a key appears in recorded headers, findings and curl lines: the variable that holds it,
  * or for a near-miss of the key the shell expansion that makes it from that variable.
  */
-export function keyPlaceholder(credential: Credential, variant?: KeyVariant): string | undefined {
-  const variable = KEY_VARIABLES[credential];
-  if (variable === undefined) return undefined;
+export function keyPlaceholder(credential: Credential, variant?: KeyVariant, keyIndex = 0): string | undefined {
+  const base = KEY_VARIABLES[credential];
+  if (base === undefined) return undefined;
+  // The second restricted key and on: FLAG_ADMIN_RESTRICTED_KEY_2, _3, ... (the first keeps the CLI's own variable).
+  const variable = keyIndex > 0 ? `${base}_${keyIndex + 1}` : base;
   return variant ? KEY_VARIANTS[variant].expansion(variable) : `$${variable}`;
 }
 
@@ -24,8 +26,8 @@ export function keyPlaceholder(credential: Credential, variant?: KeyVariant): st
  * placeholder expands; everything else is escaped. `--path-as-is` and `--globoff` keep odd
  * ids exactly as the suite sent them.
  */
-export function curlLine(request: RecordedRequest, credential: Credential, variant?: KeyVariant): string {
-  const placeholder = keyPlaceholder(credential, variant);
+export function curlLine(request: RecordedRequest, credential: Credential, variant?: KeyVariant, keyIndex?: number): string {
+  const placeholder = keyPlaceholder(credential, variant, keyIndex);
   const headers = Object.entries(request.headers).map(([name, value]) => {
     const shown = value === placeholder ? value : escapeDoubleQuoted(value);
     return `-H "${escapeDoubleQuoted(name)}: ${shown}"`;

@@ -2,7 +2,7 @@ import { loadContract, type Contract } from '../src/contract/index.ts';
 import { CHECK_IDS } from './checks/registry.ts';
 import { UsageError } from './errors.ts';
 import { generatedId } from './generated-ids.ts';
-import { DEFAULT_FORBIDDEN, DEFAULT_MAX_BODY_BYTES, DEFAULT_PROJECT, DEFAULT_SEED, DEFAULT_TIMEOUT_MS, type ConformanceOptions } from './options.ts';
+import { DEFAULT_FORBIDDEN, DEFAULT_MAX_BODY_BYTES, DEFAULT_PROJECT, DEFAULT_SEED, DEFAULT_SETTLE_MS, DEFAULT_TIMEOUT_MS, type ConformanceOptions } from './options.ts';
 import { keyVariants } from './near-miss.ts';
 import { validateOptions } from './validate-options.ts';
 import type { PlanInput } from './scenarios/plan-input.ts';
@@ -12,10 +12,12 @@ export interface ResolvedRun {
   /** Origin and path prefix, no trailing slash. */
   baseUrl: string;
   contract: Contract;
-  keys: { full: string; restricted?: string; invalid: string };
+  /** `restricted`: every restricted key given, in order (a request's keyIndex picks one). */
+  keys: { full: string; restricted: readonly string[]; invalid: string };
   seed: string;
   timeoutMs: number;
   maxBodyBytes: number;
+  settleMs: number;
   strict: boolean;
   skipChecks: ReadonlySet<string>;
   missingProjectGenerated: boolean;
@@ -40,27 +42,33 @@ export async function resolveOptions(options: ConformanceOptions): Promise<Resol
   }
   const tokens = dedupeTokens(tokenRefs);
   const seed = options.seed ?? DEFAULT_SEED;
+  const projects = [...new Set(typeof options.project === 'string' ? [options.project] : (options.project ?? [DEFAULT_PROJECT]))];
+  const restricted = [...new Set((typeof options.restrictedKey === 'string' ? [options.restrictedKey] : (options.restrictedKey ?? [])).filter((k) => k !== ''))];
   return {
     baseUrl,
     contract,
-    keys: { full: options.apiKey, restricted: options.restrictedKey || undefined, invalid: generatedId(seed, 'key') },
+    keys: { full: options.apiKey, restricted, invalid: generatedId(seed, 'key') },
     seed,
     timeoutMs,
     maxBodyBytes,
+    settleMs: options.settleMs ?? DEFAULT_SETTLE_MS,
     strict: options.strict ?? false,
     skipChecks: new Set(options.skipChecks ?? []),
     missingProjectGenerated: options.missingProject === undefined,
     plan: {
       contract,
-      project: options.project ?? DEFAULT_PROJECT,
+      project: projects[0]!,
+      projects,
       missingProject: options.missingProject ?? generatedId(seed, 'project'),
       missingAccount: generatedId(seed, 'account'),
       missingToken: generatedId(seed, 'token'),
-      hasRestrictedKey: Boolean(options.restrictedKey),
+      hasRestrictedKey: restricted.length > 0,
+      restrictedKeys: restricted.length,
+      settleMs: options.settleMs ?? DEFAULT_SETTLE_MS,
       forbidden: new Set(forbidden),
       tokens,
       allowDelete: options.allowDelete ?? false,
-      keyVariants: keyVariants(options.apiKey, [options.restrictedKey, generatedId(seed, 'key')]),
+      keyVariants: keyVariants(options.apiKey, [...restricted, generatedId(seed, 'key')]),
     },
   };
 }

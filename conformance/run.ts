@@ -8,6 +8,7 @@ import { resolveOptions } from './resolve-options.ts';
 import { buildPlan } from './scenarios/plan.ts';
 import { secretsSeen } from './secrets-seen.ts';
 import { createRedactor } from './secret-redactor.ts';
+import { judgeWithModel } from './judge-with-model.ts';
 import { KEY_VARIANTS } from './near-miss.ts';
 import { createSender, type Sender } from './send.ts';
 import { fullKeyRefusal, silentTargetMessage } from './setup-problems.ts';
@@ -39,13 +40,14 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
   const { exchanges, problem } = sent;
   // The near-misses of the full key are secrets too: each gives away all of it but a character or its case.
   const keyForms = [run.keys.full, ...Object.values(KEY_VARIANTS).map((v) => v.make(run.keys.full)).filter((k) => k.length >= Math.min(4, run.keys.full.length))];
-  const redact = createRedactor([...keyForms, run.keys.restricted ?? '', ...secretsSeen(exchanges, run.contract.secretProperties)]);
+  const redact = createRedactor([...keyForms, ...run.keys.restricted, ...secretsSeen(exchanges, run.contract.secretProperties)]);
   const excerpt = { secretProperties: run.contract.secretProperties, redact };
   const notRun = problem ? `not judged: ${problem.kind === 'unreachable' ? 'the target is unreachable' : 'the full-access key was refused'} (a set-up problem)` : undefined;
-  const results = applyChecks(CHECKS, exchanges, skipped, { contract: run.contract, strict: run.strict, all: exchanges, excerpt }, run.skipChecks, notRun);
+  const verdicts = judgeWithModel(run.plan, exchanges);
+  const results = applyChecks(CHECKS, exchanges, skipped, { contract: run.contract, strict: run.strict, all: exchanges, excerpt, verdicts }, run.skipChecks, notRun);
   const coverage = buildCoverage(run.contract, exchanges, skipped, results.nonConformant);
   const findings = redactFindings(results.findings, redact);
-  return buildReport(run, { ...results, findings }, coverage, skipped, exchanges.length, problem, options.timings ? { durationMs: Math.round(performance.now() - started), exchanges } : undefined);
+  return buildReport(run, { ...results, findings }, coverage, skipped, exchanges, problem, options.timings ? { durationMs: Math.round(performance.now() - started) } : undefined);
 }
 
 /** Sends the plan in order; stops early (the rest listed as not sent) when the target stops answering or the key is refused. */
@@ -58,6 +60,8 @@ async function sendPlan(requests: readonly PlannedRequest[], sender: Sender, ski
     let end = seq + 1;
     while (batch !== undefined && end < requests.length && requests[end]!.batch === batch) end++;
     const first = seq;
+    const pause = requests[seq]!.pauseMs;
+    if (pause) await new Promise((resolve) => setTimeout(resolve, pause));
     const answers = await Promise.all(requests.slice(seq, end).map((planned, i) => sender.send(planned, first + i)));
     exchanges.push(...answers);
     seq = end;

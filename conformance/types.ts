@@ -40,7 +40,10 @@ export type StepKind =
   | 'near-miss-token'
   | 'near-miss-account'
   | 'odd-id'
-  | 'unlisted-method';
+  | 'unlisted-method'
+  | 'repeat-read'
+  | 'final-probe'
+  | 'bystander-delete';
 
 export const HOSTILE_STEPS: ReadonlySet<StepKind> = new Set(['odd-id', 'unlisted-method']);
 
@@ -59,6 +62,10 @@ export interface PlannedRequest {
   token?: TokenRef;
   /** With credential `full`: send this near-miss of the full key instead (near-miss-key probes). */
   keyVariant?: KeyVariant;
+  /** With credential `restricted`: which of the restricted keys (0, the first, when absent). */
+  keyIndex?: number;
+  /** Milliseconds to wait before sending it (--settle-ms before the final probes). */
+  pauseMs?: number;
   /** Requests with the same batch number are sent at once (concurrent deletes). */
   batch?: number;
 }
@@ -99,6 +106,8 @@ export interface Exchange extends PlannedRequest {
   transportCode?: string;
   /** No complete response within the deadline (--timeout, connect to last byte). */
   timedOut?: boolean;
+  /** Why the answer was not judged (its body exceeded --max-body): not a defect, a warning in the report. */
+  notJudged?: string;
   /** Wall time of the exchange; in reports only with `timings`. */
   elapsedMs?: number;
 }
@@ -162,6 +171,10 @@ export interface Report {
     missingProject: string;
     missingProjectGenerated: boolean;
     restrictedKey: 'given' | 'not given';
+    /** How many restricted keys were given. */
+    restrictedKeys: number;
+    projects: string[];
+    settleMs: number;
     forbidden: string[];
     tokens: string[];
     allowDelete: boolean;
@@ -182,6 +195,12 @@ export interface Report {
   coverage: CoverageRow[];
   /** Every planned step that was not sent, and why (an option not given, or the target stopped answering). */
   stepsNotRun: { operationId: string; step: StepKind; label: string; reason: string }[];
+  /** Which role each given token played, and the roles no given token could fill (and what would fill them). */
+  roles: { tokens: { token: string; roles: string[] }[]; empty: { role: string; fill: string }[] };
+  /** The identical reads repeated at the start, middle and end of the run, and the pause before the end. */
+  repetitions: { reads: number; rounds: string[]; settleMs: number };
+  /** Exchanges the suite did not judge, and why (a body over --max-body); never defects. */
+  notJudged: { operationId: string; label: string; reason: string }[];
   /** Only with `timings: true`: wall time of the run. */
   durationMs?: number;
   /** Only with `timings: true`: per operation, the summed wall time of its requests. */

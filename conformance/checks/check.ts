@@ -1,4 +1,5 @@
 import { responseFor, type Contract, type Operation, type ResponseContract } from '../../src/contract/index.ts';
+import type { Verdict } from '../model/index.ts';
 import type { ExcerptOptions } from '../redact.ts';
 import { HOSTILE_STEPS, type Exchange, type FindingResponse, type Severity, type StepKind } from '../types.ts';
 
@@ -11,6 +12,8 @@ export interface CheckContext {
   all: readonly Exchange[];
   /** How findings quote a body: secret properties, and the redactor of the run's secrets. */
   excerpt: ExcerptOptions;
+  /** The model's verdicts on each exchange, by seq (conformance/model): filed under the checks by applyChecks. */
+  verdicts?: ReadonlyMap<number, readonly Verdict[]>;
 }
 
 /** What a check says about one exchange (or group) that fails it. The runner adds request, response excerpt and curl line. */

@@ -1,4 +1,9 @@
+import { answersAgree } from './answers-agree.ts';
 import { authBeforeLookup } from './auth-before-lookup.ts';
+import { bystandersUntouched } from './bystanders-untouched.ts';
+import { deletionsLast } from './deletions-last.ts';
+import { errorIdsUnique } from './error-ids-unique.ts';
+import { listItemsUnique } from './list-items-unique.ts';
 import { authInvalidRejected } from './auth-invalid-rejected.ts';
 import { authMissingRejected } from './auth-missing-rejected.ts';
 import type { Check } from './check.ts';
@@ -36,6 +41,8 @@ export const CHECKS: readonly Check[] = [
   errorKindConformance,
   noUndocumentedBody,
   undocumentedProperties,
+  errorIdsUnique,
+  listItemsUnique,
   documentedSuccess,
   authMissingRejected,
   authInvalidRejected,
@@ -53,6 +60,9 @@ export const CHECKS: readonly Check[] = [
   nearMissTokenNotFound,
   crossAccountDeleteRejected,
   concurrentDeleteSingleSuccess,
+  answersAgree,
+  deletionsLast,
+  bystandersUntouched,
   oddIdRejected,
   unlistedMethodRejected,
 ];

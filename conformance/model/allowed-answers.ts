@@ -42,15 +42,21 @@ export interface AllowedAnswers {
   malformed: boolean;
 }
 
-/** Longer ids than this are malformed input: a server may refuse the URI (414) before routing. */
+/** Longer ids than this are unusual input: a server may refuse the URI (414) before routing. */
 const LONG_ID = 1024;
-const CONTROL = /[\u0000-\u001f\u007f]/;
+/** Control characters and anything beyond ASCII: routers and proxies commonly refuse such paths before an operation sees them. */
+const UNUSUAL = /[^\u0020-\u007e]/;
 
+/**
+ * Input a router or proxy in front of the operation may refuse in its own format (spec decisions
+ * router-refusals and malformed-input-refusals): not valid percent-encoding, an encoded slash,
+ * control or non-ASCII characters, or a very long id.
+ */
 function isMalformed(raw: string): boolean {
   if (raw.length > LONG_ID) return true;
   try {
     const decoded = decodeURIComponent(raw);
-    return decoded.includes('/') || CONTROL.test(decoded);
+    return decoded.includes('/') || UNUSUAL.test(decoded);
   } catch {
     return true;
   }

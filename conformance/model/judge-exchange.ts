@@ -44,7 +44,8 @@ export function judgeExchange(exchange: ModelExchange, state: RunState, options:
   if (!documented) return verdicts;
   const mediaType = mediaTypeOf(response.headers['content-type']);
   // A tolerated refusal of malformed input may come in the router's own format; a JSON one follows the schema.
-  const routerFormat = allowed.malformed && mediaType !== 'application/json';
+  // An out-of-place answer to malformed input is one defect: its body is not judged on top.
+  const routerFormat = allowed.malformed && (mediaType !== 'application/json' || rule !== undefined);
   if (routerFormat) return verdicts;
   if (documented.mediaType === undefined) {
     if (response.body !== '') verdicts.push({ rule: 'no-body', message: `the spec describes no body for a ${response.status}, but ${response.body.length} bytes came back.`, expected: 'an empty body', got: `${response.body.length} bytes`, schemaPointer: `${operation!.pointer}/responses/${documented.status}` });

@@ -16,6 +16,11 @@ export interface ModelRequest {
   /** Path and query relative to the base URL, exactly as sent (still percent-encoded). */
   path: string;
   credential: ModelCredential;
+  /**
+   * Which key of that kind, when there are several (a near-miss of the full key, a second
+   * restricted key): identical reads are compared per principal. Defaults to the credential.
+   */
+  principal?: string;
 }
 
 export interface ModelResponse {
@@ -65,7 +70,7 @@ export function resourceOf(contract: Contract, method: string, path: string): { 
 
 /** What an identical read must answer again: keyed by method, path and credential. */
 export function readKey(request: ModelRequest): string | undefined {
-  return request.method === 'GET' && request.credential !== 'unknown' ? `${request.method} ${request.path} ${request.credential}` : undefined;
+  return request.method === 'GET' && request.credential !== 'unknown' ? `${request.method} ${request.path} ${request.principal ?? request.credential}` : undefined;
 }
 
 /**
@@ -92,6 +97,15 @@ export function createRunState({ contract, forbidden = [] }: RunStateOptions): R
   const firstAnswers = new Map<string, FirstAnswer>();
   let count = 0;
   const keyOf = (request: Pick<ModelRequest, 'method' | 'path'>) => resourceOf(contract, request.method, request.path);
+  /**
+   * A delete of a resource that does not exist succeeded: the server resolved the ids to some
+   * other resource of the path (a near-miss read as the real id), which one the answer does not
+   * say. That defect is judged where it happened; afterwards the existing resources of the path
+   * are no longer known to exist, so that one defect is not reported again on each of them.
+   */
+  const forgetSiblings = (template: string, except: string) => {
+    for (const [key, fact] of facts) if (fact === 'exists' && key !== except && key.startsWith(`${template} `)) facts.delete(key);
+  };
 
   return {
     contract,
@@ -113,13 +127,15 @@ export function createRunState({ contract, forbidden = [] }: RunStateOptions): R
       if (!response) return;
       const resource = keyOf(request);
       const authorized = request.credential === 'full' || request.credential === 'restricted';
-      if (resource && authorized && resource.operation.pathParams.length > 0) {
+      if (resource && resource.operation.pathParams.length > 0) {
         const known = facts.get(resource.key);
         // Only a first answer teaches a fact: an answer that contradicts a known fact was judged wrong and changes nothing.
-        if (isSuccess(response.status)) {
-          if (request.method === 'DELETE' && known !== 'missing') facts.set(resource.key, 'deleted');
-          else if (known === undefined) facts.set(resource.key, 'exists');
-        } else if (response.status === 404 && known === undefined && resource.operation.responses.has('404')) facts.set(resource.key, 'missing');
+        // A delete that succeeded deleted something, whoever sent it.
+        if (isSuccess(response.status) && request.method === 'DELETE') {
+          if (known === 'missing') forgetSiblings(resource.operation.path, resource.key);
+          else facts.set(resource.key, 'deleted');
+        } else if (authorized && isSuccess(response.status) && known === undefined) facts.set(resource.key, 'exists');
+        else if (authorized && response.status === 404 && known === undefined && resource.operation.responses.has('404')) facts.set(resource.key, 'missing');
       }
       const parsed = parseBody(response.body);
       const documented = resource?.operation.responses.get(String(response.status));

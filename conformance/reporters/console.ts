@@ -26,9 +26,20 @@ export function renderConsole(report: Report, options: ConsoleOptions = {}): str
   lines.push(
     safe(`seed ${JSON.stringify(report.seed)}; project ${JSON.stringify(report.options.project)}; missing project ${JSON.stringify(report.options.missingProject)}${report.options.missingProjectGenerated ? ' (generated from the seed)' : ''}`),
   );
+  if (report.options.projects.length > 1) lines.push(safe(`projects ${report.options.projects.map((p) => JSON.stringify(p)).join(', ')}`));
   if (report.problem) {
     lines.push('');
     lines.push(paint('red', safe(`SET-UP PROBLEM: ${report.problem.message}`)));
+  }
+  lines.push('');
+  lines.push('Roles');
+  for (const t of report.roles.tokens) lines.push(safe(`  token ${t.token}: ${t.roles.join(', ') || 'no role'}`));
+  for (const e of report.roles.empty) lines.push(safe(`  ${e.role}: empty; would be filled by ${e.fill}`));
+  lines.push(safe(`Repetitions: the reads of the start sent again ${report.repetitions.reads} times (rounds: ${report.repetitions.rounds.join(', ')}); --settle-ms ${report.repetitions.settleMs} before the end`));
+  if (report.notJudged.length > 0) {
+    lines.push('');
+    lines.push(paint('yellow', `Not judged (warning, not a defect): ${report.notJudged.length} answer(s)`));
+    for (const n of report.notJudged) lines.push(safe(`  ${n.operationId} ${n.label}: ${n.reason}`));
   }
   lines.push('');
   lines.push('Checks');

@@ -25,10 +25,15 @@ export function nearMissScenario(input: PlanInput): ScenarioPlan {
   }
 
   const environments = input.contract.operation(GET_PROJECT_ENVIRONMENTS);
-  for (const variant of idVariants(input.project, { lookalikes: true })) {
-    if (variant.value === input.missingProject) continue;
-    const label = `environments of project ${JSON.stringify(variant.value)} (${JSON.stringify(input.project)} ${variant.name})`;
-    requests.push({ operationId: environments.operationId, step: 'near-miss-project', label, credential: 'full', method: environments.method, path: pathOf(environments, [encodeId(variant.value)]), expects: [NOT_FOUND] });
+  const named = new Set<string>([...input.projects, input.missingProject]);
+  for (const project of input.projects) {
+    for (const variant of idVariants(project, { lookalikes: true })) {
+      // A variant that is another given project exists; one already probed adds nothing.
+      if (named.has(variant.value)) continue;
+      named.add(variant.value);
+      const label = `environments of project ${JSON.stringify(variant.value)} (${JSON.stringify(project)} ${variant.name})`;
+      requests.push({ operationId: environments.operationId, step: 'near-miss-project', label, credential: 'full', method: environments.method, path: pathOf(environments, [encodeId(variant.value)]), expects: [NOT_FOUND] });
+    }
   }
 
   const deletion = input.contract.operation(DELETE_SERVICE_ACCOUNT_TOKEN);

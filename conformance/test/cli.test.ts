@@ -89,12 +89,15 @@ describe('--config FILE', () => {
   it('takes every option from the file, flags winning over it', async () => {
     const server = await breakResponses(contract, (_, res) => res);
     try {
-      const file = configFile('good.json', { baseUrl: server.url, apiKey: ADMIN_KEY, restrictedKey: VIEWER_KEY, allowDelete: true, tokens: ['1/1', '1/2', '2/4'], project: 'no-such-project-at-all' });
-      const run = await cli(['--config', file, '--project', 'default'], {});
+      const file = configFile('good.json', { baseUrl: server.url, apiKey: ADMIN_KEY, restrictedKey: [VIEWER_KEY], allowDelete: true, tokens: ['1/1', '1/2', '1/3', '12/1'], project: ['no-such-project-at-all'], settleMs: 10 });
+      const run = await cli(['--config', file, '--project', 'default', '--project', 'mobile-app'], {});
       expect(run.stderr).toBe('');
       expect(run.code).toBe(0);
       // Only --strict is left unchecked: the key, restricted key and tokens came from the file; the project from the flag.
       expect(run.stdout).toContain('project "default"');
+      expect(run.stdout).toContain('projects "default", "mobile-app"');
+      expect(run.stdout).toContain('--settle-ms 10 before the end');
+      expect(run.stdout).toContain('token 12/1: bystander');
       expect(run.stdout).toMatch(/^CONFORMANT: \d+ requests, 0 error\(s\), 0 warning\(s\), 3 check\(s\) not checked$/m);
     } finally {
       await server.close();

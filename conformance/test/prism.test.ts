@@ -24,21 +24,28 @@ describe('against Prism mocking spec/openapi.yaml', () => {
     expect(run.code).toBe(1);
   });
 
-  it('earns exactly the findings of a mock that checks only that a key is present and keeps no state', () => {
+  it('earns exactly the findings of a mock that checks only that a key is present, keeps no state and answers its examples', () => {
     expect(shown(run)).toEqual([
       // Prism 5.16 exits on malformed percent-encoding in a path parameter (URIError in its path matcher).
       'error response-received GET /api/admin/environments/project/odd%ZZid: the connection closed before a complete response; the target then stopped accepting connections',
+      // Its answers are the spec's examples: every 401 carries the example's error id.
+      'error error-ids-unique GET /api/admin/auth/oidc/settings: "7b0e4d8a-51c3-4f6e-8d21-0c9a3b5e6f70"',
       // It checks that the Authorization header is present, not what it holds: any key is a full key.
       'error auth-invalid-rejected GET /api/admin/environments/project/default: status 200',
       'error auth-invalid-rejected GET /api/admin/auth/oidc/settings: status 200',
       'error auth-invalid-rejected DELETE /api/admin/service-account/no-such-account-c5817554bca7/token/no-such-token-01ce1c55f7d7: status 200',
       'error restricted-key-forbidden GET /api/admin/auth/oidc/settings: status 200',
       'error restricted-key-forbidden DELETE /api/admin/service-account/1/token/1: status 200',
-      // Stateless: every delete succeeds, of any token, through any account, any number of times.
+      'error restricted-key-forbidden DELETE /api/admin/service-account/2/token/4: status 200',
+      'error restricted-key-forbidden DELETE /api/admin/service-account/12/token/1: status 200',
+      // Stateless: every delete succeeds, of any token, through any account, any number of times (also at the end, and the bystander: one defect, reported once).
       'error delete-again-not-found DELETE /api/admin/service-account/1/token/1: status 200',
+      'error delete-again-not-found DELETE /api/admin/service-account/2/token/4: status 200',
+      'error delete-again-not-found DELETE /api/admin/service-account/2/token/5: status 200',
       'error unknown-token-not-found DELETE /api/admin/service-account/1/token/no-such-token-01ce1c55f7d7: status 200',
       'error cross-account-delete-rejected DELETE /api/admin/service-account/2/token/2: status 200',
-      'error concurrent-delete-single-success DELETE /api/admin/service-account/2/token/4: statuses 200, 200, 200, 200, 200, 200, 200, 200',
+      'error cross-account-delete-rejected DELETE /api/admin/service-account/12/token/2: status 200',
+      'error concurrent-delete-single-success DELETE /api/admin/service-account/1/token/3: statuses 200, 200, 200, 200, 200, 200, 200, 200',
       // Every project exists, odd ids included.
       'warning missing-project-not-found GET /api/admin/environments/project/no-such-project-cf413c80e486: status 200',
       'warning odd-id-rejected GET /api/admin/environments/project/<2048 a>: status 200',
