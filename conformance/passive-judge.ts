@@ -2,14 +2,14 @@ import { decodePathParams, responseFor, type Contract, type Operation } from '..
 import { requestPath } from '../src/mock/core/request-path.ts';
 import { applyChecks } from './apply-checks.ts';
 import { CHECKS } from './checks/registry.ts';
-import { failed, passed, type Check, type Judgement } from './checks/check.ts';
+import type { Check } from './checks/check.ts';
 import { keyPlaceholder } from './curl-line.ts';
 import { isSuccess } from './http-status.ts';
-import { createRunState, judgeExchange, type ModelCredential, type ModelExchange, type Rule, type Verdict } from './model/index.ts';
+import { createRunState, judgeExchange, type ModelExchange, type ModelRequest, type Verdict } from './model/index.ts';
 import { redactFindings } from './redact-findings.ts';
 import { createRedactor } from './secret-redactor.ts';
 import { secretsSeen } from './secrets-seen.ts';
-import type { CheckOutcome, CheckResultRow, CoverageRow, Exchange, Finding, RecordedResponse, Report, Severity, StepKind, TokenRef } from './types.ts';
+import type { CheckOutcome, CheckResultRow, CoverageRow, Exchange, Finding, RecordedResponse, Report, StepKind, TokenRef } from './types.ts';
 
 /** One exchange as a proxy saw it pass: what the client sent and what the target answered. */
 export interface PassingExchange {
@@ -21,6 +21,8 @@ export interface PassingExchange {
   response?: RecordedResponse;
   /** Why the target gave no (complete) answer. */
   transportError?: string;
+  /** Why the answer is not judged (its body is larger than the proxy keeps): a warning in the report, not a defect. */
+  notJudged?: string;
 }
 
 export interface PassiveJudgeOptions {
@@ -41,63 +43,30 @@ export interface PassiveJudge {
 }
 
 /** The suite's Report, without what only a planned run has (seed, options, steps not run). */
-export type PassiveReport = Omit<Report, 'tool' | 'seed' | 'options' | 'stepsNotRun'> & { tool: 'flag-admin proxy'; findingsDropped: number };
+export type PassiveReport = Omit<Report, 'tool' | 'seed' | 'options' | 'stepsNotRun' | 'roles' | 'repetitions'> & { tool: 'flag-admin proxy'; findingsDropped: number };
 
 /**
- * What judges a passing exchange, in two parts that do not overlap:
- * - the suite's checks of one response (status documented, media type, schema, error kind, no
- *   undocumented body, no server error, a response at all, enabled environments only);
- * - the model of the contract (conformance/model) for what depends on what the traffic showed
- *   before: auth first, a deleted token stays deleted, a missing resource stays missing, error
- *   ids unique, identical reads answered alike, keyed list items unique. Its rules are filed
- *   under their own names; the shape rules it shares with the checks above are left to them.
- * The suite's other behaviour checks need requests the proxy never sends (a restricted key it
- * was told about, a near-miss id, a concurrent batch).
+ * What judges a passing exchange: the model of the contract (conformance/model) on every
+ * exchange, its verdicts filed under the suite's named checks by applyChecks, exactly as in a
+ * `flag-admin check` run, and beside it the checks that judge a response on its own. The checks
+ * that judge a planned step by what the plan expects (a restricted key it was told about, a
+ * near-miss id, a concurrent batch) have no plan to read here: they carry the model's verdicts only.
  */
-const PASSIVE_SUITE_CHECKS = new Set(['response-received', 'project-environments-enabled']);
+const OWN_JUDGEMENT = new Set(['response-received', 'project-environments-enabled']);
 
 /**
- * The model's rules the proxy reports, each as a check of its own. A passive proxy does not see
- * every write: a project created or a setting changed by a client that does not go through it
- * looks like a missing resource found, or a read that changed, so those two are warnings that
- * name both readings.
+ * Checks whose breach traffic through a proxy can show for two reasons: the server, or a client
+ * that does not go through the proxy (a project created or deleted in the admin UI, a token
+ * created, a key revoked, a setting changed). Warnings in the proxy, and their findings name both.
  */
-const MODEL_RULES: Partial<Record<Rule, { severity: Severity; title: string; otherReading?: string }>> = {
-  'auth-required': { severity: 'error', title: 'No key or an invalid one: 401 before anything else' },
-  'valid-key-accepted': { severity: 'error', title: 'A key that worked before is not refused as invalid' },
-  'permission-required': { severity: 'error', title: 'A key lacking the permission gets 403' },
-  'full-key-allowed': { severity: 'error', title: 'The full-access key is never refused with 403' },
-  'method-refused': { severity: 'error', title: 'A method the spec does not list is refused' },
-  'resource-gone': { severity: 'error', title: 'A deleted token stays deleted' },
-  'resource-exists': { severity: 'error', title: 'A resource that answered before is still found' },
-  'resource-missing': { severity: 'warning', title: 'A resource found missing stays missing', otherReading: 'or something outside the traffic through this proxy created it' },
-  'answer-stable': { severity: 'warning', title: 'The same read is answered alike while nothing is written', otherReading: 'or a client that does not go through this proxy changed it' },
-  'error-id-unique': { severity: 'error', title: 'Each error instance has an id of its own' },
-  'list-items-unique': { severity: 'error', title: 'Items of a keyed list are unique' },
-};
+export const OUTSIDE_WRITE_CHECKS: ReadonlySet<string> = new Set(['answers-agree', 'missing-project-not-found', 'unknown-token-not-found', 'documented-success', 'delete-token-succeeds']);
+const OTHER_READING = 'Or a client that does not go through this proxy changed it in between (the admin UI, another service); the traffic cannot tell which.';
 
-/** The verdicts of the model on the exchange being judged, read by the model's checks. */
-const modelVerdicts = new WeakMap<Exchange, readonly Verdict[]>();
-
-const MODEL_CHECKS: readonly Check[] = Object.entries(MODEL_RULES).map(([rule, { severity, title, otherReading }]) => ({
-  id: rule,
-  severity,
-  title,
-  proves: `the model of the contract (conformance/model) finds no breach of its rule ${rule} in the traffic`,
-  level: 'behaviour',
-  judge: (exchanges) =>
-    exchanges.flatMap((exchange): Judgement[] => {
-      const verdicts = modelVerdicts.get(exchange);
-      if (!verdicts) return [];
-      const mine = verdicts.filter((v) => v.rule === rule);
-      if (mine.length === 0) return [passed(exchange)];
-      return mine.map((v) =>
-        failed({ exchange, message: `${exchange.label}: ${v.message}${otherReading ? ` Either the server breaks this, ${otherReading}; the traffic cannot tell which.` : ''}`, expected: v.expected, got: v.got, schemaPointer: v.schemaPointer, instancePointer: v.instancePointer }),
-      );
-    }),
-}));
-
-export const PASSIVE_CHECKS: readonly Check[] = [...CHECKS.filter((check) => check.level === 'response' || PASSIVE_SUITE_CHECKS.has(check.id)), ...MODEL_CHECKS];
+export const PASSIVE_CHECKS: readonly Check[] = CHECKS.map((check): Check => {
+  const own = check.level === 'response' || OWN_JUDGEMENT.has(check.id);
+  if (own && !OUTSIDE_WRITE_CHECKS.has(check.id)) return check;
+  return { ...check, ...(OUTSIDE_WRITE_CHECKS.has(check.id) ? { severity: 'warning' as const } : {}), judge: own ? check.judge : () => [] };
+});
 
 /** Exchanges the model's run state remembers before it starts afresh: its memory of facts, error ids and first answers stays bounded. */
 export const MODEL_MEMORY = 100_000;
@@ -117,8 +86,7 @@ export function createPassiveJudge(options: PassiveJudgeOptions): PassiveJudge {
   // Per key (in memory only): an id to compare reads by, and whether it has proved valid.
   const keys = new BoundedMap<string, { id: number; valid: boolean }>(MAX_SECRETS);
   let state = createRunState({ contract });
-  // Which key sent each exchange the model remembers, so that reads are compared per key.
-  const keyOfSeq = new Map<number, number>();
+  const notJudged: PassiveReport['notJudged'] = [];
   const findings: Finding[] = [];
   let findingsDropped = 0;
   const rows = new Map<string, CheckResultRow>(PASSIVE_CHECKS.map((c) => [c.id, { checkId: c.id, severity: c.severity, title: c.title, operations: [] }]));
@@ -127,18 +95,13 @@ export function createPassiveJudge(options: PassiveJudgeOptions): PassiveJudge {
 
   /** The model's verdicts on one exchange, then what the exchange taught it. */
   const consultModel = (passing: PassingExchange, key: { id: number; valid: boolean } | undefined): Verdict[] => {
-    if (state.observed() >= MODEL_MEMORY) {
-      state = createRunState({ contract });
-      keyOfSeq.clear();
-    }
-    const credentialOf = (): ModelCredential => (!key ? 'none' : key.valid ? 'restricted' : 'unknown');
-    const seq = state.observed();
-    const exchange: ModelExchange = { request: { method: passing.method, path: passing.target, credential: credentialOf() }, ...(passing.response ? { response: passing.response } : {}), seq };
-    // A read is compared with an earlier answer to the same key only: another key may see other things.
-    const verdicts = judgeExchange(exchange, state).filter((v) => v.rule !== 'answer-stable' || v.contradicts === undefined || keyOfSeq.get(v.contradicts) === (key?.id ?? 0));
+    if (state.observed() >= MODEL_MEMORY) state = createRunState({ contract });
+    // A key that got a 2xx is a valid one (it may still lack a permission elsewhere); any other may be anything.
+    const request = (): ModelRequest => ({ method: passing.method, path: passing.target, credential: !key ? 'none' : key.valid ? 'restricted' : 'unknown', principal: key ? `key ${key.id}` : 'none' });
+    const exchange: ModelExchange = { request: request(), ...(passing.response ? { response: passing.response } : {}), seq: state.observed() };
+    const verdicts = judgeExchange(exchange, state);
     if (key && passing.response && isSuccess(passing.response.status)) key.valid = true;
-    state.observe({ ...exchange, request: { ...exchange.request, credential: credentialOf() } });
-    keyOfSeq.set(seq, key?.id ?? 0);
+    state.observe({ ...exchange, request: request() });
     return verdicts;
   };
 
@@ -157,18 +120,21 @@ export function createPassiveJudge(options: PassiveJudgeOptions): PassiveJudge {
       redact = createRedactor(secrets.keys());
       redactorVersion = secrets.version;
     }
-    let key = keyCame ? keys.get(passing.key!) : undefined;
-    if (keyCame && !key) keys.set(passing.key!, (key = { id: keys.version + 1, valid: false }));
-
-    const verdicts = consultModel(passing, key);
     const decoded = decodePathParams(operationRoute.rawParams);
     const exchange = toExchange(operationRoute.operation, passing, requests, baseUrl, decoded.ok ? decoded.params : undefined, route.kind !== 'operation');
-    modelVerdicts.set(exchange, verdicts);
-    const context = { contract, strict, all: [exchange], excerpt: { secretProperties: contract.secretProperties, redact } };
+    if (passing.notJudged !== undefined) {
+      notJudged.push({ operationId: exchange.operationId, label: exchange.label, reason: passing.notJudged });
+      if (notJudged.length > maxFindings) notJudged.shift();
+      return [];
+    }
+    let key = keyCame ? keys.get(passing.key!) : undefined;
+    if (keyCame && !key) keys.set(passing.key!, (key = { id: keys.version + 1, valid: false }));
+    const verdicts = consultModel(passing, key);
+    const context = { contract, strict, all: [exchange], excerpt: { secretProperties: contract.secretProperties, redact }, verdicts: new Map([[exchange.seq, verdicts]]) };
     const results = applyChecks(PASSIVE_CHECKS, [exchange], [], context, new Set());
     foldRows(rows, results.rows);
     if (route.kind === 'operation') countCoverage(coverage, route.operation, exchange, results.nonConformant.has(exchange.seq));
-    const found = redactFindings(results.findings, redact);
+    const found = redactFindings(results.findings, redact).map((f) => (OUTSIDE_WRITE_CHECKS.has(f.checkId) ? { ...f, message: `${f.message} ${OTHER_READING}` } : f));
     findings.push(...found);
     if (findings.length > maxFindings) findingsDropped += findings.splice(0, findings.length - maxFindings).length;
     return found;
@@ -190,6 +156,7 @@ export function createPassiveJudge(options: PassiveJudgeOptions): PassiveJudge {
         checks,
         findings: [...findings],
         findingsDropped,
+        notJudged: [...notJudged],
         coverage: coverageRows(contract, coverage),
       };
     },
@@ -214,7 +181,7 @@ function toExchange(operation: Operation, passing: PassingExchange, seq: number,
     credential: keyCame ? 'full' : 'none',
     method: passing.method,
     path: passing.target,
-    // What a conformant server may answer is the model's to say (MODEL_CHECKS); the suite's checks used here judge the response alone.
+    // What a conformant server may answer is the model's to say (its verdicts go in with the exchange); no plan expects anything.
     expects: [],
     ...(token ? { token } : {}),
     seq,

@@ -48,7 +48,8 @@ export function renderJunit(report: JunitInput | ProblemReport): string {
   return document(
     `${report.tool ?? 'flag-admin check'} ${report.target}`,
     { tests: tests + (setup ? 1 : 0), failures, errors: setup ? 1 : 0, skipped: report.summary.checksNotChecked },
-    [...(setup ? [setup] : []), runSuite(report), ...suites],
+    // The proxy's report has no plan (no seed, roles or repetitions) to show.
+    [...(setup ? [setup] : []), ...('seed' in report ? [runSuite(report as Report)] : []), ...suites],
     report.durationMs,
   );
 }

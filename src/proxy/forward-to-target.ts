@@ -15,8 +15,12 @@ export interface ForwardedExchange {
   at: number;
   durationMs: number;
   response?: { status: number; headers: Record<string, string>; body: string };
-  /** Why no complete answer came: the target could not be reached, dropped the connection, or sent more than the cap. */
+  /** The status the target answered, also when its body was not kept. */
+  status?: number;
+  /** Why no complete answer came: the target could not be reached or dropped the connection. */
   transportError?: string;
+  /** The answer came whole to the client, but its body is larger than the proxy keeps for judging. */
+  notJudged?: string;
   /** The client went away before the answer was complete: nothing to judge. */
   clientGone?: boolean;
 }
@@ -90,7 +94,7 @@ export function createForwarder(options: ForwarderOptions): { forward: (req: Inc
           controller = c;
         },
         onResponseStart: (c, statusCode, headers) => {
-          status = statusCode;
+          status = exchange.status = statusCode;
           answerHeaders = recordedHeaders(headers);
           if (!res.destroyed) res.writeHead(statusCode, { ...endToEnd(headers), ...extraHeaders } as OutgoingHttpHeaders);
           // Back-pressure: a slow client slows the read from the target, memory stays bounded.
@@ -108,7 +112,7 @@ export function createForwarder(options: ForwarderOptions): { forward: (req: Inc
         },
         onResponseEnd: () => {
           res.end();
-          if (overflow) exchange.transportError = `answered ${status}, but the body exceeded ${maxJudgedBytes} bytes, the most the proxy keeps for judging; the client got all of it`;
+          if (overflow) exchange.notJudged = `answered ${status} with a body over ${maxJudgedBytes} bytes, the most the proxy keeps for judging; the client got all of it, nothing of it was judged`;
           else exchange.response = { status, headers: answerHeaders, body: Buffer.concat(kept).toString('utf8') };
           finish();
         },

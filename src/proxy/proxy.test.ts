@@ -105,10 +105,10 @@ const BROKEN: { name: string; error: string; serve: (c: Contract) => Promise<Run
   },
   { name: 'no Content-Type on JSON bodies', error: 'content-type-conformance (error)', serve: (c) => breakResponses(c, (_, res) => ({ ...res, headers: {} })) },
   { name: 'wrong error kind: 404 named NoAccessError', error: 'error-kind-conformance (error)', serve: (c) => breakResponses(c, (_, res) => (res.status === 404 ? editJson(res, (body) => ({ ...body, name: 'NoAccessError' })) : res)) },
-  { name: 'a read without a key answered 200 (auth skipped on reads)', error: 'auth-required (error)', serve: (c) => breakResponses(c, (req, res, mock) => (isRead(req.method) && !req.headers.authorization ? mock.handle({ ...req, headers: { ...req.headers, authorization: ADMIN_KEY } }) : res)) },
+  { name: 'a read without a key answered 200 (auth skipped on reads)', error: 'auth-missing-rejected (error)', serve: (c) => breakResponses(c, (req, res, mock) => (isRead(req.method) && !req.headers.authorization ? mock.handle({ ...req, headers: { ...req.headers, authorization: ADMIN_KEY } }) : res)) },
   {
     name: 'a delete that never removes: 200 again for a deleted token',
-    error: 'resource-gone (error)',
+    error: 'delete-again-not-found (error)',
     serve: (c) => {
       const mock = freshMock(c);
       const seen = new Set<string>();
@@ -129,23 +129,23 @@ const BROKEN: { name: string; error: string; serve: (c: Contract) => Promise<Run
   { name: '204 for a delete', error: 'status-code-documented (error)', serve: (c) => breakResponses(c, (req, res) => (operationOf(c, req) === 'deleteServiceAccountToken' && res.status === 200 ? { status: 204, headers: {}, body: undefined } : res)) },
   {
     name: 'one error id for every error',
-    error: 'error-id-unique (error)',
+    error: 'error-ids-unique (error)',
     serve: (c) => breakResponses(c, (_, res) => (res.status >= 400 ? editJson(res, (body) => ({ ...body, id: 'err-1' })) : res)),
   },
   {
-    name: 'an unknown token refused as if the valid key were not one (401 after the lookup)',
-    error: 'valid-key-accepted (error)',
+    name: 'an unknown token refused as if the valid key were not one (401 after the lookup; a warning, the key may have been revoked meanwhile)',
+    error: 'delete-token-succeeds (warning)',
     serve: (c) => breakResponses(c, (req, res) => (operationOf(c, req) === 'deleteServiceAccountToken' && res.status === 404 && req.url.includes('/9/') ? error(401, 'AuthenticationRequired') : res)),
   },
   {
     name: 'the OIDC settings read changes with nothing written: the client id counts the reads',
-    error: 'answer-stable (warning)',
+    error: 'answers-agree (warning)',
     serve: (c) => {
       let reads = 0;
       return breakResponses(c, (req, res) => (operationOf(c, req) === 'getOidcSettings' && res.status === 200 ? editJson(res, (body) => ({ ...body, clientId: `client-${++reads}` })) : res));
     },
   },
-  { name: 'PUT on the OIDC settings answers 200', error: 'method-refused (error)', serve: (c) => breakResponses(c, (req, res) => (req.method === 'PUT' ? { status: 200, headers: {}, body: undefined } : res)) },
+  { name: 'PUT on the OIDC settings answers 200', error: 'unlisted-method-rejected (warning)', serve: (c) => breakResponses(c, (req, res) => (req.method === 'PUT' ? { status: 200, headers: {}, body: undefined } : res)) },
   { name: 'drops the connection on the OIDC read with the viewer key', error: 'response-received (error)', serve: async (c) => { const mock = freshMock(c); return serveRaw((req, _, answer) => (req.headers.authorization === VIEWER_KEY ? req.socket.destroy() : answer(mock.handle(toMockRequest(req))))); } },
 ];
 
@@ -195,6 +195,20 @@ describe('flag-admin proxy in front of a backend', () => {
       // Error ids are fresh per answer; everything else is the same bytes.
       expect(b.replace(/"id":"[^"]+"/, '')).toBe(a.replace(/"id":"[^"]+"/, ''));
     }
+  });
+
+  it('passes a body larger than it keeps for judging on whole, and reports it as not judged, not as a defect', async () => {
+    const target = await serveHandler(freshMock(contract).handle, { port: 0 });
+    running.push(target);
+    const proxy = await startProxy({ contract, port: 0, target: target.url, maxJudgedBytes: 100 });
+    running.push(proxy);
+    const path = '/api/admin/environments/project/default';
+    const direct = await (await fetch(target.url + path, { headers: { authorization: ADMIN_KEY } })).text();
+    expect(direct.length).toBeGreaterThan(100);
+    expect(await (await fetch(proxy.url + path, { headers: { authorization: ADMIN_KEY } })).text()).toBe(direct);
+    const report = proxy.report();
+    expect(report.findings).toEqual([]);
+    expect(report.notJudged).toEqual([{ operationId: 'getProjectEnvironments', label: `GET ${path}`, reason: expect.stringContaining('over 100 bytes') }]);
   });
 
   it('answers 502 with an error body when the target cannot be reached, and judges that as no response', async () => {

@@ -88,13 +88,14 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
     if (exchange.clientGone) return;
     const sent: MockRequest = { method: exchange.method, url: exchange.target, headers: exchange.headers };
     const key = authHeaders.map((name) => headerValue(sent, name)).find((value) => value !== undefined && value.trim() !== '');
-    const findings = judge.judge({ method: exchange.method, target: exchange.target, key, response: exchange.response, transportError: exchange.transportError });
+    const findings = judge.judge({ method: exchange.method, target: exchange.target, key, response: exchange.response, transportError: exchange.transportError, notJudged: exchange.notJudged });
     recorder?.observe({ method: exchange.method, target: exchange.target, key, response: exchange.response });
     // A client that also put its key in the query (or userinfo) must not find it in the journal or the log.
     const shown = loggableTarget(exchange.target, (text) => key !== undefined && text.includes(key), authHeaders);
     const request: MockRequest = { ...sent, url: shown };
     const session = headerValue(sent, SESSION_HEADER) || DEFAULT_SESSION;
-    const response = exchange.response ?? { status: 502, headers: {}, body: '' };
+    // Without a whole answer kept: the status the client got (the target's, or the proxy's 502).
+    const response = exchange.response ?? { status: exchange.status ?? 502, headers: {}, body: '' };
     const journalFindings: JournalFinding[] | undefined = findings?.map(({ checkId, severity, title, message, expected, got, schemaPointer, instancePointer, response, curl }) => ({ checkId, severity, title, message, expected, got, schemaPointer, instancePointer, response, curl }));
     const verdict = findings === undefined ? undefined : findings.some((f) => f.severity === 'error') ? 'not conformant' : 'conformant';
     journal.record(request, session, exchange.at, exchange.durationMs, { status: response.status, headers: response.headers, body: response.body }, verdict && { verdict, findings: journalFindings ?? [] });
