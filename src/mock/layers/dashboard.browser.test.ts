@@ -93,10 +93,13 @@ describeInBrowser('the dashboard at /__mock/ui in Chromium', (browser) => {
     await page.click('#rule-form button[type=submit]');
     await expect.poll(() => page.locator('#rule-error').textContent(), { timeout: 2_000 }).toContain('a status or example the operation documents');
 
+    await expect.poll(() => page.locator('#journal tbody tr').count(), { timeout: 2_000 }).toBeGreaterThanOrEqual(4);
+    const shown = await page.locator('#journal tbody tr').count();
     await page.click('#session-list li[data-session="default"] button.reset');
     await page.locator('#session-list li[data-session="default"]', { hasText: 'reset to the fixtures at' }).waitFor({ timeout: 2_000 });
     expect(await call(mock.url, 'DELETE', token, ADMIN_KEY)).toBe(200);
-    await page.locator('#journal tbody tr', { hasText: token }).first().waitFor({ timeout: 1_000 });
+    await expect.poll(() => page.locator('#journal tbody tr').count(), { timeout: 1_000 }).toBe(shown + 1);
+    expect(await page.locator('#journal tbody tr').first().locator('td.status').textContent()).toBe('200');
     await page.screenshot({ path: `${REPORTS}dashboard-mock.png`, fullPage: true });
   });
 
