@@ -1,11 +1,36 @@
 import { readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
+import { loadContract } from '../../src/contract/index.ts';
+import { serveHandler } from '../../src/mock/index.ts';
 import { CHECKS } from '../checks/registry.ts';
+import { runCheck } from './run-check.ts';
+import { freshMock } from './serve-target.ts';
 
 // fastify's rule: the documented list and the code's list cannot drift apart.
-const readme = readFileSync(new URL('../../docs/conformance.md', import.meta.url), 'utf8');
+const docs = readFileSync(new URL('../../docs/conformance.md', import.meta.url), 'utf8');
 
 it('documents every check with its severity in docs/conformance.md, and no check that does not exist', () => {
-  const rows = [...readme.matchAll(/^\| `([a-z-]+)` \| (error|warning) \|/gm)].map((m) => `${m[1]} ${m[2]}`);
+  const rows = [...docs.matchAll(/^\| `([a-z-]+)` \| (error|warning) \|/gm)].map((m) => `${m[1]} ${m[2]}`);
   expect(rows).toEqual(CHECKS.map((c) => `${c.id} ${c.severity}`));
+});
+
+it('states the number of requests that the documented command line sends to a fresh mock', async () => {
+  // The first `flag-admin check` example, as written, pointed at a fresh mock instead of :4010.
+  const example = /```sh\n(?:export [^\n]*\n)*(flag-admin check [^`]*?)\n```/.exec(docs)![1]!;
+  const args = example.replace(/\\\n/g, ' ').split(/\s+/).slice(2).filter(Boolean);
+  const at = (flag: string) => args.indexOf(flag);
+  args.splice(at('--junit'), 2);
+  args.splice(at('--json'), 2);
+  args[at('--base-url') + 1] = 'TARGET';
+  const stated = Number(/(\d+) requests in about/.exec(docs)![1]);
+  const mock = freshMock(await loadContract({ validate: false }));
+  const server = await serveHandler((request) => mock.handle(request), { port: 0 });
+  try {
+    args[at('--base-url') + 1] = server.url;
+    const run = await runCheck(args);
+    expect(run.code).toBe(0);
+    expect(run.report!.summary.requests, 'docs/conformance.md: the request count of the documented run').toBe(stated);
+  } finally {
+    await server.close();
+  }
 });
