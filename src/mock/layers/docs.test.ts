@@ -123,10 +123,12 @@ describe('the /docs reference', () => {
   });
 
   it('serves none of the package\'s other files: an unknown or escaping name is the mock\'s 404', async () => {
-    for (const path of ['/docs/index.html', '/docs/../package.json', '/docs/%2e%2e/package.json', '/docs/swagger-ui-bundle.js.map']) {
+    // Names every object inherits (__proto__, toString) are not files either: once they were a 500 naming the package's folder.
+    for (const path of ['/docs/index.html', '/docs/../package.json', '/docs/%2e%2e/package.json', '/docs/swagger-ui-bundle.js.map', '/docs/__proto__', '/docs/constructor', '/docs/toString', '/docs/hasOwnProperty']) {
       const answer = await get(client.mock.url, path);
       expect(answer.status, path).toBe(404);
       expect(answer.json().name, path).toBe('NotFoundError');
+      expect(answer.text, path).not.toContain('node_modules');
     }
   });
 });
