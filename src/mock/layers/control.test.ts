@@ -183,6 +183,23 @@ describe('who may use the control API', () => {
     expect((await rawRequest(mock.port, `GET ${paths.oidc()} HTTP/1.1\r\nhost: evil.example\r\nauthorization: ${ADMIN_KEY}\r\nconnection: close\r\n\r\n`))!.status).toBe(200);
   });
 
+  it('judges the host a request is addressed to: an absolute-form target names it (RFC 9112 §3.2.2), and two Host headers are a 400', async () => {
+    const { mock } = await start();
+    for (const target of ['http://evil.example/__mock/state', `HTTP://EVIL.example:${mock.port}/__mock/journal?status=200`, `http://u:p@evil.example/__mock/state`]) {
+      const answer = (await rawRequest(mock.port, `GET ${target} HTTP/1.1\r\nhost: localhost\r\nconnection: close\r\n\r\n`))!;
+      expect([target, answer.status], answer.body).toEqual([target, 403]);
+      expect(answer.body).not.toContain(ADMIN_KEY);
+      expect(JSON.parse(answer.body).message).toContain('--allowed-host evil.example');
+    }
+    const local = (await rawRequest(mock.port, `GET http://localhost:${mock.port}/__mock/state HTTP/1.1\r\nhost: localhost\r\nconnection: close\r\n\r\n`))!;
+    expect(local.status).toBe(200);
+    for (const hosts of [['localhost', 'evil.example'], ['evil.example', 'localhost'], ['localhost', 'localhost']]) {
+      const answer = (await rawRequest(mock.port, `GET /__mock/state HTTP/1.1\r\n${hosts.map((host) => `host: ${host}\r\n`).join('')}connection: close\r\n\r\n`))!;
+      expect([hosts, answer.status]).toEqual([hosts, 400]);
+      expect(JSON.parse(answer.body)).toMatchObject({ name: 'BadRequestError', message: expect.stringContaining('one Host header') });
+    }
+  });
+
   it('answers loopback names and addresses, the bound host and each --allowed-host, in any case and with any port', async () => {
     const { mock } = await start({ allowedHosts: ['mock.internal', '192.0.2.7', '2001:db8::7'] });
     const hosts = ['localhost', `localhost:${mock.port}`, 'LocalHost', 'app.localhost:3000', '127.0.0.1', `127.0.0.1:${mock.port}`, '127.8.9.10', '[::1]', `[::1]:${mock.port}`, 'mock.internal', 'MOCK.internal:80', '192.0.2.7', '[2001:db8::7]:4010'];

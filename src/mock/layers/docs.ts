@@ -1,4 +1,5 @@
 import type { MockHandle, MockRequest, MockResponse } from '../core/types.ts';
+import { requestPath } from '../core/request-path.ts';
 import { hostDenied } from './control-access.ts';
 
 /**
@@ -51,7 +52,7 @@ export function docsLayer(options: DocsOptions, allowedHosts: readonly string[] 
   const prefix = `${DOCS_PATHS.page}/`;
   return (next) => (request) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') return next(request);
-    const path = pathOf(request.url);
+    const path = requestPath(request.url);
     switch (path) {
       case DOCS_PATHS.json:
         return ok(JSON.stringify(servedDocument(document, serverUrl(request)), null, 2), 'application/json');
@@ -86,11 +87,6 @@ const HOST = /^(?:[a-z0-9.-]+|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
 function serverUrl(request: MockRequest): string {
   const host = request.headers.host;
   return typeof host === 'string' && HOST.test(host) ? `http://${host}` : '/';
-}
-
-function pathOf(url: string): string {
-  const query = url.indexOf('?');
-  return query === -1 ? url : url.slice(0, query);
 }
 
 /**
