@@ -12,6 +12,8 @@ export interface Store {
   apiKey(key: string): ApiKeyRecord | undefined;
   /** Whether the text is one of the state's keys or holds one: what a log must not show. */
   holdsKey(text: string): boolean;
+  /** Whether the text is one of the state's keys: one lookup (a log asks it of every path segment). */
+  isKey(text: string): boolean;
   /** The first `limit` API keys and how many there are (a banner lists a few, never a million). */
   listApiKeys(limit: number): { keys: readonly ApiKeyRecord[]; total: number };
   /** The environments available to a project, in the API's order, or undefined for an unknown project. */
@@ -80,6 +82,7 @@ export function createStore(state: MockState): Store {
   return {
     apiKey: (key) => keys.get(key),
     holdsKey,
+    isKey: (text) => keys.has(text),
     listApiKeys: (limit) => ({ keys: state.apiKeys.slice(0, limit), total: state.apiKeys.length }),
     projectEnvironments(projectId) {
       let list = environmentLists.get(projectId);

@@ -28,7 +28,7 @@ describe('the request journal', () => {
     expect(JSON.stringify(entries)).not.toContain(ADMIN_KEY);
   });
 
-  it('never records a key sent in userinfo or the query, of the default state or of the session\'s own', async () => {
+  it('never records a key sent in userinfo, the query, a path segment or the fragment, of the default state or of the session\'s own', async () => {
     const { call, mock } = await start();
     const own = 'sessi0n-only-key-4711';
     const state = { ...structuredClone(DEFAULT_FIXTURES), apiKeys: [{ key: own, permissions: ['*'] }] };
@@ -37,7 +37,7 @@ describe('the request journal', () => {
     await sendTargets(mock.port, keysOutsideTheHeader(ADMIN_KEY, mock.port, path), { authorization: ADMIN_KEY });
     await sendTargets(mock.port, keysOutsideTheHeader(own, mock.port, path), { authorization: own, 'x-mock-session': 'own' });
     for (const [entries, key] of [[await journal(), ADMIN_KEY], [await journal('', session('own')), own]] as const) {
-      expect(entries.map((e) => e.status)).toEqual(Array(7).fill(200));
+      expect(entries.map((e) => e.status)).toEqual([...Array(7).fill(200), 404, 404, 200]);
       expect(entries.map((e) => e.path)).toEqual([
         `http://127.0.0.1:${mock.port}${path}?page=1`,
         `http://localhost:${mock.port}${path}`,
@@ -46,6 +46,9 @@ describe('the request journal', () => {
         `${path}?token=<redacted>`,
         `${path}?<redacted>`,
         `${path}?authorization=<redacted>`,
+        `${path}/<redacted>`,
+        `${path}/<redacted>/x`,
+        `${path}?page=4#<redacted>`,
       ]);
       expect(JSON.stringify(entries)).not.toContain(key.slice(0, 8));
       expect(JSON.stringify(entries)).not.toContain('an-unknown-secret');

@@ -153,7 +153,7 @@ export function createJournal(options: JournalOptions): { journal: Journal; laye
     statuses[slot] = response.status;
     keys[slot] = keyPresent(request, authHeaders) ? 1 : 0;
     methods[slot] = request.method;
-    urls[slot] = intern(loggableTarget(request.url, session.store.holdsKey, authHeaders));
+    urls[slot] = intern(loggableTarget(request.url, session.store, authHeaders));
     sessionNames[slot] = session.name;
     responses[slot] = response;
     judged[slot] = undefined;
