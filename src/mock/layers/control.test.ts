@@ -105,6 +105,24 @@ describe('reset and state', () => {
     expect((await call('GET', '/__mock/rules')).json.rules).toEqual([]);
   });
 
+  it('quotes at most an excerpt of what it refuses: a 900 kB rule or a 10 kB filter is not sent back whole', async () => {
+    const { call } = await start();
+    const long = 'x'.repeat(900_000);
+    for (const [operationId, method, path, body, pointer] of [
+      ['addRule', 'POST', '/__mock/rules', JSON.stringify({ operationId: 'getOidcSettings', code: 403, extra: long }), ''],
+      ['addRule', 'POST', '/__mock/rules', JSON.stringify({ operationId: long, code: 403 }), '/operationId'],
+      ['addRule', 'POST', '/__mock/rules', JSON.stringify({ operationId: 'getOidcSettings', example: long }), '/example'],
+      ['getJournal', 'GET', `/__mock/journal?since=${long.slice(0, 10_000)}`, undefined, '/since'],
+      ['getJournal', 'GET', `/__mock/journal?operationId=${long.slice(0, 10_000)}`, undefined, '/operationId'],
+      ['getJournal', 'GET', `/__mock/journal?status=${long.slice(0, 10_000)}`, undefined, '/status'],
+    ] as const) {
+      const answer = expectDocumented(operationId, await call(method, path, undefined, { 'content-type': 'application/json' }, body));
+      expect([path.slice(0, 30), answer.json.pointer]).toEqual([path.slice(0, 30), pointer]);
+      expect(answer.text.length, answer.text.slice(0, 300)).toBeLessThan(1000);
+      expect(answer.json.message).toContain('xxxxx');
+    }
+  });
+
   it('refuses __proto__, constructor and prototype keys in a posted state or rule with 422 and the pointer, and serves nothing of them', async () => {
     const { call } = await start();
     const text = JSON.stringify(DEFAULT_FIXTURES);
