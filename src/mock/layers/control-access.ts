@@ -79,8 +79,8 @@ function targetAuthority(target: string): string | undefined {
   return /^https?:\/\/(?:[^/?#]*@)?([^/?#]*)/i.exec(target)?.[1];
 }
 
-/** The lower-case name or address of a Host value (RFC 9110 §7.2: `name[:port]` or `[v6][:port]`), without its port. */
-function hostName(host: string): string | undefined {
+/** The lower-case name or address of a Host value (RFC 9110 §7.2: `name[:port]` or `[v6][:port]`), without its port; undefined for what names no host. */
+export function hostName(host: string): string | undefined {
   const found = /^(\[[0-9a-f:.]+\]|[a-z0-9._-]+)(?::\d{1,5})?$/i.exec(host.trim());
   return found ? found[1]!.toLowerCase() : undefined;
 }
