@@ -1,6 +1,9 @@
 import type { ProblemReport } from '../build-report.ts';
 import type { Finding, Report } from '../types.ts';
 
+/** What the JUnit rendering reads of a report: the suite's, or the proxy's (which has no plan). */
+export type JunitInput = Pick<Report, 'target' | 'problem' | 'checks' | 'findings' | 'coverage' | 'summary' | 'operationDurationsMs' | 'durationMs'> & { tool?: string };
+
 /**
  * JUnit XML as CI systems read it: a testsuite per operation, a testcase per check. A failed
  * error check is a <failure>, a not-checked one <skipped> with its reason. Warnings must not fail
@@ -9,7 +12,7 @@ import type { Finding, Report } from '../types.ts';
  * in <system-out>. A set-up problem is an <error> of a `set-up` testcase, so a job that stopped
  * with exit 2 or 3 still has an artifact that says why. `time` only with --timings.
  */
-export function renderJunit(report: Report | ProblemReport): string {
+export function renderJunit(report: JunitInput | ProblemReport): string {
   const setup = report.problem
     ? [
         `  <testsuite name="set-up" tests="1" failures="0" errors="1" skipped="0">`,
@@ -18,7 +21,7 @@ export function renderJunit(report: Report | ProblemReport): string {
       ].join('\n')
     : undefined;
   if (!('checks' in report)) {
-    return document(`flag-admin check ${report.target}`, { tests: 1, failures: 0, errors: 1, skipped: 0 }, [setup!], undefined);
+    return document(`${report.tool} ${report.target}`, { tests: 1, failures: 0, errors: 1, skipped: 0 }, [setup!], undefined);
   }
   const operations = [...new Set(report.coverage.map((c) => c.operationId))];
   const suites = operations.map((operationId) => {
@@ -43,11 +46,26 @@ export function renderJunit(report: Report | ProblemReport): string {
   const failures = report.checks.reduce((n, c) => n + c.operations.filter((o) => o.outcome === 'failed' && c.severity === 'error').length, 0);
   const tests = report.checks.reduce((n, c) => n + c.operations.length, 0);
   return document(
-    `flag-admin check ${report.target}`,
+    `${report.tool ?? 'flag-admin check'} ${report.target}`,
     { tests: tests + (setup ? 1 : 0), failures, errors: setup ? 1 : 0, skipped: report.summary.checksNotChecked },
-    [...(setup ? [setup] : []), ...suites],
+    // The proxy's report has no plan (no seed, roles or repetitions) to show.
+    [...(setup ? [setup] : []), ...('seed' in report ? [runSuite(report as Report)] : []), ...suites],
     report.durationMs,
   );
+}
+
+/** The run's plan as properties (seed, roles, repetitions) and the answers not judged as warnings, so a CI page shows them beside the verdicts. */
+function runSuite(report: Report): string {
+  const property = (name: string, value: string) => `      <property name="${xml(name)}" value="${xml(value)}"/>`;
+  const properties = [
+    property('seed', report.seed),
+    property('projects', report.options.projects.join(', ')),
+    ...report.roles.tokens.map((t) => property(`role ${t.token}`, t.roles.join(', ') || 'none')),
+    ...report.roles.empty.map((e) => property(`role ${e.role}`, `empty; would be filled by ${e.fill}`)),
+    property('repetitions', `${report.repetitions.reads} repeated reads (${report.repetitions.rounds.join(', ')}), --settle-ms ${report.repetitions.settleMs}`),
+    ...report.notJudged.map((n) => property('warning', `not judged: ${n.operationId} ${n.label}: ${n.reason}`)),
+  ];
+  return [`  <testsuite name="run" tests="0" failures="0" errors="0" skipped="0">`, '    <properties>', ...properties, '    </properties>', '  </testsuite>'].join('\n');
 }
 
 function document(name: string, counts: { tests: number; failures: number; errors: number; skipped: number }, suites: string[], durationMs: number | undefined): string {

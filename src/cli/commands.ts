@@ -24,6 +24,14 @@ export const COMMANDS: readonly Command[] = [
     },
   },
   {
+    name: 'proxy',
+    summary: 'forward to a real backend, judging the traffic; record it into fixtures',
+    load: async () => {
+      const m = await import('./proxy-command.ts');
+      return { usage: m.PROXY_USAGE, run: m.proxyCommand };
+    },
+  },
+  {
     name: 'check',
     summary: 'run the conformance suite against a server',
     load: async () => {

@@ -4,21 +4,13 @@ import { LOG_FORMATS, type LogFormat } from './access-log.ts';
 import { UsageError } from './io.ts';
 import { parseFlags } from './parse-flags.ts';
 
-export const MOCK_USAGE = `Usage: flag-admin mock [-p 4010] [--host 127.0.0.1] [--fixtures FILE [--watch]] [options]
-
-  -p, --port PORT          port to listen on; 0 picks a free one    (default 4010)
+/** The flags flag-admin mock and flag-admin proxy share: where to listen, CORS, the control API, the log, limits. */
+export const SERVER_FLAGS_USAGE = `  -p, --port PORT          port to listen on; 0 picks a free one    (default 4010)
   --host HOST              interface to bind: an address or a name  (default 127.0.0.1)
-  --fixtures FILE          initial state, JSON (see fixtures/fixture.schema.json)
-                                                                    (default: the embedded fixtures/default.json)
-  -w, --watch              reload --fixtures when the file changes; a broken edit is reported
-                           and the last good state stays served
   --cors-origin ORIGIN     allow browser calls from this origin only; repeatable
                                                                     (default: any origin)
-  --no-cors                no CORS headers, preflights answered 405
-  --max-sessions N         X-Mock-Session sessions kept, least recently used dropped
-                                                                    (default ${DEFAULT_MAX_SESSIONS})
-  --max-rules N            sticky rules (POST /__mock/rules) one session holds; one more gets 409
-                                                                    (default ${DEFAULT_MAX_RULES})
+  --no-cors                no CORS headers; preflights not answered (the mock: 405,
+                           the proxy: forwarded to the target)
   --control-token TOKEN    open the control API (/__mock/) to callers sending this token in
                            X-Mock-Control-Token, and only to them   (default: loopback callers only;
                                                                     env FLAG_ADMIN_MOCK_CONTROL_TOKEN)
@@ -41,6 +33,18 @@ Limits on clients (so idle, slow or endless ones cannot starve the others):
                                                                     (default ${DEFAULT_LIMITS.maxBodyBytes})
 `;
 
+export const MOCK_USAGE = `Usage: flag-admin mock [-p 4010] [--host 127.0.0.1] [--fixtures FILE [--watch]] [options]
+
+  --fixtures FILE          initial state, JSON (see fixtures/fixture.schema.json)
+                                                                    (default: the embedded fixtures/default.json)
+  -w, --watch              reload --fixtures when the file changes; a broken edit is reported
+                           and the last good state stays served
+  --max-sessions N         X-Mock-Session sessions kept, least recently used dropped
+                                                                    (default ${DEFAULT_MAX_SESSIONS})
+  --max-rules N            sticky rules (POST /__mock/rules) one session holds; one more gets 409
+                                                                    (default ${DEFAULT_MAX_RULES})
+${SERVER_FLAGS_USAGE}`;
+
 /** The limit flags, by option name of ConnectionLimits. */
 const LIMIT_FLAGS = {
   'max-connections': 'maxConnections',
@@ -50,40 +54,61 @@ const LIMIT_FLAGS = {
   'max-body-bytes': 'maxBodyBytes',
 } as const satisfies Record<string, keyof ConnectionLimits>;
 
-export interface MockArgs {
+/** What the flags both servers take say. */
+export interface ServerArgs {
   port: number;
   host: string;
-  fixtures: string | undefined;
-  watch: boolean;
   quiet: boolean;
   logFormat: LogFormat;
   cors: false | { origins: string[] };
-  maxSessions: number;
-  maxRules: number;
   controlToken: string | undefined;
   allowedHosts: string[];
   limits: ConnectionLimits;
 }
 
+export interface MockArgs extends ServerArgs {
+  fixtures: string | undefined;
+  watch: boolean;
+  maxSessions: number;
+  maxRules: number;
+}
+
 /** A host name as RFC 1123 §2.1 allows one: letters, digits, hyphens, dot-separated labels. */
 const HOST_NAME = /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
 
+/** The parseArgs options of the shared flags. */
+export const SERVER_FLAGS = {
+  port: { type: 'string' as const, short: 'p', default: '4010' },
+  host: { type: 'string' as const, default: '127.0.0.1' },
+  quiet: { type: 'boolean' as const, short: 'q', default: false },
+  'log-format': { type: 'string' as const, default: 'text' },
+  'cors-origin': { type: 'string' as const, multiple: true as const, default: [] as string[] },
+  'no-cors': { type: 'boolean' as const, default: false },
+  'control-token': { type: 'string' as const },
+  'allowed-host': { type: 'string' as const, multiple: true as const, default: [] as string[] },
+  ...(Object.fromEntries(Object.keys(LIMIT_FLAGS).map((flag) => [flag, { type: 'string' as const }])) as Record<keyof typeof LIMIT_FLAGS, { type: 'string' }>),
+} satisfies NonNullable<Parameters<typeof parseFlags>[1]>;
+
 export function parseMockArgs(argv: string[], env: Record<string, string | undefined>): MockArgs {
   const { values } = parseFlags(argv, {
-    port: { type: 'string', short: 'p', default: '4010' },
-    host: { type: 'string', default: '127.0.0.1' },
+    ...SERVER_FLAGS,
     fixtures: { type: 'string' },
     watch: { type: 'boolean', short: 'w', default: false },
-    quiet: { type: 'boolean', short: 'q', default: false },
-    'log-format': { type: 'string', default: 'text' },
-    'cors-origin': { type: 'string', multiple: true, default: [] },
-    'no-cors': { type: 'boolean', default: false },
     'max-sessions': { type: 'string', default: String(DEFAULT_MAX_SESSIONS) },
     'max-rules': { type: 'string', default: String(DEFAULT_MAX_RULES) },
-    'control-token': { type: 'string' },
-    'allowed-host': { type: 'string', multiple: true, default: [] },
-    ...Object.fromEntries(Object.keys(LIMIT_FLAGS).map((flag) => [flag, { type: 'string' as const }])),
   });
+  const server = serverArgs(values, env);
+  const maxSessions = countFlag('max-sessions', values['max-sessions']);
+  const maxRules = countFlag('max-rules', values['max-rules']);
+  if (values.watch && values.fixtures === undefined) throw new UsageError('--watch needs --fixtures FILE: the embedded state does not change');
+  return { ...server, fixtures: values.fixtures, watch: values.watch, maxSessions, maxRules };
+}
+
+/** Checks and converts the shared flags' values. */
+export function serverArgs(
+  values: { port: string; host: string; quiet: boolean; 'log-format': string; 'cors-origin': string[]; 'no-cors': boolean; 'control-token'?: string | undefined; 'allowed-host': string[] },
+  env: Record<string, string | undefined>,
+): ServerArgs {
   if (!/^\d{1,5}$/.test(values.port) || Number(values.port) > 65535) {
     throw new UsageError(`--port expects an integer from 0 to 65535, got ${JSON.stringify(values.port)}`);
   }
@@ -97,12 +122,9 @@ export function parseMockArgs(argv: string[], env: Record<string, string | undef
     if (originOf(origin) !== origin) throw new UsageError(`--cors-origin expects an origin such as http://localhost:8000 (no path, no trailing slash), got ${JSON.stringify(origin)}`);
   }
   if (values['no-cors'] && origins.length > 0) throw new UsageError('--no-cors and --cors-origin contradict each other; give one');
-  const maxSessions = countFlag('max-sessions', values['max-sessions']);
-  const maxRules = countFlag('max-rules', values['max-rules']);
   if (!LOG_FORMATS.includes(values['log-format'] as LogFormat)) {
     throw new UsageError(`--log-format expects ${LOG_FORMATS.join(' or ')}, got ${JSON.stringify(values['log-format'])}`);
   }
-  if (values.watch && values.fixtures === undefined) throw new UsageError('--watch needs --fixtures FILE: the embedded state does not change');
   const controlToken = values['control-token'] ?? env.FLAG_ADMIN_MOCK_CONTROL_TOKEN;
   if (controlToken === '') throw new UsageError('--control-token expects a non-empty token');
   for (const host of values['allowed-host']) {
@@ -112,13 +134,9 @@ export function parseMockArgs(argv: string[], env: Record<string, string | undef
   return {
     port: Number(values.port),
     host: values.host,
-    fixtures: values.fixtures,
-    watch: values.watch,
     quiet: values.quiet,
     logFormat: values['log-format'] as LogFormat,
     cors: values['no-cors'] ? false : { origins },
-    maxSessions,
-    maxRules,
     controlToken,
     allowedHosts: values['allowed-host'],
     limits: parseLimits(values as Record<string, unknown>),

@@ -1,39 +1,16 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useCliProcesses } from '../../test/cli-process.ts';
 import { rawRequest } from '../../test/raw-http.ts';
 import { keysOutsideTheHeader, sendTargets } from '../../test/keys-outside-the-header.ts';
 
-const BIN = fileURLToPath(new URL('../../bin/flag-admin.js', import.meta.url));
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const DEFAULT_FIXTURES = fileURLToPath(new URL('../../fixtures/default.json', import.meta.url));
-const children: ChildProcess[] = [];
-afterEach(() => children.splice(0).forEach((c) => c.exitCode === null && c.kill('SIGKILL')));
-
 /** Runs the real CLI with the Node that runs the tests (the pinned Node 24). */
-function run(args: string[], command: string[] = [process.execPath, BIN]) {
-  const child = spawn(command[0]!, [...command.slice(1), ...args], { cwd: ROOT, env: { ...process.env, FLAG_ADMIN_MOCK_SELF_CHECK: '1' } });
-  children.push(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => (stdout += d));
-  child.stderr.on('data', (d) => (stderr += d));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const waitFor = async (pattern: RegExp) => {
-    for (let i = 0; i < 200; i++) {
-      const found = pattern.exec(stdout);
-      if (found) return found;
-      if (child.exitCode !== null) break;
-      await new Promise((r) => setTimeout(r, 25));
-    }
-    throw new Error(`no ${pattern} in stdout: ${stdout}\nstderr: ${stderr}`);
-  };
-  return { child, exited, waitFor, out: () => stdout, err: () => stderr };
-}
+const run = useCliProcesses({ ...process.env, FLAG_ADMIN_MOCK_SELF_CHECK: '1' });
 
 describe('flag-admin mock', () => {
   it('serves the default state on a free port, prints URL and keys, and stops cleanly on SIGTERM', async () => {

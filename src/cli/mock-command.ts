@@ -4,7 +4,7 @@ import { createRequestFacts, DEFAULT_FIXTURES, DEFAULT_FIXTURES_FILE, loadFixtur
 import { formatAccessLog } from './access-log.ts';
 import { UsageError, usageFailure, type CommandIo } from './io.ts';
 import { parseMockArgs, type MockArgs } from './mock-args.ts';
-import { stopWithParent } from './stop-with-parent.ts';
+import { untilStopped } from './stop-with-parent.ts';
 
 export { MOCK_USAGE } from './mock-args.ts';
 
@@ -60,18 +60,7 @@ export async function mockCommand(argv: string[], io: CommandIo): Promise<number
   facts = createRequestFacts(mock.contract);
 
   // Signal handlers before the banner: a caller that reads "listening on" may stop the mock at once.
-  let stop!: () => void;
-  const stopped = new Promise<void>((resolve) => {
-    const unwatchParent = stopWithParent(io.env, () => stop());
-    stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      unwatchParent();
-      resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
+  const stopped = untilStopped(io.env);
   const unwatch = options.watch ? watchFile(fixturesFile, () => reload(mock, fixturesFile, io)) : () => {};
   io.stdout(startBanner(mock.url, fixturesFile, mock.store, options));
   await stopped;

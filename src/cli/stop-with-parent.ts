@@ -13,3 +13,21 @@ export function stopWithParent(env: Record<string, string | undefined>, stop: ()
   timer.unref();
   return () => clearInterval(timer);
 }
+
+/**
+ * Resolves on SIGINT or SIGTERM (or, under npm, when npm's shell is gone): how a serving command
+ * waits to stop. Call it before the banner: a caller that reads "listening on" may stop it at once.
+ */
+export function untilStopped(env: Record<string, string | undefined>): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const unwatchParent = stopWithParent(env, () => stop());
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      unwatchParent();
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}

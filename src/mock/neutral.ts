@@ -19,5 +19,5 @@ export { CONTROL_TOKEN_HEADER } from './layers/control.ts';
 export { MAX_DELAY_MS } from './layers/prefer-header.ts';
 export { DEFAULT_SESSION, SESSION_HEADER, type Session, type Sessions } from './layers/sessions.ts';
 export { DEFAULT_MAX_RULES, MAX_RULE_COUNT, type StickyRule } from './layers/sticky-rules.ts';
-export type { Journal, JournalEntry } from './layers/journal.ts';
+export { createJournal, ENTRY_VERDICTS, type EntryVerdict, type Journal, type JournalEntry, type JournalFinding, type Judged } from './layers/journal.ts';
 export { createRequestFacts, type RequestFacts } from './layers/request-facts.ts';

@@ -20,6 +20,16 @@ export interface ServeOptions extends ConnectionLimits {
   onResponse?: (line: { method: string; url: string; status: number; ms: number }, request: MockRequest) => void;
   /** Called when the handle throws: a bug of the mock, answered with 500. @default writes to stderr */
   onError?: (error: unknown) => void;
+  /**
+   * Takes the requests the handle answers with a ForwardAnswer (flag-admin proxy): the socket
+   * request is handed over unread, with the headers the layers added (CORS) to send along.
+   */
+  forward?: (req: IncomingMessage, res: ServerResponse, headers: Record<string, string>) => void;
+}
+
+/** An answer that says "not mine": the adapter's `forward` streams the request to elsewhere. */
+export interface ForwardAnswer extends MockResponse {
+  forward: true;
 }
 
 export interface RunningServer {
@@ -117,6 +127,8 @@ export async function serveHandler(handle: MockHandle, options: ServeOptions = {
     else finish(request, req, res, answer, started);
   });
   const finish = (request: NodeMockRequest, req: IncomingMessage, res: ServerResponse, response: MockResponse, started: number) => {
+    // The layers spread answers ({ ...response, headers }), so the mark survives CORS.
+    if (options.forward && (response as ForwardAnswer).forward === true) return options.forward(req, res, response.headers);
     if (!request.bodyRequested) {
       // No operation takes a body: one that comes is read up to the cap and dropped.
       if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) req.resume();

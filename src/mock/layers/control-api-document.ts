@@ -1,6 +1,7 @@
 // The OpenAPI 3.1 description of the mock's own control API (served at /__mock/openapi.json).
 // The control layer routes by it (createContract) and its tests validate every answer against
 // it, so the document and the behaviour cannot drift apart.
+import { ENTRY_VERDICTS } from './journal.ts';
 import { MAX_DELAY_MS } from './prefer-header.ts';
 import { MAX_RULE_COUNT } from './sticky-rules.ts';
 
@@ -50,11 +51,32 @@ export const CONTROL_API_DOCUMENT = {
           { name: 'operationId', in: 'query', schema: { type: 'string' }, description: 'Only requests routed to this operation.' },
           { name: 'status', in: 'query', schema: { type: 'integer', minimum: 100, maximum: 599 }, description: 'Only answers with this status.' },
           { name: 'since', in: 'query', schema: { type: 'string', format: 'date-time' }, description: 'Only requests at or after this time (ISO 8601).' },
+          { name: 'verdict', in: 'query', schema: { $ref: '#/components/schemas/Verdict' }, description: 'Only entries with this verdict.' },
         ],
         responses: { '200': json({ $ref: '#/components/schemas/Journal' }, 'The matching entries.'), ...refused },
       },
       delete: { operationId: 'clearJournal', summary: "Forget the session's recorded requests", parameters: [session], responses: { '204': { description: 'Cleared.' }, ...refused } },
     },
+    '/__mock/report': {
+      get: {
+        operationId: 'getReport',
+        summary: 'The proxy only: what its checks found in the traffic so far, as flag-admin check reports it',
+        parameters: [{ name: 'format', in: 'query', schema: { enum: ['json', 'junit'], default: 'json' }, description: 'The JSON report of flag-admin check, or its JUnit XML.' }],
+        responses: {
+          '200': {
+            description: 'The report (schema: the JSON report of flag-admin check).',
+            content: { 'application/json': { schema: { type: 'object', required: ['tool', 'verdict', 'findings'] } }, 'application/xml': { schema: { type: 'string' } } },
+          },
+          ...refused,
+          '404': error('The mock judges nothing: reports come from flag-admin proxy.'),
+        },
+      },
+    },
+    '/__mock/ui': {
+      get: { operationId: 'getDashboard', summary: 'The dashboard: the live journal, sessions and rules (mock), findings (proxy)', responses: { '200': { description: 'The page.', content: { 'text/html': { schema: { type: 'string' } } } }, ...refused } },
+    },
+    '/__mock/ui.js': { get: { operationId: 'getDashboardScript', summary: "The dashboard's script", responses: { '200': { description: 'The script.', content: { 'text/javascript': { schema: { type: 'string' } } } }, ...refused } } },
+    '/__mock/ui.css': { get: { operationId: 'getDashboardStyle', summary: "The dashboard's style sheet", responses: { '200': { description: 'The style sheet.', content: { 'text/css': { schema: { type: 'string' } } } }, ...refused } } },
     '/__mock/rules': {
       get: { operationId: 'listRules', summary: "The session's sticky forced answers", parameters: [session], responses: { '200': json({ $ref: '#/components/schemas/Rules' }, 'The rules, first match first.'), ...refused } },
       post: {
@@ -119,6 +141,26 @@ export const CONTROL_API_DOCUMENT = {
         required: ['rules', 'maxRules'],
         properties: { rules: { type: 'array', items: { $ref: '#/components/schemas/Rule' } }, maxRules: { type: 'integer', description: 'Rules the session holds at most (--max-rules).' } },
       },
+      Verdict: {
+        enum: ENTRY_VERDICTS,
+        description: 'Whether the answer keeps the contract: on the proxy, as the conformance checks judged the exchange passing through; on the mock, whether its own answer keeps the spec.',
+      },
+      Finding: {
+        type: 'object',
+        required: ['checkId', 'severity', 'title', 'message', 'expected', 'got', 'curl'],
+        properties: {
+          checkId: { type: 'string', description: 'The conformance check (flag-admin check --skip-check takes the same ids).' },
+          severity: { enum: ['error', 'warning'] },
+          title: { type: 'string' },
+          message: { type: 'string' },
+          expected: { type: 'string' },
+          got: { type: 'string' },
+          schemaPointer: { type: 'string' },
+          instancePointer: { type: 'string' },
+          response: { type: 'object', required: ['status', 'excerpt'], properties: { status: { type: 'integer' }, contentType: { type: 'string' }, excerpt: { type: 'string' } } },
+          curl: { type: 'string', description: 'Reproduces the request; the key appears as $FLAG_ADMIN_API_KEY.' },
+        },
+      },
       Journal: {
         type: 'object',
         required: ['entries', 'capacity'],
@@ -129,7 +171,7 @@ export const CONTROL_API_DOCUMENT = {
             items: {
               type: 'object',
               additionalProperties: false,
-              required: ['seq', 'time', 'method', 'path', 'operationId', 'status', 'durationMs', 'session', 'keyPresent', 'requestMatchesSpec', 'responseMatchesSpec'],
+              required: ['seq', 'time', 'method', 'path', 'operationId', 'status', 'durationMs', 'session', 'keyPresent', 'requestMatchesSpec', 'responseMatchesSpec', 'verdict'],
               properties: {
                 seq: { type: 'integer' },
                 time: { type: 'string', format: 'date-time' },
@@ -142,6 +184,8 @@ export const CONTROL_API_DOCUMENT = {
                 keyPresent: { type: 'boolean', description: 'Whether an API key was sent; the key is never recorded.' },
                 requestMatchesSpec: { type: 'boolean' },
                 responseMatchesSpec: { type: 'boolean' },
+                verdict: { $ref: '#/components/schemas/Verdict' },
+                findings: { type: 'array', items: { $ref: '#/components/schemas/Finding' }, description: 'On the proxy: what the checks found in this exchange, keys and secrets redacted.' },
               },
             },
           },

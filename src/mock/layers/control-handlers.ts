@@ -7,7 +7,9 @@ import type { MockRequest, MockResponse } from '../core/types.ts';
 import { CONTROL_API_DOCUMENT } from './control-api-document.ts';
 import type { ControlOptions } from './control.ts';
 import { controlContract } from './control-contract.ts';
+import { dashboardHandlers } from './dashboard.ts';
 import { forcedResponse } from './forced-response.ts';
+import { ENTRY_VERDICTS, type EntryVerdict } from './journal.ts';
 import type { Answer } from './layer.ts';
 import type { Session } from './sessions.ts';
 import type { StickyRule } from './sticky-rules.ts';
@@ -51,7 +53,9 @@ export function createControlHandlers(options: ControlOptions): Record<string, C
     }
   };
 
-  return {
+  const handlers: Record<string, ControlHandler> = {
+    ...dashboardHandlers(options.proxy ? 'proxy' : 'mock', operationIds),
+    getReport: options.proxy?.report ?? (() => errorResponse(404, 'NotFoundError', 'The mock judges nothing: reports come from flag-admin proxy, which judges the traffic it forwards.', newId)),
     getControlApi: () => ({ status: 200, headers: { 'content-type': 'application/json' }, body: documentText }),
     listSessions: () => ok(200, { sessions: sessions.names(), maxSessions: options.maxSessions }),
     resetState: ({ session }) => {
@@ -83,7 +87,9 @@ export function createControlHandlers(options: ControlOptions): Record<string, C
       const since = query.get('since') ?? undefined;
       const sinceMs = since === undefined ? undefined : Date.parse(since);
       if (sinceMs !== undefined && Number.isNaN(sinceMs)) return invalid(400, 'MockQueryError', where, '/since', 'an ISO 8601 date-time, e.g. 2026-01-31T12:00:00Z', excerpt(since));
-      const entries = journal.list({ session: session().name, operationId, status: status === undefined ? undefined : Number(status), since: sinceMs });
+      const verdict = query.get('verdict') ?? undefined;
+      if (verdict !== undefined && !ENTRY_VERDICTS.includes(verdict as EntryVerdict)) return invalid(400, 'MockQueryError', where, '/verdict', ENTRY_VERDICTS.map((v) => JSON.stringify(v)).join(' or '), excerpt(verdict));
+      const entries = journal.list({ session: session().name, operationId, status: status === undefined ? undefined : Number(status), since: sinceMs, verdict: verdict as EntryVerdict | undefined });
       return ok(200, { capacity: journal.capacity, entries });
     },
     clearJournal: ({ session }) => {
@@ -124,4 +130,13 @@ export function createControlHandlers(options: ControlOptions): Record<string, C
       return ok(204);
     },
   };
+  if (options.proxy) {
+    for (const operationId of MOCK_ONLY_OPERATIONS) {
+      handlers[operationId] = ({ request }) => errorResponse(404, 'NotFoundError', `${request.method} ${requestPath(request.url)} acts on the mock's state; flag-admin proxy keeps none (it forwards to its --target).`, newId);
+    }
+  }
+  return handlers;
 }
+
+/** What only the mock has: state, sessions of state, and forced answers. */
+const MOCK_ONLY_OPERATIONS = ['listSessions', 'resetState', 'getState', 'replaceState', 'listRules', 'addRule', 'clearRules'];

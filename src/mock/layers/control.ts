@@ -6,7 +6,8 @@ import type { MockHandle } from '../core/types.ts';
 import { controlAccessDenied, type AccessPolicy } from './control-access.ts';
 import { CONTROL_API_PREFIX } from './control-api-document.ts';
 import { controlContract } from './control-contract.ts';
-import { createControlHandlers } from './control-handlers.ts';
+import { createControlHandlers, type ControlHandler } from './control-handlers.ts';
+import { DASHBOARD_OPERATIONS } from './dashboard.ts';
 import type { Journal } from './journal.ts';
 import { sessionNameOf, type Sessions } from './sessions.ts';
 
@@ -20,6 +21,11 @@ export interface ControlOptions extends AccessPolicy {
   maxRules: number;
   newId: NewId;
   fixtureLabels?: FixtureLabels;
+  /**
+   * Set by flag-admin proxy, which keeps no state of its own: it answers the report, and the
+   * operations on state, sessions and rules answer 404 saying they are the mock's.
+   */
+  proxy?: { report: ControlHandler };
 }
 
 /**
@@ -40,9 +46,11 @@ export function controlLayer(options: ControlOptions): (next: MockHandle) => Moc
     const target = originForm(request.url);
     if (!target.startsWith(CONTROL_API_PREFIX)) return next(request);
     const path = requestPath(target);
-    const denied = controlAccessDenied(request, options);
-    if (denied) return fail(403, 'MockControlForbidden', denied);
     const route = controlContract.matchRoute(request.method, path);
+    const denied = controlAccessDenied(request, options);
+    // The dashboard's page and files hold no data, and a browser cannot send the token on a
+    // navigation: with a token they are served to anyone, and every call they make needs it.
+    if (denied && !(options.controlToken !== undefined && route.kind === 'operation' && DASHBOARD_OPERATIONS.has(route.operation.operationId))) return fail(403, 'MockControlForbidden', denied);
     if (route.kind === 'not-found') return fail(404, 'NotFoundError', `The control API has no ${path}; see ${CONTROL_API_PREFIX}openapi.json.`);
     if (route.kind === 'method-not-allowed') return fail(405, 'MethodNotAllowedError', `${request.method} is not allowed here; allowed: ${route.allow.join(', ')}.`, { allow: route.allow.join(', ') });
     const picked = sessionNameOf(request, options.newId);

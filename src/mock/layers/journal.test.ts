@@ -22,8 +22,8 @@ describe('the request journal', () => {
     await call('DELETE', paths.token('1', '1'));
     const entries = await journal();
     expect(entries).toEqual([
-      { seq: 1, time: '2026-11-22T08:00:00.000Z', method: 'GET', path: '/api/admin/environments/project/default?q=1', operationId: 'getProjectEnvironments', status: 200, durationMs: expect.any(Number), session: 'default', keyPresent: true, requestMatchesSpec: true, responseMatchesSpec: true },
-      { seq: 2, time: '2026-11-22T08:00:00.000Z', method: 'DELETE', path: '/api/admin/service-account/1/token/1', operationId: 'deleteServiceAccountToken', status: 401, durationMs: expect.any(Number), session: 'default', keyPresent: false, requestMatchesSpec: false, responseMatchesSpec: true },
+      { seq: 1, time: '2026-11-22T08:00:00.000Z', method: 'GET', path: '/api/admin/environments/project/default?q=1', operationId: 'getProjectEnvironments', status: 200, durationMs: expect.any(Number), session: 'default', keyPresent: true, requestMatchesSpec: true, responseMatchesSpec: true, verdict: 'conformant' },
+      { seq: 2, time: '2026-11-22T08:00:00.000Z', method: 'DELETE', path: '/api/admin/service-account/1/token/1', operationId: 'deleteServiceAccountToken', status: 401, durationMs: expect.any(Number), session: 'default', keyPresent: false, requestMatchesSpec: false, responseMatchesSpec: true, verdict: 'conformant' },
     ]);
     expect(JSON.stringify(entries)).not.toContain(ADMIN_KEY);
   });
@@ -100,6 +100,15 @@ describe('the request journal', () => {
     expect(answer.json.message).toBe('GET /__mock/journal#/status: expected an HTTP status from 100 to 599, got "teapot"');
     expect((await call('GET', '/__mock/journal?operationId=listFlags')).json.expected).toContain('getProjectEnvironments, getOidcSettings, deleteServiceAccountToken');
     expect((await call('GET', '/__mock/journal?since=yesterday')).status).toBe(400);
+    expect((await call('GET', '/__mock/journal?verdict=bad')).json.message).toBe('GET /__mock/journal#/verdict: expected "conformant" or "not conformant", got "bad"');
+  });
+
+  it('filters by verdict: the mock\'s own answers keep the spec', async () => {
+    const { call } = await start();
+    await call('GET', paths.oidc(), ADMIN_KEY);
+    await call('GET', paths.oidc());
+    expect((await journal('?verdict=conformant')).map((e) => e.status)).toEqual([200, 401]);
+    expect(await journal('?verdict=not%20conformant')).toEqual([]);
   });
 
   it('keeps a journal per session, and clears one session only', async () => {

@@ -14,7 +14,7 @@ export interface JournalEntry {
   /** When the request arrived, ISO 8601 UTC. */
   time: string;
   method: string;
-  /** The request target as received, still percent-encoded, less any userinfo and with query parts that hold a key `<redacted>`. */
+  /** The request target as received, still percent-encoded, less any userinfo and with path segments, query parts and a fragment that hold a key `<redacted>`. */
   path: string;
   operationId: string | null;
   status: number;
@@ -25,6 +25,39 @@ export interface JournalEntry {
   requestMatchesSpec: boolean;
   /** The response keeps the spec (documented status, media type, body schema): what the self-check checks. */
   responseMatchesSpec: boolean;
+  /**
+   * Whether the answer keeps the contract. On the proxy: the suite's checks judged the exchange
+   * as it passed (findings below); on the mock: its own answer kept the spec (responseMatchesSpec).
+   */
+  verdict: EntryVerdict;
+  /** On the proxy, what the checks found in this exchange, redacted as the suite's reports are. */
+  findings?: readonly JournalFinding[];
+}
+
+export type EntryVerdict = 'conformant' | 'not conformant';
+export const ENTRY_VERDICTS: readonly EntryVerdict[] = ['conformant', 'not conformant'];
+
+/**
+ * A finding as the journal shows it: the suite's Finding (conformance/types.ts) with its
+ * evidence, keys already replaced by placeholders and secrets redacted.
+ */
+export interface JournalFinding {
+  checkId: string;
+  severity: 'error' | 'warning';
+  title: string;
+  message: string;
+  expected: string;
+  got: string;
+  schemaPointer?: string;
+  instancePointer?: string;
+  response?: { status: number; contentType?: string; excerpt: string };
+  curl: string;
+}
+
+/** What a passive judge said about one recorded exchange (the proxy's). */
+export interface Judged {
+  verdict: EntryVerdict;
+  findings: readonly JournalFinding[];
 }
 
 export interface JournalFilter {
@@ -33,6 +66,7 @@ export interface JournalFilter {
   status?: number;
   /** Entries at or after this time (ms since the epoch). */
   since?: number;
+  verdict?: EntryVerdict;
 }
 
 export interface Journal {
@@ -41,6 +75,8 @@ export interface Journal {
   list(filter: JournalFilter): JournalEntry[];
   /** Forgets the entries of one session. */
   clear(session: string): void;
+  /** Records an exchange another component answered (the proxy), with what its judge said; `request.url` must already be fit to show (loggableTarget). */
+  record(request: MockRequest, session: string, at: number, durationMs: number, response: MockResponse, judged?: Judged): void;
 }
 
 /** Entries the journal keeps by default, across sessions. */
@@ -81,6 +117,8 @@ export function createJournal(options: JournalOptions): { journal: Journal; laye
   const sessionNames: string[] = new Array(capacity).fill('');
   const responses: (MockResponse | undefined)[] = new Array(capacity).fill(undefined);
   const judged: (JournalEntry | undefined)[] = new Array(capacity).fill(undefined);
+  // Only the proxy fills it: the mock's plain path stores one undefined per request.
+  const verdicts: (Judged | undefined)[] = new Array(capacity).fill(undefined);
   const interned = new Map<string, string>();
   let seq = 0;
   const authHeaders = authHeaderNames(contract);
@@ -102,6 +140,8 @@ export function createJournal(options: JournalOptions): { journal: Journal; laye
     const keyCame = keys[slot] === 1;
     const route = contract.matchRoute(method, requestPath(url));
     const operation = route.kind === 'operation' ? route.operation : undefined;
+    const responseMatchesSpec = check({ method, url }, responses[slot]!).length === 0;
+    const given = verdicts[slot];
     return (judged[slot] = {
       seq: seqs[slot]!,
       time: new Date(ats[slot]!).toISOString(),
@@ -113,7 +153,9 @@ export function createJournal(options: JournalOptions): { journal: Journal; laye
       session: sessionNames[slot]!,
       keyPresent: keyCame,
       requestMatchesSpec: route.kind === 'operation' && (route.operation.authHeaders.length === 0 || keyCame) && decodePathParams(route.rawParams).ok,
-      responseMatchesSpec: check({ method, url }, responses[slot]!).length === 0,
+      responseMatchesSpec,
+      verdict: given ? given.verdict : responseMatchesSpec ? 'conformant' : 'not conformant',
+      ...(given && given.findings.length > 0 ? { findings: given.findings } : {}),
     });
   };
 
@@ -128,6 +170,7 @@ export function createJournal(options: JournalOptions): { journal: Journal; laye
         if (filter.since !== undefined && ats[slot]! < filter.since) continue;
         const entry = judge(slot);
         if (filter.operationId !== undefined && entry.operationId !== filter.operationId) continue;
+        if (filter.verdict !== undefined && entry.verdict !== filter.verdict) continue;
         entries.push(entry);
       }
       return entries;
@@ -137,27 +180,36 @@ export function createJournal(options: JournalOptions): { journal: Journal; laye
         if (seqs[slot] !== 0 && sessionNames[slot] === session) {
           seqs[slot] = 0;
           sessionNames[slot] = methods[slot] = urls[slot] = '';
-          responses[slot] = judged[slot] = undefined;
+          responses[slot] = judged[slot] = verdicts[slot] = undefined;
         }
       }
+    },
+    record(request, session, at, durationMs, response, verdict) {
+      store(request, session, request.url, at, durationMs, response, verdict);
     },
   };
 
   const record = (request: MockRequest, session: Session, at: number, started: number, response: MockResponse): MockResponse => {
-    if (capacity === 0) return response;
+    store(request, session.name, loggableTarget(request.url, session.store, authHeaders), at, performance.now() - started, response, undefined);
+    return response;
+  };
+
+  /** `target`: the request target as the journal may show it (no key in it). */
+  const store = (request: MockRequest, session: string, target: string, at: number, durationMs: number, response: MockResponse, verdict: Judged | undefined): void => {
+    if (capacity === 0) return;
     const slot = seq % capacity;
     seq++;
     seqs[slot] = seq;
     ats[slot] = at;
-    durations[slot] = performance.now() - started;
+    durations[slot] = durationMs;
     statuses[slot] = response.status;
     keys[slot] = keyPresent(request, authHeaders) ? 1 : 0;
     methods[slot] = request.method;
-    urls[slot] = intern(loggableTarget(request.url, session.store, authHeaders));
-    sessionNames[slot] = session.name;
+    urls[slot] = intern(target);
+    sessionNames[slot] = session;
     responses[slot] = response;
     judged[slot] = undefined;
-    return response;
+    verdicts[slot] = verdict;
   };
 
   // No closure on the plain path: a synchronous answer is recorded at once.

@@ -1,0 +1,131 @@
+// What flag-admin proxy costs in front of a backend (issue 15): the latency it adds per request
+// (median and p99) and its CPU per request next to the target's own, measured in one run.
+// The target is the mock (node bin/flag-admin.js mock); the proxy runs as a user runs it (node
+// bin/flag-admin.js proxy --target ...), both spawned, both on loopback.
+//  - latency: one client sends the same requests direct and through the proxy, interleaved
+//    request by request (so drift in machine load hits both alike), on one kept-alive connection;
+//  - CPU: autocannon (in a process of its own) loads each route for a fixed time, direct and
+//    through the proxy, while /proc gives each server's CPU time.
+// Usage: node bench/proxy.ts [--quick]
+import { fork } from 'node:child_process';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import { Pool, request } from 'undici';
+import { createPassiveJudge } from '../conformance/passive-judge.ts';
+import { loadContract } from '../src/contract/index.ts';
+import type { LoadRequest, LoadResult } from './load-worker.ts';
+import { machineLines } from './machine.ts';
+import { cpuMs } from './proc-stats.ts';
+import { spawnServer, type SpawnedServer } from './spawn-server.ts';
+import { percentile } from './stats.ts';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const BIN = join(ROOT, 'bin', 'flag-admin.js');
+const KEY = 'mock-admin-key';
+const { values: flags } = parseArgs({ options: { quick: { type: 'boolean', default: false } } });
+const CONFIG = flags.quick ? { pairs: 500, seconds: 1, connections: 10, judged: 2_000 } : { pairs: 3000, seconds: 3, connections: 10, judged: 10_000 };
+
+/** Requests of each kind a frontend sends; deletes are left out, they would run out of tokens. */
+const ROUTES = [
+  { label: 'environments read (200)', path: '/api/admin/environments/project/default', headers: { authorization: KEY } },
+  { label: 'OIDC read (200)', path: '/api/admin/auth/oidc/settings', headers: { authorization: KEY } },
+  { label: 'no key (401)', path: '/api/admin/auth/oidc/settings', headers: {} as Record<string, string> },
+];
+
+const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+/** A server of the kit on a port of its own choosing (port 0: spawnServer finds it). */
+function start(args: string[]): Promise<SpawnedServer> {
+  return spawnServer(process.execPath, [BIN, ...args, '--port', '0', '--quiet'], { probe: { method: 'GET', path: ROUTES[0]!.path, headers: { authorization: KEY } } });
+}
+
+/** Per-request wall times of one client, direct and proxied alternately. */
+async function latencies(direct: string, proxied: string, route: (typeof ROUTES)[number]): Promise<{ direct: number[]; proxied: number[] }> {
+  const pools = { direct: new Pool(direct, { connections: 1 }), proxied: new Pool(proxied, { connections: 1 }) };
+  const times = { direct: [] as number[], proxied: [] as number[] };
+  const once = async (which: 'direct' | 'proxied') => {
+    const started = performance.now();
+    const response = await pools[which].request({ method: 'GET', path: route.path, headers: route.headers });
+    await response.body.dump();
+    return performance.now() - started;
+  };
+  // A warm-up of both paths (JIT, connections, the proxy's judge) before anything is kept.
+  for (let i = 0; i < 200; i++) await once(i % 2 ? 'direct' : 'proxied');
+  for (let i = 0; i < CONFIG.pairs; i++) {
+    // The order within a pair alternates too, so neither path always runs second.
+    const first = i % 2 ? 'direct' : 'proxied';
+    const second = first === 'direct' ? 'proxied' : 'direct';
+    times[first].push(await once(first));
+    times[second].push(await once(second));
+  }
+  await Promise.all([pools.direct.close(), pools.proxied.close()]);
+  return times;
+}
+
+const worker = fork(fileURLToPath(new URL('./load-worker.ts', import.meta.url)), { stdio: 'inherit' });
+function load(url: string, route: (typeof ROUTES)[number]): Promise<LoadResult> {
+  return new Promise<LoadResult>((resolve, reject) => {
+    worker.once('message', (message: { result?: LoadResult; error?: string }) => (message.result ? resolve(message.result) : reject(new Error(message.error))));
+    worker.send({ url, method: 'GET', path: route.path, headers: route.headers, connections: CONFIG.connections, duration: CONFIG.seconds } satisfies LoadRequest);
+  });
+}
+
+const target = await start(['mock']);
+const proxy = await start(['proxy', '--target', target.url]);
+try {
+  const lines: string[] = [];
+  const print = (line = '') => {
+    lines.push(line);
+    console.log(line);
+  };
+  print(`## flag-admin proxy: added latency and CPU per request${flags.quick ? ' (--quick)' : ''}`);
+  print();
+  for (const line of await machineLines()) print(line);
+  print();
+  print(`Latency: ${fmt(CONFIG.pairs)} request pairs per route, direct and through the proxy interleaved, one kept-alive connection each.`);
+  print();
+  print('| route | direct median ms | proxied median ms | added median ms | direct p99 ms | proxied p99 ms | added p99 ms |');
+  print('|---|---:|---:|---:|---:|---:|---:|');
+  for (const route of ROUTES) {
+    const t = await latencies(target.url, proxy.url, route);
+    const [dm, pm, d99, p99] = [percentile(t.direct, 50), percentile(t.proxied, 50), percentile(t.direct, 99), percentile(t.proxied, 99)];
+    print(`| ${route.label} | ${fmt(dm, 3)} | ${fmt(pm, 3)} | **${fmt(pm - dm, 3)}** | ${fmt(d99, 3)} | ${fmt(p99, 3)} | **${fmt(p99 - d99, 3)}** |`);
+  }
+  print();
+  print(`CPU: autocannon, ${CONFIG.connections} connections, ${CONFIG.seconds} s per load; CPU time of each process from /proc over the load.`);
+  print();
+  print('| route | target alone: req/s | target alone: CPU µs/req | through proxy: req/s | proxy CPU µs/req | target CPU µs/req (proxied) | proxy CPU / target CPU |');
+  print('|---|---:|---:|---:|---:|---:|---:|');
+  for (const route of ROUTES) {
+    let before = cpuMs(target.pid);
+    const alone = await load(target.url, route);
+    const aloneCpu = ((cpuMs(target.pid) - before) * 1000) / alone.requests;
+    before = cpuMs(target.pid);
+    const proxyBefore = cpuMs(proxy.pid);
+    const through = await load(proxy.url, route);
+    const proxyCpu = ((cpuMs(proxy.pid) - proxyBefore) * 1000) / through.requests;
+    const targetCpu = ((cpuMs(target.pid) - before) * 1000) / through.requests;
+    print(`| ${route.label} | ${fmt(alone.requests / alone.seconds)} | ${fmt(aloneCpu, 1)} | ${fmt(through.requests / through.seconds)} | ${fmt(proxyCpu, 1)} | ${fmt(targetCpu, 1)} | **${fmt(proxyCpu / aloneCpu, 2)}×** |`);
+  }
+  print();
+  print(`Of the proxy's CPU, judging: the passive judge alone, in this process, on the target's own answers (${fmt(CONFIG.judged)} exchanges per route after as many to warm up).`);
+  print();
+  print('| route | judge µs/exchange |');
+  print('|---|---:|');
+  const contract = await loadContract({ validate: false, lazyValidators: true });
+  for (const route of ROUTES) {
+    const answer = await request(target.url + route.path, { headers: route.headers });
+    const response = { status: answer.statusCode, headers: Object.fromEntries(Object.entries(answer.headers).map(([k, v]) => [k, String(v)])), body: await answer.body.text() };
+    const judge = createPassiveJudge({ contract, baseUrl: target.url });
+    const passing = { method: 'GET', target: route.path, key: route.headers.authorization, response };
+    for (let i = 0; i < CONFIG.judged; i++) judge.judge(passing);
+    const started = performance.now();
+    for (let i = 0; i < CONFIG.judged; i++) judge.judge(passing);
+    print(`| ${route.label} | ${fmt(((performance.now() - started) * 1000) / CONFIG.judged, 1)} |`);
+  }
+} finally {
+  worker.kill();
+  await proxy.stop();
+  await target.stop();
+}

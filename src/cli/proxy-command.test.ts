@@ -1,0 +1,71 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { useCliProcesses } from '../../test/cli-process.ts';
+import { breakResponses } from '../../conformance/test/serve-target.ts';
+import { loadContract } from '../contract/index.ts';
+import { startMock, type RunningServer } from '../mock/index.ts';
+
+const ADMIN_KEY = 'mock-admin-key';
+const run = useCliProcesses({ PATH: process.env.PATH ?? '' });
+const servers: RunningServer[] = [];
+afterEach(async () => {
+  for (const s of servers.splice(0)) await s.close();
+});
+
+describe('flag-admin proxy', () => {
+  it('forwards, logs each verdict without the key, and on SIGTERM writes the reports and the recording and exits 1 on a finding', async () => {
+    const contract = await loadContract({ validate: false });
+    // One defect: a missing project is answered 200 with a body of the wrong shape.
+    const target = await breakResponses(contract, (req, res) => (req.url.includes('no-such') ? { status: 200, headers: { 'content-type': 'application/json' }, body: '{"environments":"none"}' } : res));
+    servers.push(target);
+    const dir = mkdtempSync(join(tmpdir(), 'flag-admin-proxy-cli-'));
+    const files = { json: join(dir, 'reports', 'proxy.json'), junit: join(dir, 'reports', 'proxy.xml'), record: join(dir, 'recorded.json') };
+    const proxy = run(['proxy', '--target', target.url, '--port', '0', '--json', files.json, '--junit', files.junit, '--record', files.record]);
+    const [, url] = (await proxy.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+), forwarding to/))!;
+    expect((await fetch(`${url}/api/admin/environments/project/default`, { headers: { authorization: ADMIN_KEY } })).status).toBe(200);
+    expect((await fetch(`${url}/api/admin/environments/project/no-such`, { headers: { authorization: ADMIN_KEY } })).status).toBe(200);
+    await proxy.waitFor(/GET \/api\/admin\/environments\/project\/no-such 200 .* verdict=not-conformant findings=response-schema-conformance/);
+    expect(proxy.out()).toMatch(/GET \/api\/admin\/environments\/project\/default 200 .*key=present verdict=conformant\n/);
+    proxy.child.kill('SIGTERM');
+    expect(await proxy.exited).toBe(1);
+
+    const report = JSON.parse(readFileSync(files.json, 'utf8'));
+    expect(report).toMatchObject({ tool: 'flag-admin proxy', verdict: 'not conformant', summary: { requests: 2, errors: 2 } });
+    expect(readFileSync(files.junit, 'utf8')).toContain('type="response-schema-conformance"');
+    const recorded = readFileSync(files.record, 'utf8');
+    const placeholder = JSON.parse(recorded).apiKeys[0].key as string;
+    // The placeholder key is printed once, on stderr; the real key nowhere.
+    expect(proxy.err().split(placeholder)).toHaveLength(2);
+    for (const text of [proxy.out(), proxy.err(), recorded, readFileSync(files.json, 'utf8'), readFileSync(files.junit, 'utf8')]) expect(text).not.toContain(ADMIN_KEY);
+  });
+
+  it('refuses a run without --target, and a target with credentials in it, without echoing them', async () => {
+    const missing = run(['proxy', '--port', '0']);
+    expect(await missing.exited).toBe(2);
+    expect(missing.err()).toContain('--target URL is required');
+    const withKey = run(['proxy', '--target', 'http://user:sekrit-key@127.0.0.1:1']);
+    expect(await withKey.exited).toBe(2);
+    expect(withKey.err()).toContain('must not carry credentials');
+    expect(withKey.err()).not.toContain('sekrit-key');
+  });
+
+  it('serves the mock it recorded: flag-admin mock --fixtures on the recording', async () => {
+    const original = await startMock({ port: 0 });
+    servers.push(original);
+    const dir = mkdtempSync(join(tmpdir(), 'flag-admin-proxy-cli-'));
+    const record = join(dir, 'recorded.json');
+    const proxy = run(['proxy', '--target', original.url, '--port', '0', '--record', record, '--quiet']);
+    const [, url] = (await proxy.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+)/))!;
+    const direct = await (await fetch(`${url}/api/admin/environments/project/mobile-app`, { headers: { authorization: ADMIN_KEY } })).text();
+    proxy.child.kill('SIGTERM');
+    expect(await proxy.exited).toBe(0);
+    const key = JSON.parse(readFileSync(record, 'utf8')).apiKeys[0].key as string;
+    const mock = run(['mock', '--port', '0', '--fixtures', record, '--quiet']);
+    const [, mockUrl] = (await mock.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+)/))!;
+    expect(await (await fetch(`${mockUrl}/api/admin/environments/project/mobile-app`, { headers: { authorization: key } })).text()).toBe(direct);
+    mock.child.kill('SIGTERM');
+    expect(await mock.exited).toBe(0);
+  });
+});

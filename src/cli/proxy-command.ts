@@ -1,0 +1,126 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { renderJson } from '../../conformance/reporters/json.ts';
+import { renderJunit } from '../../conformance/reporters/junit.ts';
+import { hideUrlCredentials } from '../../conformance/hide-url-credentials.ts';
+import { startProxy, type ProxyLogLine, type RunningProxy } from '../proxy/start-proxy.ts';
+import { formatAccessLog } from './access-log.ts';
+import { UsageError, usageFailure, type CommandIo } from './io.ts';
+import { SERVER_FLAGS, SERVER_FLAGS_USAGE, serverArgs, type ServerArgs } from './mock-args.ts';
+import { parseFlags } from './parse-flags.ts';
+import { untilStopped } from './stop-with-parent.ts';
+
+export const PROXY_USAGE = `Usage: flag-admin proxy --target URL [-p 4010] [--record FILE] [options]
+
+Forwards every request to --target and its answer back unchanged, and judges each exchange of
+the API's operations with the suite's checks and its model of the contract as it passes. Verdicts:
+the journal (/__mock/journal?verdict=not%20conformant), the access log, the dashboard (/__mock/ui), the
+suite's reports (GET /__mock/report[?format=junit], and --json/--junit on exit). It sends no
+request of its own; keys are never logged, recorded or reported.
+
+  --target URL             the real backend (http or https), e.g. https://staging.example.com
+  --record FILE            on exit, write what the traffic showed as a fixture the mock serves
+                           (flag-admin mock --fixtures FILE); keys become placeholders, printed once
+  --json FILE  --junit FILE  write the reports on exit
+  --strict                 also flag properties the spec does not list
+${SERVER_FLAGS_USAGE}`;
+
+interface ProxyArgs extends ServerArgs {
+  target: string;
+  record: string | undefined;
+  json: string | undefined;
+  junit: string | undefined;
+  strict: boolean;
+}
+
+function parseProxyArgs(argv: string[], env: Record<string, string | undefined>): ProxyArgs {
+  const { values } = parseFlags(argv, {
+    ...SERVER_FLAGS,
+    target: { type: 'string' },
+    record: { type: 'string' },
+    json: { type: 'string' },
+    junit: { type: 'string' },
+    strict: { type: 'boolean', default: false },
+  });
+  if (values.target === undefined) throw new UsageError('--target URL is required: the backend to forward to, e.g. --target https://staging.example.com');
+  let url: URL;
+  try {
+    url = new URL(values.target);
+  } catch {
+    throw new UsageError(`--target expects an http or https URL, got ${JSON.stringify(hideUrlCredentials(values.target))}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--target expects an http or https URL, got ${JSON.stringify(url.protocol)}`);
+  if (url.username || url.password) throw new UsageError('--target must not carry credentials in the URL: they would be sent to the backend and shown in reports');
+  return { ...serverArgs(values, env), target: values.target, record: values.record, json: values.json, junit: values.junit, strict: values.strict };
+}
+
+/** One access-log line of the proxy: the mock's line, plus the verdict and the failed checks. */
+function proxyLogLine(line: ProxyLogLine, format: ServerArgs['logFormat']): string {
+  const base = formatAccessLog(line, format);
+  if (format === 'json') return `${JSON.stringify({ ...JSON.parse(base), verdict: line.verdict, findings: line.findings })}\n`;
+  return `${base.trimEnd()} verdict=${line.verdict.replace(' ', '-')}${line.findings.length ? ` findings=${line.findings.join(',')}` : ''}\n`;
+}
+
+/**
+ * Serves the proxy until SIGINT or SIGTERM, then writes --record, --json and --junit and
+ * resolves to 0, or 1 when a finding of severity error was seen (as flag-admin check exits).
+ */
+export async function proxyCommand(argv: string[], io: CommandIo): Promise<number> {
+  let options: ProxyArgs;
+  try {
+    options = parseProxyArgs(argv, io.env);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    return usageFailure('proxy', error.message, io);
+  }
+  let proxy: RunningProxy;
+  try {
+    proxy = await startProxy({
+      target: options.target,
+      port: options.port,
+      host: options.host,
+      cors: options.cors,
+      controlToken: options.controlToken,
+      allowedHosts: options.allowedHosts,
+      strict: options.strict,
+      record: options.record,
+      ...options.limits,
+      onExchange: options.quiet ? undefined : (line) => io.stdout(proxyLogLine(line, options.logFormat)),
+      onError: (error) => io.stderr(`flag-admin proxy: internal error: ${error instanceof Error ? error.message : String(error)}\n`),
+    });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== undefined && ['EADDRINUSE', 'EACCES', 'EADDRNOTAVAIL', 'ENOTFOUND'].includes(code)) {
+      io.stderr(`flag-admin proxy: cannot listen on ${options.host}:${options.port} (${code}); choose another with --port (0 picks a free one) or --host\n`);
+      return 1;
+    }
+    throw error;
+  }
+
+  const stopped = untilStopped(io.env);
+  io.stdout(
+    [
+      `flag-admin proxy listening on ${proxy.url}, forwarding to ${hideUrlCredentials(options.target)}`,
+      `  verdicts: ${proxy.url}/__mock/journal, report: ${proxy.url}/__mock/report, dashboard: ${proxy.url}/__mock/ui (${options.controlToken ? 'needs the control token' : 'loopback callers'})`,
+      ...(options.record ? [`  recording to ${options.record} on exit`] : []),
+      '  Ctrl-C to stop.',
+    ].join('\n') + '\n',
+  );
+  await stopped;
+  await proxy.close();
+  const report = proxy.report();
+  for (const [file, text] of [
+    [options.json, () => renderJson(report)],
+    [options.junit, () => renderJunit(report)],
+  ] as const) {
+    if (!file) continue;
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, text());
+  }
+  const recording = proxy.recording();
+  if (options.record && recording) {
+    io.stderr(`flag-admin proxy: recorded to ${options.record}. Placeholder keys (shown this once; the real keys were never written):\n${recording.keys.map((k) => `    ${k}`).join('\n') || '    (none: no request with a key got an answer)'}\n`);
+  }
+  io.stdout(`flag-admin proxy stopped: ${report.summary.requests} exchanges judged, ${report.summary.errors} errors, ${report.summary.warnings} warnings\n`);
+  return report.summary.errors > 0 ? 1 : 0;
+}
