@@ -130,6 +130,10 @@ const control = (method: string, path: string, body = '', headers = 'host: local
     reads.push(`${path} ${answer?.status} ${answer?.body.includes('mock-admin-key') ? 'WITH the admin key' : 'no key'}`);
   }
   console.log(`DNS rebinding (Host: evil.example): ${reads.join('; ')}`);
+  // The same name in an absolute-form target (RFC 9112 §3.2.2: it, not Host, names the host), and two Host lines (Node keeps the first).
+  const absolute = await rawRequest(port, `GET http://evil.example/__mock/state HTTP/1.1\r\nhost: localhost\r\nconnection: close\r\n\r\n`);
+  const twoHosts = await rawRequest(port, `GET /__mock/state HTTP/1.1\r\nhost: localhost\r\nhost: evil.example\r\nconnection: close\r\n\r\n`);
+  console.log(`  absolute-form GET http://evil.example/__mock/state (Host: localhost): ${absolute?.status} ${absolute?.body.includes('mock-admin-key') ? 'WITH the admin key' : 'no key'}; two Host lines: ${twoHosts?.status} ${twoHosts?.body.includes('mock-admin-key') ? 'WITH the admin key' : 'no key'}`);
 }
 
 // 6. JSON nested 400,000 deep (under 1 MiB) to the control API.
@@ -160,13 +164,21 @@ console.log(`HTTP/1.1 without Host: ${await answerOf(`GET ${ENVIRONMENTS} HTTP/1
   console.log(`rules: count 1e308 ${huge[0]}, count 2^53 ${huge[1]}; posted for up to 8 s: ${JSON.stringify(counts)}`);
 }
 
-// 10. A key outside the header: URL userinfo and the query. The journal must not show it.
+// 10. A key outside the header: URL userinfo, the query, a path segment, the fragment. The journal must not show it.
 {
-  for (const target of [`http://u:mock-admin-key@127.0.0.1:${port}${ENVIRONMENTS}`, `${ENVIRONMENTS}?api_key=mock-admin-key`, `${ENVIRONMENTS}?q=Bearer%20mock-admin-key`]) {
+  for (const target of [`http://u:mock-admin-key@127.0.0.1:${port}${ENVIRONMENTS}`, `${ENVIRONMENTS}?api_key=mock-admin-key`, `${ENVIRONMENTS}?q=Bearer%20mock-admin-key`, '/api/admin/environments/project/mock-admin-key', `${ENVIRONMENTS}#mock-admin-key`]) {
     await rawRequest(port, `GET ${target} HTTP/1.1\r\nhost: x\r\nauthorization: mock-admin-key\r\nx-mock-session: leaks\r\nconnection: close\r\n\r\n`);
   }
   const journal = await rawRequest(port, 'GET /__mock/journal HTTP/1.1\r\nhost: localhost\r\nx-mock-session: leaks\r\nconnection: close\r\n\r\n');
-  console.log(`key in userinfo and query: the journal shows it ${journal?.body.split('mock-admin-key').length! - 1} times`);
+  console.log(`key in userinfo, query, path and fragment: the journal shows it ${journal?.body.split('mock-admin-key').length! - 1} times`);
+}
+
+// 11. Names every object inherits, where the mock looks files or entries up by name; and a refused body quoted back.
+{
+  const inherited = await Promise.all(['/docs/__proto__', '/docs/constructor', '/docs/toString'].map((path) => answerOf(`GET ${path} HTTP/1.1\r\nhost: localhost\r\nconnection: close\r\n\r\n`)));
+  const rule = JSON.stringify({ operationId: 'getOidcSettings', code: 403, extra: 'x'.repeat(900_000) });
+  const big = await rawRequest(port, `POST /__mock/rules HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\ncontent-length: ${rule.length}\r\nconnection: close\r\n\r\n${rule}`);
+  console.log(`/docs/__proto__, /docs/constructor, /docs/toString: ${inherited.join(', ')}; a 900 kB refused rule: ${big?.status} with a ${big?.body.length}-byte answer`);
 }
 
 child.kill('SIGTERM');

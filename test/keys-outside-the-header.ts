@@ -3,8 +3,9 @@ import { rawRequest } from './raw-http.ts';
 /**
  * Request targets that carry `key` where the spec does not put it: URL userinfo (absolute
  * form), a query value equal to it, holding it, percent-encoded or form-encoded, a query name,
- * and the name of an auth header with a value the mock does not know. A log or journal that
- * shows any of them verbatim leaks a key.
+ * the name of an auth header with a value the mock does not know, a path segment (as sent and
+ * percent-encoded) where an id goes, and a fragment. A log or journal that shows any of them
+ * verbatim leaks a key. The last three are not the operation's (a 404 or a 401).
  */
 export function keysOutsideTheHeader(key: string, port: number, path: string, authHeader = 'authorization'): string[] {
   const encoded = [...key].map((c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`).join('');
@@ -16,6 +17,9 @@ export function keysOutsideTheHeader(key: string, port: number, path: string, au
     `${path}?token=${encoded}`,
     `${path}?${key}`,
     `${path}?${authHeader}=an-unknown-secret-value`,
+    `${path}/${key}`,
+    `${path}/${encoded}/x`,
+    `${path}?page=4#${key}`,
   ];
 }
 

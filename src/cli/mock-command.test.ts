@@ -146,7 +146,7 @@ describe('flag-admin mock', () => {
     await Promise.all([text.exited, json.exited]);
   });
 
-  it('never logs a key sent in userinfo or the query, as text or as JSON', async () => {
+  it('never logs a key sent in userinfo, the query, a path segment or the fragment, as text or as JSON', async () => {
     for (const format of ['text', 'json']) {
       const mock = run(['mock', '-p', '0', '--log-format', format]);
       const [, port] = (await mock.waitFor(/listening on http:\/\/127\.0\.0\.1:(\d+)/))!;

@@ -159,11 +159,17 @@ export function discardBody(request: IncomingMessage, maxBytes: number): void {
 }
 
 /**
- * An HTTP/1.1 request without Host (RFC 9112 §3.2: "MUST respond with a 400"). The server is
- * made with requireHostHeader off so that this answer is the mock's JSON, not Node's bare 400.
+ * What is wrong with a request's Host, or undefined (RFC 9112 §3.2: "MUST respond with a 400"
+ * to an HTTP/1.1 request without one, and to any request with more than one). Node keeps the
+ * first of two Host lines, which the control API's rebinding check would judge alone. The server
+ * is made with requireHostHeader off so that the answer is the mock's JSON, not Node's bare 400.
  */
-export function missingHost(request: IncomingMessage): boolean {
-  return request.httpVersionMajor === 1 && request.httpVersionMinor === 1 && request.headers.host === undefined;
+export function hostProblem(request: IncomingMessage): string | undefined {
+  if (request.headers.host === undefined) return request.httpVersionMajor === 1 && request.httpVersionMinor === 1 ? 'An HTTP/1.1 request needs a Host header (RFC 9112 §3.2).' : undefined;
+  const raw = request.rawHeaders;
+  let count = 0;
+  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.length === 4 && raw[i]!.toLowerCase() === 'host') count++;
+  return count > 1 ? `A request takes one Host header, not ${count} (RFC 9112 §3.2).` : undefined;
 }
 
 /** A refusal of the adapter's own, in the spec's `{id, name, message}` shape; the connection closes after it. */

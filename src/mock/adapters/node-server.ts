@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { BodyTooLargeError, MOCK_ERROR_KINDS, errorResponse, randomIds } from '../core/errors.ts';
 import { LARGE_BODY_CHARS, renderedBytes } from '../core/render-json.ts';
 import type { MockHandle, MockRequest, MockResponse } from '../core/types.ts';
-import { CONNECTION_ERROR_KINDS, DEFAULT_LIMITS, declaredBodyTooLarge, discardBody, guardServer, missingHost, nodeHttp, type ConnectionLimits } from './node-connection-guards.ts';
+import { CONNECTION_ERROR_KINDS, DEFAULT_LIMITS, declaredBodyTooLarge, discardBody, guardServer, hostProblem, nodeHttp, type ConnectionLimits } from './node-connection-guards.ts';
 
 const { createServer } = nodeHttp;
 
@@ -101,13 +101,14 @@ export async function serveHandler(handle: MockHandle, options: ServeOptions = {
     return errorResponse(500, MOCK_ERROR_KINDS[500], error instanceof Error ? error.message : String(error), randomIds);
   };
   // Node checks the header and request timeouts this often (default every 30 s, which would let a slow client hold on three times longer).
-  // requireHostHeader off: Node's own refusal of a missing Host is a bare 400; missingHost() answers it in JSON.
+  // requireHostHeader off: Node's own refusal of a missing Host is a bare 400; hostProblem() answers it in JSON.
   const server = createServer({ connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs), requireHostHeader: false }, (req, res) => {
     const started = onResponse ? performance.now() : 0;
     const request = new NodeMockRequest(req, res, maxBodyBytes);
-    if (missingHost(req)) {
+    const badHost = hostProblem(req);
+    if (badHost) {
       res.shouldKeepAlive = false;
-      finish(request, req, res, errorResponse(400, CONNECTION_ERROR_KINDS[400], 'An HTTP/1.1 request needs a Host header (RFC 9112 §3.2).', randomIds), started);
+      finish(request, req, res, errorResponse(400, CONNECTION_ERROR_KINDS[400], badHost, randomIds), started);
       return;
     }
     if (declaredBodyTooLarge(req, maxBodyBytes)) {

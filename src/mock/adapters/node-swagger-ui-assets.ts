@@ -21,8 +21,9 @@ export function swaggerUiAssets(): DocsAssets {
   // Read once, on first use: the bundle is ~1.7 MB and most mock runs never open /docs.
   const cache = new Map<string, Promise<DocsAsset>>();
   return async (file) => {
-    const type = FILES[file];
-    if (!type) return undefined;
+    // Own keys only: `__proto__` or `toString` would find what every object inherits, then no file.
+    if (!Object.hasOwn(FILES, file)) return undefined;
+    const type = FILES[file]!;
     let asset = cache.get(file);
     if (!asset) {
       asset = readFile(join(folder, file), 'utf8').then((body) => ({ type, body }));

@@ -46,7 +46,8 @@ export function checkFixtures(contract: Contract, value: unknown, file: string, 
   return state;
 }
 
-function excerpt(value: unknown): string {
+/** A value as an error message quotes it: JSON, cut at 80 characters (what was sent may be a whole MiB). */
+export function excerpt(value: unknown): string {
   const text = JSON.stringify(value) ?? String(value);
   return text.length > 80 ? `${text.slice(0, 80)}…` : text;
 }

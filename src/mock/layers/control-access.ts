@@ -50,21 +50,37 @@ export function controlAccessDenied(request: MockRequest, policy: AccessPolicy =
 /**
  * Whether the request was addressed to a name that cannot be rebound (the DNS rebinding defence
  * of webpack-dev-server and Vite): a loopback name (`localhost`, `*.localhost`, which browsers
- * resolve themselves, RFC 6761 §6.3) or address, or a host the policy lists. No Host at all is
- * no browser (every browser sends one; HTTP/1.1 requires it and the node adapter refuses its
+ * resolve themselves, RFC 6761 §6.3) or address, or a host the policy lists. The names judged are
+ * the Host header's and, for an absolute-form target (`GET http://name/…`), the target's own,
+ * which RFC 9112 §3.2.2 says a server goes by: both must be trusted. No Host at all is no
+ * browser (every browser sends one; HTTP/1.1 requires it and the node adapter refuses its
  * absence): in-process callers such as MSW and a Fetch handler have none.
  */
 export function hostDenied(request: MockRequest, allowedHosts: readonly string[] = []): string | undefined {
+  const authority = targetAuthority(request.url);
+  if (authority !== undefined) {
+    const denied = nameDenied(authority, allowedHosts);
+    if (denied) return denied;
+  }
   const host = headerValue(request, 'host');
-  if (host === undefined) return undefined;
+  return host === undefined ? undefined : nameDenied(host, allowedHosts);
+}
+
+function nameDenied(host: string, allowedHosts: readonly string[]): string | undefined {
   const name = hostName(host);
   if (name !== undefined && (isLoopbackHost(name) || allowedHosts.some((allowed) => hostName(allowed.includes(':') && !allowed.startsWith('[') ? `[${allowed}]` : allowed) === name))) return undefined;
   const shown = JSON.stringify(host.slice(0, 100));
   return `Host ${shown} is refused: the control API and the docs' pre-filled key answer only requests addressed to localhost, 127.0.0.1, [::1] or the host the mock is bound to, so that no web page can rebind its own name to this machine. If you reach the mock under that name on purpose, start it with --allowed-host ${name ?? 'NAME'}.`;
 }
 
-/** The lower-case name or address of a Host value (RFC 9110 §7.2: `name[:port]` or `[v6][:port]`), without its port. */
-function hostName(host: string): string | undefined {
+/** The `host[:port]` of an absolute-form target, without userinfo (before the authority's last `@`); undefined for the origin form. */
+function targetAuthority(target: string): string | undefined {
+  if (target.charCodeAt(0) === 0x2f) return undefined;
+  return /^https?:\/\/(?:[^/?#]*@)?([^/?#]*)/i.exec(target)?.[1];
+}
+
+/** The lower-case name or address of a Host value (RFC 9110 §7.2: `name[:port]` or `[v6][:port]`), without its port; undefined for what names no host. */
+export function hostName(host: string): string | undefined {
   const found = /^(\[[0-9a-f:.]+\]|[a-z0-9._-]+)(?::\d{1,5})?$/i.exec(host.trim());
   return found ? found[1]!.toLowerCase() : undefined;
 }

@@ -1,6 +1,6 @@
 import { ContractError, compileValidator, createAjv, resolvePointer, type JsonSchema, type Validate } from '../../contract/neutral.ts';
 import { BodyTooLargeError, errorResponse } from '../core/errors.ts';
-import { checkFixtures } from '../core/fixture-check.ts';
+import { checkFixtures, excerpt } from '../core/fixture-check.ts';
 import { jsonStructureProblem } from '../core/json-structure.ts';
 import { requestPath } from '../core/request-path.ts';
 import type { MockRequest, MockResponse } from '../core/types.ts';
@@ -81,14 +81,14 @@ export function createControlHandlers(options: ControlOptions): Record<string, C
     getJournal: ({ query, request, session }) => {
       const where = `GET ${requestPath(request.url)}`;
       const operationId = query.get('operationId') ?? undefined;
-      if (operationId !== undefined && !operationIds.includes(operationId)) return invalid(400, 'MockQueryError', where, '/operationId', `an operationId of the spec (${operationIds.join(', ')})`, JSON.stringify(operationId));
+      if (operationId !== undefined && !operationIds.includes(operationId)) return invalid(400, 'MockQueryError', where, '/operationId', `an operationId of the spec (${operationIds.join(', ')})`, excerpt(operationId));
       const status = query.get('status') ?? undefined;
-      if (status !== undefined && !/^[1-5]\d\d$/.test(status)) return invalid(400, 'MockQueryError', where, '/status', 'an HTTP status from 100 to 599', JSON.stringify(status));
+      if (status !== undefined && !/^[1-5]\d\d$/.test(status)) return invalid(400, 'MockQueryError', where, '/status', 'an HTTP status from 100 to 599', excerpt(status));
       const since = query.get('since') ?? undefined;
       const sinceMs = since === undefined ? undefined : Date.parse(since);
-      if (sinceMs !== undefined && Number.isNaN(sinceMs)) return invalid(400, 'MockQueryError', where, '/since', 'an ISO 8601 date-time, e.g. 2026-01-31T12:00:00Z', JSON.stringify(since));
+      if (sinceMs !== undefined && Number.isNaN(sinceMs)) return invalid(400, 'MockQueryError', where, '/since', 'an ISO 8601 date-time, e.g. 2026-01-31T12:00:00Z', excerpt(since));
       const verdict = query.get('verdict') ?? undefined;
-      if (verdict !== undefined && !ENTRY_VERDICTS.includes(verdict as EntryVerdict)) return invalid(400, 'MockQueryError', where, '/verdict', ENTRY_VERDICTS.map((v) => JSON.stringify(v)).join(' or '), JSON.stringify(verdict));
+      if (verdict !== undefined && !ENTRY_VERDICTS.includes(verdict as EntryVerdict)) return invalid(400, 'MockQueryError', where, '/verdict', ENTRY_VERDICTS.map((v) => JSON.stringify(v)).join(' or '), excerpt(verdict));
       const entries = journal.list({ session: session().name, operationId, status: status === undefined ? undefined : Number(status), since: sinceMs, verdict: verdict as EntryVerdict | undefined });
       return ok(200, { capacity: journal.capacity, entries });
     },
@@ -104,17 +104,17 @@ export function createControlHandlers(options: ControlOptions): Record<string, C
       const structure = jsonStructureProblem(read.value);
       if (structure) return invalid(422, 'MockRuleError', where, structure.pointer, structure.expected, structure.got);
       const [violation] = validateRule(read.value);
-      if (violation) return invalid(422, 'MockRuleError', where, violation.instancePointer, `${violation.expected} (${violation.schemaPointer})`, violation.keyword === 'required' ? 'none' : JSON.stringify(resolvePointer(read.value, violation.instancePointer)));
+      if (violation) return invalid(422, 'MockRuleError', where, violation.instancePointer, `${violation.expected} (${violation.schemaPointer})`, violation.keyword === 'required' ? 'none' : excerpt(resolvePointer(read.value, violation.instancePointer)));
       const rule = read.value as StickyRule;
       if (rule.code === undefined && rule.example === undefined && rule.delay === undefined) return invalid(422, 'MockRuleError', where, '', 'at least one of "code", "example" and "delay"', 'none');
-      if (!operationIds.includes(rule.operationId)) return invalid(422, 'MockRuleError', where, '/operationId', `an operationId of the spec (${operationIds.join(', ')})`, JSON.stringify(rule.operationId));
+      if (!operationIds.includes(rule.operationId)) return invalid(422, 'MockRuleError', where, '/operationId', `an operationId of the spec (${operationIds.join(', ')})`, excerpt(rule.operationId));
       if (rule.code !== undefined || rule.example !== undefined) {
         // The answer is built now once, so a rule the spec cannot honour is refused when set, not when used.
         const trial = forcedResponse(contract.operation(rule.operationId), rule, newId);
         if ('problem' in trial) {
           // "got" is the value sent; the spec's side of it follows in parentheses.
           const at = rule.example !== undefined ? 'example' : 'code';
-          return invalid(422, 'MockRuleError', where, `/${at}`, 'a status or example the operation documents', `${JSON.stringify(rule[at])} (${trial.problem})`);
+          return invalid(422, 'MockRuleError', where, `/${at}`, 'a status or example the operation documents', `${excerpt(rule[at])} (${trial.problem})`);
         }
       }
       const { rules } = call.session();

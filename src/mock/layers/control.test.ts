@@ -105,6 +105,24 @@ describe('reset and state', () => {
     expect((await call('GET', '/__mock/rules')).json.rules).toEqual([]);
   });
 
+  it('quotes at most an excerpt of what it refuses: a 900 kB rule or a 10 kB filter is not sent back whole', async () => {
+    const { call } = await start();
+    const long = 'x'.repeat(900_000);
+    for (const [operationId, method, path, body, pointer] of [
+      ['addRule', 'POST', '/__mock/rules', JSON.stringify({ operationId: 'getOidcSettings', code: 403, extra: long }), ''],
+      ['addRule', 'POST', '/__mock/rules', JSON.stringify({ operationId: long, code: 403 }), '/operationId'],
+      ['addRule', 'POST', '/__mock/rules', JSON.stringify({ operationId: 'getOidcSettings', example: long }), '/example'],
+      ['getJournal', 'GET', `/__mock/journal?since=${long.slice(0, 10_000)}`, undefined, '/since'],
+      ['getJournal', 'GET', `/__mock/journal?operationId=${long.slice(0, 10_000)}`, undefined, '/operationId'],
+      ['getJournal', 'GET', `/__mock/journal?status=${long.slice(0, 10_000)}`, undefined, '/status'],
+    ] as const) {
+      const answer = expectDocumented(operationId, await call(method, path, undefined, { 'content-type': 'application/json' }, body));
+      expect([path.slice(0, 30), answer.json.pointer]).toEqual([path.slice(0, 30), pointer]);
+      expect(answer.text.length, answer.text.slice(0, 300)).toBeLessThan(1000);
+      expect(answer.json.message).toContain('xxxxx');
+    }
+  });
+
   it('refuses __proto__, constructor and prototype keys in a posted state or rule with 422 and the pointer, and serves nothing of them', async () => {
     const { call } = await start();
     const text = JSON.stringify(DEFAULT_FIXTURES);
@@ -181,6 +199,23 @@ describe('who may use the control API', () => {
     }
     // The API itself answers whatever name it is reached by.
     expect((await rawRequest(mock.port, `GET ${paths.oidc()} HTTP/1.1\r\nhost: evil.example\r\nauthorization: ${ADMIN_KEY}\r\nconnection: close\r\n\r\n`))!.status).toBe(200);
+  });
+
+  it('judges the host a request is addressed to: an absolute-form target names it (RFC 9112 §3.2.2), and two Host headers are a 400', async () => {
+    const { mock } = await start();
+    for (const target of ['http://evil.example/__mock/state', `HTTP://EVIL.example:${mock.port}/__mock/journal?status=200`, `http://u:p@evil.example/__mock/state`]) {
+      const answer = (await rawRequest(mock.port, `GET ${target} HTTP/1.1\r\nhost: localhost\r\nconnection: close\r\n\r\n`))!;
+      expect([target, answer.status], answer.body).toEqual([target, 403]);
+      expect(answer.body).not.toContain(ADMIN_KEY);
+      expect(JSON.parse(answer.body).message).toContain('--allowed-host evil.example');
+    }
+    const local = (await rawRequest(mock.port, `GET http://localhost:${mock.port}/__mock/state HTTP/1.1\r\nhost: localhost\r\nconnection: close\r\n\r\n`))!;
+    expect(local.status).toBe(200);
+    for (const hosts of [['localhost', 'evil.example'], ['evil.example', 'localhost'], ['localhost', 'localhost']]) {
+      const answer = (await rawRequest(mock.port, `GET /__mock/state HTTP/1.1\r\n${hosts.map((host) => `host: ${host}\r\n`).join('')}connection: close\r\n\r\n`))!;
+      expect([hosts, answer.status]).toEqual([hosts, 400]);
+      expect(JSON.parse(answer.body)).toMatchObject({ name: 'BadRequestError', message: expect.stringContaining('one Host header') });
+    }
   });
 
   it('answers loopback names and addresses, the bound host and each --allowed-host, in any case and with any port', async () => {

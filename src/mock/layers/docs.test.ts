@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_KEY, mockClient } from '../../../test/http.ts';
+import { rawRequest } from '../../../test/raw-http.ts';
 import { loadContract, type Contract } from '../../contract/index.ts';
 import { DEFAULT_FIXTURES_FILE } from '../index.ts';
 
@@ -106,6 +107,17 @@ describe('the /docs reference', () => {
     expect(await getWithHost(`${client.mock.url}/docs/init.js`, `localhost:${client.mock.port}`)).toContain(ADMIN_KEY);
   });
 
+  it('serves the spec and the reference to an absolute-form target too, and holds the key back when that target names another host', async () => {
+    const { port } = client.mock;
+    const raw = (target: string, host = 'localhost') => rawRequest(port, `GET ${target} HTTP/1.1\r\nhost: ${host}\r\nconnection: close\r\n\r\n`);
+    for (const path of ['/openapi.json', '/openapi.yaml', '/docs', '/docs/init.js', '/docs/swagger-ui.css']) expect([path, (await raw(`http://localhost:${port}${path}`))!.status]).toEqual([path, 200]);
+    expect((await raw(`http://localhost:${port}/docs/init.js`))!.body).toContain(ADMIN_KEY);
+    const rebound = (await raw('http://evil.example/docs/init.js'))!;
+    expect(rebound.status).toBe(200);
+    expect(rebound.body).not.toContain(ADMIN_KEY);
+    expect(rebound.body).toContain('--allowed-host evil.example');
+  });
+
   it('pre-fills no key when the state comes from a fixtures file of your own: its keys are not public', async () => {
     const folder = mkdtempSync(join(tmpdir(), 'flag-admin-docs-'));
     const file = join(folder, 'state.json');
@@ -123,10 +135,12 @@ describe('the /docs reference', () => {
   });
 
   it('serves none of the package\'s other files: an unknown or escaping name is the mock\'s 404', async () => {
-    for (const path of ['/docs/index.html', '/docs/../package.json', '/docs/%2e%2e/package.json', '/docs/swagger-ui-bundle.js.map']) {
+    // Names every object inherits (__proto__, toString) are not files either: once they were a 500 naming the package's folder.
+    for (const path of ['/docs/index.html', '/docs/../package.json', '/docs/%2e%2e/package.json', '/docs/swagger-ui-bundle.js.map', '/docs/__proto__', '/docs/constructor', '/docs/toString', '/docs/hasOwnProperty']) {
       const answer = await get(client.mock.url, path);
       expect(answer.status, path).toBe(404);
       expect(answer.json().name, path).toBe('NotFoundError');
+      expect(answer.text, path).not.toContain('node_modules');
     }
   });
 });

@@ -1,5 +1,6 @@
 import type { MockHandle, MockRequest, MockResponse } from '../core/types.ts';
-import { hostDenied } from './control-access.ts';
+import { requestPath } from '../core/request-path.ts';
+import { hostDenied, hostName } from './control-access.ts';
 
 /**
  * The spec and its interactive reference, served by the mock itself (issue 6, "Docs"): a layer
@@ -51,7 +52,7 @@ export function docsLayer(options: DocsOptions, allowedHosts: readonly string[] 
   const prefix = `${DOCS_PATHS.page}/`;
   return (next) => (request) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') return next(request);
-    const path = pathOf(request.url);
+    const path = requestPath(request.url);
     switch (path) {
       case DOCS_PATHS.json:
         return ok(JSON.stringify(servedDocument(document, serverUrl(request)), null, 2), 'application/json');
@@ -75,22 +76,15 @@ export function servedDocument(document: Readonly<Record<string, unknown>>, url:
   return { ...document, servers: [{ url, description: 'This flag-admin-contract mock' }] };
 }
 
-/** A Host header as RFC 9110 §7.2 allows it: a name or an address, and a port. */
-const HOST = /^(?:[a-z0-9.-]+|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
-
 /**
- * The mock's URL as the client reached it, from the Host header. Without a usable one (a Fetch
+ * The mock's URL as the client reached it, from the Host header when it names a host as the
+ * rebinding check reads one (control-access.ts). Without a usable one (a Fetch
  * handler in a browser never sees Host), `/`: OpenAPI resolves a relative server URL against
  * the document's own, which is this mock.
  */
 function serverUrl(request: MockRequest): string {
   const host = request.headers.host;
-  return typeof host === 'string' && HOST.test(host) ? `http://${host}` : '/';
-}
-
-function pathOf(url: string): string {
-  const query = url.indexOf('?');
-  return query === -1 ? url : url.slice(0, query);
+  return typeof host === 'string' && hostName(host) !== undefined ? `http://${host}` : '/';
 }
 
 /**

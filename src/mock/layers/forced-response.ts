@@ -1,5 +1,6 @@
 import { responseFor, type Operation, type ResponseContract } from '../../contract/neutral.ts';
 import type { NewId } from '../core/errors.ts';
+import { excerpt } from '../core/fixture-check.ts';
 import type { MockResponse } from '../core/types.ts';
 import type { Forcing } from './prefer-header.ts';
 
@@ -31,10 +32,10 @@ function pickResponse(operation: Operation, forcing: Forcing): { status: number;
     const found = candidates.find((r) => r.examples.has(forcing.example!));
     if (!found) {
       const names = candidates.flatMap((r) => [...r.examples.keys()].map((name) => `${name} (${r.status})`));
-      return { problem: `${operation.operationId} has no example named ${JSON.stringify(forcing.example)}${forcing.code === undefined ? '' : ` for ${forcing.code}`}; it has ${names.length ? names.join(', ') : 'no named examples'}` };
+      return { problem: `${operation.operationId} has no example named ${excerpt(forcing.example)}${forcing.code === undefined ? '' : ` for ${forcing.code}`}; it has ${names.length ? names.join(', ') : 'no named examples'}` };
     }
     const status = forcing.code ?? Number(found.status);
-    if (!Number.isInteger(status)) return { problem: `the example ${JSON.stringify(forcing.example)} belongs to ${found.status}; add code= to pick a status in that range` };
+    if (!Number.isInteger(status)) return { problem: `the example ${excerpt(forcing.example)} belongs to ${found.status}; add code= to pick a status in that range` };
     return { status, documented: found, example: found.examples.get(forcing.example) };
   }
   const status = forcing.code!;

@@ -14,7 +14,7 @@ export interface JournalEntry {
   /** When the request arrived, ISO 8601 UTC. */
   time: string;
   method: string;
-  /** The request target as received, still percent-encoded, less any userinfo and with query parts that hold a key `<redacted>`. */
+  /** The request target as received, still percent-encoded, less any userinfo and with path segments, query parts and a fragment that hold a key `<redacted>`. */
   path: string;
   operationId: string | null;
   status: number;
@@ -190,7 +190,7 @@ export function createJournal(options: JournalOptions): { journal: Journal; laye
   };
 
   const record = (request: MockRequest, session: Session, at: number, started: number, response: MockResponse): MockResponse => {
-    store(request, session.name, loggableTarget(request.url, session.store.holdsKey, authHeaders), at, performance.now() - started, response, undefined);
+    store(request, session.name, loggableTarget(request.url, session.store, authHeaders), at, performance.now() - started, response, undefined);
     return response;
   };
 

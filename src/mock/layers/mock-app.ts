@@ -3,6 +3,7 @@ import { DEFAULT_FIXTURES } from '../core/default-fixtures.ts';
 import { randomIds, type NewId } from '../core/errors.ts';
 import { checkFixtures, type FixtureLabels } from '../core/fixture-check.ts';
 import type { MockState } from '../core/state.ts';
+import type { Store } from '../core/store.ts';
 import { loggableTarget } from '../core/loggable-target.ts';
 import type { MockHandle, MockRequest } from '../core/types.ts';
 import { CONTROL_TOKEN_HEADER, controlLayer } from './control.ts';
@@ -103,8 +104,12 @@ export function createMockApp(options: MockAppOptions): MockApp {
     })(handle);
   }
   const authNames = authHeaderNames(contract);
-  // The sessions are looked up only for a target with a query or userinfo (loggableTarget asks).
-  const loggable = (request: MockRequest): string =>
-    loggableTarget(request.url, (text) => sessions.peek(headerValue(request, SESSION_HEADER) || DEFAULT_SESSION)?.store.holdsKey(text) || sessions.get(DEFAULT_SESSION).store.holdsKey(text), authNames);
+  // The keys of the request's session (if it still lives: a log line is written after the answer)
+  // and of the default one, looked up on the first question only.
+  const loggable = (request: MockRequest): string => {
+    let stores: (Store | undefined)[] | undefined;
+    const any = (ask: (store: Store) => boolean) => (stores ??= [sessions.peek(headerValue(request, SESSION_HEADER) || DEFAULT_SESSION)?.store, sessions.get(DEFAULT_SESSION).store]).some((store) => store !== undefined && ask(store));
+    return loggableTarget(request.url, { holdsKey: (text) => any((store) => store.holdsKey(text)), isKey: (text) => any((store) => store.isKey(text)) }, authNames);
+  };
   return { handle, sessions, journal, loggableTarget: loggable, setFixtures: (state) => sessions.setFixtures(state) };
 }
