@@ -1,6 +1,6 @@
-import { authoredPointer } from '../../contract/authored-pointer.ts';
 import { pointerOf } from '../../contract/json-pointer.ts';
 import type { JsonSchema } from '../../contract/index.ts';
+import { authoredPlaces, type AuthoredPlace } from '../authored-place.ts';
 import type { SpecSource } from '../spec-source.ts';
 import { DIFF_RULES, worse, type Severity } from './diff-rules.ts';
 
@@ -11,12 +11,7 @@ export interface SpecVersion {
 }
 
 /** Where a change sits on one side: the authored JSON pointer and its line:column in that file. */
-export interface ChangeSide {
-  file: string;
-  pointer: string;
-  line: number;
-  column: number;
-}
+export type ChangeSide = AuthoredPlace;
 
 export interface Change {
   ruleId: string;
@@ -114,7 +109,7 @@ export class ChangeRecorder {
     if (explains !== 'old') this.explainedNew.add(newPointer);
     const old = this.side(this.oldVersion, oldPointer);
     const now = this.side(this.newVersion, newPointer);
-    const key = `${ruleId} ${old.pointer} ${now.pointer} ${message} ${this.mirrored}`;
+    const key = `${ruleId} ${old.file}#${old.pointer} ${now.file}#${now.pointer} ${message} ${this.mirrored}`;
     const existing = this.byKey.get(key);
     if (existing) {
       if (operation && !existing.operations.includes(operation)) existing.operations.push(operation);
@@ -166,8 +161,11 @@ export class ChangeRecorder {
 
   private readonly components = new Map<SpecVersion, Map<object, string>>();
 
+  private readonly places = new Map<SpecVersion, (pointer: string) => AuthoredPlace>();
+
   private side(version: SpecVersion, pointer: string): ChangeSide {
-    const authored = authoredPointer(version.source.document, pointer);
-    return { file: version.source.file, pointer: authored, ...version.source.positionOf(authored) };
+    let placeOf = this.places.get(version);
+    if (!placeOf) this.places.set(version, (placeOf = authoredPlaces(version.source)));
+    return placeOf(pointer);
   }
 }

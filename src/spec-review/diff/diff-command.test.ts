@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { applyEdits, cli, cliInProcess, FIXTURES, readYaml, writeSpecs, type Edits } from '../__fixtures__/spec-cli.ts';
@@ -206,5 +207,42 @@ describe('flag-admin spec diff', () => {
     const broken = await cli(['spec', 'diff', '-', BASE_FILE], { stdin: 'openapi: [3.1\n' });
     expect(broken.code).toBe(2);
     expect(broken.stderr).toMatch(/<stdin>:\d+:\d+: expected a YAML or JSON document/);
+  });
+});
+
+describe('flag-admin spec diff across files', () => {
+  // A spec split over files: the schemas live in schemas.yaml, the paths $ref them by file.
+  const schemas = (tag: object, maxItems: number) => ({
+    Pet: { type: 'object', required: ['id'], properties: { id: { type: 'integer' }, tag } },
+    Pets: { type: 'array', maxItems, items: { $ref: '#/Pet' } },
+  });
+  const api = {
+    openapi: '3.0.3',
+    info: { title: 'Pets', version: '1' },
+    paths: {
+      '/pets': {
+        get: { operationId: 'listPets', responses: { 200: { description: 'Pets.', content: { 'application/json': { schema: { $ref: 'schemas.yaml#/Pets' } } } } } },
+        post: { operationId: 'addPet', requestBody: { content: { 'application/json': { schema: { $ref: 'schemas.yaml#/Pet' } } } }, responses: { 201: { description: 'Added.' } } },
+      },
+    },
+  };
+
+  it('reports a change inside another file at its place in that file, once for every operation it reaches', async () => {
+    const old = writeSpecs({ 'api.yaml': api, 'schemas.yaml': schemas({ type: 'string', nullable: true }, 100) });
+    const now = writeSpecs({ 'api.yaml': api, 'schemas.yaml': schemas({ type: 'string' }, 50) });
+    const { code, stdout } = await cliInProcess(['spec', 'diff', old['api.yaml']!, now['api.yaml']!, '--format', 'json']);
+    const { changes } = JSON.parse(stdout) as { changes: { ruleId: string; operations: string[]; old: { file: string; pointer: string; line: number }; new: { file: string; pointer: string; line: number } }[] };
+    const lineOf = (side: { file: string; line: number }) => readFileSync(side.file, 'utf8').split('\n')[side.line - 1]!;
+    const maxItems = changes.find((c) => c.ruleId === 'response-constraint-narrowed')!;
+    expect(maxItems.old).toMatchObject({ file: old['schemas.yaml'], pointer: '/Pets/maxItems' });
+    expect(lineOf(maxItems.old)).toMatch(/^\s+maxItems: 100$/);
+    expect(lineOf(maxItems.new)).toMatch(/^\s+maxItems: 50$/);
+    const nullable = changes.filter((c) => c.ruleId.endsWith('-type-narrowed'));
+    expect(nullable.map((c) => [c.ruleId, c.old.file, c.old.pointer, c.operations])).toEqual([
+      ['request-type-narrowed', old['schemas.yaml'], '/Pet/properties/tag/type', ['POST /pets']],
+      ['response-type-narrowed', old['schemas.yaml'], '/Pet/properties/tag/type', ['GET /pets']],
+    ]);
+    expect(lineOf(nullable[0]!.new)).toMatch(/^\s+type: string$/);
+    expect(code).toBe(1);
   });
 });
