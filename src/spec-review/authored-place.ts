@@ -24,7 +24,7 @@ interface WrittenFile {
  * `$ref` that pulled it in. A file that cannot be read again (gone since the dereference) leaves
  * the `$ref` itself as the place.
  */
-export function authoredPlaces(source: SpecSource): (dereferencedPointer: string) => AuthoredPlace {
+export function authoredPlaces(source: SpecSource): (dereferencedPointer: string, options?: { onKey?: boolean }) => AuthoredPlace {
   const root: WrittenFile = { file: source.file, absolutePath: source.absolutePath, document: source.document, positionOf: source.positionOf };
   const files = new Map<string, WrittenFile | undefined>([[source.absolutePath, root]]);
   const fileAt = (absolutePath: string): WrittenFile | undefined => {
@@ -46,21 +46,21 @@ export function authoredPlaces(source: SpecSource): (dereferencedPointer: string
     return at;
   };
 
-  return (dereferencedPointer) => {
+  return (dereferencedPointer, options) => {
     let at: { in: WrittenFile; tokens: string[]; node: unknown } = { in: root, tokens: [], node: root.document };
     for (const token of pointerTokens(dereferencedPointer)) {
       at = followRefs(at);
-      if (at.node === null || typeof at.node !== 'object') return placeOf(at.in, [...at.tokens, token]);
+      if (at.node === null || typeof at.node !== 'object') return placeOf(at.in, [...at.tokens, token], options);
       at = { in: at.in, tokens: [...at.tokens, token], node: (at.node as Record<string, unknown>)[token] };
     }
     at = followRefs(at);
-    return placeOf(at.in, at.tokens);
+    return placeOf(at.in, at.tokens, options);
   };
 }
 
-function placeOf(written: WrittenFile, tokens: string[]): AuthoredPlace {
+function placeOf(written: WrittenFile, tokens: string[], options?: { onKey?: boolean }): AuthoredPlace {
   const pointer = pointerOf(tokens);
-  return { file: written.file, pointer, ...written.positionOf(pointer) };
+  return { file: written.file, pointer, ...written.positionOf(pointer, options) };
 }
 
 function readWritten(source: SpecSource, absolutePath: string): WrittenFile | undefined {
