@@ -9,7 +9,7 @@ export interface AuthoredPlace extends Position {
   pointer: string;
 }
 
-interface WrittenFile {
+export interface WrittenFile {
   /** The name to print. */
   file: string;
   absolutePath: string;
@@ -64,11 +64,15 @@ function placeOf(written: WrittenFile, tokens: string[], options?: { onKey?: boo
 }
 
 function readWritten(source: SpecSource, absolutePath: string): WrittenFile | undefined {
-  // Named from where the user named the spec: `specs/api.yaml` refers to `specs/schemas.yaml`.
-  const file = source.file === '<stdin>' ? relative(process.cwd(), absolutePath) : join(dirname(source.file), relative(dirname(source.absolutePath), absolutePath));
   try {
-    return { file, absolutePath, ...parseText(file, readFileSync(absolutePath, 'utf8')) };
+    return writtenFileAt(source, absolutePath, readFileSync(absolutePath, 'utf8'));
   } catch {
     return undefined;
   }
+}
+
+/** A file the spec `$ref`s, parsed, named from where the user named the spec: `specs/api.yaml` refers to `specs/schemas.yaml`. */
+export function writtenFileAt(source: SpecSource, absolutePath: string, text: string): WrittenFile {
+  const file = source.file === '<stdin>' ? relative(process.cwd(), absolutePath) : join(dirname(source.file), relative(dirname(source.absolutePath), absolutePath));
+  return { file, absolutePath, ...parseText(file, text) };
 }

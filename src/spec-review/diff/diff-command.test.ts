@@ -245,4 +245,32 @@ describe('flag-admin spec diff across files', () => {
     expect(lineOf(nullable[0]!.new)).toMatch(/^\s+type: string$/);
     expect(code).toBe(1);
   });
+
+  it('refuses a $ref that does not resolve with exit 2, naming the $ref where it is written, in the spec or in a file it refers to', async () => {
+    const good = writeSpecs({ 'api.yaml': api, 'schemas.yaml': schemas({ type: 'string' }, 1) });
+    const broken = writeSpecs({
+      'local.yaml': applyEdits(api, { set: { '/paths/~1pets/get/responses/200/content/application~1json/schema': { $ref: '#/components/schemas/Pets' } } }),
+      'api.yaml': applyEdits(api, { set: { '/paths/~1pets/get/responses/200/content/application~1json/schema': { $ref: 'schemas.yaml#/Petz' } } }),
+      'nested.yaml': api,
+      'schemas.yaml': { ...schemas({ type: 'string' }, 1), Pets: { type: 'array', items: { $ref: 'gone.yaml#/Pet' } } },
+    });
+    const refused = async (file: string) => {
+      const { code, stderr } = await cliInProcess(['spec', 'diff', good['api.yaml']!, file]);
+      expect(code).toBe(2);
+      return stderr;
+    };
+    const lineOf = (file: string, line: number) => readFileSync(file, 'utf8').split('\n')[line - 1]!;
+    const cases: [string, string, string, string][] = [
+      [broken['local.yaml']!, broken['local.yaml']!, '/paths/~1pets/get/responses/200/content/application~1json/schema/$ref', '"#/components/schemas/Pets"'],
+      [broken['api.yaml']!, broken['api.yaml']!, '/paths/~1pets/get/responses/200/content/application~1json/schema/$ref', '"schemas.yaml#/Petz"'],
+      [broken['nested.yaml']!, broken['schemas.yaml']!, '/Pets/items/$ref', '"gone.yaml#/Pet"'],
+    ];
+    for (const [spec, where, pointer, ref] of cases) {
+      const stderr = await refused(spec);
+      const [, file, line] = /^flag-admin spec diff: (.+):(\d+):\d+ #(\S+): expected \$ref (\S+) to resolve, got .+\n$/.exec(stderr) ?? [];
+      expect(stderr).toContain(`#${pointer}: expected $ref ${ref} to resolve`);
+      expect(file).toBe(where);
+      expect(lineOf(where, Number(line))).toContain(JSON.parse(ref));
+    }
+  });
 });
