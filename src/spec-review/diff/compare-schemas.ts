@@ -277,7 +277,7 @@ function compareBounds(scope: SchemaScope, side: 'upper' | 'lower', oldSchema: J
   // How far in each bound reaches, on one axis: a larger score allows fewer values.
   const inward = (b: NonNullable<typeof before>) => (side === 'upper' ? -b.value : b.value);
   const tighter = after !== undefined && (before === undefined || inward(after) > inward(before) || (after.value === before.value && after.exclusive));
-  const message = `${side === 'upper' ? 'maximum' : 'minimum'} ${label(before)} → ${label(after)}`;
+  const message = `${side === 'upper' ? 'upper bound' : 'lower bound'} ${label(before)} → ${label(after)}`;
   const keyword = (before ?? after)!.keyword;
   record(tighter ? 'constraint-narrowed' : 'constraint-widened', message, `${oldAt}/${before?.keyword ?? keyword}`, `${newAt}/${after?.keyword ?? keyword}`);
 }

@@ -194,6 +194,13 @@ describe('flag-admin spec diff', () => {
     expect(markdown.code).toBe(1);
   });
 
+  it('names a changed numeric bound as the bound, with the keyword and value on each side', async () => {
+    const at = '/components/schemas/Pet/properties/born';
+    const files = writeSpecs({ 'old.yaml': applyEdits(BASE, { set: { [`${at}/maximum`]: 10 } }), 'new.yaml': applyEdits(BASE, { set: { [`${at}/exclusiveMaximum`]: 10 } }) });
+    const { stdout } = await cliInProcess(['spec', 'diff', files['old.yaml']!, files['new.yaml']!]);
+    expect(stdout).toContain('\n  upper bound maximum 10 → exclusiveMaximum 10\n');
+  });
+
   it('refuses bad usage with exit 2: one file, two stdins, an unknown format, an unreadable, unparsable or invalid spec', async () => {
     expect((await cliInProcess(['spec', 'diff', BASE_FILE])).stderr).toContain('expected OLD and NEW');
     expect((await cliInProcess(['spec', 'diff', '-', '-'])).code).toBe(2);
