@@ -1,3 +1,6 @@
+import { DELETE_SERVICE_ACCOUNT_TOKEN } from './operation-ids.ts';
+import { REPEAT_ROUNDS } from './scenarios/repeat-reads.ts';
+import { allocateTokens, describeRoles } from './scenarios/token-allocation.ts';
 import type { CheckResults } from './apply-checks.ts';
 import type { ResolvedRun } from './resolve-options.ts';
 import type { CoverageRow, Exchange, Report, SkippedStep } from './types.ts';
@@ -17,7 +20,8 @@ export function problemReport(target: string, message: string): ProblemReport {
 }
 
 /** The report: everything in it is derived from the options and the target's answers, nothing from the clock unless `timings`. */
-export function buildReport(run: ResolvedRun, results: CheckResults, coverage: CoverageRow[], skipped: readonly SkippedStep[], requests: number, problem: RunProblem | undefined, timings?: { durationMs: number; exchanges: readonly Exchange[] }): Report {
+export function buildReport(run: ResolvedRun, results: CheckResults, coverage: CoverageRow[], skipped: readonly SkippedStep[], exchanges: readonly Exchange[], problem: RunProblem | undefined, timings?: { durationMs: number }): Report {
+  const requests = exchanges.length;
   const info = (run.contract.rawDocument.info ?? {}) as { title?: unknown; version?: unknown };
   const errors = results.findings.filter((f) => f.severity === 'error').length;
   const cells = results.rows.flatMap((r) => r.operations);
@@ -30,7 +34,10 @@ export function buildReport(run: ResolvedRun, results: CheckResults, coverage: C
       project: run.plan.project,
       missingProject: run.plan.missingProject,
       missingProjectGenerated: run.missingProjectGenerated,
-      restrictedKey: run.keys.restricted ? 'given' : 'not given',
+      restrictedKey: run.keys.restricted.length > 0 ? 'given' : 'not given',
+      restrictedKeys: run.keys.restricted.length,
+      projects: [...run.plan.projects],
+      settleMs: run.settleMs,
       forbidden: [...run.plan.forbidden],
       tokens: run.plan.tokens.map((t) => `${t.account}/${t.token}`),
       allowDelete: run.plan.allowDelete,
@@ -38,6 +45,7 @@ export function buildReport(run: ResolvedRun, results: CheckResults, coverage: C
       timeoutMs: run.timeoutMs,
       maxBodyBytes: run.maxBodyBytes,
       skipChecks: [...run.skipChecks].sort(),
+      randomSteps: run.randomSteps,
     },
     verdict: problem ? (problem.kind === 'unreachable' ? 'unreachable' : 'set-up problem') : errors > 0 ? 'not conformant' : 'conformant',
     ...(problem ? { problem } : {}),
@@ -52,7 +60,10 @@ export function buildReport(run: ResolvedRun, results: CheckResults, coverage: C
     findings: results.findings,
     coverage,
     stepsNotRun: skipped.map(({ operationId, step, label, reason }) => ({ operationId, step, label, reason })),
-    ...(timings ? { durationMs: timings.durationMs, operationDurationsMs: operationDurations(run, timings.exchanges) } : {}),
+    roles: describeRoles(run.plan.tokens, allocateTokens(run.plan.tokens), { allowDelete: run.plan.allowDelete, restrictedKeys: run.keys.restricted.length, restrictedMayDelete: !run.plan.forbidden.has(DELETE_SERVICE_ACCOUNT_TOKEN) }),
+    repetitions: { reads: exchanges.filter((e) => e.step === 'repeat-read').length, rounds: [...REPEAT_ROUNDS], settleMs: run.settleMs },
+    notJudged: exchanges.flatMap((e) => (e.notJudged ? [{ operationId: e.operationId, label: e.label, reason: e.notJudged }] : [])),
+    ...(timings ? { durationMs: timings.durationMs, operationDurationsMs: operationDurations(run, exchanges) } : {}),
   };
 }
 

@@ -10,7 +10,7 @@ import { problemReport, type ProblemReport } from './build-report.ts';
 import { parseByteSize } from './byte-size.ts';
 import { UsageError } from './errors.ts';
 import { hideUrlCredentials } from './hide-url-credentials.ts';
-import { DEFAULT_FORBIDDEN, DEFAULT_MAX_BODY_BYTES, DEFAULT_PROJECT, DEFAULT_SEED, DEFAULT_TIMEOUT_MS, type ConformanceOptions } from './options.ts';
+import { DEFAULT_FORBIDDEN, DEFAULT_MAX_BODY_BYTES, DEFAULT_PROJECT, DEFAULT_SEED, DEFAULT_SETTLE_MS, DEFAULT_TIMEOUT_MS, type ConformanceOptions } from './options.ts';
 import { renderConsole } from './reporters/console.ts';
 import { renderJson } from './reporters/json.ts';
 import { renderJunit } from './reporters/junit.ts';
@@ -22,25 +22,30 @@ export const CHECK_USAGE = `Usage: flag-admin check --base-url URL [options]
 
   --base-url URL             the implementation under test
   --api-key KEY              full-access key                      (or env ${KEY_VARIABLES.full})
-  --restricted-key KEY       a valid key lacking the permissions --forbidden names
+  --restricted-key KEY       repeatable: valid keys lacking the permissions --forbidden names
                                                                   (or env ${KEY_VARIABLES.restricted})
   --forbidden OPS            comma-separated operationIds the restricted key must get 403 on
                                                                   (default: ${DEFAULT_FORBIDDEN.join(',')})
-  --project ID               a project that exists                (default: ${DEFAULT_PROJECT})
+  --project ID               repeatable: projects that exist; each is checked (default: ${DEFAULT_PROJECT})
   --missing-project ID       a project that does not              (default: generated from --seed)
   --token ACCOUNT/TOKEN      repeatable: disposable tokens the suite may delete
   --allow-delete             nothing is deleted without it
+  --settle-ms MS             wait before deleted tokens are probed again and reads repeated
+                             a last time                          (default: ${DEFAULT_SETTLE_MS})
   --config FILE              the same options as JSON (baseUrl, apiKey, restrictedKey, forbidden,
                              project, missingProject, tokens, allowDelete, strict, timeout,
-                             maxBody, spec, seed, skipChecks, junit, json, timings,
-                             failOnNotChecked); flags and env win over it
+                             maxBody, settleMs, spec, seed, randomSteps, skipChecks, junit, json,
+                             timings, failOnNotChecked); flags and env win over it
   --junit FILE  --json FILE  write reports (also on exit 2 and 3, with the reason)
   --strict                   also flag properties the spec does not list
   --timeout MS               per request, connect to last byte    (default: ${DEFAULT_TIMEOUT_MS})
-  --max-body BYTES           read at most this much of a body; more is a finding
-                             (e.g. 4M)                            (default: ${DEFAULT_MAX_BODY_BYTES})
+  --max-body BYTES           read at most this much of a body; a longer one is not judged
+                             (a warning, never a defect; e.g. 4M) (default: ${DEFAULT_MAX_BODY_BYTES})
   --spec FILE                the OpenAPI 3.1 spec                 (default: the kit's spec/openapi.yaml)
   --seed TEXT                seeds the generated ids              (default: ${DEFAULT_SEED})
+  --random-steps N           send N requests in seeded random sequences over the given project,
+                             tokens and keys, judged by the contract model; a failure is
+                             shrunk and printed as curl lines       (default: 0, off)
   --skip-check ID            repeatable: switch a check off (reported as not checked) and
                              drop the requests only it judges
   --fail-on-not-checked      exit 1 when a check could not run (e.g. an option not given)
@@ -144,9 +149,9 @@ function parseCheckArgs(argv: string[]): { config?: string; options: CliOptions 
     {
       'base-url': { type: 'string' },
       'api-key': { type: 'string' },
-      'restricted-key': { type: 'string' },
+      'restricted-key': { type: 'string', multiple: true },
       forbidden: { type: 'string' },
-      project: { type: 'string' },
+      project: { type: 'string', multiple: true },
       'missing-project': { type: 'string' },
       token: { type: 'string', multiple: true },
       'allow-delete': { type: 'boolean' },
@@ -158,8 +163,10 @@ function parseCheckArgs(argv: string[]): { config?: string; options: CliOptions 
       spec: { type: 'string' },
       seed: { type: 'string' },
       'skip-check': { type: 'string', multiple: true },
+      'random-steps': { type: 'string' },
       timings: { type: 'boolean' },
       'max-body': { type: 'string' },
+      'settle-ms': { type: 'string' },
       'fail-on-not-checked': { type: 'boolean' },
     },
     { positionals: true },
@@ -169,6 +176,16 @@ function parseCheckArgs(argv: string[]): { config?: string; options: CliOptions 
   if (values.timeout !== undefined) {
     timeoutMs = Number(values.timeout);
     if (!/^\d+$/.test(values.timeout) || timeoutMs < 1) throw new UsageError(`--timeout: expected a positive integer of milliseconds, got ${JSON.stringify(values.timeout)}`);
+  }
+  let settleMs: number | undefined;
+  if (values['settle-ms'] !== undefined) {
+    settleMs = Number(values['settle-ms']);
+    if (!/^\d+$/.test(values['settle-ms'])) throw new UsageError(`--settle-ms: expected an integer of milliseconds, 0 or more, got ${JSON.stringify(values['settle-ms'])}`);
+  }
+  let randomSteps: number | undefined;
+  if (values['random-steps'] !== undefined) {
+    randomSteps = Number(values['random-steps']);
+    if (!/^\d+$/.test(values['random-steps'])) throw new UsageError(`--random-steps: expected a number of requests, e.g. 200, got ${JSON.stringify(values['random-steps'])}`);
   }
   const maxBodyBytes = values['max-body'] === undefined ? undefined : parseByteSize(values['max-body']);
   if (maxBodyBytes === null) throw new UsageError(`--max-body: expected a number of bytes, e.g. 1048576 or 4M, got ${JSON.stringify(values['max-body'])}`);
@@ -185,9 +202,11 @@ function parseCheckArgs(argv: string[]): { config?: string; options: CliOptions 
     strict: values.strict,
     timeoutMs,
     maxBodyBytes,
+    settleMs,
     specFile: values.spec,
     seed: values.seed,
     skipChecks: values['skip-check'],
+    randomSteps,
     timings: values.timings,
     junit: values.junit,
     json: values.json,
@@ -211,9 +230,11 @@ function merge(flags: CliOptions, config: CheckConfig, env: Record<string, strin
     strict: pick(flags.strict, config.strict),
     timeoutMs: pick(flags.timeoutMs, config.timeout),
     maxBodyBytes: pick(flags.maxBodyBytes, config.maxBody),
+    settleMs: pick(flags.settleMs, config.settleMs),
     specFile: pick(flags.specFile, config.spec),
     seed: pick(flags.seed, config.seed),
     skipChecks: pick(flags.skipChecks, config.skipChecks),
+    randomSteps: pick(flags.randomSteps, config.randomSteps),
     timings: pick(flags.timings, config.timings),
     junit: pick(flags.junit, config.junit),
     json: pick(flags.json, config.json),

@@ -7,42 +7,46 @@ import type { TokenRef } from './types.ts';
 export interface CheckConfig {
   baseUrl?: string;
   apiKey?: string;
-  restrictedKey?: string;
+  restrictedKey?: string | string[];
   forbidden?: string[];
-  project?: string;
+  project?: string | string[];
   missingProject?: string;
   tokens?: TokenRef[];
   allowDelete?: boolean;
   strict?: boolean;
   timeout?: number;
   maxBody?: number;
+  settleMs?: number;
   spec?: string;
   seed?: string;
   skipChecks?: string[];
+  randomSteps?: number;
   junit?: string;
   json?: string;
   timings?: boolean;
   failOnNotChecked?: boolean;
 }
 
-type FieldKind = 'string' | 'secret' | 'boolean' | 'timeout' | 'bytes' | 'strings' | 'tokens' | 'path';
+type FieldKind = 'string' | 'string-or-strings' | 'secret' | 'secrets' | 'boolean' | 'timeout' | 'milliseconds' | 'bytes' | 'steps' | 'strings' | 'tokens' | 'path';
 
 /** Every field and its kind; a path is resolved against the config file's folder. */
 const FIELDS: Readonly<Record<keyof CheckConfig, FieldKind>> = {
   baseUrl: 'string',
   apiKey: 'secret',
-  restrictedKey: 'secret',
+  restrictedKey: 'secrets',
   forbidden: 'strings',
-  project: 'string',
+  project: 'string-or-strings',
   missingProject: 'string',
   tokens: 'tokens',
   allowDelete: 'boolean',
   strict: 'boolean',
   timeout: 'timeout',
   maxBody: 'bytes',
+  settleMs: 'milliseconds',
   spec: 'path',
   seed: 'string',
   skipChecks: 'strings',
+  randomSteps: 'steps',
   junit: 'path',
   json: 'path',
   timings: 'boolean',
@@ -69,9 +73,25 @@ export function readCheckConfig(file: string): CheckConfig {
         if (typeof field !== 'string' || field === '') fail(at, 'a non-empty string', field);
         config[name] = kind === 'path' ? resolve(dirname(file), field as string) : field;
         break;
+      case 'string-or-strings':
+        if (Array.isArray(field)) {
+          if (field.length === 0) fail(at, 'a non-empty string or a non-empty array of them', field);
+          field.forEach((item, i) => (typeof item !== 'string' || item === '') && fail(pointerOf([name, i]), 'a non-empty string', item));
+        } else if (typeof field !== 'string' || field === '') fail(at, 'a non-empty string or an array of them', field);
+        config[name] = field;
+        break;
       case 'secret':
         // Never echo what was found: it may be a key.
         if (typeof field !== 'string' || field === '') fail(at, 'a non-empty string (better: the environment variable)');
+        config[name] = field;
+        break;
+      case 'secrets':
+        if (Array.isArray(field)) field.forEach((item, i) => (typeof item !== 'string' || item === '') && fail(pointerOf([name, i]), 'a non-empty string'));
+        else if (typeof field !== 'string' || field === '') fail(at, 'a non-empty string or an array of them (better: the environment variable)');
+        config[name] = field;
+        break;
+      case 'milliseconds':
+        if (!Number.isInteger(field) || (field as number) < 0) fail(at, 'an integer of milliseconds, 0 or more', field);
         config[name] = field;
         break;
       case 'boolean':
@@ -84,6 +104,10 @@ export function readCheckConfig(file: string): CheckConfig {
         break;
       case 'bytes':
         if (!Number.isSafeInteger(field) || (field as number) < 1) fail(at, 'a positive integer of bytes', field);
+        config[name] = field;
+        break;
+      case 'steps':
+        if (!Number.isSafeInteger(field) || (field as number) < 0) fail(at, 'a number of requests, 0 or more', field);
         config[name] = field;
         break;
       case 'strings':

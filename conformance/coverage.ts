@@ -21,7 +21,7 @@ export function buildCoverage(contract: Contract, exchanges: readonly Exchange[]
         ...mine
           .filter((e) => e.expects.some((n) => covers(status, n)))
           .map((e) => {
-            if (!e.response) return `${e.label}: no response (${e.transportError})`;
+            if (!e.response) return `${e.label}: ${e.notJudged ?? `no response (${e.transportError})`}`;
             return e.expects.includes(e.response.status) ? `${e.label}: answered ${e.response.status}, which it may as well` : `${e.label}: expected, the target answered ${e.response.status}`;
           }),
       ];

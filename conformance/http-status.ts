@@ -10,6 +10,11 @@ export const UNAUTHORIZED = 401;
 export const FORBIDDEN = 403;
 export const NOT_FOUND = 404;
 export const METHOD_NOT_ALLOWED = 405;
+/**
+ * A request a server may refuse as malformed before any lookup (RFC 9110 §15.5.1): an id holding
+ * a control character, such as a percent-encoded line feed, is one.
+ */
+export const BAD_REQUEST = 400;
 
 export function isSuccess(status: number): boolean {
   return status >= 200 && status < 300;

@@ -15,20 +15,23 @@ export interface ConformanceOptions {
    */
   apiKey: string;
   /**
-   * A valid key lacking the permissions `forbidden` names. Without it the 403 checks are not checked.
+   * Valid keys lacking the permissions `forbidden` names (one, or several: each is tried on every
+   * operation and on a token of every account). Without one the 403 checks are not checked.
    * @example 'mock-viewer-key'
+   * @example ['viewer-key-of-account-1', 'viewer-key-of-account-2']
    */
-  restrictedKey?: string;
+  restrictedKey?: string | readonly string[];
   /**
    * operationIds the restricted key must get 403 on.
    * @default ['getOidcSettings', 'deleteServiceAccountToken']
    */
   forbidden?: readonly string[];
   /**
-   * A project that exists.
+   * Projects that exist (one, or several): every rule about a project is checked on each.
    * @default 'default'
+   * @example ['default', 'mobile-app']
    */
-  project?: string;
+  project?: string | readonly string[];
   /**
    * A project that does not exist. By default an id generated from `seed` that cannot exist.
    * @example 'no-such-project'
@@ -57,10 +60,17 @@ export interface ConformanceOptions {
    */
   timeoutMs?: number;
   /**
-   * Bytes of a response body read at most; a longer body is a `response-received` finding and is not judged further.
+   * Bytes of a response body read at most; a longer body is not judged (a warning in the report
+   * names this option), never a defect: the spec declares no size limit (decision no-declared-limits).
    * @default 1048576 (1 MiB)
    */
   maxBodyBytes?: number;
+  /**
+   * Milliseconds to wait, after the deletions, before the deleted tokens are probed again and the
+   * reads repeated a last time: long enough for a cache or a replica to undo a deletion that did not last.
+   * @default 500
+   */
+  settleMs?: number;
   /**
    * The spec, as a file (validated when loaded) or a contract already loaded.
    * @default the kit's spec/openapi.yaml
@@ -72,6 +82,13 @@ export interface ConformanceOptions {
    * @default 'flag-admin'
    */
   seed?: string;
+  /**
+   * Requests of the seeded random phase: random sequences of the operations over the given
+   * project, tokens and keys, judged by the contract model; a failure is shrunk to the shortest
+   * sequence. Deletes only the given tokens (and only with `allowDelete`). 0 switches it off.
+   * @default 0
+   */
+  randomSteps?: number;
   /**
    * Check ids to switch off; reported as not checked.
    * @example ['odd-id-rejected']
@@ -90,3 +107,6 @@ export const DEFAULT_PROJECT = 'default';
 export const DEFAULT_TIMEOUT_MS = 10_000;
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 export const DEFAULT_SEED = 'flag-admin';
+export const DEFAULT_SETTLE_MS = 500;
+/** The most `randomSteps` takes: a bound on the run, like every other part of the suite. */
+export const MAX_RANDOM_STEPS = 10_000;

@@ -2,8 +2,9 @@ import { loadContract, type Contract } from '../src/contract/index.ts';
 import { CHECK_IDS } from './checks/registry.ts';
 import { UsageError } from './errors.ts';
 import { generatedId } from './generated-ids.ts';
-import { DEFAULT_FORBIDDEN, DEFAULT_MAX_BODY_BYTES, DEFAULT_PROJECT, DEFAULT_SEED, DEFAULT_TIMEOUT_MS, type ConformanceOptions } from './options.ts';
-import { keyVariants } from './near-miss.ts';
+import { DEFAULT_FORBIDDEN, DEFAULT_MAX_BODY_BYTES, DEFAULT_PROJECT, DEFAULT_SEED, DEFAULT_SETTLE_MS, DEFAULT_TIMEOUT_MS, type ConformanceOptions } from './options.ts';
+import { keyNearMisses } from './near-miss/key-near-misses.ts';
+import { randomFor } from './seeded-random.ts';
 import { validateOptions } from './validate-options.ts';
 import type { PlanInput } from './scenarios/plan-input.ts';
 import type { TokenRef } from './types.ts';
@@ -12,12 +13,16 @@ export interface ResolvedRun {
   /** Origin and path prefix, no trailing slash. */
   baseUrl: string;
   contract: Contract;
-  keys: { full: string; restricted?: string; invalid: string };
+  /** `restricted`: every restricted key given, in order (a request's keyIndex picks one). */
+  keys: { full: string; restricted: readonly string[]; invalid: string };
   seed: string;
   timeoutMs: number;
   maxBodyBytes: number;
+  settleMs: number;
   strict: boolean;
   skipChecks: ReadonlySet<string>;
+  /** Requests of the random phase; 0: off. */
+  randomSteps: number;
   missingProjectGenerated: boolean;
   plan: PlanInput;
 }
@@ -40,27 +45,35 @@ export async function resolveOptions(options: ConformanceOptions): Promise<Resol
   }
   const tokens = dedupeTokens(tokenRefs);
   const seed = options.seed ?? DEFAULT_SEED;
+  const projects = [...new Set(typeof options.project === 'string' ? [options.project] : (options.project ?? [DEFAULT_PROJECT]))];
+  const restricted = [...new Set((typeof options.restrictedKey === 'string' ? [options.restrictedKey] : (options.restrictedKey ?? [])).filter((k) => k !== ''))];
   return {
     baseUrl,
     contract,
-    keys: { full: options.apiKey, restricted: options.restrictedKey || undefined, invalid: generatedId(seed, 'key') },
+    keys: { full: options.apiKey, restricted, invalid: generatedId(seed, 'key') },
     seed,
     timeoutMs,
     maxBodyBytes,
+    settleMs: options.settleMs ?? DEFAULT_SETTLE_MS,
     strict: options.strict ?? false,
     skipChecks: new Set(options.skipChecks ?? []),
+    randomSteps: options.randomSteps ?? 0,
     missingProjectGenerated: options.missingProject === undefined,
     plan: {
       contract,
-      project: options.project ?? DEFAULT_PROJECT,
+      project: projects[0]!,
+      projects,
       missingProject: options.missingProject ?? generatedId(seed, 'project'),
       missingAccount: generatedId(seed, 'account'),
       missingToken: generatedId(seed, 'token'),
-      hasRestrictedKey: Boolean(options.restrictedKey),
+      hasRestrictedKey: restricted.length > 0,
+      restrictedKeys: restricted.length,
+      settleMs: options.settleMs ?? DEFAULT_SETTLE_MS,
       forbidden: new Set(forbidden),
       tokens,
       allowDelete: options.allowDelete ?? false,
-      keyVariants: keyVariants(options.apiKey, [options.restrictedKey, generatedId(seed, 'key')]),
+      keyNearMisses: keyNearMisses(options.apiKey, [...restricted, generatedId(seed, 'key')], contract.operations.find((o) => o.authHeaders.length > 0)?.authHeaders[0] ?? 'Authorization', randomFor(seed, 'key-near-misses')),
+      seed,
     },
   };
 }

@@ -4,11 +4,13 @@ import { CHECKS } from './checks/registry.ts';
 import { buildCoverage } from './coverage.ts';
 import type { ConformanceOptions } from './options.ts';
 import { redactFindings } from './redact-findings.ts';
-import { resolveOptions } from './resolve-options.ts';
+import { resolveOptions, type ResolvedRun } from './resolve-options.ts';
+import { curlLine } from './curl-line.ts';
 import { buildPlan } from './scenarios/plan.ts';
 import { secretsSeen } from './secrets-seen.ts';
 import { createRedactor } from './secret-redactor.ts';
-import { KEY_VARIANTS } from './near-miss.ts';
+import { judgeWithModel } from './judge-with-model.ts';
+import { nearMissValue } from './near-miss/key-near-misses.ts';
 import { createSender, type Sender } from './send.ts';
 import { fullKeyRefusal, silentTargetMessage } from './setup-problems.ts';
 import type { Exchange, PlannedRequest, Report, SkippedStep } from './types.ts';
@@ -33,19 +35,38 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
   let sent: { exchanges: Exchange[]; problem?: RunProblem };
   try {
     sent = await sendPlan(plan.requests, sender, skipped, run.baseUrl, run.timeoutMs);
+    const why = randomPhaseOff(run, sent.problem, sent.exchanges.length < plan.requests.length);
+    if (why) skipped.push(...run.contract.operations.map((o) => ({ operationId: o.operationId, step: 'random-step' as const, label: 'random sequences', expects: [], reason: why })));
+    else {
+      // Loaded only when asked for: fast-check stays off the path of every other run's start.
+      const { runRandomPhase } = await import('./random-phase/run-random-phase.ts');
+      const random = await runRandomPhase({ plan: run.plan, sender, seed: run.seed, steps: run.randomSteps, history: sent.exchanges, curl: (e) => curlLine(e.request, e.credential, e.keyVariant, e.keyIndex) });
+      sent.exchanges.push(...random.exchanges);
+    }
   } finally {
     await sender.close();
   }
   const { exchanges, problem } = sent;
   // The near-misses of the full key are secrets too: each gives away all of it but a character or its case.
-  const keyForms = [run.keys.full, ...Object.values(KEY_VARIANTS).map((v) => v.make(run.keys.full)).filter((k) => k.length >= Math.min(4, run.keys.full.length))];
-  const redact = createRedactor([...keyForms, run.keys.restricted ?? '', ...secretsSeen(exchanges, run.contract.secretProperties)]);
+  const keyForms = [run.keys.full, ...run.plan.keyNearMisses.map((v) => nearMissValue(run.keys.full, v)).filter((k) => k.length >= Math.min(4, run.keys.full.length))];
+  const redact = createRedactor([...keyForms, ...run.keys.restricted, ...secretsSeen(exchanges, run.contract.secretProperties)]);
   const excerpt = { secretProperties: run.contract.secretProperties, redact };
   const notRun = problem ? `not judged: ${problem.kind === 'unreachable' ? 'the target is unreachable' : 'the full-access key was refused'} (a set-up problem)` : undefined;
-  const results = applyChecks(CHECKS, exchanges, skipped, { contract: run.contract, strict: run.strict, all: exchanges, excerpt }, run.skipChecks, notRun);
+  // The random phase judged its own exchanges as it went, on its own state (random-sequence-conformant).
+  const verdicts = judgeWithModel(run.plan, exchanges.filter((e) => e.step !== 'random-step'));
+  const results = applyChecks(CHECKS, exchanges, skipped, { contract: run.contract, strict: run.strict, all: exchanges, excerpt, verdicts }, run.skipChecks, notRun);
   const coverage = buildCoverage(run.contract, exchanges, skipped, results.nonConformant);
   const findings = redactFindings(results.findings, redact);
-  return buildReport(run, { ...results, findings }, coverage, skipped, exchanges.length, problem, options.timings ? { durationMs: Math.round(performance.now() - started), exchanges } : undefined);
+  return buildReport(run, { ...results, findings }, coverage, skipped, exchanges, problem, options.timings ? { durationMs: Math.round(performance.now() - started) } : undefined);
+}
+
+/** Why the random phase does not run, if it does not. */
+function randomPhaseOff(run: ResolvedRun, problem: RunProblem | undefined, planCut: boolean): string | undefined {
+  if (problem) return 'not sent: a set-up problem stopped the run';
+  if (run.randomSteps > 0 && planCut) return 'not sent: the target stopped answering during the plan';
+  if (run.randomSteps === 0) return 'needs --random-steps N (the seeded random phase is off by default)';
+  if (run.skipChecks.has('random-sequence-conformant')) return 'not sent: its check random-sequence-conformant is switched off (--skip-check)';
+  return undefined;
 }
 
 /** Sends the plan in order; stops early (the rest listed as not sent) when the target stops answering or the key is refused. */
@@ -58,6 +79,8 @@ async function sendPlan(requests: readonly PlannedRequest[], sender: Sender, ski
     let end = seq + 1;
     while (batch !== undefined && end < requests.length && requests[end]!.batch === batch) end++;
     const first = seq;
+    const pause = requests[seq]!.pauseMs;
+    if (pause) await new Promise((resolve) => setTimeout(resolve, pause));
     const answers = await Promise.all(requests.slice(seq, end).map((planned, i) => sender.send(planned, first + i)));
     exchanges.push(...answers);
     seq = end;

@@ -1,16 +1,17 @@
+import { createHash } from 'node:crypto';
 import { maxHeaderSize } from 'node:http';
 import type { Socket } from 'node:net';
 import { Agent, buildConnector, request } from 'undici';
 import type { Contract } from '../src/contract/index.ts';
 import { keyPlaceholder } from './curl-line.ts';
-import { KEY_VARIANTS } from './near-miss.ts';
+import { nearMissValue } from './near-miss/key-near-misses.ts';
 import type { Credential, Exchange, PlannedRequest } from './types.ts';
 
 export interface SenderOptions {
   /** Origin and path prefix, without a trailing slash. */
   baseUrl: string;
   contract: Contract;
-  keys: { full: string; restricted?: string; invalid: string };
+  keys: { full: string; restricted: readonly string[]; invalid: string };
   /** The whole exchange, connect to last byte. */
   timeoutMs: number;
   /** Bytes of a response body read at most; a longer body is a finding, not read further. */
@@ -75,29 +76,43 @@ export function createSender(options: SenderOptions): Sender {
   const socketBytes = bytesReadCounter();
   const agent = new Agent({ connect: socketBytes.connector });
   let inFlight = 0;
-  const keyFor = (credential: Credential): string | undefined =>
-    credential === 'full' ? options.keys.full : credential === 'restricted' ? options.keys.restricted : credential === 'invalid' ? options.keys.invalid : undefined;
+  const bodies = createBodyTexts();
+  const keyFor = (credential: Credential, keyIndex = 0): string | undefined =>
+    credential === 'full' ? options.keys.full : credential === 'restricted' ? options.keys.restricted[keyIndex] : credential === 'invalid' ? options.keys.invalid : undefined;
 
   return {
     async send(planned, seq) {
       const operation = options.contract.operation(planned.operationId);
-      const url = options.baseUrl + planned.path;
+      let url = options.baseUrl + planned.path;
+      let recordedUrl = url;
       // API §4.1, §4.2: the reads ask for JSON; harmless on the others.
       const headers: Record<string, string> = { accept: 'application/json' };
       const recorded: Record<string, string> = { ...headers };
-      const given = keyFor(planned.credential);
-      const key = given !== undefined && planned.keyVariant ? KEY_VARIANTS[planned.keyVariant].make(given) : given;
+      const given = keyFor(planned.credential, planned.keyIndex);
+      const nearMiss = planned.keyVariant;
       const header = operation.authHeaders[0];
-      if (key !== undefined && header !== undefined) {
-        headers[header] = key;
-        recorded[header] = keyPlaceholder(planned.credential, planned.keyVariant) ?? key;
+      if (given !== undefined && header !== undefined) {
+        const key = nearMiss ? nearMissValue(given, nearMiss) : given;
+        const placeholder = keyPlaceholder(planned.credential, nearMiss, planned.keyIndex) ?? key;
+        const where = nearMiss?.placement ?? { in: 'header' };
+        if (where.in === 'header') {
+          headers[header] = key;
+          recorded[header] = placeholder;
+        } else if (where.in === 'cookie') {
+          headers.cookie = `${where.name}=${key}`;
+          recorded.cookie = `${where.name}=${placeholder}`;
+        } else {
+          const separator = url.includes('?') ? '&' : '?';
+          url += `${separator}${encodeURIComponent(where.name)}=${encodeURIComponent(key)}`;
+          recordedUrl += `${separator}${encodeURIComponent(where.name)}=${placeholder}`;
+        }
       }
-      const exchange: Exchange = { ...planned, seq, request: { method: planned.method, url, headers: recorded } };
+      const exchange: Exchange = { ...planned, seq, request: { method: planned.method, url: recordedUrl, headers: recorded } };
       const started = performance.now();
       const bytesBefore = socketBytes.total();
       inFlight++;
       const alone = inFlight === 1;
-      const outcome = await fetchBounded(agent, url, { method: planned.method, headers }, options).finally(() => inFlight--);
+      const outcome = await fetchBounded(agent, url, { method: planned.method, headers }, options, bodies).finally(() => inFlight--);
       exchange.elapsedMs = performance.now() - started;
       // Bytes are the run's, not the request's: they are its own only when no other request was in flight.
       const bytesArrived = alone && inFlight === 0 ? socketBytes.total() - bytesBefore : 0;
@@ -115,7 +130,8 @@ export function createSender(options: SenderOptions): Sender {
         if (outcome.received || responseBegan(outcome.error) || (outcome.deadline && bytesArrived > 0)) exchange.responseBegan = true;
         else if (notHttp(outcome.error)) exchange.notHttp = true;
       } else if (outcome.overflow) {
-        exchange.transportError = `answered ${outcome.status}, but the body exceeded --max-body ${options.maxBodyBytes} bytes; reading stopped (raise --max-body if such a body is legitimate)`;
+        // The spec declares no size limit (decision no-declared-limits): a body over the suite's own cap is not a defect, only not judged.
+        exchange.notJudged = `answered ${outcome.status} with a body over --max-body ${options.maxBodyBytes} bytes; reading stopped and nothing of it was judged (raise --max-body to judge such a body)`;
       } else {
         exchange.response = { status: outcome.status, headers: outcome.headers, body: outcome.body };
       }
@@ -124,7 +140,7 @@ export function createSender(options: SenderOptions): Sender {
     async alive() {
       for (let attempt = 0; attempt < ALIVE_ATTEMPTS; attempt++) {
         const bytesBefore = socketBytes.total();
-        const outcome = await fetchBounded(agent, `${new URL(options.baseUrl).origin}/`, { method: 'GET', headers: {} }, options);
+        const outcome = await fetchBounded(agent, `${new URL(options.baseUrl).origin}/`, { method: 'GET', headers: {} }, options, bodies);
         // An answer that began and then broke a limit is an answer: the target is up.
         if (!('error' in outcome) || outcome.received || responseBegan(outcome.error)) return true;
         if (outcome.deadline && !notHttp(outcome.error) && socketBytes.total() > bytesBefore) return true;
@@ -169,7 +185,7 @@ type Fetched =
  * timeouts are idle times, which a server dripping a byte a second never trips) and a body cap
  * (an endless body is read only up to it). Never throws.
  */
-async function fetchBounded(agent: Agent, url: string, init: { method: string; headers: Record<string, string> }, options: { timeoutMs: number; maxBodyBytes: number }): Promise<Fetched> {
+async function fetchBounded(agent: Agent, url: string, init: { method: string; headers: Record<string, string> }, options: { timeoutMs: number; maxBodyBytes: number }, bodies: BodyTexts): Promise<Fetched> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), options.timeoutMs);
   const chunks: Buffer[] = [];
@@ -187,7 +203,7 @@ async function fetchBounded(agent: Agent, url: string, init: { method: string; h
       chunks.push(chunk);
       size += chunk.length;
     }
-    return { ...head, body: overflow ? '' : Buffer.concat(chunks).toString('utf8'), overflow };
+    return { ...head, body: overflow ? '' : bodies.text(Buffer.concat(chunks)), overflow };
   } catch (error) {
     return { error, deadline: controller.signal.aborted, ...(head ? { received: { ...head, body: Buffer.concat(chunks).toString('utf8') } } : {}) };
   } finally {
@@ -231,4 +247,34 @@ function describeTransportError(error: unknown): string {
     return notHttp(error) ? `the target answered with bytes that are not an HTTP response (${reason})` : `the response broke HTTP's framing (${reason})`;
   }
   return `${code}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`;
+}
+
+interface BodyTexts {
+  text(bytes: Buffer): string;
+}
+
+/** Bodies of at least this size are shared when the same bytes come back again. */
+const SHARED_BODY_BYTES = 4096;
+/** How many distinct large bodies are remembered for sharing; older ones are simply not shared. */
+const SHARED_BODIES = 64;
+
+/**
+ * The run repeats identical reads (start, middle, end, every project, every key), and the
+ * recorded exchanges keep every body: identical large bodies share one string, so a target that
+ * answers a megabyte to each of a hundred reads costs one megabyte, not a hundred (the bound on
+ * the checker's memory, docs/conformance.md). Keyed by content hash; bounded.
+ */
+function createBodyTexts(): BodyTexts {
+  const seen = new Map<string, string>();
+  return {
+    text(bytes) {
+      if (bytes.length < SHARED_BODY_BYTES) return bytes.toString('utf8');
+      const key = `${bytes.length}:${createHash('sha256').update(bytes).digest('base64')}`;
+      const known = seen.get(key);
+      if (known !== undefined) return known;
+      const text = bytes.toString('utf8');
+      if (seen.size < SHARED_BODIES) seen.set(key, text);
+      return text;
+    },
+  };
 }

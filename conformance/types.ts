@@ -4,7 +4,7 @@
  * it never throws or prints.
  */
 
-import type { KeyVariant } from './near-miss.ts';
+import type { KeyNearMiss } from './near-miss/key-near-misses.ts';
 
 export type Severity = 'error' | 'warning';
 
@@ -40,7 +40,11 @@ export type StepKind =
   | 'near-miss-token'
   | 'near-miss-account'
   | 'odd-id'
-  | 'unlisted-method';
+  | 'unlisted-method'
+  | 'repeat-read'
+  | 'final-probe'
+  | 'bystander-delete'
+  | 'random-step';
 
 export const HOSTILE_STEPS: ReadonlySet<StepKind> = new Set(['odd-id', 'unlisted-method']);
 
@@ -58,7 +62,11 @@ export interface PlannedRequest {
   expects: readonly number[];
   token?: TokenRef;
   /** With credential `full`: send this near-miss of the full key instead (near-miss-key probes). */
-  keyVariant?: KeyVariant;
+  keyVariant?: KeyNearMiss;
+  /** With credential `restricted`: which of the restricted keys (0, the first, when absent). */
+  keyIndex?: number;
+  /** Milliseconds to wait before sending it (--settle-ms before the final probes). */
+  pauseMs?: number;
   /** Requests with the same batch number are sent at once (concurrent deletes). */
   batch?: number;
 }
@@ -101,6 +109,8 @@ export interface Exchange extends PlannedRequest {
   transportCode?: string;
   /** No complete response within the deadline (--timeout, connect to last byte). */
   timedOut?: boolean;
+  /** Why the answer was not judged (its body exceeded --max-body): not a defect, a warning in the report. */
+  notJudged?: string;
   /** With a transport error: an HTTP response had begun (a status line arrived) before the answer broke a limit. */
   responseBegan?: boolean;
   /** With a transport error: what came back was not HTTP at all (no status line). */
@@ -109,6 +119,22 @@ export interface Exchange extends PlannedRequest {
   received?: RecordedResponse;
   /** Wall time of the exchange; in reports only with `timings`. */
   elapsedMs?: number;
+  /** On the last request of the shortest random sequence that broke the contract (--random-steps). */
+  randomFailure?: RandomFailure;
+}
+
+/** How a random sequence broke the contract, and how to send it again. */
+export interface RandomFailure {
+  /** The run's seed: `--seed` with the same `--random-steps` generates the same sequences. */
+  seed: string;
+  /** What the contract model said about the last request. */
+  verdicts: { rule: string; message: string; expected: string; got: string; schemaPointer?: string; instancePointer?: string }[];
+  /** The shortest sequence found, as curl lines (keys as shell variables); the last one broke the contract. */
+  sequence: string[];
+  /** The deletions that had succeeded before it: the target's state the sequence ran on. */
+  setup: string[];
+  /** Steps of the first sequence that broke the contract, before shrinking. */
+  firstLength: number;
 }
 
 export interface FindingResponse {
@@ -136,6 +162,8 @@ export interface Finding {
   instancePointer?: string;
   /** Reproduces the request; keys appear as `$FLAG_ADMIN_API_KEY` / `$FLAG_ADMIN_RESTRICTED_KEY`. */
   curl: string;
+  /** For a random sequence (--random-steps): every request of it and the state it needs, to send again in order. */
+  sequence?: { seed: string; setup: string[]; steps: string[]; shrunkFrom: number };
 }
 
 export type CheckOutcome = 'passed' | 'failed' | 'not checked';
@@ -170,6 +198,10 @@ export interface Report {
     missingProject: string;
     missingProjectGenerated: boolean;
     restrictedKey: 'given' | 'not given';
+    /** How many restricted keys were given. */
+    restrictedKeys: number;
+    projects: string[];
+    settleMs: number;
     forbidden: string[];
     tokens: string[];
     allowDelete: boolean;
@@ -177,6 +209,8 @@ export interface Report {
     timeoutMs: number;
     maxBodyBytes: number;
     skipChecks: string[];
+    /** `--random-steps`: requests of the seeded random phase (0: off). */
+    randomSteps: number;
   };
   /**
    * `set-up problem` (exit 2) and `unreachable` (exit 3): nothing, or too little, could be
@@ -190,6 +224,12 @@ export interface Report {
   coverage: CoverageRow[];
   /** Every planned step that was not sent, and why (an option not given, or the target stopped answering). */
   stepsNotRun: { operationId: string; step: StepKind; label: string; reason: string }[];
+  /** Which role each given token played, and the roles no given token could fill (and what would fill them). */
+  roles: { tokens: { token: string; roles: string[] }[]; empty: { role: string; fill: string }[] };
+  /** The identical reads repeated at the start, middle and end of the run, and the pause before the end. */
+  repetitions: { reads: number; rounds: string[]; settleMs: number };
+  /** Exchanges the suite did not judge, and why (a body over --max-body); never defects. */
+  notJudged: { operationId: string; label: string; reason: string }[];
   /** Only with `timings: true`: wall time of the run. */
   durationMs?: number;
   /** Only with `timings: true`: per operation, the summed wall time of its requests. */

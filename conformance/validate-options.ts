@@ -1,28 +1,30 @@
 import { UsageError } from './errors.ts';
 import { hasUrlCredentials, hideUrlCredentials } from './hide-url-credentials.ts';
-import type { ConformanceOptions } from './options.ts';
+import { MAX_RANDOM_STEPS, type ConformanceOptions } from './options.ts';
 import { parseToken } from './token-ref.ts';
 import type { TokenRef } from './types.ts';
 
-type Kind = 'text' | 'secret' | 'optional-secret' | 'boolean' | 'positive-integer' | 'strings' | 'tokens' | 'object';
+type Kind = 'text' | 'texts' | 'secret' | 'optional-secrets' | 'boolean' | 'positive-integer' | 'non-negative-integer' | 'steps' | 'strings' | 'tokens' | 'object';
 
 /** Every option runConformance takes, and the flag that sets it (what an error message names). */
 const OPTIONS: Readonly<Record<keyof ConformanceOptions, { kind: Kind; flag: string }>> = {
   baseUrl: { kind: 'text', flag: '--base-url' },
   apiKey: { kind: 'secret', flag: '--api-key' },
-  restrictedKey: { kind: 'optional-secret', flag: '--restricted-key' },
+  restrictedKey: { kind: 'optional-secrets', flag: '--restricted-key' },
   forbidden: { kind: 'strings', flag: '--forbidden' },
-  project: { kind: 'text', flag: '--project' },
+  project: { kind: 'texts', flag: '--project' },
   missingProject: { kind: 'text', flag: '--missing-project' },
   tokens: { kind: 'tokens', flag: '--token' },
   allowDelete: { kind: 'boolean', flag: '--allow-delete' },
   strict: { kind: 'boolean', flag: '--strict' },
   timeoutMs: { kind: 'positive-integer', flag: '--timeout' },
   maxBodyBytes: { kind: 'positive-integer', flag: '--max-body' },
+  settleMs: { kind: 'non-negative-integer', flag: '--settle-ms' },
   specFile: { kind: 'text', flag: '--spec' },
   contract: { kind: 'object', flag: 'contract' },
   seed: { kind: 'text', flag: '--seed' },
   skipChecks: { kind: 'strings', flag: '--skip-check' },
+  randomSteps: { kind: 'steps', flag: '--random-steps' },
   timings: { kind: 'boolean', flag: '--timings' },
 };
 
@@ -56,16 +58,31 @@ export function validateOptions(options: ConformanceOptions): TokenRef[] {
       case 'text':
         if (typeof value !== 'string' || value === '') bad(name, 'a non-empty string', value);
         break;
+      case 'texts':
+        if (Array.isArray(value)) {
+          if (value.length === 0) bad(name, 'a non-empty string or a non-empty array of them', value);
+          value.forEach((item, i) => (typeof item !== 'string' || item === '') && bad(`${name}[${i}]`, 'a non-empty string', item));
+        } else if (typeof value !== 'string' || value === '') bad(name, 'a non-empty string or an array of them', value);
+        break;
       case 'secret':
-      case 'optional-secret':
         // Never echo what was found: it may be a key.
-        if (typeof value !== 'string' || (kind === 'secret' && value === '')) bad(name, 'a non-empty string');
+        if (typeof value !== 'string' || value === '') bad(name, 'a non-empty string');
+        break;
+      case 'optional-secrets':
+        if (Array.isArray(value)) value.forEach((item, i) => (typeof item !== 'string' || item === '') && bad(`${name}[${i}]`, 'a non-empty string'));
+        else if (typeof value !== 'string') bad(name, 'a string or an array of strings');
         break;
       case 'boolean':
         if (typeof value !== 'boolean') bad(name, 'true or false', value);
         break;
       case 'positive-integer':
         if (!Number.isSafeInteger(value) || (value as number) < 1) bad(name, 'a positive integer', value);
+        break;
+      case 'non-negative-integer':
+        if (!Number.isSafeInteger(value) || (value as number) < 0) bad(name, 'an integer of 0 or more', value);
+        break;
+      case 'steps':
+        if (!Number.isSafeInteger(value) || (value as number) < 0 || (value as number) > MAX_RANDOM_STEPS) bad(name, `a number of requests from 0 to ${MAX_RANDOM_STEPS}`, value);
         break;
       case 'strings':
         if (!Array.isArray(value)) bad(name, 'an array of strings', value);

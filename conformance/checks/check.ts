@@ -1,6 +1,7 @@
 import { responseFor, type Contract, type Operation, type ResponseContract } from '../../src/contract/index.ts';
+import type { Verdict } from '../model/index.ts';
 import type { ExcerptOptions } from '../redact.ts';
-import { HOSTILE_STEPS, type Exchange, type FindingResponse, type Severity, type StepKind } from '../types.ts';
+import { HOSTILE_STEPS, type Exchange, type Finding, type FindingResponse, type Severity, type StepKind } from '../types.ts';
 
 /** What every check may read besides the exchanges: the contract and the options that shape verdicts. */
 export interface CheckContext {
@@ -11,6 +12,8 @@ export interface CheckContext {
   all: readonly Exchange[];
   /** How findings quote a body: secret properties, and the redactor of the run's secrets. */
   excerpt: ExcerptOptions;
+  /** The model's verdicts on each exchange, by seq (conformance/model): filed under the checks by applyChecks. */
+  verdicts?: ReadonlyMap<number, readonly Verdict[]>;
 }
 
 /** What a check says about one exchange (or group) that fails it. The runner adds request, response excerpt and curl line. */
@@ -23,6 +26,8 @@ export interface FindingDraft {
   instancePointer?: string;
   /** Overrides the exchange's own response in the finding, e.g. for a group of concurrent answers; null shows none. */
   response?: FindingResponse | null;
+  /** The requests that lead up to this one (a random sequence), to send again in order. */
+  sequence?: Finding['sequence'];
 }
 
 export type Judgement =

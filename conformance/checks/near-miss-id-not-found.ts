@@ -36,7 +36,7 @@ export const nearMissTokenNotFound = nearMissIdCheck({
   baselineCheck: 'unknown-token-not-found',
   harm: 'nothing is deleted',
   proves:
-    'a given token id, or its account id, with a leading zero, a plus sign, a decimal point or a trailing space names no token: ids are compared exactly (spec decision), so 404 and nothing is deleted',
+    'near-misses of a given token id, or of its account id, drawn by the id grammar from those that can name nothing real (every Unicode whitespace at either end, Unicode look-alikes and normalization forms, a character percent-encoded twice, number spellings, a format suffix or matrix parameter) name no token: ids are compared exactly (spec decision), so 404 (or 400 for one holding a control character) and nothing is deleted',
   resolved: 'The server resolved it to the given token and may have deleted that token.',
 });
 
@@ -47,6 +47,7 @@ export const nearMissProjectNotFound = nearMissIdCheck({
   baseline: 'missing-project',
   baselineCheck: 'missing-project-not-found',
   harm: 'no environments of another project are returned',
-  proves: 'the --project id in another case, without its last character or with a trailing space (for a numeric id also with a leading zero, a plus sign or a decimal point) names no project: ids are compared exactly (spec decision), so 404 and never the environments of --project',
+  proves:
+    'near-misses of the --project id drawn by the id grammar (another case, every Unicode whitespace at either end, Unicode look-alikes and normalization forms, a character percent-encoded twice, number spellings, a prefix, a character more, a format suffix or matrix parameter) name no project: ids are compared exactly (spec decision), so 404 and never the environments of --project; a spelling RFC 3986 makes the same id (an unreserved character percent-encoded) may get the project\'s own answer or 404',
   resolved: 'The server resolved it to the given project.',
 });

@@ -1,4 +1,9 @@
+import { answersAgree } from './answers-agree.ts';
 import { authBeforeLookup } from './auth-before-lookup.ts';
+import { bystandersUntouched } from './bystanders-untouched.ts';
+import { deletionsLast } from './deletions-last.ts';
+import { errorIdsUnique } from './error-ids-unique.ts';
+import { listItemsUnique } from './list-items-unique.ts';
 import { authInvalidRejected } from './auth-invalid-rejected.ts';
 import { authMissingRejected } from './auth-missing-rejected.ts';
 import type { Check } from './check.ts';
@@ -17,6 +22,7 @@ import { noUndocumentedBody } from './no-undocumented-body.ts';
 import { notAServerError } from './not-a-server-error.ts';
 import { oddIdRejected } from './odd-id-rejected.ts';
 import { projectEnvironmentsEnabled } from './project-environments-enabled.ts';
+import { randomSequenceConformant } from './random-sequence-conformant.ts';
 import { responseReceived } from './response-received.ts';
 import { responseSchemaConformance } from './response-schema-conformance.ts';
 import { restrictedKeyAccepted } from './restricted-key-accepted.ts';
@@ -36,6 +42,8 @@ export const CHECKS: readonly Check[] = [
   errorKindConformance,
   noUndocumentedBody,
   undocumentedProperties,
+  errorIdsUnique,
+  listItemsUnique,
   documentedSuccess,
   authMissingRejected,
   authInvalidRejected,
@@ -53,6 +61,10 @@ export const CHECKS: readonly Check[] = [
   nearMissTokenNotFound,
   crossAccountDeleteRejected,
   concurrentDeleteSingleSuccess,
+  answersAgree,
+  deletionsLast,
+  bystandersUntouched,
+  randomSequenceConformant,
   oddIdRejected,
   unlistedMethodRejected,
 ];

@@ -24,8 +24,9 @@ export function renderConsole(report: Report, options: ConsoleOptions = {}): str
   lines.push(safe(`flag-admin check ${report.target}`));
   lines.push(safe(`spec ${report.spec.file} (${report.spec.title} ${report.spec.version})`));
   lines.push(
-    safe(`seed ${JSON.stringify(report.seed)}; project ${JSON.stringify(report.options.project)}; missing project ${JSON.stringify(report.options.missingProject)}${report.options.missingProjectGenerated ? ' (generated from the seed)' : ''}`),
+    safe(`seed ${JSON.stringify(report.seed)}; project ${JSON.stringify(report.options.project)}; missing project ${JSON.stringify(report.options.missingProject)}${report.options.missingProjectGenerated ? ' (generated from the seed)' : ''}${report.options.randomSteps > 0 ? `; ${report.options.randomSteps} random steps from the seed` : ''}`),
   );
+  if (report.options.projects.length > 1) lines.push(safe(`projects ${report.options.projects.map((p) => JSON.stringify(p)).join(', ')}`));
   if (report.problem) {
     // Nothing was judged: the problem and what to fix, not a table of checks that did not run (issue 13, item 11).
     lines.push('');
@@ -33,6 +34,16 @@ export function renderConsole(report: Report, options: ConsoleOptions = {}): str
     lines.push('');
     lines.push(paint('bold', paint('red', `SET-UP PROBLEM: ${report.summary.requests} request(s) sent, nothing judged; fix the set-up and run again`)));
     return `${lines.join('\n')}\n`;
+  }
+  lines.push('');
+  lines.push('Roles');
+  for (const t of report.roles.tokens) lines.push(safe(`  token ${t.token}: ${t.roles.join(', ') || 'no role'}`));
+  for (const e of report.roles.empty) lines.push(safe(`  ${e.role}: empty; would be filled by ${e.fill}`));
+  lines.push(safe(`Repetitions: the reads of the start sent again ${report.repetitions.reads} times (rounds: ${report.repetitions.rounds.join(', ')}); --settle-ms ${report.repetitions.settleMs} before the end`));
+  if (report.notJudged.length > 0) {
+    lines.push('');
+    lines.push(paint('yellow', `Not judged (warning, not a defect): ${report.notJudged.length} answer(s)`));
+    for (const n of report.notJudged) lines.push(safe(`  ${n.operationId} ${n.label}: ${n.reason}`));
   }
   lines.push('');
   lines.push('Checks');
@@ -98,8 +109,19 @@ function renderFinding(finding: Finding, n: number, safe: (text: string) => stri
     lines.push(safe(`   response: ${finding.response.status}${finding.response.contentType ? ` ${finding.response.contentType}` : ''}${finding.response.excerpt ? ` ${finding.response.excerpt}` : ''}`));
   }
   lines.push(safe(`   reproduce: ${finding.curl}`));
+  const sequence = finding.sequence;
+  if (sequence) {
+    // The whole sequence, after the deletions it needs: a real target cannot be reset, so these say what state it ran on.
+    lines.push(safe(`   sequence (--seed ${JSON.stringify(sequence.seed)}; ${sequence.steps.length} step(s), shrunk from ${sequence.shrunkFrom}), send in order:`));
+    const setup = sequence.setup.length > MAX_SETUP_LINES ? [...sequence.setup.slice(0, MAX_SETUP_LINES), `… and ${sequence.setup.length - MAX_SETUP_LINES} more deletions (see the JSON report)`] : sequence.setup;
+    setup.forEach((line) => lines.push(safe(`     (state) ${line}`)));
+    sequence.steps.forEach((line, i) => lines.push(safe(`     ${i + 1}. ${line}`)));
+  }
   return lines;
 }
+
+/** Deletions shown before a random sequence on the console; the JSON report lists them all. */
+const MAX_SETUP_LINES = 12;
 
 /** Console lines stay readable; the JSON and JUnit reports keep everything. */
 function shorten(text: string): string {

@@ -45,9 +45,23 @@ export function renderJunit(report: Report | ProblemReport): string {
   return document(
     `flag-admin check ${report.target}`,
     { tests: tests + (setup ? 1 : 0), failures, errors: setup ? 1 : 0, skipped: report.summary.checksNotChecked },
-    [...(setup ? [setup] : []), ...suites],
+    [...(setup ? [setup] : []), runSuite(report), ...suites],
     report.durationMs,
   );
+}
+
+/** The run's plan as properties (seed, roles, repetitions) and the answers not judged as warnings, so a CI page shows them beside the verdicts. */
+function runSuite(report: Report): string {
+  const property = (name: string, value: string) => `      <property name="${xml(name)}" value="${xml(value)}"/>`;
+  const properties = [
+    property('seed', report.seed),
+    property('projects', report.options.projects.join(', ')),
+    ...report.roles.tokens.map((t) => property(`role ${t.token}`, t.roles.join(', ') || 'none')),
+    ...report.roles.empty.map((e) => property(`role ${e.role}`, `empty; would be filled by ${e.fill}`)),
+    property('repetitions', `${report.repetitions.reads} repeated reads (${report.repetitions.rounds.join(', ')}), --settle-ms ${report.repetitions.settleMs}`),
+    ...report.notJudged.map((n) => property('warning', `not judged: ${n.operationId} ${n.label}: ${n.reason}`)),
+  ];
+  return [`  <testsuite name="run" tests="0" failures="0" errors="0" skipped="0">`, '    <properties>', ...properties, '    </properties>', '  </testsuite>'].join('\n');
 }
 
 function document(name: string, counts: { tests: number; failures: number; errors: number; skipped: number }, suites: string[], durationMs: number | undefined): string {

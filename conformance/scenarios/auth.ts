@@ -1,5 +1,5 @@
 import { FORBIDDEN, NOT_FOUND, UNAUTHORIZED } from '../http-status.ts';
-import { DELETE_SERVICE_ACCOUNT_TOKEN } from '../operation-ids.ts';
+import { DELETE_SERVICE_ACCOUNT_TOKEN, GET_PROJECT_ENVIRONMENTS } from '../operation-ids.ts';
 import type { PlannedRequest, SkippedStep } from '../types.ts';
 import { harmlessPath } from './probe-path.ts';
 import { encodeId, pathOf, successStatuses, type PlanInput } from './plan-input.ts';
@@ -21,28 +21,37 @@ export function authScenario(input: PlanInput): ScenarioPlan {
     requests.push({ ...base, step: 'no-credentials', label: `${operation.operationId} without ${header} header`, credential: 'none', expects: [UNAUTHORIZED] });
     requests.push({ ...base, step: 'invalid-key', label: `${operation.operationId} with an invalid key`, credential: 'invalid', expects: [UNAUTHORIZED] });
 
-    if (input.forbidden.has(operation.operationId)) {
-      const step = 'restricted-forbidden';
-      const label = `${operation.operationId} with the restricted key (--forbidden)`;
-      const expects = [FORBIDDEN];
-      const reason = !input.hasRestrictedKey ? NEEDS_RESTRICTED_KEY : undefined;
-      if (operation.operationId === DELETE_SERVICE_ACCOUNT_TOKEN) {
-        const { primary } = allocateTokens(input.tokens);
-        const why = reason ?? (!input.allowDelete ? NEEDS_ALLOW_DELETE : !primary ? NEEDS_TOKEN : undefined);
-        if (why || !primary) skipped.push({ operationId: operation.operationId, step, label, expects, reason: why ?? NEEDS_TOKEN });
-        else requests.push({ ...base, path: pathOf(operation, [encodeId(primary.account), encodeId(primary.token)]), step, label: `${label} on token ${primary.account}/${primary.token}`, credential: 'restricted', expects, token: primary });
-      } else if (reason) {
-        skipped.push({ operationId: operation.operationId, step, label, expects, reason });
+    // Every restricted key on every operation (keys of different accounts may differ: spec decision on permissions).
+    const keys = input.hasRestrictedKey ? Array.from({ length: input.restrictedKeys }, (_, i) => i) : [0];
+    for (const keyIndex of keys) {
+      const which = input.restrictedKeys > 1 ? `restricted key ${keyIndex + 1}` : 'restricted key';
+      const withKey = keyIndex > 0 ? { keyIndex } : {};
+      if (input.forbidden.has(operation.operationId)) {
+        const step = 'restricted-forbidden';
+        const label = `${operation.operationId} with the ${which} (--forbidden)`;
+        const expects = [FORBIDDEN];
+        const reason = !input.hasRestrictedKey ? NEEDS_RESTRICTED_KEY : undefined;
+        if (operation.operationId === DELETE_SERVICE_ACCOUNT_TOKEN) {
+          // On a real token of every account, so a 404 cannot stand in for the 403 and an account-scoped permission check shows.
+          const { restrictedTargets } = allocateTokens(input.tokens);
+          const why = reason ?? (!input.allowDelete ? NEEDS_ALLOW_DELETE : restrictedTargets.length === 0 ? NEEDS_TOKEN : undefined);
+          if (why) skipped.push({ operationId: operation.operationId, step, label, expects, reason: why });
+          else for (const target of restrictedTargets) requests.push({ ...base, ...withKey, path: pathOf(operation, [encodeId(target.account), encodeId(target.token)]), step, label: `${label} on token ${target.account}/${target.token}`, credential: 'restricted', expects, token: target });
+        } else if (reason) {
+          skipped.push({ operationId: operation.operationId, step, label, expects, reason });
+        } else {
+          requests.push({ ...base, ...withKey, step, label, credential: 'restricted', expects });
+        }
       } else {
-        requests.push({ ...base, step, label, credential: 'restricted', expects });
+        const step = 'restricted-allowed';
+        const label = `${operation.operationId} with the ${which} (not --forbidden)`;
+        // The delete probe uses ids that cannot exist: its success is the 404 (API §4.3).
+        const expects = [...successStatuses(operation), FORBIDDEN, ...(operation.operationId === DELETE_SERVICE_ACCOUNT_TOKEN ? [NOT_FOUND] : [])];
+        if (!input.hasRestrictedKey) skipped.push({ operationId: operation.operationId, step, label, expects, reason: NEEDS_RESTRICTED_KEY });
+        else if (operation.operationId === GET_PROJECT_ENVIRONMENTS) {
+          for (const project of input.projects) requests.push({ ...base, ...withKey, path: pathOf(operation, [encodeId(project)]), step, label: `${label} on project ${JSON.stringify(project)}`, credential: 'restricted', expects });
+        } else requests.push({ ...base, ...withKey, step, label, credential: 'restricted', expects });
       }
-    } else {
-      const step = 'restricted-allowed';
-      const label = `${operation.operationId} with the restricted key (not --forbidden)`;
-      // The delete probe uses ids that cannot exist: its success is the 404 (API §4.3).
-      const expects = [...successStatuses(operation), FORBIDDEN, ...(operation.operationId === DELETE_SERVICE_ACCOUNT_TOKEN ? [NOT_FOUND] : [])];
-      if (!input.hasRestrictedKey) skipped.push({ operationId: operation.operationId, step, label, expects, reason: NEEDS_RESTRICTED_KEY });
-      else requests.push({ ...base, step, label, credential: 'restricted', expects });
     }
   }
   return { requests, skipped };

@@ -7,7 +7,9 @@ import { authOrderScenario } from './auth-order.ts';
 import { nearMissScenario } from './near-misses.ts';
 import { oddIdsScenario } from './odd-ids.ts';
 import type { PlanInput } from './plan-input.ts';
+import { endOfRunScenario } from './end-of-run.ts';
 import { readsScenario } from './reads.ts';
+import { repeatReads } from './repeat-reads.ts';
 import type { ScenarioPlan } from './scenario-plan.ts';
 import { tokenDeletionScenario } from './token-deletion.ts';
 import { unlistedMethodsScenario } from './unlisted-methods.ts';
@@ -16,8 +18,9 @@ import { unlistedMethodsScenario } from './unlisted-methods.ts';
  * Every request of a run, in the order it is sent. Reads come first (the first request also
  * tells whether the target is reachable), then auth (its restricted delete must find the token
  * still there) and its ordering, the near-misses of the user's key, project and token (before
- * the token is deleted), the deletions, unlisted methods, and odd ids last, so a server they
- * crash has already been judged on everything else.
+ * the token is deleted), the reads again (middle), the deletions, then after --settle-ms the
+ * deleted tokens once more, the bystanders and the reads a last time (end), unlisted methods,
+ * and odd ids last, so a server they crash has already been judged on everything else.
  */
 export function buildPlan(input: PlanInput, switchedOff: ReadonlySet<string> = new Set()): ScenarioPlan {
   for (const operationId of SCENARIO_OPERATIONS) {
@@ -25,12 +28,13 @@ export function buildPlan(input: PlanInput, switchedOff: ReadonlySet<string> = n
       throw new ContractError('SPEC_OPERATION_MISSING', { file: input.contract.specFile, pointer: '/paths', expected: `an operation with operationId ${operationId} (the conformance scenarios test it)` });
     }
   }
-  const scenarios = [readsScenario, authScenario, authOrderScenario, nearMissScenario, tokenDeletionScenario, unlistedMethodsScenario, oddIdsScenario].map((scenario) => scenario(input));
+  const middle = (plan: PlanInput): ScenarioPlan => ({ requests: repeatReads(plan, 'middle'), skipped: [] });
+  const scenarios = [readsScenario, authScenario, authOrderScenario, nearMissScenario, middle, tokenDeletionScenario, endOfRunScenario, unlistedMethodsScenario, oddIdsScenario].map((scenario) => scenario(input));
   return withoutSwitchedOff({ requests: scenarios.flatMap((s) => s.requests), skipped: scenarios.flatMap((s) => s.skipped) }, switchedOff);
 }
 
 /** Steps that only make sense after another one (the same token deleted before). */
-const NEEDS_EARLIER: Partial<Record<StepKind, StepKind>> = { 'delete-again': 'delete', 'delete-after-cross': 'cross-account-delete' };
+const NEEDS_EARLIER: Partial<Record<StepKind, StepKind>> = { 'delete-again': 'delete', 'delete-after-cross': 'cross-account-delete', 'final-probe': 'delete' };
 
 /**
  * `--skip-check ID` also drops the requests that only switched-off checks judge, so that a team

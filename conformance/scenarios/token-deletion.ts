@@ -16,7 +16,7 @@ export const CONCURRENT_DELETES = 8;
 export function tokenDeletionScenario(input: PlanInput): ScenarioPlan {
   const operation = input.contract.operation(DELETE_SERVICE_ACCOUNT_TOKEN);
   const success = successStatuses(operation);
-  const { primary, cross, spare } = allocateTokens(input.tokens);
+  const { primary, cross, spare, extra } = allocateTokens(input.tokens);
   const requests: PlannedRequest[] = [];
   const skipped: SkippedStep[] = [];
   const base = { operationId: operation.operationId, method: operation.method, credential: 'full' as const };
@@ -34,6 +34,12 @@ export function tokenDeletionScenario(input: PlanInput): ScenarioPlan {
     requests.push({ ...base, step: 'delete', label: `delete token ${name}`, path: at(primary.account, primary.token), expects: success, token: primary });
     requests.push({ ...base, step: 'delete-again', label: `delete token ${name} again`, path: at(primary.account, primary.token), expects: [NOT_FOUND], token: primary });
     requests.push({ ...base, step: 'unknown-token', label: `delete unknown token ${primary.account}/${input.missingToken}`, path: at(primary.account, input.missingToken), expects: [NOT_FOUND] });
+    // Every other given token is used too: a defect may show on one account only.
+    for (const token of extra) {
+      const other = `${token.account}/${token.token}`;
+      requests.push({ ...base, step: 'delete', label: `delete token ${other}`, path: at(token.account, token.token), expects: success, token });
+      requests.push({ ...base, step: 'delete-again', label: `delete token ${other} again`, path: at(token.account, token.token), expects: [NOT_FOUND], token });
+    }
   }
 
   const crossWhy = gate(cross?.token, 'needs --token for two service accounts: a token of one, deleted through the other');
@@ -41,8 +47,10 @@ export function tokenDeletionScenario(input: PlanInput): ScenarioPlan {
     skip('cross-account-delete', "delete a token through another account's path", [NOT_FOUND], crossWhy ?? NEEDS_TOKEN);
     skip('delete-after-cross', 'then delete it through its own account', success, crossWhy ?? NEEDS_TOKEN);
   } else {
-    const { token, viaAccount } = cross;
-    requests.push({ ...base, step: 'cross-account-delete', label: `delete token ${token.account}/${token.token} through account ${viaAccount}`, path: at(viaAccount, token.token), expects: [NOT_FOUND], token });
+    const { token, viaAccounts } = cross;
+    for (const viaAccount of viaAccounts) {
+      requests.push({ ...base, step: 'cross-account-delete', label: `delete token ${token.account}/${token.token} through account ${viaAccount}`, path: at(viaAccount, token.token), expects: [NOT_FOUND], token });
+    }
     requests.push({ ...base, step: 'delete-after-cross', label: `delete token ${token.account}/${token.token} through its own account after that`, path: at(token.account, token.token), expects: success, token });
   }
 

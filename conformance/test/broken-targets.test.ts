@@ -13,6 +13,7 @@ describe('a broken target, one defect each', () => {
     expect(run.stderr).toBe('');
     expect(failingChecks(run.report!, 'error')).toEqual([...target.errors].sort());
     expect(failingChecks(run.report!, 'warning')).toEqual([...(target.warnings ?? [])].sort());
+    if (target.rule) expect(run.report!.findings.filter((f) => target.rule!.test(f.message))).not.toEqual([]);
     expect(run.code).toBe(target.errors.length > 0 ? 1 : 0);
   });
 

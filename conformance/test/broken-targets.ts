@@ -2,6 +2,9 @@ import type { Contract } from '../../src/contract/index.ts';
 import type { Mock, RunningServer } from '../../src/mock/index.ts';
 import { DELETE_SERVICE_ACCOUNT_TOKEN, GET_OIDC_SETTINGS, GET_PROJECT_ENVIRONMENTS } from '../operation-ids.ts';
 import { ODD_IDS } from '../scenarios/odd-ids.ts';
+import { NEAR_MISS_BROKEN_TARGETS, NEAR_MISS_CONFORMANT_VARIANTS } from './near-miss-targets.ts';
+import { SEQUENCE_BROKEN_TARGETS } from './sequence-targets.ts';
+import { createMock, serveHandler } from '../../src/mock/index.ts';
 import { breakResponses, editJson, freshMock, operationOf, rewriteRequests, serveRaw, toMockRequest } from './serve-target.ts';
 
 /**
@@ -15,6 +18,8 @@ export interface BrokenTarget {
   errors: string[];
   warnings?: string[];
   args?: string[];
+  /** Where a finding must come from: a pattern its message matches (e.g. the near-miss grammar rule). */
+  rule?: RegExp;
   serve(contract: Contract): Promise<RunningServer>;
 }
 
@@ -32,7 +37,9 @@ function deleteThroughOwner(mock: Mock, url: string): boolean {
 }
 /** Whether a request carries one of the suite's odd ids (not a near-miss of a real id, which is an ordinary request). */
 const hasOddId = (url: string) => ODD_IDS.some((odd) => url.includes(odd.value));
-const error = (status: number, name: string) => ({ status, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: 'e-1', name, message: 'broken on purpose' }) });
+let errors = 0;
+/** An error answer of a broken target; each with its own id, as the spec decides (x-instance-id), so only the intended defect shows. */
+const error = (status: number, name: string) => ({ status, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: `broken-${++errors}`, name, message: 'broken on purpose' }) });
 
 export const BROKEN_TARGETS: BrokenTarget[] = [
   {
@@ -207,7 +214,8 @@ export const BROKEN_TARGETS: BrokenTarget[] = [
   },
   {
     name: "a cross-account delete that succeeds: the token is found through any account",
-    errors: ['cross-account-delete-rejected'],
+    // Since the default fixtures hold 12/1 (the same token id as 1/1), deleting 1/1 again finds and deletes 12/1 in its place: 200, not 404.
+    errors: ['cross-account-delete-rejected', 'delete-again-not-found'],
     args: TWO_ACCOUNTS,
     serve: (contract) =>
       breakResponses(contract, (req, res, mock) => {
@@ -335,6 +343,116 @@ export const BROKEN_TARGETS: BrokenTarget[] = [
     serve: (contract) =>
       breakResponses(contract, (req, res) => (operationOf(contract, req) === GET_OIDC_SETTINGS && res.status === 200 ? editJson(res, (body) => ({ ...body, clientSecretHint: 'abc' })) : res)),
   },
+  // Issue 12: defects that show only to a run that explores every resource and role, repeats, waits and judges run-wide.
+  {
+    name: 'every error body carries the same id (a constant instead of one per error instance)',
+    errors: ['error-ids-unique'],
+    serve: async (contract) => {
+      const mock = createMock({ contract, newId: () => 'error-1' });
+      return serveHandler(mock.handle, { port: 0, onError: () => {} });
+    },
+  },
+  {
+    name: 'the environments list holds one environment twice (a join without DISTINCT)',
+    errors: ['list-items-unique'],
+    serve: (contract) =>
+      breakResponses(contract, (req, res) =>
+        operationOf(contract, req) === GET_PROJECT_ENVIRONMENTS && res.status === 200 ? editJson(res, (body) => ({ ...body, environments: [...(body.environments as unknown[]), (body.environments as unknown[])[0]] })) : res,
+      ),
+  },
+  {
+    name: 'a read asked again drops the last environment (a stale second cache)',
+    errors: ['answers-agree'],
+    serve: (contract) => {
+      const reads = new Map<string, number>();
+      return breakResponses(contract, (req, res) => {
+        if (operationOf(contract, req) !== GET_PROJECT_ENVIRONMENTS || res.status !== 200) return res;
+        const n = (reads.get(req.url) ?? 0) + 1;
+        reads.set(req.url, n);
+        return n < 3 ? res : editJson(res, (body) => ({ ...body, environments: (body.environments as unknown[]).slice(0, -1) }));
+      });
+    },
+  },
+  {
+    name: 'a missing project is 404 at first, then 200 with no environments (a negative cache that expires)',
+    errors: ['answers-agree'],
+    serve: (contract) => {
+      const asked = new Set<string>();
+      return breakResponses(contract, (req, res) => {
+        if (operationOf(contract, req) !== GET_PROJECT_ENVIRONMENTS || res.status !== 404 || req.headers.authorization !== ADMIN_KEY) return res;
+        if (!asked.has(req.url)) return (asked.add(req.url), res);
+        return { status: 200, headers: { 'content-type': 'application/json' }, body: '{"version":1,"environments":[]}' };
+      });
+    },
+  },
+  {
+    name: 'a deletion is undone 50 ms later (a replica restores the token)',
+    errors: ['deletions-last'],
+    serve: (contract) => {
+      const restored = new Set<string>();
+      return breakResponses(contract, (req, res) => {
+        if (!isDeleteOf(contract, req.method, req.url) || req.headers.authorization !== ADMIN_KEY) return res;
+        if (res.status === 200) setTimeout(() => restored.add(req.url), 50);
+        if (res.status === 404 && restored.delete(req.url)) return { status: 200, headers: {}, body: undefined };
+        return res;
+      });
+    },
+  },
+  {
+    name: 'a delete removes the token id from every account (12/1 goes with 1/1)',
+    errors: ['bystanders-untouched'],
+    serve: (contract) =>
+      breakResponses(contract, (req, res, mock) => {
+        const [, account, tokenId] = /service-account\/([^/]+)\/token\/([^/?]+)$/.exec(req.url) ?? [];
+        if (!isDeleteOf(contract, req.method, req.url) || res.status !== 200) return res;
+        for (const other of mock.store.snapshot().serviceAccounts) if (other.id !== account) mock.store.deleteToken(other.id, tokenId!);
+        return res;
+      }),
+  },
+  {
+    name: 'the restricted key may delete the tokens of account 2 (a wrong entry in a per-account permission table)',
+    errors: ['restricted-key-forbidden'],
+    serve: async (contract) => {
+      const mock = freshMock(contract);
+      return serveRaw((req, _, answer) => {
+        const request = toMockRequest(req);
+        const onAnotherAccount = isDeleteOf(contract, request.method, request.url) && request.url.includes('/service-account/2/');
+        answer(mock.handle(onAnotherAccount && req.headers.authorization === VIEWER_KEY ? { ...request, headers: { ...req.headers, authorization: ADMIN_KEY } } : request));
+      });
+    },
+  },
+  {
+    name: 'the second project lists a disabled environment',
+    errors: ['project-environments-enabled'],
+    serve: (contract) =>
+      breakResponses(contract, (req, res) =>
+        operationOf(contract, req) === GET_PROJECT_ENVIRONMENTS && res.status === 200 && req.url.endsWith('/mobile-app')
+          ? editJson(res, (body) => ({ ...body, environments: [...(body.environments as unknown[]), { name: 'development', type: 'development', enabled: false }] }))
+          : res,
+      ),
+  },
+  {
+    name: 'the restricted key is refused (403) on the second project only (a per-project permission)',
+    errors: ['restricted-key-accepted'],
+    serve: (contract) =>
+      breakResponses(contract, (req, res) => (req.headers.authorization === VIEWER_KEY && operationOf(contract, req) === GET_PROJECT_ENVIRONMENTS && req.url.endsWith('/mobile-app') ? error(403, 'NoAccessError') : res)),
+  },
+  {
+    name: 'version differs per project (the data version instead of the schema version)',
+    errors: ['answers-agree'],
+    serve: (contract) =>
+      breakResponses(contract, (req, res) =>
+        operationOf(contract, req) === GET_PROJECT_ENVIRONMENTS && res.status === 200 && req.url.endsWith('/mobile-app') ? editJson(res, (body) => ({ ...body, version: 2 })) : res,
+      ),
+  },
+  {
+    name: '418 for an id holding an encoded slash (a status nothing documents or tolerates)',
+    errors: ['status-code-documented'],
+    warnings: ['odd-id-rejected'],
+    serve: (contract) => breakResponses(contract, (req, res) => (req.url.includes('%2F') ? error(418, 'Teapot') : res)),
+  },
+  ...NEAR_MISS_BROKEN_TARGETS,
+  ...SEQUENCE_BROKEN_TARGETS,
 ];
 
 /** Plausible real implementations that differ from the mock in ways the spec allows: no error, no warning. */
@@ -348,8 +466,30 @@ export const CONFORMANT_VARIANTS: Omit<BrokenTarget, 'errors' | 'warnings' | 'ar
     serve: (contract) => breakResponses(contract, (req, res) => (hasOddId(req.url) ? { status: 404, headers: { 'content-type': 'text/plain' }, body: 'Not Found' } : res)),
   },
   {
+    name: 'environments in another order on every read, and a request id in every error message (order and message carry no meaning)',
+    serve: (contract) => {
+      let request = 0;
+      return breakResponses(contract, (req, res) => {
+        request++;
+        if (res.status >= 400 && res.body?.startsWith('{')) return editJson(res, (body) => ({ ...body, message: `${String(body.message)} (request ${request})` }));
+        if (operationOf(contract, req) !== GET_PROJECT_ENVIRONMENTS || res.status !== 200) return res;
+        return editJson(res, (body) => ({ ...body, environments: request % 2 === 0 ? [...(body.environments as unknown[])].reverse() : body.environments }));
+      });
+    },
+  },
+  {
+    name: 'a very large but valid environments answer (over the default --max-body of 1 MiB)',
+    serve: (contract) =>
+      breakResponses(contract, (req, res) =>
+        operationOf(contract, req) === GET_PROJECT_ENVIRONMENTS && res.status === 200
+          ? editJson(res, (body) => ({ ...body, environments: [...(body.environments as unknown[]), ...Array.from({ length: 12_000 }, (_, i) => ({ name: `env-${i}`, type: 'development', enabled: true, sortOrder: 1000 + i, description: 'padding' }))] }))
+          : res,
+      ),
+  },
+  {
     name: 'an undocumented property without --strict',
     serve: (contract) =>
       breakResponses(contract, (req, res) => (operationOf(contract, req) === GET_OIDC_SETTINGS && res.status === 200 ? editJson(res, (body) => ({ ...body, clientSecretHint: 'abc' })) : res)),
   },
+  ...NEAR_MISS_CONFORMANT_VARIANTS,
 ];

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadContract, type Contract } from '../../src/contract/index.ts';
-import { serveHandler, type RunningServer } from '../../src/mock/index.ts';
+import { DEFAULT_FIXTURES, createMock, serveHandler, type RunningServer } from '../../src/mock/index.ts';
 import { checkCommand } from '../cli.ts';
 import { breakResponses, editJson, operationOf } from './serve-target.ts';
 import { ADMIN_KEY, VIEWER_KEY, runCheck, targetArgs } from './run-check.ts';
@@ -89,12 +89,15 @@ describe('--config FILE', () => {
   it('takes every option from the file, flags winning over it', async () => {
     const server = await breakResponses(contract, (_, res) => res);
     try {
-      const file = configFile('good.json', { baseUrl: server.url, apiKey: ADMIN_KEY, restrictedKey: VIEWER_KEY, allowDelete: true, tokens: ['1/1', '1/2', '2/4'], project: 'no-such-project-at-all' });
-      const run = await cli(['--config', file, '--project', 'default'], {});
+      const file = configFile('good.json', { baseUrl: server.url, apiKey: ADMIN_KEY, restrictedKey: [VIEWER_KEY], allowDelete: true, tokens: ['1/1', '1/2', '1/3', '12/1'], project: ['no-such-project-at-all'], settleMs: 10, randomSteps: 20 });
+      const run = await cli(['--config', file, '--project', 'default', '--project', 'mobile-app'], {});
       expect(run.stderr).toBe('');
       expect(run.code).toBe(0);
-      // Only --strict is left unchecked: the key, restricted key and tokens came from the file; the project from the flag.
+      // Only --strict is left unchecked: the key, restricted key, tokens and random steps came from the file; the project from the flag.
       expect(run.stdout).toContain('project "default"');
+      expect(run.stdout).toContain('projects "default", "mobile-app"');
+      expect(run.stdout).toContain('--settle-ms 10 before the end');
+      expect(run.stdout).toContain('token 12/1: bystander');
       expect(run.stdout).toMatch(/^CONFORMANT: \d+ requests, 0 error\(s\), 0 warning\(s\), 3 check\(s\) not checked$/m);
     } finally {
       await server.close();
@@ -125,5 +128,26 @@ describe('secrets', () => {
     expect(run.report!.findings.some((f) => f.response?.excerpt.includes('"secret":"<redacted>"'))).toBe(true);
     expect(run.report!.findings.some((f) => f.curl.includes('"Authorization: $FLAG_ADMIN_RESTRICTED_KEY"'))).toBe(true);
     expect(run.junit).toContain('<failure message=');
+  });
+});
+
+describe('--restricted-key, repeatable', () => {
+  it('tries every restricted key on every operation and a token of every account; a finding names the key by its variable and no report shows it', async () => {
+    const second = 'viewer-key-of-another-team';
+    const mock = createMock({ contract, fixtures: { ...DEFAULT_FIXTURES, apiKeys: [...DEFAULT_FIXTURES.apiKeys, { key: second, permissions: ['getProjectEnvironments'] }] } });
+    // The second key's permission check is missing on the deletes: it acts as the admin key there.
+    const server = await serveHandler((request) => mock.handle(request.headers.authorization === second && request.method === 'DELETE' ? { ...request, headers: { ...request.headers, authorization: ADMIN_KEY } } : request), { port: 0 });
+    try {
+      const run = await runCheck([...targetArgs(server.url), '--restricted-key', VIEWER_KEY, '--restricted-key', second]);
+      expect(run.code).toBe(1);
+      expect(run.report!.options.restrictedKeys).toBe(2);
+      expect([...new Set(run.report!.findings.map((f) => f.checkId))]).toEqual(['restricted-key-forbidden']);
+      const curls = run.report!.findings.map((f) => f.curl);
+      expect(curls.every((c) => c.includes('$FLAG_ADMIN_RESTRICTED_KEY_2'))).toBe(true);
+      expect(run.report!.findings.map((f) => f.request.url.replace(server.url, ''))).toContain('/api/admin/service-account/2/token/4');
+      expect(run.stdout + run.json + run.junit).not.toContain(second);
+    } finally {
+      await server.close();
+    }
   });
 });

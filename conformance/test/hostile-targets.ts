@@ -17,7 +17,7 @@ export interface HostileTarget {
   args: string[];
   /** The exit code the checker must end with. */
   code: number;
-  /** A finding the run must contain (check id). */
+  /** A finding the run must contain (check id), or `not judged`: an answer the run must list as not judged, naming the flag (a body over --max-body, never a defect). */
   finding: string;
   /** What that finding must say it got, when it matters (what arrived before a limit broke). */
   got?: RegExp;
@@ -62,6 +62,7 @@ function attacking(name: string, finding: string, operationId: string, attack: (
 }
 
 const JSON_HEAD = { 'content-type': 'application/json' };
+export const NOT_JUDGED = 'not judged';
 
 /**
  * Issue 13, item 9: targets that begin every answer (GET / included) and then break a limit. A
@@ -100,15 +101,16 @@ export const HOSTILE_TARGETS: HostileTarget[] = [
     res.writeHead(200, { 'content-type': 'text/plain' });
     res.end('\u001b[2J\u001b[H\r\nCONFORMANT: 0 requests, 0 error(s), 0 warning(s), 0 check(s) not checked\n\u001b]0;owned\u0007\u202e');
   }),
-  attacking('an endless chunked body', 'response-received', GET_OIDC_SETTINGS, (res) => {
+  // The spec declares no size limit (decision no-declared-limits): a body over the suite's own cap is read no further and not judged, never a defect.
+  { ...attacking('an endless chunked body', NOT_JUDGED, GET_OIDC_SETTINGS, (res) => {
     res.writeHead(200, JSON_HEAD);
     res.write('{"pad":"');
     endless(res, Buffer.alloc(64 * 1024, 'a'));
-  }),
-  attacking('a 10 MB body', 'response-received', GET_OIDC_SETTINGS, (res) => {
+  }), code: 0 },
+  { ...attacking('a 10 MB body', NOT_JUDGED, GET_OIDC_SETTINGS, (res) => {
     res.writeHead(200, JSON_HEAD);
     res.end(`{"enabled":true,"pad":"${'a'.repeat(10 * 1024 * 1024)}"}`);
-  }),
+  }), code: 0 },
   attacking('a body dripped one byte a second (--timeout 1000)', 'response-received', GET_PROJECT_ENVIRONMENTS, (res) => drip(res, 1000), ['--timeout', '1000']),
   attacking(
     'headers, then no body (--timeout 1000)',

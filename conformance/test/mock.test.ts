@@ -19,7 +19,7 @@ const reset = () => (mock = freshMock(contract));
 describe('against the mock on its default state', () => {
   it('exits 0 with no finding, every check run, with every option given', async () => {
     reset();
-    const run = await runCheck([...targetArgs(server.url), '--strict']);
+    const run = await runCheck([...targetArgs(server.url), '--strict', '--random-steps', '50']);
     expect(run.report!.findings).toEqual([]);
     expect(run.report!.summary.checksNotChecked).toBe(0);
     expect(run.report!.stepsNotRun).toEqual([]);
@@ -56,6 +56,11 @@ describe('against the mock on its default state', () => {
       'near-miss-token-not-found deleteServiceAccountToken: needs --allow-delete: nothing is deleted without it',
       'cross-account-delete-rejected deleteServiceAccountToken: needs --allow-delete: nothing is deleted without it',
       'concurrent-delete-single-success deleteServiceAccountToken: needs --allow-delete: nothing is deleted without it',
+      'deletions-last deleteServiceAccountToken: needs --allow-delete: nothing is deleted without it',
+      'bystanders-untouched deleteServiceAccountToken: needs --allow-delete: nothing is deleted without it',
+      'random-sequence-conformant getProjectEnvironments: needs --random-steps N (the seeded random phase is off by default)',
+      'random-sequence-conformant getOidcSettings: needs --random-steps N (the seeded random phase is off by default)',
+      'random-sequence-conformant deleteServiceAccountToken: needs --random-steps N (the seeded random phase is off by default)',
     ]);
     expect(run.stdout).toContain('Not checked');
   });
@@ -79,6 +84,34 @@ describe('against the mock on its default state', () => {
     expect(a.report!.seed).toBe('one');
     expect(a.report!.options.missingProject).not.toBe(b.report!.options.missingProject);
     expect(a.stdout).toContain(`missing project "${a.report!.options.missingProject}" (generated from the seed)`);
+  });
+
+  it('gives every default token a role and keeps 12/1 as the bystander, with every project, under 2 s wall at the default --settle-ms', async () => {
+    reset();
+    const args = targetArgs(server.url).filter((a, i, all) => a !== '--settle-ms' && all[i - 1] !== '--settle-ms');
+    const started = performance.now();
+    const run = await runCheck(args);
+    const wallMs = performance.now() - started;
+    expect(run.report!.findings).toEqual([]);
+    expect(run.report!.options.settleMs).toBe(500);
+    expect(run.report!.options.projects).toEqual(['default', 'mobile-app']);
+    expect(run.report!.roles).toEqual({
+      tokens: [
+        { token: '1/1', roles: ['own-delete', 'restricted-target'] },
+        { token: '1/2', roles: ['cross-account'] },
+        { token: '1/3', roles: ['concurrent-delete'] },
+        { token: '2/4', roles: ['own-delete', 'restricted-target'] },
+        { token: '2/5', roles: ['own-delete'] },
+        { token: '12/1', roles: ['bystander', 'restricted-target'] },
+      ],
+      empty: [],
+    });
+    expect(run.stdout).toContain('  token 12/1: bystander, restricted-target');
+    expect(run.junit).toContain('<property name="role 12/1" value="bystander, restricted-target"/>');
+    // Every token the run deleted was probed again at the end, after the pause, and the bystander deleted last.
+    expect(mock.store.snapshot().serviceAccounts.flatMap((a) => a.tokens.map((t) => `${a.id}/${t.id}`))).toEqual([]);
+    console.info(`mock, every default project and token: ${run.report!.summary.requests} requests, ${Math.round(wallMs)} ms wall`);
+    expect(wallMs).toBeLessThan(2000);
   });
 
   it('adds the wall time only with --timings', async () => {

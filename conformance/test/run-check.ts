@@ -6,7 +6,12 @@ import type { Report } from '../types.ts';
 
 export const ADMIN_KEY = 'mock-admin-key';
 export const VIEWER_KEY = 'mock-viewer-key';
-export const ALL_TOKENS = ['--token', '1/1', '--token', '1/2', '--token', '2/4'];
+/** Every token of the mock's default fixtures: what a user with all of them would pass. */
+export const ALL_TOKENS = ['--token', '1/1', '--token', '1/2', '--token', '1/3', '--token', '2/4', '--token', '2/5', '--token', '12/1'];
+/** Every project of the default fixtures. */
+export const ALL_PROJECTS = ['--project', 'default', '--project', 'mobile-app'];
+/** Short enough to keep the tests fast; the default (500 ms) is exercised by the mock's own test. */
+export const TEST_SETTLE = ['--settle-ms', '100'];
 
 export interface CheckRun {
   code: number;
@@ -33,9 +38,9 @@ export async function runCheck(args: string[], env: Record<string, string | unde
   }
 }
 
-/** The default options against a target: the restricted key, deletes allowed, tokens of two accounts. */
+/** The options a user with everything would pass: the restricted key (env), deletes allowed, every project and token of the default fixtures. */
 export function targetArgs(url: string, tokens: string[] = ALL_TOKENS): string[] {
-  return ['--base-url', url, '--allow-delete', ...tokens];
+  return ['--base-url', url, '--allow-delete', ...ALL_PROJECTS, ...TEST_SETTLE, ...tokens];
 }
 
 export function failingChecks(report: Report, severity: 'error' | 'warning'): string[] {

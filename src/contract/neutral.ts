@@ -8,4 +8,5 @@ export { decodePathParams, type DecodedParams, type RouteMatch } from './route-m
 export { closeSchema, compileValidator, createAjv, type JsonSchema, type SchemaViolation, type Validate } from './schema-validator.ts';
 export { pointerOf, pointerTokens, resolvePointer } from './json-pointer.ts';
 export { REDACTED, pointsIntoSecret, redactSecrets } from './secrets.ts';
+export { presentedKey } from './presented-key.ts';
 export type * from './types.gen.ts';

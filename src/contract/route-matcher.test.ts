@@ -38,7 +38,13 @@ describe('createRouteMatcher', () => {
   });
 
   test('answers method-not-allowed with every method the path has', () => {
-    expect(match('POST', '/things/7')).toEqual({ kind: 'method-not-allowed', allow: ['GET', 'DELETE'] });
+    expect(match('POST', '/things/7')).toEqual({ kind: 'method-not-allowed', allow: ['GET', 'DELETE', 'HEAD'] });
+  });
+
+  test('routes HEAD to the GET operation of a path, and to nothing where a path has no GET (RFC 9110 §9.3.2)', () => {
+    expect(match('HEAD', '/things/7')).toMatchObject({ kind: 'operation', operation: { operationId: 'getThing' } });
+    const deleteOnly = createRouteMatcher([operation('deleteMe', 'DELETE', '/users/me')]);
+    expect(deleteOnly('HEAD', '/users/me')).toEqual({ kind: 'method-not-allowed', allow: ['DELETE'] });
   });
 
   test.each([

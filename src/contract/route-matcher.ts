@@ -46,14 +46,22 @@ export function createRouteMatcher(operations: readonly Operation[]): (method: s
     for (const { pattern, paramNames, byMethod } of compiledPaths) {
       const found = pattern.exec(pathname);
       if (!found) continue;
-      const operation = byMethod.get(method.toUpperCase());
-      if (!operation) return { kind: 'method-not-allowed', allow: [...byMethod.keys()] };
+      const upper = method.toUpperCase();
+      // HEAD is GET without the body (RFC 9110 §9.3.2; spec decision head-requests): adapters drop the body.
+      const operation = byMethod.get(upper) ?? (upper === 'HEAD' ? byMethod.get('GET') : undefined);
+      if (!operation) return { kind: 'method-not-allowed', allow: allowed(byMethod) };
       const rawParams: Record<string, string> = {};
       paramNames.forEach((name, i) => (rawParams[name] = found[i + 1]!));
       return { kind: 'operation', operation, rawParams };
     }
     return { kind: 'not-found' };
   };
+}
+
+/** The methods a path answers: its operations', and HEAD wherever GET is. */
+function allowed(byMethod: ReadonlyMap<string, Operation>): string[] {
+  const methods = [...byMethod.keys()];
+  return byMethod.has('GET') && !byMethod.has('HEAD') ? [...methods, 'HEAD'] : methods;
 }
 
 /** Percent-decodes path parameters; malformed encoding is reported, never thrown. */

@@ -3,9 +3,18 @@
 
 /** The environments available to one project (environmentsProjectSchema, API §2.1). */
 export interface EnvironmentsProject {
-  /** Version of the environments schema. */
+  /**
+   * Version of the environments schema (API §2.1, §9): the same integer in every answer of
+   * a server, whatever the project and however often it is asked (decision); its value is
+   * not fixed, the reference mock serves 1.
+   */
   version: number;
-  /** The environments available to the project, i.e. enabled in its configuration. */
+  /**
+   * The environments available to the project, i.e. enabled in its configuration; their
+   * order carries no meaning. Names are unique in one list, compared exactly (decision):
+   * `production` and `Production` are two environments, the same name twice is one
+   * environment listed twice.
+   */
   environments: ProjectEnvironment[];
 }
 
@@ -125,11 +134,11 @@ export interface OidcSettings {
 
 /** The body of every error response (API §2.3, §7). All three fields are required strings. */
 export interface ErrorBody {
-  /** Id of the error instance. */
+  /** Id of the error instance: one per error instance, never reused (decision `error-ids-unique`). */
   id: string;
   /** Name of the error kind. */
   name: string;
-  /** Human-readable description of what went wrong. */
+  /** Human-readable description of what went wrong; it may differ between two answers to the same request (it may name a request id or a time). */
   message: string;
 }
 

@@ -32,6 +32,8 @@ describe('the embedded default state', () => {
     expect(state.serviceAccounts.map((a) => [a.id, a.tokens.map((t) => t.id)])).toEqual([
       ['1', ['1', '2', '3']],
       ['2', ['4', '5']],
+      // A lookalike on purpose: the same token id as 1/1, and an account id that extends "1" (conformance bystanders).
+      ['12', ['1']],
     ]);
   });
 

@@ -50,11 +50,11 @@ describe('paths and methods outside the spec', () => {
   );
 
   it.each([
-    ['POST', paths.oidc(), 'GET'],
-    ['PUT', paths.environments('default'), 'GET'],
+    ['POST', paths.oidc(), 'GET, HEAD'],
+    ['PUT', paths.environments('default'), 'GET, HEAD'],
     ['GET', paths.token('1', '1'), 'DELETE'],
     ['PATCH', paths.token('1', '1'), 'DELETE'],
-    ['DELETE', paths.oidc(), 'GET'],
+    ['DELETE', paths.oidc(), 'GET, HEAD'],
   ])('answers 405 with Allow and the error body to %s %s', async (method, path, allow) => {
     const answer = await client.call(method, path, ADMIN_KEY);
     expect(answer.status).toBe(405);
@@ -62,8 +62,8 @@ describe('paths and methods outside the spec', () => {
     expect(answer.json).toMatchObject({ name: 'MethodNotAllowedError' });
   });
 
-  it('answers HEAD with 405 and no body', async () => {
-    const answer = await client.call('HEAD', paths.oidc(), ADMIN_KEY);
+  it('answers HEAD where the path has no GET with 405 and no body', async () => {
+    const answer = await client.call('HEAD', paths.token('1', '1'), ADMIN_KEY);
     expect(answer.status).toBe(405);
     expect(answer.text).toBe('');
   });

@@ -35,7 +35,7 @@ describe('createMockHandler: the mock as a Fetch handler, no server', () => {
     const handler = createMockHandler();
     expect((await handler(new Request(`${BASE}/api/admin/auth/oidc/settings`))).status).toBe(401);
     const post = await handler(new Request(`${BASE}/api/admin/auth/oidc/settings`, { method: 'POST', headers: ADMIN, body: '{}' }));
-    expect([post.status, post.headers.get('allow')]).toEqual([405, 'GET']);
+    expect([post.status, post.headers.get('allow')]).toEqual([405, 'GET, HEAD']);
     const encoded = await handler(new Request(`${BASE}/api/admin/environments/project/a%2Fb`, { headers: ADMIN }));
     expect(((await encoded.json()) as { message: string }).message).toBe('Project "a/b" does not exist.');
   });

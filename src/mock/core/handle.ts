@@ -1,4 +1,4 @@
-import { decodePathParams, type Contract, type Operation } from '../../contract/neutral.ts';
+import { decodePathParams, presentedKey, type Contract, type Operation } from '../../contract/neutral.ts';
 import { MOCK_ERROR_KINDS, errorKindsByStatus, errorResponse, randomIds, type NewId } from './errors.ts';
 import { operationHandlers, type DispatchedHandler, type OperationHandlers } from './operations/index.ts';
 import { renderJson } from './render-json.ts';
@@ -21,8 +21,6 @@ export interface CreateHandleOptions {
 /** Rendered read answers kept per state; only successes are, so the resources of the state bound them anyway. */
 const MAX_RENDERED = 10_000;
 
-/** `Authorization: <key>`; `Bearer <key>` is accepted too (decision recorded in the spec). */
-const BEARER = /^bearer\s+/i;
 
 /**
  * The mock's core: route, authenticate, authorize, decode ids, run the operation. Knows no
@@ -96,7 +94,7 @@ export function authorizationFailure(operation: Operation, request: MockRequest,
   for (const name of lowerCaseNames(operation.authHeaders)) if ((presented = request.headers[name]) !== undefined) break;
   const value = Array.isArray(presented) ? presented[0] : presented;
   if (!value) return { status: 401, message: `You must provide an API key in the ${operation.authHeaders.join(' or ')} header.` };
-  const key = store.apiKey(BEARER.test(value) ? value.replace(BEARER, '').trim() : value.trim());
+  const key = store.apiKey(presentedKey(value));
   if (!key) return { status: 401, message: 'The API key is not valid.' };
   if (!key.permissions.includes('*') && !key.permissions.includes(operation.operationId)) {
     return { status: 403, message: `This API key lacks the permission for ${operation.operationId}.` };

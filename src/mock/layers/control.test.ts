@@ -28,7 +28,7 @@ describe('the control API document', () => {
     const { call } = await start();
     expect((await call('GET', '/__mock/nothing')).status).toBe(404);
     const wrong = await call('PATCH', '/__mock/state');
-    expect([wrong.status, wrong.headers.get('allow')]).toEqual([405, 'GET, PUT']);
+    expect([wrong.status, wrong.headers.get('allow')]).toEqual([405, 'GET, PUT, HEAD']);
   });
 });
 

@@ -1,0 +1,32 @@
+import { pick, type Random } from '../seeded-random.ts';
+
+/**
+ * At most `budget` of the variants, in their order: one of each family first, then one of each
+ * rule (a family's variants told apart by what they do, not by which character or position the
+ * seed drew), so every rule of a grammar is tried in every run that has room for it; the rest is
+ * drawn with the run's seed. All of them when they fit.
+ */
+export function bounded<T extends { family: string; describe: string }>(variants: readonly T[], budget: number, random: Random): T[] {
+  if (variants.length <= budget) return [...variants];
+  const chosen = new Set<number>();
+  const firstOf = (key: (variant: T) => string) => {
+    const groups = new Map<string, number[]>();
+    variants.forEach((variant, i) => {
+      const k = key(variant);
+      let members = groups.get(k);
+      if (!members) groups.set(k, (members = []));
+      members.push(i);
+    });
+    for (const members of groups.values()) if (chosen.size < budget && !members.some((i) => chosen.has(i))) chosen.add(members[pick(random, members.length)]!);
+  };
+  firstOf((v) => v.family);
+  firstOf((v) => `${v.family} ${ruleOf(v.describe)}`);
+  const rest = variants.map((_, i) => i).filter((i) => !chosen.has(i));
+  while (chosen.size < budget && rest.length > 0) chosen.add(rest.splice(pick(random, rest.length), 1)[0]!);
+  return variants.filter((_, i) => chosen.has(i));
+}
+
+/** What a variant does, without what the seed drew: `with U+00A0 after it` and `with U+3000 after it` are one rule. */
+function ruleOf(describe: string): string {
+  return describe.replace(/U\+[0-9A-F]{4,6}/g, 'U+X').replace(/"[^"]*"/g, '"X"').replace(/\d+/g, 'N');
+}

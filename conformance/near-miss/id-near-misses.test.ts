@@ -1,0 +1,80 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../seeded-random.ts';
+import { idNearMisses, type IdNearMissOptions } from './id-near-misses.ts';
+
+const options = (overrides: Partial<IdNearMissOptions> = {}): IdNearMissOptions => ({ deletable: false, given: new Set(), random: seededRandom(1), budget: 1000, ...overrides });
+const decodedOf = (id: string, o?: Partial<IdNearMissOptions>) => idNearMisses(id, options(o)).map((v) => v.decoded);
+
+describe('idNearMisses', () => {
+  it('means what it says: one percent-decoding of each segment gives its id; "same" is the id itself, "other" never is, nor a given id', () => {
+    fc.assert(
+      fc.property(fc.string({ minLength: 1, maxLength: 10, unit: 'binary' }), fc.array(fc.string({ maxLength: 4 })), fc.integer(), fc.boolean(), (id, given, seed, deletable) => {
+        const list = idNearMisses(id, options({ given: new Set(given), random: seededRandom(seed), deletable, budget: 40 }));
+        expect(list.length).toBeLessThanOrEqual(40);
+        for (const variant of list) {
+          expect(decodeURIComponent(variant.segment)).toBe(variant.decoded);
+          expect(variant.segment).not.toContain('/');
+          if (variant.names === 'same') expect(variant.decoded).toBe(id);
+          else expect([id, ...given]).not.toContain(variant.decoded);
+        }
+        expect(new Set(list.map((v) => v.segment)).size).toBe(list.length);
+      }),
+      { numRuns: 50 },
+    );
+  });
+
+  it('percent-encodes unreserved characters as the same id (RFC 3986 §6.2.2.2), and encodes twice as another', () => {
+    const list = idNearMisses('default', options());
+    const same = list.filter((v) => v.names === 'same');
+    expect(same.length).toBeGreaterThan(0);
+    expect(same.every((v) => /%[0-9A-Fa-f]{2}/.test(v.segment) && v.family === 'percent-encoding')).toBe(true);
+    expect(same.map((v) => v.segment)).toContain('%64%65%66%61%75%6C%74');
+    const twice = list.find((v) => v.family === 'double-encoding')!;
+    expect(twice.segment).toMatch(/%25[0-9A-F]{2}/);
+    expect(twice.decoded).toMatch(/^[a-z]*%[0-9A-F]{2}[a-z]*$/);
+  });
+
+  it('puts every Unicode whitespace at either end, marking control characters as malformed', () => {
+    const list = idNearMisses('7', options()).filter((v) => v.family === 'whitespace');
+    expect(list.map((v) => v.decoded)).toEqual(expect.arrayContaining(['\u00a07', '7\u3000', '\ufeff7', '7\u2028', '7 ', '\t7']));
+    expect(list.find((v) => v.decoded === '7\n')!.malformed).toBe(true);
+    expect(list.find((v) => v.decoded === '7\u00a0')!.malformed).toBe(false);
+  });
+
+  it('spells a numeric id as a number parser reads it, and gives Unicode look-alikes that NFKC folds into it', () => {
+    const decoded = decodedOf('12');
+    expect(decoded).toEqual(expect.arrayContaining(['+12', '12.0', '12e0', '0xc', '12.']));
+    expect(decoded.some((d) => /^0+12$/.test(d))).toBe(true);
+    expect(decodedOf('007')).toContain('7');
+    expect(decoded).toContain('\uff11\uff12');
+    const folded = idNearMisses('12', options()).filter((v) => v.family === 'unicode');
+    expect(folded.every((v) => v.decoded !== '12' && v.decoded.normalize('NFKC') === '12')).toBe(true);
+  });
+
+  it('gives Unicode normalization forms of a non-ASCII id', () => {
+    expect(decodedOf('caf\u00e9')).toContain('cafe\u0301');
+    expect(decodedOf('cafe\u0301')).toContain('caf\u00e9');
+  });
+
+  it('sends, where the id may be deleted, nothing that names the id itself or could be a real id of its own', () => {
+    const list = idNearMisses('ci-token', options({ deletable: true }));
+    expect(list.some((v) => v.names === 'same' || v.lookalike)).toBe(false);
+    expect(list.map((v) => v.decoded)).not.toEqual(expect.arrayContaining(['CI-TOKEN']));
+    expect(new Set(list.map((v) => v.family))).toEqual(new Set(['whitespace', 'unicode', 'double-encoding', 'extension']));
+  });
+
+  it('drops a variant that is a given id', () => {
+    expect(decodedOf('1', { given: new Set(['01', '+1']) })).not.toEqual(expect.arrayContaining(['01']));
+    expect(decodedOf('1', { given: new Set(['+1']) })).not.toContain('+1');
+  });
+
+  it('keeps one of each family within a small budget, and draws the rest from the seed', () => {
+    const all = idNearMisses('default', options());
+    const few = idNearMisses('default', options({ budget: 10, random: seededRandom(5) }));
+    expect(few).toHaveLength(10);
+    expect(new Set(few.map((v) => v.family))).toEqual(new Set(all.map((v) => v.family)));
+    expect(idNearMisses('default', options({ budget: 10, random: seededRandom(5) }))).toEqual(few);
+    expect(idNearMisses('default', options({ budget: 10, random: seededRandom(6) }))).not.toEqual(few);
+  });
+});

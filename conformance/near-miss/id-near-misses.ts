@@ -1,0 +1,136 @@
+import { pick, type Random } from '../seeded-random.ts';
+import { bounded } from './bounded.ts';
+import { codePointLabel, compatibilityLookalikes, isControl, unicodeWhitespace } from './unicode-forms.ts';
+
+/**
+ * The grammar of near-misses of a given id (spec decisions project-id-compared-exactly,
+ * token-ids-compared-exactly): the spellings a sloppy server resolves to the real id (another
+ * case, trimmed Unicode whitespace, Unicode normalization, a second percent-decoding, a number
+ * parser, a prefix match, a format suffix or matrix parameter stripped by the router).
+ *
+ * What a variant means decides what a conformant server may answer: percent-encoding an
+ * unreserved character gives the SAME id (RFC 3986 §2.3, §6.2.2.2), so the real id's answer (or
+ * a 404 from a server that does not normalize) is right; every other variant names ANOTHER id,
+ * which does not exist, so 404.
+ */
+export type IdFamily = 'case' | 'whitespace' | 'unicode' | 'percent-encoding' | 'double-encoding' | 'numeric' | 'prefix' | 'extension';
+
+export interface IdNearMiss {
+  family: IdFamily;
+  /** e.g. `with U+00A0 after it`. */
+  describe: string;
+  /** The path segment exactly as sent. */
+  segment: string;
+  /** What one percent-decoding of the segment gives: the id a conformant server looks up. */
+  decoded: string;
+  /** `same`: RFC 3986 makes it the given id itself; `other`: another id, which names nothing. */
+  names: 'same' | 'other';
+  /**
+   * Could be a real id of its own (another case, a prefix, a character more): never sent where it
+   * would be deleted. The other variants hold whitespace, non-ASCII, `%`, `;` or a number spelling.
+   */
+  lookalike: boolean;
+  /** Holds a control character: a server may refuse the request as malformed (400) before any lookup. */
+  malformed: boolean;
+}
+
+export interface IdNearMissOptions {
+  /** The suite may delete what the id names: only variants that can name nothing real, none naming the id itself. */
+  deletable: boolean;
+  /** Every real id of the kind the user gave: no `other` variant may be one of them. */
+  given: ReadonlySet<string>;
+  random: Random;
+  budget: number;
+}
+
+/** RFC 3986 §2.3. */
+const UNRESERVED = /[A-Za-z0-9\-._~]/;
+const ID_LIKE = 'abcdefghijklmnopqrstuvwxyz0123456789';
+
+const percent = (char: string, lower = false) =>
+  [...Buffer.from(char, 'utf8')].map((byte) => `%${byte.toString(16).padStart(2, '0')}`).map((code) => (lower ? code : code.toUpperCase())).join('');
+
+export function idNearMisses(id: string, { deletable, given, random, budget }: IdNearMissOptions): IdNearMiss[] {
+  const all: IdNearMiss[] = [];
+  const chars = [...id];
+  const other = (family: IdFamily, describe: string, value: string, lookalike = false, segment = encodeURIComponent(value)) =>
+    all.push({ family, describe, segment, decoded: value, names: 'other', lookalike, malformed: [...value].some((c) => isControl(c.codePointAt(0)!)) });
+
+  if (id.toUpperCase() !== id) other('case', 'in upper case', id.toUpperCase(), true);
+  if (id.toLowerCase() !== id) other('case', 'in lower case', id.toLowerCase(), true);
+  const letters = chars.flatMap((c, i) => (c.toUpperCase() !== c.toLowerCase() && c.toUpperCase().length === 1 ? [i] : []));
+  if (letters.length > 1) {
+    const at = letters[pick(random, letters.length)]!;
+    const flipped = chars[at] === chars[at]!.toUpperCase() ? chars[at]!.toLowerCase() : chars[at]!.toUpperCase();
+    other('case', `with the case of character ${at + 1} changed`, [...chars.slice(0, at), flipped, ...chars.slice(at + 1)].join(''), true);
+  }
+
+  for (const cp of unicodeWhitespace()) {
+    const char = String.fromCodePoint(cp);
+    other('whitespace', `with ${codePointLabel(cp)} before it`, char + id);
+    other('whitespace', `with ${codePointLabel(cp)} after it`, id + char);
+  }
+
+  for (const form of ['NFC', 'NFD', 'NFKC', 'NFKD'] as const) {
+    if (id.normalize(form) !== id) other('unicode', `in Unicode normalization form ${form}`, id.normalize(form));
+  }
+  const foldable = chars.flatMap((c, i) => (compatibilityLookalikes(c).length > 0 ? [i] : []));
+  if (foldable.length > 0) {
+    const at = foldable[pick(random, foldable.length)]!;
+    const options = compatibilityLookalikes(chars[at]!);
+    const lookalike = options[pick(random, options.length)]!;
+    other('unicode', `with character ${at + 1} as ${codePointLabel(lookalike.codePointAt(0)!)}, which NFKC folds into it`, [...chars.slice(0, at), lookalike, ...chars.slice(at + 1)].join(''));
+    const fullwidth = chars.map((c) => compatibilityLookalikes(c).find((l) => l.codePointAt(0)! >= 0xff01 && l.codePointAt(0)! <= 0xff5e));
+    if (fullwidth.every(Boolean)) other('unicode', 'in fullwidth forms, which NFKC folds into it', fullwidth.join(''));
+  }
+
+  const unreserved = chars.flatMap((c, i) => (UNRESERVED.test(c) ? [i] : []));
+  const same = (describe: string, segment: string) => all.push({ family: 'percent-encoding', describe, segment, decoded: id, names: 'same', lookalike: false, malformed: false });
+  if (unreserved.length > 0) {
+    const at = unreserved[pick(random, unreserved.length)]!;
+    const encodeAt = (lower: boolean) => chars.map((c, i) => (i === at ? percent(c, lower) : encodeURIComponent(c))).join('');
+    same(`with character ${at + 1} percent-encoded (the same id, RFC 3986 §6.2.2.2)`, encodeAt(false));
+    if (/[a-f]/.test(percent(chars[at]!, true))) same(`with character ${at + 1} percent-encoded in lower-case hex (the same id)`, encodeAt(true));
+    if (unreserved.length > 1) same('with every unreserved character percent-encoded (the same id)', chars.map((c) => (UNRESERVED.test(c) ? percent(c) : encodeURIComponent(c))).join(''));
+    // Encoded twice, the segment decodes once to "%XX" in place of the character: another id.
+    const twice = chars.map((c, i) => (i === at ? percent(c).replaceAll('%', '%25') : encodeURIComponent(c))).join('');
+    other('double-encoding', `with character ${at + 1} percent-encoded twice`, chars.map((c, i) => (i === at ? percent(c) : c)).join(''), false, twice);
+  }
+
+  if (/^[0-9]+$/.test(id)) {
+    const zeros = '0'.repeat(1 + pick(random, 3));
+    other('numeric', `with ${zeros.length} leading zero${zeros.length > 1 ? 's' : ''}`, zeros + id);
+    other('numeric', 'with a plus sign', `+${id}`);
+    other('numeric', 'written as a decimal', `${id}.0`);
+    other('numeric', 'with a trailing decimal point', `${id}.`);
+    other('numeric', 'in exponent notation', `${id}e0`);
+    const value = Number(id);
+    if (Number.isSafeInteger(value)) other('numeric', 'in hexadecimal', `0x${value.toString(16)}`);
+    if (value === 0) other('numeric', 'as negative zero', '-0');
+    if (id.length > 1 && id.startsWith('0')) other('numeric', 'without its leading zeros', String(value));
+  }
+
+  if (chars.length > 1) {
+    other('prefix', 'without its last character', chars.slice(0, -1).join(''), true);
+    other('prefix', 'without its first character', chars.slice(1).join(''), true);
+  }
+  if (chars.length > 3) {
+    const length = 1 + pick(random, chars.length - 2);
+    other('prefix', `cut to its first ${length} characters`, chars.slice(0, length).join(''), true);
+  }
+  const appended = ID_LIKE[pick(random, ID_LIKE.length)]!;
+  other('extension', `with "${appended}" appended`, id + appended, true);
+  // A router that strips a format suffix (Rails) or a matrix parameter (Spring's path matching).
+  other('extension', 'with the format suffix .json', `${id}.json`);
+  other('extension', 'with a matrix parameter ;v=1', `${id};v=1`, false, `${encodeURIComponent(id)};v=1`);
+
+  const segments = new Set<string>();
+  const usable = all.filter((variant) => {
+    if (segments.has(variant.segment)) return false;
+    if (variant.names === 'other' && (variant.decoded === id || given.has(variant.decoded))) return false;
+    if (deletable && (variant.names === 'same' || variant.lookalike)) return false;
+    segments.add(variant.segment);
+    return true;
+  });
+  return bounded(usable, budget, random);
+}

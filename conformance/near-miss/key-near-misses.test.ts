@@ -1,0 +1,66 @@
+import { execFileSync } from 'node:child_process';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../seeded-random.ts';
+import { KEY_NEAR_MISS_BUDGET, keyExpansion, keyNearMisses, nearMissValue, type KeyNearMiss } from './key-near-misses.ts';
+import { unicodeWhitespace } from './unicode-forms.ts';
+
+const KEY = 'mock-admin-key';
+const grammar = (key = KEY, seed = 1, others: string[] = ['mock-viewer-key']) => keyNearMisses(key, others, 'Authorization', seededRandom(seed));
+const inHeader = (list: KeyNearMiss[]) => list.filter((n) => n.placement.in === 'header').map((n) => nearMissValue(KEY, n));
+
+describe('keyNearMisses', () => {
+  it('puts every Unicode whitespace that may stand in a header value at either end of the key, as UTF-8 and as its latin1 byte', () => {
+    const values = new Set(inHeader(grammar()));
+    const expected = unicodeWhitespace().filter((cp) => cp > 0x20 && !(cp >= 0x7f && cp <= 0x9f));
+    expect(expected.length).toBeGreaterThan(15);
+    for (const cp of expected) {
+      const utf8 = Buffer.from(String.fromCodePoint(cp), 'utf8').toString('latin1');
+      expect(values).toContain(utf8 + KEY);
+      expect(values).toContain(KEY + utf8);
+    }
+    expect(values).toContain(`${KEY}\u00a0`);
+  });
+
+  it('sends no space or tab around the key (not part of a field value, RFC 9110 §5.5) and no control character', () => {
+    for (const value of inHeader(grammar())) {
+      expect(value.replace(/^[ \t]+|[ \t]+$/g, '')).toBe(value);
+      expect(value).not.toMatch(/[\x00-\x08\x0a-\x1f\x7f]/);
+    }
+  });
+
+  it('has every family: case, prefix, extension, whitespace, scheme, placement in query and cookie', () => {
+    const list = grammar();
+    expect(new Set(list.map((n) => n.family))).toEqual(new Set(['case', 'prefix', 'extension', 'whitespace', 'scheme', 'placement']));
+    expect(list.filter((n) => n.placement.in === 'query').map((n) => n.placement.in !== 'header' && n.placement.name)).toContain('Authorization');
+    expect(list.some((n) => n.placement.in === 'cookie')).toBe(true);
+    expect(inHeader(list)).toEqual(expect.arrayContaining([`Bearer Bearer ${KEY}`, `Bearer${KEY}`, KEY.toUpperCase(), KEY.slice(0, -1)]));
+  });
+
+  it('is the same for the same seed and draws other positions, characters and schemes for another', () => {
+    expect(grammar(KEY, 7)).toEqual(grammar(KEY, 7));
+    const drawn = new Set(Array.from({ length: 8 }, (_, seed) => JSON.stringify(grammar(KEY, seed).filter((n) => /flip|first-|appended|prepended|other-/.test(n.id)))));
+    expect(drawn.size).toBeGreaterThan(1);
+  });
+
+  it('never sends a given key, the key itself, an empty value or the same value twice, and stays within its budget', () => {
+    fc.assert(
+      fc.property(fc.string({ minLength: 1, maxLength: 12 }), fc.string({ maxLength: 12 }), fc.integer(), (key, other, seed) => {
+        const list = keyNearMisses(key, [other], 'Authorization', seededRandom(seed));
+        expect(list.length).toBeLessThanOrEqual(KEY_NEAR_MISS_BUDGET);
+        const header = list.filter((n) => n.placement.in === 'header').map((n) => nearMissValue(key, n));
+        expect(header).not.toContain(key);
+        expect(header).not.toContain(other);
+        expect(header).not.toContain('');
+        expect(new Set(header).size).toBe(header.length);
+      }),
+    );
+  });
+
+  it('writes each as a bash expansion of the key variable that makes exactly the bytes sent', () => {
+    const list = grammar('Ab3-xYz', 3);
+    const script = list.map((n) => `printf '%s\\0' "${keyExpansion(n, 'K')}"`).join('\n');
+    const out = execFileSync('bash', ['-c', script], { env: { K: 'Ab3-xYz', LC_ALL: 'C', PATH: process.env.PATH }, encoding: 'latin1' });
+    expect(out.split('\0').slice(0, -1)).toEqual(list.map((n) => nearMissValue('Ab3-xYz', n)));
+  });
+});

@@ -1,0 +1,175 @@
+import { pick, type Random } from '../seeded-random.ts';
+import { bounded } from './bounded.ts';
+import { codePointLabel, isControl, unicodeWhitespace, utf8Wire } from './unicode-forms.ts';
+
+/**
+ * The grammar of near-misses of a key (spec decisions keys-compared-exactly, key-in-header-only):
+ * real bugs sit next to the valid key (compared by prefix or without case, trimmed of Unicode
+ * whitespace, a scheme stripped however often it comes, the key taken from a query or a cookie),
+ * not in fixed strings. Every near-miss is invalid: a conformant server answers 401. Each is data
+ * (how the key is changed, what goes around it, where it is sent), so the sender makes it from
+ * the key, and a curl line from the variable holding it without ever showing the key.
+ */
+export type KeyFamily = 'case' | 'prefix' | 'extension' | 'whitespace' | 'scheme' | 'placement';
+
+/** How the key itself is changed. */
+export type KeyTransform =
+  | { kind: 'same' }
+  | { kind: 'upper' }
+  | { kind: 'lower' }
+  | { kind: 'flip-case'; at: number }
+  | { kind: 'first'; length: number }
+  | { kind: 'from'; start: number };
+
+export interface KeyNearMiss {
+  /** Stable for a key and seed, e.g. `whitespace-after-U+00A0-byte`. */
+  id: string;
+  family: KeyFamily;
+  /** e.g. `the full key followed by U+00A0 as one byte`. */
+  describe: string;
+  transform: KeyTransform;
+  /** What goes on the wire before and after the changed key, one latin1 character per byte. */
+  before: string;
+  after: string;
+  /** The scheme's header, or instead of it a query parameter or cookie of this name. */
+  placement: { in: 'header' } | { in: 'query' | 'cookie'; name: string };
+}
+
+/** Near-misses of one key sent per run at most; the seed picks which when there are more. */
+export const KEY_NEAR_MISS_BUDGET = 64;
+
+/**
+ * Schemes a server may strip or accept: those of the IANA HTTP Authentication Scheme Registry
+ * (RFC 9110 §16.4) and two common unregistered ones. None but Bearer is decided (key-in-header-only).
+ */
+const OTHER_SCHEMES = ['Basic', 'Digest', 'Negotiate', 'HOBA', 'Mutual', 'DPoP', 'GNAP', 'PrivateToken', 'Concealed', 'Token', 'ApiKey'];
+/** Query parameter and cookie names that servers read keys from, besides the header's own name. */
+const KEY_PARAMETER_NAMES = ['apiKey', 'api_key', 'token', 'access_token'];
+const KEY_LIKE = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+export function applyTransform(key: string, transform: KeyTransform): string {
+  switch (transform.kind) {
+    case 'same':
+      return key;
+    case 'upper':
+      return key.toUpperCase();
+    case 'lower':
+      return key.toLowerCase();
+    case 'flip-case': {
+      const char = key[transform.at]!;
+      const flipped = char === char.toUpperCase() ? char.toLowerCase() : char.toUpperCase();
+      return key.slice(0, transform.at) + flipped + key.slice(transform.at + 1);
+    }
+    case 'first':
+      return key.slice(0, transform.length);
+    case 'from':
+      return key.slice(transform.start);
+  }
+}
+
+/** The near-miss made from the key: the value sent (header value, query or cookie value). */
+export function nearMissValue(key: string, nearMiss: KeyNearMiss): string {
+  return nearMiss.before + applyTransform(key, nearMiss.transform) + nearMiss.after;
+}
+
+/**
+ * The near-misses of `key` worth sending: each differs from every key given (`others`: the
+ * restricted key, the generated invalid one) and from the others, and is not empty.
+ */
+export function keyNearMisses(key: string, others: readonly (string | undefined)[], headerName: string, random: Random): KeyNearMiss[] {
+  const all: KeyNearMiss[] = [];
+  const header = { in: 'header' } as const;
+  const add = (family: KeyFamily, id: string, describe: string, transform: KeyTransform, before = '', after = '', placement: KeyNearMiss['placement'] = header) =>
+    all.push({ id: `${family}-${id}`, family, describe, transform, before, after, placement });
+
+  add('case', 'upper', 'the full key in upper case', { kind: 'upper' });
+  add('case', 'lower', 'the full key in lower case', { kind: 'lower' });
+  const letters = [...key].flatMap((char, i) => (char.toUpperCase() !== char.toLowerCase() && key.length === [...key].length ? [i] : []));
+  if (letters.length > 0) {
+    const at = letters[pick(random, letters.length)]!;
+    add('case', `flip-${at}`, `the full key with the case of character ${at + 1} changed`, { kind: 'flip-case', at });
+  }
+
+  if (key.length > 1) {
+    add('prefix', 'without-last', 'the full key without its last character', { kind: 'first', length: key.length - 1 });
+    add('prefix', 'without-first', 'the full key without its first character', { kind: 'from', start: 1 });
+  }
+  if (key.length > 3) {
+    const length = 1 + pick(random, key.length - 2);
+    add('prefix', `first-${length}`, `the first ${length} characters of the full key`, { kind: 'first', length });
+  }
+
+  const appended = KEY_LIKE[pick(random, KEY_LIKE.length)]!;
+  const prepended = KEY_LIKE[pick(random, KEY_LIKE.length)]!;
+  add('extension', 'appended', `the full key with "${appended}" appended`, { kind: 'same' }, '', appended);
+  add('extension', 'prepended', `the full key with "${prepended}" before it`, { kind: 'same' }, prepended);
+
+  // Spaces and tabs around a field value are not part of it (RFC 9110 §5.5), and controls are not
+  // allowed in one: what is left is every other whitespace, as UTF-8 and, where it is one byte in
+  // latin1 (the encoding Node and WSGI decode header bytes with), as that byte too.
+  for (const cp of unicodeWhitespace()) {
+    if (cp === 0x20 || isControl(cp)) continue;
+    const char = String.fromCodePoint(cp);
+    const encodings: [string, string][] = [['utf8', utf8Wire(char)]];
+    if (cp <= 0xff) encodings.push(['byte', char]);
+    for (const [encoding, bytes] of encodings) {
+      const how = encoding === 'utf8' ? 'in UTF-8' : 'as one byte';
+      add('whitespace', `before-${codePointLabel(cp)}-${encoding}`, `the full key after ${codePointLabel(cp)} ${how}`, { kind: 'same' }, bytes);
+      add('whitespace', `after-${codePointLabel(cp)}-${encoding}`, `the full key followed by ${codePointLabel(cp)} ${how}`, { kind: 'same' }, '', bytes);
+    }
+  }
+
+  add('scheme', 'bearer-twice', 'the full key after the scheme Bearer twice', { kind: 'same' }, 'Bearer Bearer ');
+  add('scheme', 'bearer-glued', 'the full key right after "Bearer", without the space', { kind: 'same' }, 'Bearer');
+  const schemes = [...OTHER_SCHEMES];
+  for (let i = 0; i < 3; i++) {
+    const scheme = schemes.splice(pick(random, schemes.length), 1)[0]!;
+    add('scheme', `other-${scheme}`, `the full key after the scheme ${scheme}`, { kind: 'same' }, `${scheme} `);
+  }
+
+  for (const name of [headerName, ...KEY_PARAMETER_NAMES]) {
+    add('placement', `query-${name}`, `the full key in the query parameter ${name} instead of the header`, { kind: 'same' }, '', '', { in: 'query', name });
+    add('placement', `cookie-${name}`, `the full key in the cookie ${name} instead of the header`, { kind: 'same' }, '', '', { in: 'cookie', name });
+  }
+
+  const seen = new Set<string>((others.filter(Boolean) as string[]).concat(key));
+  const distinct = all.filter((nearMiss) => {
+    const value = nearMissValue(key, nearMiss);
+    const where = nearMiss.placement.in === 'header' ? value : `${nearMiss.placement.in}:${nearMiss.placement.name}`;
+    if (value === '' || (nearMiss.placement.in === 'header' && seen.has(value.replace(/^[ \t]+|[ \t]+$/g, ''))) || seen.has(where)) return false;
+    seen.add(where);
+    return true;
+  });
+  return bounded(distinct, KEY_NEAR_MISS_BUDGET, random);
+}
+
+/**
+ * The bash words that make the near-miss's value from the variable holding the key, for use
+ * inside double quotes: `${V^^}`, `${V:0:5}`, bytes that are not printable as `"$'\xc2\xa0'"`.
+ */
+export function keyExpansion(nearMiss: KeyNearMiss, variable: string): string {
+  return bytesInDoubleQuotes(nearMiss.before) + transformExpansion(nearMiss.transform, variable) + bytesInDoubleQuotes(nearMiss.after);
+}
+
+function transformExpansion(transform: KeyTransform, v: string): string {
+  switch (transform.kind) {
+    case 'same':
+      return `\${${v}}`;
+    case 'upper':
+      return `\${${v}^^}`;
+    case 'lower':
+      return `\${${v},,}`;
+    case 'flip-case':
+      return `\${${v}:0:${transform.at}}$(printf %s "\${${v}:${transform.at}:1}" | tr a-zA-Z A-Za-z)\${${v}:${transform.at + 1}}`;
+    case 'first':
+      return `\${${v}:0:${transform.length}}`;
+    case 'from':
+      return `\${${v}:${transform.start}}`;
+  }
+}
+
+function bytesInDoubleQuotes(bytes: string): string {
+  if (/^[\x20-\x7e]*$/.test(bytes)) return bytes.replace(/["\\$`]/g, '\\$&');
+  const escaped = [...bytes].map((char) => `\\x${char.charCodeAt(0).toString(16).padStart(2, '0')}`).join('');
+  return `"$'${escaped}'"`;
+}
