@@ -4,6 +4,7 @@ import { firstLine } from '../contract/create-contract.ts';
 import { pointerOf, resolvePointer } from '../contract/json-pointer.ts';
 import { compileValidator, createAjv, type JsonSchema } from '../contract/schema-validator.ts';
 import { authoredPlaces } from './authored-place.ts';
+import { firstUnresolvedRef } from './resolve-refs.ts';
 import type { LintFinding } from './lint-finding.ts';
 import { operationsIn } from './operations-in.ts';
 import type { SpecSource } from './spec-source.ts';
@@ -33,6 +34,12 @@ export async function checkStructure(source: SpecSource): Promise<{ findings: Li
   } catch (error) {
     // swagger-parser's own message is only "Swagger schema validation failed."; what is wrong is in details.
     const detail = (error as { details?: { instancePath?: string; message?: string }[] }).details?.[0];
+    // A $ref that does not resolve: swagger-parser names its target only; it is placed where it is written.
+    const unresolved = detail ? undefined : firstUnresolvedRef(source);
+    if (unresolved) {
+      const elsewhere = unresolved.file === source.file ? {} : { at: { file: unresolved.file, line: unresolved.line, column: unresolved.column } };
+      return { findings: [{ ruleId: STRUCTURE_RULE_ID, severity: 'error', pointer: unresolved.pointer, message: unresolved.message, ...elsewhere }] };
+    }
     const message = detail?.message ? `expected a valid OpenAPI ${source.openapi} document, where this value ${detail.message}` : `expected a valid OpenAPI ${source.openapi} document, got ${firstLine(error)}`;
     // The path is into the dereferenced document: reported where it was written.
     return { findings: [structureFinding(source, detail?.instancePath ?? '', message, true)] };

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { pointerOf, resolvePointer } from '../contract/json-pointer.ts';
-import { writtenFileAt, type WrittenFile } from './authored-place.ts';
+import { writtenFileAt, type AuthoredPlace, type WrittenFile } from './authored-place.ts';
+import { place } from './report-format.ts';
 import { SpecReadError, type SpecSource } from './spec-source.ts';
 
 /**
@@ -17,7 +18,7 @@ export async function resolveRefs(source: SpecSource, how: 'bundle' | 'dereferen
     return how === 'dereference' ? await SwaggerParser.dereference(source.absolutePath, copy, {}) : await SwaggerParser.bundle(source.absolutePath, copy, {});
   } catch (error) {
     const unresolved = firstUnresolvedRef(source);
-    if (unresolved) throw new SpecReadError(unresolved);
+    if (unresolved) throw new SpecReadError(`${place(unresolved)}: ${unresolved.message}`);
     throw new SpecReadError(`${source.file}: expected every $ref to resolve, got ${String((error as Error).message).split('\n')[0]}`);
   }
 }
@@ -28,14 +29,14 @@ export async function resolveRefs(source: SpecSource, how: 'bundle' | 'dereferen
  * only the target (`Missing $ref pointer "#/Petz"`), not the file and line of the `$ref`.
  * URLs are not fetched, so not judged.
  */
-export function firstUnresolvedRef(source: SpecSource): string | undefined {
+export function firstUnresolvedRef(source: SpecSource): UnresolvedRef | undefined {
   const root: WrittenFile = { file: source.file, absolutePath: source.absolutePath, document: source.document, positionOf: source.positionOf };
   const files = new Map<string, WrittenFile | { error: string }>([[source.absolutePath, root]]);
   const visited = new Set<string>();
-  const check = (written: WrittenFile): string | undefined => {
+  const check = (written: WrittenFile): UnresolvedRef | undefined => {
     if (visited.has(written.absolutePath)) return undefined;
     visited.add(written.absolutePath);
-    const walk = (node: unknown, tokens: string[]): string | undefined => {
+    const walk = (node: unknown, tokens: string[]): UnresolvedRef | undefined => {
       if (node === null || typeof node !== 'object') return undefined;
       const ref = (node as { $ref?: unknown }).$ref;
       if (typeof ref === 'string' && !/^[a-z][a-z\d+.-]*:/i.test(ref)) {
@@ -43,8 +44,7 @@ export function firstUnresolvedRef(source: SpecSource): string | undefined {
         if (typeof problem === 'object') return problem.inside;
         if (problem) {
           const pointer = pointerOf([...tokens, '$ref']);
-          const { line, column } = written.positionOf(pointer);
-          return `${written.file}:${line}:${column} #${pointer}: expected $ref ${JSON.stringify(ref)} to resolve, got ${problem}`;
+          return { file: written.file, pointer, ...written.positionOf(pointer), message: `expected $ref ${JSON.stringify(ref)} to resolve, got ${problem}` };
         }
       }
       for (const [key, value] of Object.entries(node)) {
@@ -54,7 +54,7 @@ export function firstUnresolvedRef(source: SpecSource): string | undefined {
       return undefined;
     };
     /** Why the ref does not resolve; or the first one inside the file it refers to that does not. */
-    const checkRef = (ref: string): string | { inside: string } | undefined => {
+    const checkRef = (ref: string): string | { inside: UnresolvedRef } | undefined => {
       const hash = ref.indexOf('#');
       const path = hash < 0 ? ref : ref.slice(0, hash);
       const fragment = hash < 0 ? '' : decodeURIComponent(ref.slice(hash + 1));
@@ -72,6 +72,11 @@ export function firstUnresolvedRef(source: SpecSource): string | undefined {
     return walk(written.document, []);
   };
   return check(root);
+}
+
+/** A `$ref` that does not resolve: where it is written, and why. */
+export interface UnresolvedRef extends AuthoredPlace {
+  message: string;
 }
 
 function readWritten(source: SpecSource, absolutePath: string): WrittenFile | { error: string } {
