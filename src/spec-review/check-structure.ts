@@ -3,6 +3,8 @@ import { authoredPointer } from '../contract/authored-pointer.ts';
 import { firstLine } from '../contract/create-contract.ts';
 import { pointerOf, resolvePointer } from '../contract/json-pointer.ts';
 import { compileValidator, createAjv, type JsonSchema } from '../contract/schema-validator.ts';
+import { authoredPlaces } from './authored-place.ts';
+import { firstUnresolvedRef } from './resolve-refs.ts';
 import type { LintFinding } from './lint-finding.ts';
 import { operationsIn } from './operations-in.ts';
 import type { SpecSource } from './spec-source.ts';
@@ -32,9 +34,15 @@ export async function checkStructure(source: SpecSource): Promise<{ findings: Li
   } catch (error) {
     // swagger-parser's own message is only "Swagger schema validation failed."; what is wrong is in details.
     const detail = (error as { details?: { instancePath?: string; message?: string }[] }).details?.[0];
+    // A $ref that does not resolve: swagger-parser names its target only; it is placed where it is written.
+    const unresolved = detail ? undefined : firstUnresolvedRef(source);
+    if (unresolved) {
+      const elsewhere = unresolved.file === source.file ? {} : { at: { file: unresolved.file, line: unresolved.line, column: unresolved.column } };
+      return { findings: [{ ruleId: STRUCTURE_RULE_ID, severity: 'error', pointer: unresolved.pointer, message: unresolved.message, ...elsewhere }] };
+    }
     const message = detail?.message ? `expected a valid OpenAPI ${source.openapi} document, where this value ${detail.message}` : `expected a valid OpenAPI ${source.openapi} document, got ${firstLine(error)}`;
     // The path is into the dereferenced document: reported where it was written.
-    return { findings: [{ ruleId: STRUCTURE_RULE_ID, severity: 'error', pointer: authoredPointer(source.document, detail?.instancePath ?? ''), onKey: true, message }] };
+    return { findings: [structureFinding(source, detail?.instancePath ?? '', message, true)] };
   }
   const raw = structuredClone(source.document);
   if (source.openapi === '3.0') {
@@ -42,7 +50,7 @@ export async function checkStructure(source: SpecSource): Promise<{ findings: Li
     upgradeOpenApi30(dereferenced);
     raw.openapi = dereferenced.openapi = '3.1.0';
   }
-  return { findings: compileResponseSchemas(raw, dereferenced), structured: { raw, dereferenced } };
+  return { findings: compileResponseSchemas(source, raw, dereferenced), structured: { raw, dereferenced } };
 }
 
 /**
@@ -70,7 +78,7 @@ function correctSchemaErrata(document: JsonSchema): void {
  * component is compiled once however many operations use it (a document of 400 operations:
  * ~0.2 s instead of ~2.5 s inlining each), and a recursive one is no cycle.
  */
-function compileResponseSchemas(raw: JsonSchema, dereferenced: JsonSchema): LintFinding[] {
+function compileResponseSchemas(source: SpecSource, raw: JsonSchema, dereferenced: JsonSchema): LintFinding[] {
   const ajv = createAjv();
   const { keywords, formats } = extensionsOf(dereferenced);
   ajv.addVocabulary([...keywords].filter((k) => !ajv.RULES.keywords[k]));
@@ -83,19 +91,20 @@ function compileResponseSchemas(raw: JsonSchema, dereferenced: JsonSchema): Lint
     // A component the meta-schema refuses: each response schema is then compiled on its own, and the failing one is named.
     shared = false;
   }
-  const candidates: { authored: string; schema: JsonSchema }[] = [];
+  const candidates: { at: string; schema: JsonSchema }[] = [];
   const compiled = new Set<string>();
   for (const { pointer, operation } of operationsIn(dereferenced)) {
     for (const [status, response] of Object.entries((operation.responses ?? {}) as Record<string, JsonSchema>)) {
       for (const [mediaType, media] of Object.entries((response?.content ?? {}) as Record<string, JsonSchema>)) {
         const schema = media?.schema;
         if (!schema || typeof schema !== 'object') continue;
-        const authored = authoredPointer(raw, `${pointer}/responses${pointerOf([status, 'content', mediaType, 'schema'])}`);
+        const at = `${pointer}/responses${pointerOf([status, 'content', mediaType, 'schema'])}`;
+        const authored = authoredPointer(raw, at);
         if (compiled.has(authored)) continue;
         compiled.add(authored);
         const viaComponents = shared ? sharedRefs(resolvePointer(raw, authored)) : undefined;
         if (!viaComponents && isCyclic(schema)) continue;
-        candidates.push({ authored, schema: (viaComponents ?? schema) as JsonSchema });
+        candidates.push({ at, schema: (viaComponents ?? schema) as JsonSchema });
       }
     }
   }
@@ -105,18 +114,25 @@ function compileResponseSchemas(raw: JsonSchema, dereferenced: JsonSchema): Lint
     compileValidator(ajv, { anyOf: candidates.map((c) => c.schema) }, () => '');
     return [];
   } catch {
-    return candidates.flatMap(({ authored, schema }) => {
+    return candidates.flatMap(({ at, schema }) => {
       try {
         compileValidator(ajv, schema, () => '');
         return [];
       } catch (error) {
-        return [{ ruleId: STRUCTURE_RULE_ID, severity: 'error', pointer: authored, message: `expected a JSON Schema 2020-12 that Ajv compiles in strict mode, got ${firstLine(error)}` } satisfies LintFinding];
+        return [structureFinding(source, at, `expected a JSON Schema 2020-12 that Ajv compiles in strict mode, got ${firstLine(error)}`)];
       }
     });
   }
 }
 
 const COMPONENTS = 'urn:flag-admin:components';
+
+/** A structure error at a place in the dereferenced document, reported where it was written: in the spec, or in a file it `$ref`s. */
+function structureFinding(source: SpecSource, dereferencedPointer: string, message: string, onKey = false): LintFinding {
+  const place = authoredPlaces(source)(dereferencedPointer, { onKey });
+  const elsewhere = place.file === source.file ? {} : { at: { file: place.file, line: place.line, column: place.column } };
+  return { ruleId: STRUCTURE_RULE_ID, severity: 'error', pointer: place.pointer, onKey, message, ...elsewhere };
+}
 
 /** A copy whose `#/components/schemas/...` refs point into the COMPONENTS resource; undefined when another ref (another file, another part) is met. */
 function sharedRefs(node: unknown): unknown {

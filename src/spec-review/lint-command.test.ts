@@ -70,6 +70,46 @@ describe('flag-admin spec lint', () => {
     for (const m of result.messages) expect(m.line).toBeGreaterThan(0);
   });
 
+  it('places a structure error inside another file at its line in that file, not at the $ref', async () => {
+    const schemas = (maxItems: number, pattern: string) => ({ Pets: { type: 'array', maxItems, items: { type: 'string', pattern } } });
+    const api = (ref: string) => ({
+      openapi: '3.0.3',
+      info: { title: 'Pets', version: '1' },
+      paths: { '/pets': { get: { operationId: 'listPets', responses: { 200: { description: 'Pets.', content: { 'application/json': { schema: { $ref: ref } } } } } } } },
+    });
+    const lineOf = (m: Message) => readFileSync(m.file, 'utf8').split('\n')[m.line - 1]!;
+    const structureOf = async (files: Record<string, string>) => {
+      const { stdout } = await cli(['spec', 'lint', files['api.yaml']!, '--format', 'json']);
+      return (JSON.parse(stdout) as { messages: Message[] }).messages.filter((m) => m.ruleId === 'spec-structure');
+    };
+    const invalid = writeSpecs({ 'api.yaml': api('schemas.yaml#/Pets'), 'schemas.yaml': schemas(-1, '^a') });
+    const [negative] = await structureOf(invalid);
+    expect(negative).toMatchObject({ file: invalid['schemas.yaml'], pointer: '/Pets/maxItems' });
+    expect(lineOf(negative!)).toMatch(/^\s+maxItems: -1$/);
+    const uncompilable = writeSpecs({ 'api.yaml': api('schemas.yaml#/Pets'), 'schemas.yaml': schemas(1, '(') });
+    const [pattern] = await structureOf(uncompilable);
+    expect(pattern).toMatchObject({ file: uncompilable['schemas.yaml'], pointer: '/Pets' });
+    expect(lineOf(pattern!)).toMatch(/^\s+type: array$/);
+  });
+
+  it('places a $ref that does not resolve where it is written, in the spec or in a file it refers to', async () => {
+    const api = (ref: string) => ({
+      openapi: '3.0.3',
+      info: { title: 'Pets', version: '1' },
+      paths: { '/pets': { get: { operationId: 'listPets', responses: { 200: { description: 'Pets.', content: { 'application/json': { schema: { $ref: ref } } } } } } } },
+    });
+    const files = writeSpecs({ 'local.yaml': api('#/components/schemas/Pets'), 'api.yaml': api('schemas.yaml#/Pets'), 'schemas.yaml': { Pets: { type: 'array', items: { $ref: '#/Pet' } } } });
+    for (const [spec, where, pointer] of [
+      [files['local.yaml']!, files['local.yaml']!, '/paths/~1pets/get/responses/200/content/application~1json/schema/$ref'],
+      [files['api.yaml']!, files['schemas.yaml']!, '/Pets/items/$ref'],
+    ] as const) {
+      const { stdout } = await cli(['spec', 'lint', spec, '--format', 'json']);
+      const structure = (JSON.parse(stdout) as { messages: Message[] }).messages.filter((m) => m.ruleId === 'spec-structure');
+      expect(structure).toEqual([expect.objectContaining({ file: where, pointer, message: expect.stringMatching(/^expected \$ref "[^"]+" to resolve, got nothing at #/) })]);
+      expect(readFileSync(where, 'utf8').split('\n')[structure[0]!.line - 1]).toContain('$ref');
+    }
+  });
+
   it('prints text, JUnit and GitHub annotations with the rule id and position', async () => {
     const violation = VIOLATIONS.find((v) => v.rule === 'response-example-valid')!;
     const { spec } = writeSpecs({ spec: applyEdits(SPEC, violation.edits) });

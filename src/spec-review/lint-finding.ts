@@ -11,7 +11,7 @@ export interface LintFinding {
   pointer: string;
   /** Point at the key rather than its value (a missing field is reported at its parent's key). */
   onKey?: boolean;
-  /** Set when the finding is about another file than the spec, with its position there. */
+  /** Set when the finding is about another file than the spec, with its position there (`pointer` is then into that file, or ''). */
   at?: { file: string; line: number; column: number };
 }
 

@@ -1,21 +1,11 @@
 import type { LintMessage } from './lint-finding.ts';
+import { formatRenderer } from './report-format.ts';
 import type { LintResult } from './lint-spec.ts';
 
 export const LINT_FORMATS = ['text', 'json', 'junit', 'github'] as const;
 export type LintFormat = (typeof LINT_FORMATS)[number];
 
-export function renderLint(result: LintResult, format: LintFormat): string {
-  switch (format) {
-    case 'json':
-      return JSON.stringify(result, null, 2) + '\n';
-    case 'junit':
-      return renderJunit(result);
-    case 'github':
-      return result.messages.map(githubAnnotation).join('');
-    case 'text':
-      return renderText(result);
-  }
-}
+export const renderLint = formatRenderer<LintResult, LintFormat>({ text: renderText, junit: renderJunit, github: (result) => result.messages.map(githubAnnotation).join('') });
 
 function renderText({ file, messages, errors, warnings }: LintResult): string {
   const lines = messages.map((m) => `${m.file}:${m.line}:${m.column}  ${m.severity.padEnd(7)}  ${m.message}  ${m.ruleId}`);

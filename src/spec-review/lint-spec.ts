@@ -52,7 +52,7 @@ export async function lintSpec(file: string, options: LintOptions = {}): Promise
   const messages: LintMessage[] = [];
   const toMessage = (finding: LintFinding): LintMessage => {
     const at = finding.at ?? { file: source.file, ...source.positionOf(finding.pointer, { onKey: finding.onKey }) };
-    return { ruleId: finding.ruleId, severity: finding.severity, message: finding.message, file: at.file, line: at.line, column: at.column, pointer: finding.at ? '' : finding.pointer, source: 'flag-admin' };
+    return { ruleId: finding.ruleId, severity: finding.severity, message: finding.message, file: at.file, line: at.line, column: at.column, pointer: finding.pointer, source: 'flag-admin' };
   };
 
   const { findings, structured } = await checkStructure(source);

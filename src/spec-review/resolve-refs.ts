@@ -1,16 +1,89 @@
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
+import { pointerOf, resolvePointer } from '../contract/json-pointer.ts';
+import { writtenFileAt, type AuthoredPlace, type WrittenFile } from './authored-place.ts';
+import { place } from './report-format.ts';
 import { SpecReadError, type SpecSource } from './spec-source.ts';
 
 /**
  * The source's document with its `$ref`s resolved by swagger-parser, on a copy so the parsed
  * source stays as written: `bundle` pulls other files in as internal `$ref`s, `dereference`
- * replaces every `$ref` by its target. A `$ref` that does not resolve is the reader's error.
+ * replaces every `$ref` by its target. A `$ref` that does not resolve is the reader's error,
+ * named where it is written.
  */
 export async function resolveRefs(source: SpecSource, how: 'bundle' | 'dereference'): Promise<unknown> {
   const copy = structuredClone(source.document) as never;
   try {
     return how === 'dereference' ? await SwaggerParser.dereference(source.absolutePath, copy, {}) : await SwaggerParser.bundle(source.absolutePath, copy, {});
   } catch (error) {
+    const unresolved = firstUnresolvedRef(source);
+    if (unresolved) throw new SpecReadError(`${place(unresolved)}: ${unresolved.message}`);
     throw new SpecReadError(`${source.file}: expected every $ref to resolve, got ${String((error as Error).message).split('\n')[0]}`);
+  }
+}
+
+/**
+ * The first `$ref` that does not resolve, in the order a reader meets them: the spec from the
+ * top, and each file it refers to where it is first referred to. swagger-parser's error names
+ * only the target (`Missing $ref pointer "#/Petz"`), not the file and line of the `$ref`.
+ * URLs are not fetched, so not judged.
+ */
+export function firstUnresolvedRef(source: SpecSource): UnresolvedRef | undefined {
+  const root: WrittenFile = { file: source.file, absolutePath: source.absolutePath, document: source.document, positionOf: source.positionOf };
+  const files = new Map<string, WrittenFile | { error: string }>([[source.absolutePath, root]]);
+  const visited = new Set<string>();
+  const check = (written: WrittenFile): UnresolvedRef | undefined => {
+    if (visited.has(written.absolutePath)) return undefined;
+    visited.add(written.absolutePath);
+    const walk = (node: unknown, tokens: string[]): UnresolvedRef | undefined => {
+      if (node === null || typeof node !== 'object') return undefined;
+      const ref = (node as { $ref?: unknown }).$ref;
+      if (typeof ref === 'string' && !/^[a-z][a-z\d+.-]*:/i.test(ref)) {
+        const problem = checkRef(ref);
+        if (typeof problem === 'object') return problem.inside;
+        if (problem) {
+          const pointer = pointerOf([...tokens, '$ref']);
+          return { file: written.file, pointer, ...written.positionOf(pointer), message: `expected $ref ${JSON.stringify(ref)} to resolve, got ${problem}` };
+        }
+      }
+      for (const [key, value] of Object.entries(node)) {
+        const found = walk(value, [...tokens, key]);
+        if (found) return found;
+      }
+      return undefined;
+    };
+    /** Why the ref does not resolve; or the first one inside the file it refers to that does not. */
+    const checkRef = (ref: string): string | { inside: UnresolvedRef } | undefined => {
+      const hash = ref.indexOf('#');
+      const path = hash < 0 ? ref : ref.slice(0, hash);
+      const fragment = hash < 0 ? '' : decodeURIComponent(ref.slice(hash + 1));
+      let target: WrittenFile | { error: string } = written;
+      if (path !== '') {
+        const absolutePath = resolve(dirname(written.absolutePath), decodeURIComponent(path));
+        if (!files.has(absolutePath)) files.set(absolutePath, readWritten(source, absolutePath));
+        target = files.get(absolutePath)!;
+      }
+      if ('error' in target) return target.error;
+      if (fragment !== '' && resolvePointer(target.document, fragment) === undefined) return `nothing at #${fragment} in ${target.file}`;
+      const inside = target === written ? undefined : check(target);
+      return inside === undefined ? undefined : { inside };
+    };
+    return walk(written.document, []);
+  };
+  return check(root);
+}
+
+/** A `$ref` that does not resolve: where it is written, and why. */
+export interface UnresolvedRef extends AuthoredPlace {
+  message: string;
+}
+
+function readWritten(source: SpecSource, absolutePath: string): WrittenFile | { error: string } {
+  try {
+    return writtenFileAt(source, absolutePath, readFileSync(absolutePath, 'utf8'));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return { error: code ? `a file it cannot read (${code})` : (error as Error).message };
   }
 }

@@ -45,6 +45,20 @@ export async function readSpecSource(file: string, stdin: () => Promise<string> 
 }
 
 export function specSourceFromText(file: string, absolutePath: string, text: string): SpecSource {
+  const { document, positionOf } = parseText(file, text);
+  if (!document || typeof document !== 'object' || Array.isArray(document)) {
+    throw new SpecReadError(`${file}: expected an OpenAPI document (a YAML or JSON object), got ${document === null || document === undefined ? 'an empty file' : JSON.stringify(document).slice(0, 40)}`);
+  }
+  const version = openApiLineOf(document as JsonSchema);
+  if (!('line' in version)) {
+    const { line, column } = positionOf(version.pointer);
+    throw new SpecReadError(`${file}:${line}:${column} #${version.pointer}: expected an OpenAPI 3.0.x or 3.1.x document, got ${version.got}`);
+  }
+  return { file, absolutePath, text, document: document as JsonSchema, openapi: version.line, positionOf };
+}
+
+/** A YAML or JSON text parsed, with where each pointer sits: a spec, or a file a spec's `$ref`s point into. */
+export function parseText(file: string, text: string): { document: unknown; positionOf: SpecSource['positionOf'] } {
   // The `yaml` package keeps each node's offset, which maps a JSON pointer to line:column. Its
   // parse is the slow part of reading (~0.3 s for a 750 KB document): a JSON text is read with
   // JSON.parse (last of duplicate names wins, as RFC 8259 §4 leaves to parsers) and its tree is
@@ -68,9 +82,6 @@ export function specSourceFromText(file: string, absolutePath: string, text: str
     }
     document = parsed.toJS({ maxAliasCount: 1000 });
   }
-  if (!document || typeof document !== 'object' || Array.isArray(document)) {
-    throw new SpecReadError(`${file}: expected an OpenAPI document (a YAML or JSON object), got ${document === null || document === undefined ? 'an empty file' : JSON.stringify(document).slice(0, 40)}`);
-  }
   const positionOf: SpecSource['positionOf'] = (pointer, options = {}) => {
     const { parsed, lineCounter } = parseTree();
     const written = nearestWritten(document, pointer);
@@ -79,12 +90,7 @@ export function specSourceFromText(file: string, absolutePath: string, text: str
     const { line, col } = lineCounter.linePos(offset);
     return { line, column: col };
   };
-  const version = openApiLineOf(document as JsonSchema);
-  if (!('line' in version)) {
-    const { line, column } = positionOf(version.pointer);
-    throw new SpecReadError(`${file}:${line}:${column} #${version.pointer}: expected an OpenAPI 3.0.x or 3.1.x document, got ${version.got}`);
-  }
-  return { file, absolutePath, text, document: document as JsonSchema, openapi: version.line, positionOf };
+  return { document, positionOf };
 }
 
 function parseJson(text: string): unknown {

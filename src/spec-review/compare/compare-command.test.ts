@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { applyEdits, cli, writeSpecs } from '../__fixtures__/spec-cli.ts';
+import { applyEdits, cli, readYaml, writeSpecs } from '../__fixtures__/spec-cli.ts';
 import { providerDocument } from '../__fixtures__/provider-document.ts';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
@@ -126,6 +126,23 @@ describe('flag-admin spec compare', () => {
     expect(report.pairs).toHaveLength(3);
     expect(report.findings).toEqual([]);
     expect(code).toBe(0);
+  });
+
+  it('pairs only the operations a client calls: a callback is compared inside its operation, not paired as one', async () => {
+    const OIDC = '/paths/~1api~1admin~1auth~1oidc~1settings/get';
+    const callback = (type: string) => ({ onChange: { '{$request.query.hook}': { post: { requestBody: { content: { 'application/json': { schema: { type: 'object', properties: { at: { type } } } } } }, responses: { 204: { description: 'Taken.' } } } } } });
+    const { ours, theirs } = writeSpecs({
+      ours: applyEdits(readYaml(resolve(ROOT, OURS)), { set: { [`${OIDC}/callbacks`]: callback('string') } }),
+      theirs: applyEdits(PROVIDER, { set: { [`${OIDC}/callbacks`]: callback('integer') } }),
+    });
+    const { code, stdout } = await cli(['spec', 'compare', ours!, theirs!, '--format', 'json']);
+    const report = JSON.parse(stdout) as Report;
+    expect(report.pairs.map((p) => p.ours)).toEqual(['GET /api/admin/environments/project/{projectId}', 'GET /api/admin/auth/oidc/settings', 'DELETE /api/admin/service-account/{id}/token/{tokenId}']);
+    expect(report.findings.map((f) => `${f.client} ${f.ruleId} ${f.operations.join()}`)).toEqual([
+      'ours request-type-changed POST /api/admin/auth/oidc/settings callback onChange {$request.query.hook}',
+      'theirs request-type-changed POST /api/admin/auth/oidc/settings callback onChange {$request.query.hook}',
+    ]);
+    expect(code).toBe(1);
   });
 
   it('refuses bad usage and unreadable documents with exit 2', async () => {

@@ -1,20 +1,10 @@
-import type { ChangeSide } from '../diff/change-recorder.ts';
-import { place } from '../diff/diff-report.ts';
+import { cell, formatRenderer, markdownPlace, textBlock } from '../report-format.ts';
 import type { CompareFinding, CompareResult } from './compare-specs.ts';
 
 export const COMPARE_FORMATS = ['text', 'json', 'markdown'] as const;
 export type CompareFormat = (typeof COMPARE_FORMATS)[number];
 
-export function renderCompare(result: CompareResult, format: CompareFormat): string {
-  switch (format) {
-    case 'json':
-      return JSON.stringify(result, null, 2) + '\n';
-    case 'markdown':
-      return renderMarkdown(result);
-    case 'text':
-      return renderText(result);
-  }
-}
+export const renderCompare = formatRenderer<CompareResult, CompareFormat>({ text: renderText, markdown: renderMarkdown });
 
 function direction(result: CompareResult, client: CompareFinding['client']): string {
   return client === 'ours' ? `a client written against ${result.ours}, calling ${result.theirs}` : `a client written against ${result.theirs}, calling ${result.ours}`;
@@ -31,15 +21,7 @@ function renderText(result: CompareResult): string {
   const sections = (['ours', 'theirs'] as const).flatMap((client) => {
     const findings = result.findings.filter((f) => f.client === client);
     if (findings.length === 0) return [];
-    const blocks = findings.map((f) =>
-      [
-        `${f.severity.toUpperCase().padEnd(8)}  ${f.ruleId}`,
-        `  ${f.message}`,
-        ...(f.operations.length > 0 ? [`  operations: ${f.operations.join(', ')}`] : []),
-        `  ours:   ${place(f.ours)}`,
-        `  theirs: ${place(f.theirs)}`,
-      ].join('\n'),
-    );
+    const blocks = findings.map((f) => textBlock(`${f.severity.toUpperCase().padEnd(8)}  ${f.ruleId}`, f.message, f.operations, [['ours:  ', f.ours], ['theirs:', f.theirs]]));
     return [`What breaks ${direction(result, client)}:`, ...blocks];
   });
   const pairs = result.pairs.map((p) => `  ${p.ours}${p.theirs !== p.ours ? ` = ${p.theirs} (${p.by === 'operationId' ? 'same operationId' : 'same URL under its server'})` : ''}`);
@@ -47,9 +29,7 @@ function renderText(result: CompareResult): string {
 }
 
 function renderMarkdown(result: CompareResult): string {
-  const cell = (text: string) => text.replaceAll('|', '\\|');
-  const code = (side: ChangeSide) => `\`${cell(side.pointer || '/')}\` (${side.line}:${side.column})`;
-  const rows = result.findings.map((f) => `| ${f.client} | ${f.severity} | \`${f.ruleId}\` | ${cell(f.message)} | ${cell(f.operations.join(', '))} | ${code(f.ours)} | ${code(f.theirs)} |`);
+  const rows = result.findings.map((f) => `| ${f.client} | ${f.severity} | \`${f.ruleId}\` | ${cell(f.message)} | ${cell(f.operations.join(', '))} | ${markdownPlace(f.ours)} | ${markdownPlace(f.theirs)} |`);
   const table = rows.length === 0 ? [] : ['', '| client of | severity | rule | difference | operations | ours | theirs |', '|---|---|---|---|---|---|---|', ...rows];
   return [`### ${cell(summary(result))}`, ...table, ''].join('\n');
 }

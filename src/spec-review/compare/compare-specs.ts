@@ -99,7 +99,8 @@ function restricted(source: SpecSource, operations: readonly (readonly [written:
   // Longest first: an operation's own mapping wins over its path item's.
   moved.sort((a, b) => b[0].length - a[0].length);
   const place = (side: ChangeSide): ChangeSide => {
-    const hit = moved.find(([from]) => side.pointer === from || side.pointer.startsWith(`${from}/`));
+    // A place in another file the document's $refs point into was not moved.
+    const hit = side.file === source.file ? moved.find(([from]) => side.pointer === from || side.pointer.startsWith(`${from}/`)) : undefined;
     if (!hit) return side;
     const pointer = hit[1] + side.pointer.slice(hit[0].length);
     return { file: side.file, pointer, ...source.positionOf(pointer) };

@@ -58,7 +58,8 @@ export function pairOperations(ours: JsonSchema, theirs: JsonSchema): { pairs: O
 
 function pathOperations(document: JsonSchema): PathOperation[] {
   return operationsIn(document)
-    .filter((op) => op.pointer.startsWith('/paths/'))
+    // The calls a client makes; a callback under one is compared inside it, as the diff does.
+    .filter((op) => op.kind === 'call' && op.pointer.startsWith('/paths/'))
     .map((op) => {
       const [, path, method] = pointerTokens(op.pointer) as [string, string, string];
       return { path, method, operationId: typeof op.operation.operationId === 'string' ? op.operation.operationId : undefined, label: `${method.toUpperCase()} ${path}` };

@@ -1,8 +1,9 @@
-import { authoredPointer } from '../../contract/authored-pointer.ts';
 import { pointerOf } from '../../contract/json-pointer.ts';
 import type { JsonSchema } from '../../contract/index.ts';
+import { authoredPlaces, type AuthoredPlace } from '../authored-place.ts';
 import type { SpecSource } from '../spec-source.ts';
-import { DIFF_RULES, worse, type Severity } from './diff-rules.ts';
+import type { SchemaTrace } from './compare-schemas.ts';
+import { DIFF_RULES, worse, type SchemaContext, type Severity } from './diff-rules.ts';
 
 /** One version of the spec: as authored (for pointers a reader can open) and dereferenced (to compare). */
 export interface SpecVersion {
@@ -11,11 +12,12 @@ export interface SpecVersion {
 }
 
 /** Where a change sits on one side: the authored JSON pointer and its line:column in that file. */
-export interface ChangeSide {
-  file: string;
-  pointer: string;
-  line: number;
-  column: number;
+export type ChangeSide = AuthoredPlace;
+
+/** Where a change was written in OLD and in NEW. */
+export interface WrittenSides {
+  old: ChangeSide;
+  new: ChangeSide;
 }
 
 export interface Change {
@@ -107,24 +109,30 @@ export class ChangeRecorder {
    */
   mirrored = false;
 
-  record(ruleId: string, message: string, oldPointer: string, newPointer: string, operation?: string, explains: 'both' | 'old' | 'new' = 'both'): void {
+  /**
+   * Returns where the change was written, which a caller that meets the same change again at
+   * another dereferenced pointer into the same schema object may pass back as `written`
+   * (finding the authored place and its line is most of the cost of a change met hundreds of times).
+   */
+  record(ruleId: string, message: string, oldPointer: string, newPointer: string, operation?: string, explains: 'both' | 'old' | 'new' = 'both', written?: WrittenSides): WrittenSides {
     const rule = DIFF_RULES[ruleId];
     if (!rule) throw new Error(`unknown diff rule ${ruleId}`);
     if (explains !== 'new') this.explainedOld.add(oldPointer);
     if (explains !== 'old') this.explainedNew.add(newPointer);
-    const old = this.side(this.oldVersion, oldPointer);
-    const now = this.side(this.newVersion, newPointer);
-    const key = `${ruleId} ${old.pointer} ${now.pointer} ${message} ${this.mirrored}`;
+    const old = written?.old ?? this.side(this.oldVersion, oldPointer);
+    const now = written?.new ?? this.side(this.newVersion, newPointer);
+    const key = `${ruleId} ${old.file}#${old.pointer} ${now.file}#${now.pointer} ${message} ${this.mirrored}`;
     const existing = this.byKey.get(key);
     if (existing) {
       if (operation && !existing.operations.includes(operation)) existing.operations.push(operation);
-      return;
+      return { old, new: now };
     }
     const [client, server] = this.mirrored ? [rule.server, rule.client] : [rule.client, rule.server];
     if (this.mirrored) message = `${message} (the API sends this request: clients and servers swap places)`;
     const change: Change = { ruleId, client, server, severity: worse(client, server), message, operations: operation ? [operation] : [], old, new: now };
     this.byKey.set(key, change);
     this.changes.push(change);
+    return { old, new: now };
   }
 
   /** Marks a place as compared and equal in effect (a default written out), so the catch-all pass does not list it. */
@@ -166,8 +174,14 @@ export class ChangeRecorder {
 
   private readonly components = new Map<SpecVersion, Map<object, string>>();
 
+  /** Each pair of schema objects compared in this diff, per context, kept to be replayed where it is met again (compare-schemas.ts). */
+  readonly schemaTraces = new Map<SchemaContext, WeakMap<object, WeakMap<object, SchemaTrace>>>();
+
+  private readonly places = new Map<SpecVersion, (pointer: string) => AuthoredPlace>();
+
   private side(version: SpecVersion, pointer: string): ChangeSide {
-    const authored = authoredPointer(version.source.document, pointer);
-    return { file: version.source.file, pointer: authored, ...version.source.positionOf(authored) };
+    let placeOf = this.places.get(version);
+    if (!placeOf) this.places.set(version, (placeOf = authoredPlaces(version.source)));
+    return placeOf(pointer);
   }
 }

@@ -1,6 +1,6 @@
 import { pointerOf } from '../../contract/json-pointer.ts';
 import type { JsonSchema } from '../../contract/index.ts';
-import type { ChangeRecorder } from './change-recorder.ts';
+import type { ChangeRecorder, WrittenSides } from './change-recorder.ts';
 import type { SchemaContext, SchemaKind } from './diff-rules.ts';
 import { canonical, shapeKey } from './canonical-json.ts';
 import { pairBranches } from './pair-branches.ts';
@@ -16,6 +16,8 @@ export interface SchemaScope {
    * recursive schema dereferences into a cycle, whose pointers grow without end.
    */
   seen: WeakMap<object, WeakSet<object>>;
+  /** The trace of the pair being compared, which records what is found in it (see SchemaTrace). */
+  trace?: SchemaTrace;
 }
 
 /** Limits whose larger value allows more; for the `min*` ones a larger value allows less. Numeric bounds are compared apart (compareBounds). */
@@ -43,24 +45,87 @@ type RecordSchemaChange = (kind: SchemaKind, message: string, oldPointer?: strin
  */
 export function compareSchemas(scope: SchemaScope, oldSchema: unknown, newSchema: unknown, oldAt: string, newAt: string): void {
   if (!isObject(oldSchema) || !isObject(newSchema)) return compareBooleanSchemas(scope, oldSchema, newSchema, oldAt, newAt);
+  if (scope.trace) scope.trace.entries.push({ call: 'pair', oldSchema, newSchema, oldRel: relativeTo(scope.trace, 'oldAt', oldAt), newRel: relativeTo(scope.trace, 'newAt', newAt) });
   const compared = scope.seen.get(oldSchema) ?? new WeakSet<object>();
   if (compared.has(newSchema)) return;
   scope.seen.set(oldSchema, compared.add(newSchema));
+  let traces = scope.recorder.schemaTraces.get(scope.context);
+  if (!traces) scope.recorder.schemaTraces.set(scope.context, (traces = new WeakMap()));
+  const known = traces.get(oldSchema)?.get(newSchema);
+  if (known) return replay({ ...scope, trace: undefined }, known, oldAt, newAt);
+  const trace: SchemaTrace = { oldAt, newAt, entries: [], complete: true };
+  comparePair({ ...scope, trace }, oldSchema, newSchema, oldAt, newAt);
+  if (!trace.complete) return;
+  let byNew = traces.get(oldSchema);
+  if (!byNew) traces.set(oldSchema, (byNew = new WeakMap()));
+  byNew.set(newSchema, trace);
+}
+
+/**
+ * What comparing one pair of schema objects did, with pointers relative to where they were
+ * compared: its own findings and the pairs of subschemas it went on to. A component shared by
+ * hundreds of operations is compared once per diff; each other operation that reaches the same
+ * pair replays this at its own pointers, going through the subschema pairs again (so a pair that
+ * operation already compared is skipped, exactly as comparing afresh would).
+ */
+export interface SchemaTrace {
+  oldAt: string;
+  newAt: string;
+  entries: TraceEntry[];
+  /** False when a pointer fell outside the pair's own (then it is not replayed, but compared afresh). */
+  complete: boolean;
+}
+
+type TraceEntry =
+  // `written`: the same object and relative pointer are always written at the same place.
+  | { call: 'record'; ruleId: string; message: string; oldRel: string; newRel: string; explains: Explains; written: WrittenSides }
+  | { call: 'explain'; oldRel: string | undefined; newRel: string | undefined }
+  | { call: 'pair'; oldSchema: object; newSchema: object; oldRel: string; newRel: string };
+
+function relativeTo(trace: SchemaTrace, side: 'oldAt' | 'newAt', pointer: string): string {
+  if (pointer === trace[side] || pointer.startsWith(`${trace[side]}/`)) return pointer.slice(trace[side].length);
+  trace.complete = false;
+  return '';
+}
+
+function recordIn(scope: SchemaScope, ruleId: string, message: string, oldPointer: string, newPointer: string, explains: Explains = 'both'): void {
+  const written = scope.recorder.record(ruleId, message, oldPointer, newPointer, scope.operation, explains);
+  if (scope.trace) scope.trace.entries.push({ call: 'record', ruleId, message, oldRel: relativeTo(scope.trace, 'oldAt', oldPointer), newRel: relativeTo(scope.trace, 'newAt', newPointer), explains, written });
+}
+
+function explainIn(scope: SchemaScope, oldPointer: string | undefined, newPointer: string | undefined): void {
+  if (scope.trace) {
+    const rel = (side: 'oldAt' | 'newAt', pointer: string | undefined) => (pointer === undefined ? undefined : relativeTo(scope.trace!, side, pointer));
+    scope.trace.entries.push({ call: 'explain', oldRel: rel('oldAt', oldPointer), newRel: rel('newAt', newPointer) });
+  }
+  scope.recorder.explain(oldPointer, newPointer);
+}
+
+function replay(scope: SchemaScope, trace: SchemaTrace, oldAt: string, newAt: string): void {
+  for (const entry of trace.entries) {
+    if (entry.call === 'record') scope.recorder.record(entry.ruleId, entry.message, oldAt + entry.oldRel, newAt + entry.newRel, scope.operation, entry.explains, entry.written);
+    else if (entry.call === 'explain') scope.recorder.explain(entry.oldRel === undefined ? undefined : oldAt + entry.oldRel, entry.newRel === undefined ? undefined : newAt + entry.newRel);
+    else compareSchemas(scope, entry.oldSchema, entry.newSchema, oldAt + entry.oldRel, newAt + entry.newRel);
+  }
+}
+
+/** One pair of schema objects, keyword by keyword (the pairs of subschemas through compareSchemas). */
+function comparePair(scope: SchemaScope, oldSchema: JsonSchema, newSchema: JsonSchema, oldAt: string, newAt: string): void {
   const record: RecordSchemaChange = (kind, message, oldPointer = oldAt, newPointer = newAt, explains = 'both') =>
-    scope.recorder.record(`${scope.context}-${kind}`, message, oldPointer, newPointer, scope.operation, explains);
+    recordIn(scope, `${scope.context}-${kind}`, message, oldPointer, newPointer, explains);
   const at = (keyword: string) => [`${oldAt}/${keyword}`, `${newAt}/${keyword}`] as const;
 
   compareTypes(oldSchema, newSchema, (kind, message) => record(kind, message, ...at('type')));
   // A schema's `example: v` (OpenAPI 3.0, deprecated in 3.1) is `examples: [v]` (JSON Schema 2020-12 §9.5) said the 3.1 way.
   const exampleAsExamples = (one: JsonSchema, other: JsonSchema) => 'example' in one && !('examples' in one) && Array.isArray(other.examples) && !('example' in other) && other.examples.length === 1 && canonical(other.examples[0]) === canonical(one.example);
-  if (exampleAsExamples(oldSchema, newSchema)) scope.recorder.explain(`${oldAt}/example`, `${newAt}/examples`);
-  if (exampleAsExamples(newSchema, oldSchema)) scope.recorder.explain(`${oldAt}/examples`, `${newAt}/example`);
+  if (exampleAsExamples(oldSchema, newSchema)) explainIn(scope, `${oldAt}/example`, `${newAt}/examples`);
+  if (exampleAsExamples(newSchema, oldSchema)) explainIn(scope, `${oldAt}/examples`, `${newAt}/example`);
   // `const: v` is `enum: [v]` (JSON Schema 2020-12 §6.1.2-3); OpenAPI 3.0, which has no `const`, can only write the latter.
   const constAsEnum = (one: JsonSchema, other: JsonSchema) => one.const !== undefined && one.enum === undefined && other.const === undefined && other.enum !== undefined;
   if (constAsEnum(oldSchema, newSchema) || constAsEnum(newSchema, oldSchema)) {
     const enumOf = (schema: JsonSchema) => schema.enum ?? [schema.const];
     const [oldKey, newKey] = [oldSchema.enum ? 'enum' : 'const', newSchema.enum ? 'enum' : 'const'];
-    scope.recorder.explain(`${oldAt}/${oldKey}`, `${newAt}/${newKey}`);
+    explainIn(scope, `${oldAt}/${oldKey}`, `${newAt}/${newKey}`);
     compareEnums(enumOf(oldSchema), enumOf(newSchema), (kind, message) => record(kind, message, `${oldAt}/${oldKey}`, `${newAt}/${newKey}`));
   } else {
     compareEnums(oldSchema.enum, newSchema.enum, (kind, message) => record(kind, message, ...at('enum')));
@@ -74,7 +139,7 @@ export function compareSchemas(scope: SchemaScope, oldSchema: unknown, newSchema
     const before = (oldSchema[keyword] === NEUTRAL[keyword] ? undefined : oldSchema[keyword]) as number | undefined;
     const after = (newSchema[keyword] === NEUTRAL[keyword] ? undefined : newSchema[keyword]) as number | undefined;
     if (before === after) {
-      if (oldSchema[keyword] !== newSchema[keyword]) scope.recorder.explain(`${oldAt}/${keyword}`, `${newAt}/${keyword}`);
+      if (oldSchema[keyword] !== newSchema[keyword]) explainIn(scope, `${oldAt}/${keyword}`, `${newAt}/${keyword}`);
       continue;
     }
     const upper = UPPER_LIMITS.includes(keyword);
@@ -111,7 +176,7 @@ function compareBooleanSchemas(scope: SchemaScope, oldSchema: unknown, newSchema
   const before = allows(oldSchema);
   const after = allows(newSchema);
   if (before === after) return;
-  const record = (kind: SchemaKind) => scope.recorder.record(`${scope.context}-${kind}`, `schema ${before === 'some' ? 'a schema' : show(oldSchema ?? true)} → ${after === 'some' ? 'a schema' : show(newSchema ?? true)}`, oldAt, newAt, scope.operation);
+  const record = (kind: SchemaKind) => recordIn(scope, `${scope.context}-${kind}`, `schema ${before === 'some' ? 'a schema' : show(oldSchema ?? true)} → ${after === 'some' ? 'a schema' : show(newSchema ?? true)}`, oldAt, newAt);
   const rank = { nothing: 0, some: 1, anything: 2 };
   record(rank[after] > rank[before] ? 'constraint-widened' : 'constraint-narrowed');
 }
@@ -128,7 +193,7 @@ function compareProperties(scope: SchemaScope, oldSchema: JsonSchema, newSchema:
   for (const name of Object.keys(oldProps)) {
     const oldProp = pointerOf([name]);
     if (!(name in newProps)) record('property-removed', `property "${name}" removed`, `${oldAt}/properties${oldProp}`, `${newAt}/properties`, 'old');
-    else if (absentHere(oldProps, name) && absentHere(newProps, name)) scope.recorder.explain(`${oldAt}/properties${oldProp}`, `${newAt}/properties${oldProp}`);
+    else if (absentHere(oldProps, name) && absentHere(newProps, name)) explainIn(scope, `${oldAt}/properties${oldProp}`, `${newAt}/properties${oldProp}`);
     else compareSchemas(scope, oldProps[name], newProps[name], `${oldAt}/properties${oldProp}`, `${newAt}/properties${oldProp}`);
   }
   for (const name of Object.keys(newProps)) {
@@ -138,7 +203,7 @@ function compareProperties(scope: SchemaScope, oldSchema: JsonSchema, newSchema:
   const oldRequired = new Set((listOf(oldSchema.required) as string[]).filter((name) => !absentHere(oldProps, name)));
   const newRequired = new Set((listOf(newSchema.required) as string[]).filter((name) => !absentHere(newProps, name)));
   // The catch-all compares `required` as written; names dropped above are not a change it should list.
-  if (oldRequired.size !== listOf(oldSchema.required).length || newRequired.size !== listOf(newSchema.required).length) scope.recorder.explain(`${oldAt}/required`, `${newAt}/required`);
+  if (oldRequired.size !== listOf(oldSchema.required).length || newRequired.size !== listOf(newSchema.required).length) explainIn(scope, `${oldAt}/required`, `${newAt}/required`);
   for (const name of newRequired) if (!oldRequired.has(name)) record('required-added', `property "${name}" becomes required`, `${oldAt}/required`, `${newAt}/required`);
   for (const name of oldRequired) if (!newRequired.has(name)) record('required-removed', `property "${name}" is no longer required`, `${oldAt}/required`, `${newAt}/required`);
 }
@@ -207,12 +272,12 @@ function compareBounds(scope: SchemaScope, side: 'upper' | 'lower', oldSchema: J
   const before = boundOf(oldSchema);
   const after = boundOf(newSchema);
   const label = (b: typeof before) => (b ? `${b.keyword} ${b.value}` : '(none)');
-  for (const keyword of [inclusive, exclusive]) if (oldSchema[keyword] !== newSchema[keyword]) scope.recorder.explain(`${oldAt}/${keyword}`, `${newAt}/${keyword}`);
+  for (const keyword of [inclusive, exclusive]) if (oldSchema[keyword] !== newSchema[keyword]) explainIn(scope, `${oldAt}/${keyword}`, `${newAt}/${keyword}`);
   if (before?.value === after?.value && before?.exclusive === after?.exclusive) return;
   // How far in each bound reaches, on one axis: a larger score allows fewer values.
   const inward = (b: NonNullable<typeof before>) => (side === 'upper' ? -b.value : b.value);
   const tighter = after !== undefined && (before === undefined || inward(after) > inward(before) || (after.value === before.value && after.exclusive));
-  const message = `${side === 'upper' ? 'maximum' : 'minimum'} ${label(before)} → ${label(after)}`;
+  const message = `${side === 'upper' ? 'upper bound' : 'lower bound'} ${label(before)} → ${label(after)}`;
   const keyword = (before ?? after)!.keyword;
   record(tighter ? 'constraint-narrowed' : 'constraint-widened', message, `${oldAt}/${before?.keyword ?? keyword}`, `${newAt}/${after?.keyword ?? keyword}`);
 }
@@ -256,7 +321,7 @@ function compareSubschema(scope: SchemaScope, keyword: string, oldSchema: JsonSc
 function withoutTrue(scope: SchemaScope, keyword: string, oldSchema: JsonSchema, newSchema: JsonSchema, oldAt: string, newAt: string): [unknown, unknown] {
   const open = (value: unknown) => keyword !== 'contains' && value === true || (isObject(value) && Object.keys(value).length === 0);
   const [before, after] = [open(oldSchema[keyword]) ? undefined : oldSchema[keyword], open(newSchema[keyword]) ? undefined : newSchema[keyword]];
-  if (before === undefined && after === undefined && oldSchema[keyword] !== newSchema[keyword]) scope.recorder.explain(`${oldAt}/${keyword}`, `${newAt}/${keyword}`);
+  if (before === undefined && after === undefined && oldSchema[keyword] !== newSchema[keyword]) explainIn(scope, `${oldAt}/${keyword}`, `${newAt}/${keyword}`);
   return [before, after];
 }
 
@@ -319,7 +384,7 @@ function compareBranches(scope: SchemaScope, keyword: 'allOf' | 'anyOf' | 'oneOf
   for (const [i, j] of pairs) {
     compareSchemas(scope, before[i], after[j], `${oldAt}/${keyword}/${i}`, `${newAt}/${keyword}/${j}`);
     // The catch-all pass walks arrays by position; a branch that moved is compared above, not there.
-    if (i !== j) scope.recorder.explain(`${oldAt}/${keyword}/${i}`, `${newAt}/${keyword}/${j}`);
+    if (i !== j) explainIn(scope, `${oldAt}/${keyword}/${i}`, `${newAt}/${keyword}/${j}`);
   }
   // A branch list that appears constrains, one that goes frees (above); within a list, a branch of
   // allOf is one more constraint and a branch of anyOf/oneOf one more alternative.

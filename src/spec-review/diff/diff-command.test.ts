@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { applyEdits, cli, cliInProcess, FIXTURES, readYaml, writeSpecs, type Edits } from '../__fixtures__/spec-cli.ts';
@@ -193,6 +194,13 @@ describe('flag-admin spec diff', () => {
     expect(markdown.code).toBe(1);
   });
 
+  it('names a changed numeric bound as the bound, with the keyword and value on each side', async () => {
+    const at = '/components/schemas/Pet/properties/born';
+    const files = writeSpecs({ 'old.yaml': applyEdits(BASE, { set: { [`${at}/maximum`]: 10 } }), 'new.yaml': applyEdits(BASE, { set: { [`${at}/exclusiveMaximum`]: 10 } }) });
+    const { stdout } = await cliInProcess(['spec', 'diff', files['old.yaml']!, files['new.yaml']!]);
+    expect(stdout).toContain('\n  upper bound maximum 10 → exclusiveMaximum 10\n');
+  });
+
   it('refuses bad usage with exit 2: one file, two stdins, an unknown format, an unreadable, unparsable or invalid spec', async () => {
     expect((await cliInProcess(['spec', 'diff', BASE_FILE])).stderr).toContain('expected OLD and NEW');
     expect((await cliInProcess(['spec', 'diff', '-', '-'])).code).toBe(2);
@@ -206,5 +214,70 @@ describe('flag-admin spec diff', () => {
     const broken = await cli(['spec', 'diff', '-', BASE_FILE], { stdin: 'openapi: [3.1\n' });
     expect(broken.code).toBe(2);
     expect(broken.stderr).toMatch(/<stdin>:\d+:\d+: expected a YAML or JSON document/);
+  });
+});
+
+describe('flag-admin spec diff across files', () => {
+  // A spec split over files: the schemas live in schemas.yaml, the paths $ref them by file.
+  const schemas = (tag: object, maxItems: number) => ({
+    Pet: { type: 'object', required: ['id'], properties: { id: { type: 'integer' }, tag } },
+    Pets: { type: 'array', maxItems, items: { $ref: '#/Pet' } },
+  });
+  const api = {
+    openapi: '3.0.3',
+    info: { title: 'Pets', version: '1' },
+    paths: {
+      '/pets': {
+        get: { operationId: 'listPets', responses: { 200: { description: 'Pets.', content: { 'application/json': { schema: { $ref: 'schemas.yaml#/Pets' } } } } } },
+        post: { operationId: 'addPet', requestBody: { content: { 'application/json': { schema: { $ref: 'schemas.yaml#/Pet' } } } }, responses: { 201: { description: 'Added.' } } },
+      },
+    },
+  };
+
+  it('reports a change inside another file at its place in that file, once for every operation it reaches', async () => {
+    const old = writeSpecs({ 'api.yaml': api, 'schemas.yaml': schemas({ type: 'string', nullable: true }, 100) });
+    const now = writeSpecs({ 'api.yaml': api, 'schemas.yaml': schemas({ type: 'string' }, 50) });
+    const { code, stdout } = await cliInProcess(['spec', 'diff', old['api.yaml']!, now['api.yaml']!, '--format', 'json']);
+    const { changes } = JSON.parse(stdout) as { changes: { ruleId: string; operations: string[]; old: { file: string; pointer: string; line: number }; new: { file: string; pointer: string; line: number } }[] };
+    const lineOf = (side: { file: string; line: number }) => readFileSync(side.file, 'utf8').split('\n')[side.line - 1]!;
+    const maxItems = changes.find((c) => c.ruleId === 'response-constraint-narrowed')!;
+    expect(maxItems.old).toMatchObject({ file: old['schemas.yaml'], pointer: '/Pets/maxItems' });
+    expect(lineOf(maxItems.old)).toMatch(/^\s+maxItems: 100$/);
+    expect(lineOf(maxItems.new)).toMatch(/^\s+maxItems: 50$/);
+    const nullable = changes.filter((c) => c.ruleId.endsWith('-type-narrowed'));
+    expect(nullable.map((c) => [c.ruleId, c.old.file, c.old.pointer, c.operations])).toEqual([
+      ['request-type-narrowed', old['schemas.yaml'], '/Pet/properties/tag/type', ['POST /pets']],
+      ['response-type-narrowed', old['schemas.yaml'], '/Pet/properties/tag/type', ['GET /pets']],
+    ]);
+    expect(lineOf(nullable[0]!.new)).toMatch(/^\s+type: string$/);
+    expect(code).toBe(1);
+  });
+
+  it('refuses a $ref that does not resolve with exit 2, naming the $ref where it is written, in the spec or in a file it refers to', async () => {
+    const good = writeSpecs({ 'api.yaml': api, 'schemas.yaml': schemas({ type: 'string' }, 1) });
+    const broken = writeSpecs({
+      'local.yaml': applyEdits(api, { set: { '/paths/~1pets/get/responses/200/content/application~1json/schema': { $ref: '#/components/schemas/Pets' } } }),
+      'api.yaml': applyEdits(api, { set: { '/paths/~1pets/get/responses/200/content/application~1json/schema': { $ref: 'schemas.yaml#/Petz' } } }),
+      'nested.yaml': api,
+      'schemas.yaml': { ...schemas({ type: 'string' }, 1), Pets: { type: 'array', items: { $ref: 'gone.yaml#/Pet' } } },
+    });
+    const refused = async (file: string) => {
+      const { code, stderr } = await cliInProcess(['spec', 'diff', good['api.yaml']!, file]);
+      expect(code).toBe(2);
+      return stderr;
+    };
+    const lineOf = (file: string, line: number) => readFileSync(file, 'utf8').split('\n')[line - 1]!;
+    const cases: [string, string, string, string][] = [
+      [broken['local.yaml']!, broken['local.yaml']!, '/paths/~1pets/get/responses/200/content/application~1json/schema/$ref', '"#/components/schemas/Pets"'],
+      [broken['api.yaml']!, broken['api.yaml']!, '/paths/~1pets/get/responses/200/content/application~1json/schema/$ref', '"schemas.yaml#/Petz"'],
+      [broken['nested.yaml']!, broken['schemas.yaml']!, '/Pets/items/$ref', '"gone.yaml#/Pet"'],
+    ];
+    for (const [spec, where, pointer, ref] of cases) {
+      const stderr = await refused(spec);
+      const [, file, line] = /^flag-admin spec diff: (.+):(\d+):\d+ #(\S+): expected \$ref (\S+) to resolve, got .+\n$/.exec(stderr) ?? [];
+      expect(stderr).toContain(`#${pointer}: expected $ref ${ref} to resolve`);
+      expect(file).toBe(where);
+      expect(lineOf(where, Number(line))).toContain(JSON.parse(ref));
+    }
   });
 });

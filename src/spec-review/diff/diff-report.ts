@@ -1,19 +1,11 @@
-import type { Change, ChangeSide } from './change-recorder.ts';
+import { cell, formatRenderer, markdownPlace, textBlock } from '../report-format.ts';
+import type { Change } from './change-recorder.ts';
 import type { DiffResult } from './diff-specs.ts';
 
 export const DIFF_FORMATS = ['text', 'json', 'markdown'] as const;
 export type DiffFormat = (typeof DIFF_FORMATS)[number];
 
-export function renderDiff(result: DiffResult, format: DiffFormat): string {
-  switch (format) {
-    case 'json':
-      return JSON.stringify(result, null, 2) + '\n';
-    case 'markdown':
-      return renderMarkdown(result);
-    case 'text':
-      return renderText(result);
-  }
-}
+export const renderDiff = formatRenderer<DiffResult, DiffFormat>({ text: renderText, markdown: renderMarkdown });
 
 function headline({ old, new: now, openapi, changes, breaking }: DiffResult): string {
   // Said, not counted as a change: the format is not the API (diff-specs.ts).
@@ -22,26 +14,15 @@ function headline({ old, new: now, openapi, changes, breaking }: DiffResult): st
   return `${old} → ${now}${formats}: ${changes.length} change(s); breaking for clients: ${breaking.client}, for servers: ${breaking.server}`;
 }
 
-/** `file:line:column #pointer`: what an editor or a CI log makes a link of. */
-export const place = (side: ChangeSide) => `${side.file}:${side.line}:${side.column} #${side.pointer}`;
-
 function renderText(result: DiffResult): string {
   const blocks = result.changes.map((c: Change) =>
-    [
-      `${c.severity.toUpperCase().padEnd(8)}  ${c.ruleId}  (clients: ${c.client}, servers: ${c.server})`,
-      `  ${c.message}`,
-      ...(c.operations.length > 0 ? [`  operations: ${c.operations.join(', ')}`] : []),
-      `  old: ${place(c.old)}`,
-      `  new: ${place(c.new)}`,
-    ].join('\n'),
+    textBlock(`${c.severity.toUpperCase().padEnd(8)}  ${c.ruleId}  (clients: ${c.client}, servers: ${c.server})`, c.message, c.operations, [['old:', c.old], ['new:', c.new]]),
   );
   return [...blocks, headline(result)].join('\n\n') + '\n';
 }
 
 function renderMarkdown(result: DiffResult): string {
-  const cell = (text: string) => text.replaceAll('|', '\\|');
-  const code = (side: ChangeSide) => `\`${cell(`${side.pointer || '/'}`)}\` (${side.line}:${side.column})`;
-  const rows = result.changes.map((c) => `| ${c.severity} | \`${c.ruleId}\` | ${c.client} | ${c.server} | ${cell(c.message)} | ${cell(c.operations.join(', '))} | ${code(c.old)} | ${code(c.new)} |`);
+  const rows = result.changes.map((c) => `| ${c.severity} | \`${c.ruleId}\` | ${c.client} | ${c.server} | ${cell(c.message)} | ${cell(c.operations.join(', '))} | ${markdownPlace(c.old)} | ${markdownPlace(c.new)} |`);
   const table = rows.length === 0 ? [] : ['', '| severity | rule | clients | servers | change | operations | old | new |', '|---|---|---|---|---|---|---|---|', ...rows];
   return [`### API changes: ${headline(result)}`, ...table, ''].join('\n');
 }

@@ -139,11 +139,11 @@ function compareOperations(recorder: ChangeRecorder, oldDoc: JsonSchema, newDoc:
  */
 function recordRemoval(recorder: ChangeRecorder, old: OperationAt, asOf: Date): void {
   const label = old.label;
-  if (!old.operation.deprecated) return recorder.record('operation-removed', `${label} removed`, old.pointer, containerOf(old.pointer), label, 'old');
+  if (!old.operation.deprecated) return void recorder.record('operation-removed', `${label} removed`, old.pointer, containerOf(old.pointer), label, 'old');
   const sunset = sunsetOf(old);
-  if (!sunset) return recorder.record('operation-removed-deprecated', `${label} removed (deprecated, no sunset date in x-sunset or a Sunset header)`, old.pointer, containerOf(old.pointer), label, 'old');
+  if (!sunset) return void recorder.record('operation-removed-deprecated', `${label} removed (deprecated, no sunset date in x-sunset or a Sunset header)`, old.pointer, containerOf(old.pointer), label, 'old');
   const day = sunset.date.toISOString().slice(0, 10);
-  if (sunset.date.getTime() <= asOf.getTime()) return recorder.record('operation-removed-after-sunset', `${label} removed after its sunset date ${day} (${sunset.from})`, old.pointer, containerOf(old.pointer), label, 'old');
+  if (sunset.date.getTime() <= asOf.getTime()) return void recorder.record('operation-removed-after-sunset', `${label} removed after its sunset date ${day} (${sunset.from})`, old.pointer, containerOf(old.pointer), label, 'old');
   recorder.record('operation-removed', `${label} removed before its sunset date ${day} (${sunset.from})`, old.pointer, containerOf(old.pointer), label, 'old');
 }
 
@@ -251,8 +251,8 @@ function compareRequestBodies(recorder: ChangeRecorder, old: OperationAt, now: O
   const oldAt = `${old.pointer}/requestBody`;
   const newAt = `${now.pointer}/requestBody`;
   if (!before && !after) return;
-  if (!before) return recorder.record('request-body-added', `a request body is added${after!.required ? ' (required)' : ''}`, old.pointer, newAt, label, 'new');
-  if (!after) return recorder.record('request-body-removed', 'the request body is removed', oldAt, now.pointer, label, 'old');
+  if (!before) return void recorder.record('request-body-added', `a request body is added${after!.required ? ' (required)' : ''}`, old.pointer, newAt, label, 'new');
+  if (!after) return void recorder.record('request-body-removed', 'the request body is removed', oldAt, now.pointer, label, 'old');
   if (!before.required && after.required) recorder.record('request-body-became-required', 'the request body becomes required', oldAt, `${newAt}/required`, label);
   if (before.required && !after.required) recorder.record('request-body-became-optional', 'the request body becomes optional', `${oldAt}/required`, newAt, label);
   compareContent(recorder, 'request', before, after, oldAt, newAt, label);
