@@ -453,6 +453,26 @@ export const BROKEN_TARGETS: BrokenTarget[] = [
   },
   ...NEAR_MISS_BROKEN_TARGETS,
   ...SEQUENCE_BROKEN_TARGETS,
+  {
+    name: 'the 401 of the OIDC read quotes the OIDC secret ("login failed for client secret …")',
+    errors: ['no-secret-echo'],
+    serve: (contract) =>
+      breakResponses(contract, (req, res, mock) => {
+        if (res.status !== 401 || operationOf(contract, req) !== GET_OIDC_SETTINGS) return res;
+        const { secret } = JSON.parse(mock.handle({ ...req, headers: { ...req.headers, authorization: ADMIN_KEY } }).body!) as { secret: string };
+        return editJson(res, (body) => ({ ...body, message: `login failed for client secret ${secret}` }));
+      }),
+  },
+  {
+    name: 'a 403 quotes the key it refused ("key … lacks permission")',
+    errors: ['no-secret-echo'],
+    serve: (contract) => breakResponses(contract, (req, res) => (res.status === 403 ? editJson(res, (body) => ({ ...body, message: `key ${String(req.headers.authorization)} lacks permission` })) : res)),
+  },
+  {
+    name: 'a header echoes the key (X-Debug-Principal on every answer)',
+    errors: ['no-secret-echo'],
+    serve: (contract) => breakResponses(contract, (req, res) => (req.headers.authorization === VIEWER_KEY ? { ...res, headers: { ...res.headers, 'x-debug-principal': `apikey:${VIEWER_KEY}` } } : res)),
+  },
 ];
 
 /** Plausible real implementations that differ from the mock in ways the spec allows: no error, no warning. */
@@ -490,6 +510,10 @@ export const CONFORMANT_VARIANTS: Omit<BrokenTarget, 'errors' | 'warnings' | 'ar
     name: 'an undocumented property without --strict',
     serve: (contract) =>
       breakResponses(contract, (req, res) => (operationOf(contract, req) === GET_OIDC_SETTINGS && res.status === 200 ? editJson(res, (body) => ({ ...body, clientSecretHint: 'abc' })) : res)),
+  },
+  {
+    name: 'error messages quote the request path and the refused key\'s length, never the key',
+    serve: (contract) => breakResponses(contract, (req, res) => (res.status >= 400 && res.body ? editJson(res, (body) => ({ ...body, message: `${String(body.message)} (${req.method} ${req.url}; key of ${String(req.headers.authorization ?? '').length} characters)` })) : res)),
   },
   ...NEAR_MISS_CONFORMANT_VARIANTS,
 ];
