@@ -81,6 +81,8 @@ export function createPassiveJudge(options: PassiveJudgeOptions): PassiveJudge {
   const { contract, baseUrl, strict = false, maxFindings = 1000 } = options;
   // Keys and secret values seen: what every finding is redacted of. Few in practice (a key per client).
   const secrets = new BoundedMap<string, true>(MAX_SECRETS);
+  // The `format: password` values alone (no keys), for no-secret-echo: an error answer must not carry one seen before.
+  const secretValues = new BoundedMap<string, true>(MAX_SECRETS);
   let redact = createRedactor([]);
   let redactorVersion = -1;
   // Per key (in memory only): an id to compare reads by, and whether it has proved valid.
@@ -115,7 +117,11 @@ export function createPassiveJudge(options: PassiveJudgeOptions): PassiveJudge {
     requests++;
     const keyCame = passing.key !== undefined && passing.key.trim() !== '';
     if (keyCame) secrets.set(passing.key!, true);
-    if (passing.response) for (const secret of secretsSeen([{ response: passing.response } as Exchange], contract.secretProperties)) secrets.set(secret, true);
+    if (passing.response)
+      for (const secret of secretsSeen([{ response: passing.response } as Exchange], contract.secretProperties)) {
+        secrets.set(secret, true);
+        secretValues.set(secret, true);
+      }
     if (secrets.version !== redactorVersion) {
       redact = createRedactor(secrets.keys());
       redactorVersion = secrets.version;
@@ -130,7 +136,7 @@ export function createPassiveJudge(options: PassiveJudgeOptions): PassiveJudge {
     let key = keyCame ? keys.get(passing.key!) : undefined;
     if (keyCame && !key) keys.set(passing.key!, (key = { id: keys.version + 1, valid: false }));
     const verdicts = consultModel(passing, key);
-    const context = { contract, strict, all: [exchange], excerpt: { secretProperties: contract.secretProperties, redact }, verdicts: new Map([[exchange.seq, verdicts]]) };
+    const context = { contract, strict, all: [exchange], excerpt: { secretProperties: contract.secretProperties, redact }, verdicts: new Map([[exchange.seq, verdicts]]), secrets: { keys: keyCame ? [{ value: passing.key!, name: 'the key the request sent' }] : [], values: secretValues.keys() } };
     const results = applyChecks(PASSIVE_CHECKS, [exchange], [], context, new Set());
     foldRows(rows, results.rows);
     if (route.kind === 'operation') countCoverage(coverage, route.operation, exchange, results.nonConformant.has(exchange.seq));

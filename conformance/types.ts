@@ -41,12 +41,13 @@ export type StepKind =
   | 'near-miss-account'
   | 'odd-id'
   | 'unlisted-method'
+  | 'trailing-slash'
   | 'repeat-read'
   | 'final-probe'
   | 'bystander-delete'
   | 'random-step';
 
-export const HOSTILE_STEPS: ReadonlySet<StepKind> = new Set(['odd-id', 'unlisted-method']);
+export const HOSTILE_STEPS: ReadonlySet<StepKind> = new Set(['odd-id', 'unlisted-method', 'trailing-slash']);
 
 /** One request of a scenario, before it is sent. */
 export interface PlannedRequest {

@@ -14,6 +14,12 @@ export interface CheckContext {
   excerpt: ExcerptOptions;
   /** The model's verdicts on each exchange, by seq (conformance/model): filed under the checks by applyChecks. */
   verdicts?: ReadonlyMap<number, readonly Verdict[]>;
+  /**
+   * Secrets no answer may carry outside their own place (no-secret-echo): the keys the run sends,
+   * each with the name findings give it, and `format: password` values seen before (the proxy's
+   * earlier traffic; the suite's are read from `all`). Absent: the check judges nothing.
+   */
+  secrets?: { keys: readonly { value: string; name: string }[]; values?: Iterable<string> };
 }
 
 /** What a check says about one exchange (or group) that fails it. The runner adds request, response excerpt and curl line. */

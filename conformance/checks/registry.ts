@@ -19,6 +19,7 @@ import { missingProjectNotFound } from './missing-project-not-found.ts';
 import { nearMissProjectNotFound, nearMissTokenNotFound } from './near-miss-id-not-found.ts';
 import { nearMissKeyRejected } from './near-miss-key-rejected.ts';
 import { noUndocumentedBody } from './no-undocumented-body.ts';
+import { noSecretEcho } from './no-secret-echo.ts';
 import { notAServerError } from './not-a-server-error.ts';
 import { oddIdRejected } from './odd-id-rejected.ts';
 import { projectEnvironmentsEnabled } from './project-environments-enabled.ts';
@@ -41,6 +42,7 @@ export const CHECKS: readonly Check[] = [
   responseSchemaConformance,
   errorKindConformance,
   noUndocumentedBody,
+  noSecretEcho,
   undocumentedProperties,
   errorIdsUnique,
   listItemsUnique,

@@ -1,10 +1,13 @@
-import { FORBIDDEN, NOT_FOUND, UNAUTHORIZED } from '../http-status.ts';
+import { FORBIDDEN, METHOD_NOT_ALLOWED, NOT_FOUND, UNAUTHORIZED } from '../http-status.ts';
 import { DELETE_SERVICE_ACCOUNT_TOKEN, GET_PROJECT_ENVIRONMENTS } from '../operation-ids.ts';
 import type { PlannedRequest, SkippedStep } from '../types.ts';
 import { harmlessPath } from './probe-path.ts';
 import { encodeId, pathOf, successStatuses, type PlanInput } from './plan-input.ts';
 import { NEEDS_ALLOW_DELETE, NEEDS_RESTRICTED_KEY, NEEDS_TOKEN, type ScenarioPlan } from './scenario-plan.ts';
 import { allocateTokens } from './token-allocation.ts';
+
+/** What a request without a key may get on a path spelled with a trailing slash: the operation's 401, or the router's refusal or redirect. */
+const TRAILING_SLASH_ANSWERS = [UNAUTHORIZED, NOT_FOUND, METHOD_NOT_ALLOWED, 301, 308];
 
 /**
  * API §5: no or an invalid key -> 401 AuthenticationRequired on every operation; a valid key
@@ -19,6 +22,8 @@ export function authScenario(input: PlanInput): ScenarioPlan {
     const base = { operationId: operation.operationId, method: operation.method, path: harmlessPath(operation, input) };
     const header = operation.authHeaders.join(' or ');
     requests.push({ ...base, step: 'no-credentials', label: `${operation.operationId} without ${header} header`, credential: 'none', expects: [UNAUTHORIZED] });
+    // Spec decision trailing-slash: the path with one more slash is the operation (then 401 here) or nothing (404, 405, a redirect to the path without it); an answer past auth is a second door.
+    requests.push({ ...base, path: `${base.path}/`, step: 'trailing-slash', label: `${operation.operationId} without ${header} header, the path with a trailing slash`, credential: 'none', expects: TRAILING_SLASH_ANSWERS });
     requests.push({ ...base, step: 'invalid-key', label: `${operation.operationId} with an invalid key`, credential: 'invalid', expects: [UNAUTHORIZED] });
 
     // Every restricted key on every operation (keys of different accounts may differ: spec decision on permissions).

@@ -76,7 +76,7 @@ export const BROKEN_TARGETS: BrokenTarget[] = [
   {
     name: 'no Content-Type on JSON bodies',
     errors: ['content-type-conformance'],
-    serve: (contract) => breakResponses(contract, (_, res) => ({ ...res, headers: {} })),
+    serve: (contract) => breakResponses(contract, (_, res) => ({ ...res, headers: Object.fromEntries(Object.entries(res.headers).filter(([name]) => name.toLowerCase() !== 'content-type')) })),
   },
   {
     name: 'missing field: the environments response lacks version',
@@ -453,6 +453,38 @@ export const BROKEN_TARGETS: BrokenTarget[] = [
   },
   ...NEAR_MISS_BROKEN_TARGETS,
   ...SEQUENCE_BROKEN_TARGETS,
+  {
+    name: 'the 401 of the OIDC read quotes the OIDC secret ("login failed for client secret …")',
+    errors: ['no-secret-echo'],
+    serve: (contract) =>
+      breakResponses(contract, (req, res, mock) => {
+        if (res.status !== 401 || operationOf(contract, req) !== GET_OIDC_SETTINGS) return res;
+        const { secret } = JSON.parse(mock.handle({ ...req, headers: { ...req.headers, authorization: ADMIN_KEY } }).body!) as { secret: string };
+        return editJson(res, (body) => ({ ...body, message: `login failed for client secret ${secret}` }));
+      }),
+  },
+  {
+    name: 'a 403 quotes the key it refused ("key … lacks permission")',
+    errors: ['no-secret-echo'],
+    serve: (contract) => breakResponses(contract, (req, res) => (res.status === 403 ? editJson(res, (body) => ({ ...body, message: `key ${String(req.headers.authorization)} lacks permission` })) : res)),
+  },
+  {
+    name: 'a header echoes the key (X-Debug-Principal on every answer)',
+    errors: ['no-secret-echo'],
+    serve: (contract) => breakResponses(contract, (req, res) => (req.headers.authorization === VIEWER_KEY ? { ...res, headers: { ...res.headers, 'x-debug-principal': `apikey:${VIEWER_KEY}` } } : res)),
+  },
+  {
+    name: 'a second route with a trailing slash that skips auth (the OIDC settings read without a key)',
+    errors: ['auth-missing-rejected'],
+    serve: (contract) =>
+      breakResponses(contract, (req, res, mock) => (req.url.split('?')[0] === '/api/admin/auth/oidc/settings/' ? mock.handle({ ...req, url: '/api/admin/auth/oidc/settings', headers: { ...req.headers, authorization: ADMIN_KEY } }) : res)),
+  },
+  {
+    name: 'a 405 without Allow (a framework\'s bare method refusal)',
+    errors: [],
+    warnings: ['unlisted-method-rejected'],
+    serve: (contract) => breakResponses(contract, (_, res) => (res.status === 405 ? { ...res, headers: Object.fromEntries(Object.entries(res.headers).filter(([name]) => name.toLowerCase() !== 'allow')) } : res)),
+  },
 ];
 
 /** Plausible real implementations that differ from the mock in ways the spec allows: no error, no warning. */
@@ -490,6 +522,25 @@ export const CONFORMANT_VARIANTS: Omit<BrokenTarget, 'errors' | 'warnings' | 'ar
     name: 'an undocumented property without --strict',
     serve: (contract) =>
       breakResponses(contract, (req, res) => (operationOf(contract, req) === GET_OIDC_SETTINGS && res.status === 200 ? editJson(res, (body) => ({ ...body, clientSecretHint: 'abc' })) : res)),
+  },
+  {
+    name: 'error messages quote the request path and the refused key\'s length, never the key',
+    serve: (contract) => breakResponses(contract, (req, res) => (res.status >= 400 && res.body ? editJson(res, (body) => ({ ...body, message: `${String(body.message)} (${req.method} ${req.url}; key of ${String(req.headers.authorization ?? '').length} characters)` })) : res)),
+  },
+  {
+    name: 'a router that ignores one trailing slash (Express by default)',
+    serve: (contract) => rewriteRequests(contract, (req) => ({ ...req, url: req.url.replace(/^([^?]+?)\/(\?|$)/, '$1$2') })),
+  },
+  {
+    name: 'a 308 redirect from the path with a trailing slash to the path without it',
+    serve: (contract) => {
+      const mock = freshMock(contract);
+      return serveRaw((req, res, answer) => {
+        const path = (req.url ?? '/').split('?')[0]!;
+        if (path.length > 1 && path.endsWith('/')) res.writeHead(308, { location: path.slice(0, -1), 'content-length': '0' }).end();
+        else answer(mock.handle(toMockRequest(req)));
+      });
+    },
   },
   ...NEAR_MISS_CONFORMANT_VARIANTS,
 ];

@@ -145,6 +145,17 @@ const BROKEN: { name: string; error: string; serve: (c: Contract) => Promise<Run
       return breakResponses(c, (req, res) => (operationOf(c, req) === 'getOidcSettings' && res.status === 200 ? editJson(res, (body) => ({ ...body, clientId: `client-${++reads}` })) : res));
     },
   },
+  { name: 'a 403 quotes the key it refused', error: 'no-secret-echo (error)', serve: (c) => breakResponses(c, (req, res) => (res.status === 403 ? editJson(res, (body) => ({ ...body, message: `key ${String(req.headers.authorization)} lacks permission` })) : res)) },
+  {
+    name: 'the 401 of the OIDC read quotes the OIDC secret the traffic showed before',
+    error: 'no-secret-echo (error)',
+    serve: (c) =>
+      breakResponses(c, (req, res, mock) => {
+        if (res.status !== 401 || operationOf(c, req) !== 'getOidcSettings') return res;
+        const { secret } = JSON.parse(mock.handle({ ...req, headers: { ...req.headers, authorization: ADMIN_KEY } }).body!) as { secret: string };
+        return editJson(res, (body) => ({ ...body, message: `login failed for client secret ${secret}` }));
+      }),
+  },
   { name: 'PUT on the OIDC settings answers 200', error: 'unlisted-method-rejected (warning)', serve: (c) => breakResponses(c, (req, res) => (req.method === 'PUT' ? { status: 200, headers: {}, body: undefined } : res)) },
   { name: 'drops the connection on the OIDC read with the viewer key', error: 'response-received (error)', serve: async (c) => { const mock = freshMock(c); return serveRaw((req, _, answer) => (req.headers.authorization === VIEWER_KEY ? req.socket.destroy() : answer(mock.handle(toMockRequest(req))))); } },
 ];
