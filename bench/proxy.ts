@@ -118,10 +118,11 @@ try {
     const answer = await request(target.url + route.path, { headers: route.headers });
     const response = { status: answer.statusCode, headers: Object.fromEntries(Object.entries(answer.headers).map(([k, v]) => [k, String(v)])), body: await answer.body.text() };
     const judge = createPassiveJudge({ contract, baseUrl: target.url });
-    const passing = { method: 'GET', target: route.path, key: route.headers.authorization, response };
-    for (let i = 0; i < CONFIG.judged; i++) judge.judge(passing);
+    // A response object of its own per exchange, as the proxy gets one: what is kept per response (a parsed body) is not reused.
+    const passing = () => ({ method: 'GET', target: route.path, key: route.headers.authorization, response: { ...response } });
+    for (let i = 0; i < CONFIG.judged; i++) judge.judge(passing());
     const started = performance.now();
-    for (let i = 0; i < CONFIG.judged; i++) judge.judge(passing);
+    for (let i = 0; i < CONFIG.judged; i++) judge.judge(passing());
     print(`| ${route.label} | ${fmt(((performance.now() - started) * 1000) / CONFIG.judged, 1)} |`);
   }
 } finally {

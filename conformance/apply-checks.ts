@@ -4,7 +4,7 @@ import { modelCredentialOf } from './judge-with-model.ts';
 import { RUN_WIDE_RULES, categoryOf } from './model-categories.ts';
 import type { Verdict } from './model/index.ts';
 import { curlLine } from './curl-line.ts';
-import { parseBody } from './checks/check.ts';
+import { parsedBodyOf } from './checks/check.ts';
 import { bodyExcerpt } from './redact.ts';
 import type { CheckOutcome, CheckResultRow, Exchange, Finding, Severity, SkippedStep } from './types.ts';
 
@@ -146,7 +146,7 @@ function toFinding(check: Check, draft: FindingDraft, context: CheckContext): Fi
         (exchange.response && {
           status: exchange.response.status,
           contentType: exchange.response.headers['content-type'],
-          excerpt: bodyExcerpt(exchange.response.body, parseBody(exchange.response.body), context.excerpt),
+          excerpt: bodyExcerpt(exchange.response.body, parsedBodyOf(exchange.response), context.excerpt),
         }));
   return {
     checkId: check.id,

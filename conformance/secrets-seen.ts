@@ -1,4 +1,4 @@
-import { parseBody } from './checks/check.ts';
+import { parsedBodyOf } from './checks/check.ts';
 import type { Exchange } from './types.ts';
 
 /**
@@ -11,7 +11,7 @@ export function secretsSeen(exchanges: readonly Exchange[], secretProperties: Re
   if (secretProperties.size === 0) return [];
   for (const exchange of exchanges) {
     if (!exchange.response) continue;
-    const body = parseBody(exchange.response.body);
+    const body = parsedBodyOf(exchange.response);
     if (!body.ok) continue;
     const stack: unknown[] = [body.value];
     while (stack.length > 0) {

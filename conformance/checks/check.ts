@@ -113,7 +113,7 @@ export const MAX_JSON_DEPTH = 256;
 export type ParsedBody = { ok: true; value: unknown } | { ok: false; depth?: number };
 
 /** The body as JSON; `ok: false` when it is not JSON, with `depth` when it nests deeper than MAX_JSON_DEPTH. */
-export function parseBody(body: string): ParsedBody {
+function parseBody(body: string): ParsedBody {
   const depth = nestingDepth(body);
   if (depth > MAX_JSON_DEPTH) return { ok: false, depth };
   try {
@@ -121,6 +121,18 @@ export function parseBody(body: string): ParsedBody {
   } catch {
     return { ok: false };
   }
+}
+
+const parsedBodies = new WeakMap<{ readonly body: string }, ParsedBody>();
+
+/**
+ * A recorded response's body as JSON, parsed once however many checks, the model and the secret
+ * scan read it (a response is recorded once and never changed; readers never change the value).
+ */
+export function parsedBodyOf(response: { readonly body: string }): ParsedBody {
+  let parsed = parsedBodies.get(response);
+  if (!parsed) parsedBodies.set(response, (parsed = parseBody(response.body)));
+  return parsed;
 }
 
 /** The deepest bracket nesting of a JSON text, strings skipped; one pass, no recursion. */

@@ -1,5 +1,5 @@
 import { instanceIds } from '../model/index.ts';
-import { documented, ordinaryResponses, parseBody, passed, type Check } from './check.ts';
+import { documented, ordinaryResponses, parsedBodyOf, passed, type Check } from './check.ts';
 
 /** Judged by the model (rule error-id-unique): this check is its category in the report. */
 export const errorIdsUnique: Check = {
@@ -11,7 +11,7 @@ export const errorIdsUnique: Check = {
   level: 'behaviour',
   judge: (exchanges, context) =>
     ordinaryResponses(exchanges).flatMap((exchange) => {
-      const body = parseBody(exchange.response.body);
+      const body = parsedBodyOf(exchange.response);
       const spec = documented(context, exchange);
       return body.ok && instanceIds(body.value, spec?.response.schema).length > 0 ? [passed(exchange)] : [];
     }),

@@ -1,6 +1,6 @@
 import { type ResponseContract, type SchemaViolation } from '../../src/contract/index.ts';
 import { valueAtPointer } from '../redact.ts';
-import { documented, failed, judgedBodies, parseBody, passed, type Check } from './check.ts';
+import { documented, failed, judgedBodies, parsedBodyOf, passed, type Check } from './check.ts';
 
 /** The violation of the `const` by which the spec fixes the error kind of a status (API §7). */
 export function isErrorKindViolation(violation: SchemaViolation, response: ResponseContract): boolean {
@@ -17,7 +17,7 @@ export const errorKindConformance: Check = {
     judgedBodies(exchanges).flatMap((exchange) => {
       const spec = documented(context, exchange);
       if (!spec?.response.errorKind) return [];
-      const body = parseBody(exchange.response.body);
+      const body = parsedBodyOf(exchange.response);
       // A body that is not JSON, or lacks the kind, is a schema violation: response-schema-conformance reports it.
       if (!body.ok) return [];
       const violation = spec.response.validate(body.value).find((v) => isErrorKindViolation(v, spec.response));

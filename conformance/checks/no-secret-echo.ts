@@ -1,5 +1,5 @@
 import { SUBSTRING_MIN } from '../secret-redactor.ts';
-import { failed, ordinaryResponses, parseBody, passed, type Check, type CheckContext } from './check.ts';
+import { failed, ordinaryResponses, parsedBodyOf, passed, type Check, type CheckContext } from './check.ts';
 import type { Exchange } from '../types.ts';
 
 /**
@@ -54,7 +54,7 @@ function judgeableSecrets(context: CheckContext): Secret[] {
   for (const exchange of context.all) {
     const response = exchange.response;
     if (!response || response.status < 200 || response.status > 299) continue;
-    const body = parseBody(response.body);
+    const body = parsedBodyOf(response);
     if (body.ok) walkStrings(body.value, context.contract.secretProperties, (value) => data.push(value), (value) => seen.add(value));
   }
   const all: Secret[] = [
@@ -73,7 +73,7 @@ function echoIn(exchange: Exchange & { response: NonNullable<Exchange['response'
   }
   if (response.status >= 200 && response.status <= 299) return undefined;
   const texts = [response.body];
-  const body = parseBody(response.body);
+  const body = parsedBodyOf(response);
   if (body.ok) walkStrings(body.value, new Set(), (value) => texts.push(value), () => {});
   const secret = secrets.find((s) => texts.some((t) => t.includes(s.value)));
   return secret ? { where: 'body', secret } : undefined;

@@ -1,6 +1,6 @@
 import { responseFor } from '../../src/contract/index.ts';
 import { bodyExcerpt } from '../redact.ts';
-import { documented, failed, ordinaryResponses, parseBody, passed, type Check } from './check.ts';
+import { documented, failed, ordinaryResponses, parsedBodyOf, passed, type Check } from './check.ts';
 
 export const noUndocumentedBody: Check = {
   id: 'no-undocumented-body',
@@ -19,7 +19,7 @@ export const noUndocumentedBody: Check = {
           exchange,
           message: `${exchange.label}: the spec describes no body for a ${exchange.response.status}, but ${exchange.response.body.length} bytes came back.`,
           expected: 'an empty body',
-          got: bodyExcerpt(exchange.response.body, parseBody(exchange.response.body), { ...context.excerpt, limit: 200 }),
+          got: bodyExcerpt(exchange.response.body, parsedBodyOf(exchange.response), { ...context.excerpt, limit: 200 }),
           schemaPointer: `${spec.operation.pointer}/responses/${spec.response.status}`,
         }),
       ];

@@ -1,7 +1,7 @@
 import { pointerOf, type Contract, type JsonSchema } from '../../src/contract/index.ts';
 import { isSuccess } from '../http-status.ts';
 import { GET_PROJECT_ENVIRONMENTS } from '../operation-ids.ts';
-import { failed, ordinaryResponses, parseBody, passed, type Check, type Judgement } from './check.ts';
+import { failed, ordinaryResponses, parsedBodyOf, passed, type Check, type Judgement } from './check.ts';
 
 /**
  * API §4.1's rule is about these two properties of the response (§2.1): the list, and each
@@ -37,7 +37,7 @@ export const projectEnvironmentsEnabled: Check = {
       return [{ operationId: GET_PROJECT_ENVIRONMENTS, verdict: 'not checked', reason: 'no request got a project\'s environments (see documented-success)' }];
     }
     return read.flatMap((exchange): Judgement[] => {
-      const body = parseBody(exchange.response.body);
+      const body = parsedBodyOf(exchange.response);
       const list = body.ok ? (body.value as Record<string, unknown> | null)?.[ENVIRONMENTS_PROPERTY] : undefined;
       // A body without a list is a schema violation: response-schema-conformance reports it.
       if (!Array.isArray(list)) return [];

@@ -1,5 +1,5 @@
 import { bodyExcerpt } from '../redact.ts';
-import { failed, parseBody, passed, type Check } from './check.ts';
+import { failed, parsedBodyOf, passed, type Check } from './check.ts';
 
 export const responseReceived: Check = {
   id: 'response-received',
@@ -18,7 +18,7 @@ export const responseReceived: Check = {
         expected: 'a complete HTTP response',
         got: exchange.transportError,
         // What did arrive, as the report shows any response: status, Content-Type, the body so far.
-        ...(received ? { response: { status: received.status, contentType: received.headers['content-type'], excerpt: bodyExcerpt(received.body, parseBody(received.body), context.excerpt) } } : {}),
+        ...(received ? { response: { status: received.status, contentType: received.headers['content-type'], excerpt: bodyExcerpt(received.body, parsedBodyOf(received), context.excerpt) } } : {}),
       });
     }),
 };

@@ -1,5 +1,5 @@
 import { valueAtPointer } from '../redact.ts';
-import { documented, failed, judgedBodies, MAX_JSON_DEPTH, parseBody, passed, type Check, type Judgement } from './check.ts';
+import { documented, failed, judgedBodies, MAX_JSON_DEPTH, parsedBodyOf, passed, type Check, type Judgement } from './check.ts';
 import { isErrorKindViolation } from './error-kind-conformance.ts';
 
 export const responseSchemaConformance: Check = {
@@ -12,7 +12,7 @@ export const responseSchemaConformance: Check = {
     judgedBodies(exchanges).flatMap((exchange): Judgement[] => {
       const spec = documented(context, exchange);
       if (!spec?.response.schema) return [];
-      const body = parseBody(exchange.response.body);
+      const body = parsedBodyOf(exchange.response);
       if (!body.ok && body.depth !== undefined) {
         return [
           failed({

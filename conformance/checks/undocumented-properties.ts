@@ -1,4 +1,4 @@
-import { documented, failed, ordinaryResponses, parseBody, passed, type Check, type Judgement } from './check.ts';
+import { documented, failed, ordinaryResponses, parsedBodyOf, passed, type Check, type Judgement } from './check.ts';
 
 /** The keywords by which a closed schema (contract `validateStrict`) rejects a property the spec does not list. */
 const UNLISTED_PROPERTY_KEYWORDS = new Set(['unevaluatedProperties', 'additionalProperties']);
@@ -15,7 +15,7 @@ export const undocumentedProperties: Check = {
     }
     return ordinaryResponses(exchanges).flatMap((exchange): Judgement[] => {
       const spec = documented(context, exchange);
-      const body = parseBody(exchange.response.body);
+      const body = parsedBodyOf(exchange.response);
       if (!spec?.response.schema || !body.ok) return [];
       // validate() accepts what a plain schema allows; only the closed schema's extra complaints are ours.
       const unlisted = spec.response.validateStrict(body.value).filter((v) => UNLISTED_PROPERTY_KEYWORDS.has(v.keyword));

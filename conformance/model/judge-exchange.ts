@@ -1,5 +1,5 @@
 import { responseFor, type JsonSchema } from '../../src/contract/index.ts';
-import { mediaTypeOf, parseBody, statusList } from '../checks/check.ts';
+import { mediaTypeOf, parsedBodyOf, statusList } from '../checks/check.ts';
 import { isErrorKindViolation } from '../checks/error-kind-conformance.ts';
 import { NOT_FOUND, isSuccess } from '../http-status.ts';
 import { allowedAnswers, brokenRule, type AllowedAnswers, type Rule } from './allowed-answers.ts';
@@ -56,7 +56,7 @@ export function judgeExchange(exchange: ModelExchange, state: RunState, options:
   if (mediaType !== documented.mediaType.toLowerCase()) {
     verdicts.push({ rule: 'media-type', message: `a ${response.status} carries a ${documented.mediaType} body.`, expected: `Content-Type: ${documented.mediaType}`, got: response.headers['content-type'] ?? 'no Content-Type', schemaPointer: `${operation!.pointer}/responses/${documented.status}/content` });
   }
-  const body = parseBody(response.body);
+  const body = parsedBodyOf(response);
   if (!body.ok) {
     verdicts.push({ rule: 'body-schema', message: `the ${response.status} body is not JSON.`, expected: `a JSON body valid against ${documented.schemaPointer}`, got: response.body === '' ? 'no body' : 'a body that is not JSON', schemaPointer: documented.schemaPointer });
     return verdicts;

@@ -1,5 +1,5 @@
 import { decodePathParams, type Contract, type Operation } from '../../src/contract/index.ts';
-import { parseBody } from '../checks/check.ts';
+import { parsedBodyOf } from '../checks/check.ts';
 import { isSuccess } from '../http-status.ts';
 import { comparableForm, constantValues, instanceIds } from './spec-annotations.ts';
 
@@ -156,7 +156,7 @@ export function createRunState({ contract, forbidden = [] }: RunStateOptions): R
         } else if (authorized && isSuccess(response.status) && known === undefined) facts.set(resource.key, 'exists');
         else if (authorized && response.status === 404 && known === undefined && resource.operation.responses.has('404')) facts.set(resource.key, 'missing');
       }
-      const parsed = parseBody(response.body);
+      const parsed = parsedBodyOf(response);
       const documented = resource?.operation.responses.get(String(response.status));
       if (resource && (request.credential === 'restricted' || request.credential === 'full')) {
         const key = `${principalOf(request)} ${resource.operation.operationId}`;

@@ -35,10 +35,20 @@ export function toleratedRefusals(contract: Contract): ReadonlySet<number> {
   return statuses;
 }
 
+const NO_PROPERTIES: ReadonlyMap<string, JsonSchema> = new Map();
+/** Schemas are the contract's, never changed after load: merged once per schema, not per node of every body. */
+const mergedProperties = new WeakMap<JsonSchema, ReadonlyMap<string, JsonSchema>>();
+
 /** A property's schema as `allOf` members describe it together (the error bodies are built so). */
-function propertiesOf(schema: JsonSchema | undefined): Map<string, JsonSchema> {
+function propertiesOf(schema: JsonSchema | undefined): ReadonlyMap<string, JsonSchema> {
+  if (!schema || typeof schema !== 'object') return NO_PROPERTIES;
+  let merged = mergedProperties.get(schema);
+  if (!merged) mergedProperties.set(schema, (merged = mergeProperties(schema)));
+  return merged;
+}
+
+function mergeProperties(schema: JsonSchema): Map<string, JsonSchema> {
   const merged = new Map<string, JsonSchema>();
-  if (!schema || typeof schema !== 'object') return merged;
   const own = schema.properties as Record<string, JsonSchema> | undefined;
   for (const [name, sub] of Object.entries(own ?? {})) merged.set(name, { ...(merged.get(name) ?? {}), ...sub });
   for (const member of (schema.allOf as JsonSchema[] | undefined) ?? []) {
