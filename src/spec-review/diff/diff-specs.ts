@@ -27,9 +27,13 @@ export interface DiffOptions {
 }
 
 /** Every change from OLD to NEW, classified for clients and servers (rules in diff-rules.ts). */
-export async function diffSpecs(oldSource: SpecSource, newSource: SpecSource, { asOf = new Date() }: DiffOptions = {}): Promise<DiffResult> {
-  const oldVersion = await dereferenced(oldSource);
-  const newVersion = await dereferenced(newSource);
+export async function diffSpecs(oldSource: SpecSource, newSource: SpecSource, options: DiffOptions = {}): Promise<DiffResult> {
+  return diffVersions(await readVersion(oldSource), await readVersion(newSource), options);
+}
+
+/** The diff of two versions already read: a caller diffing the same two both ways (compare) dereferences each once. */
+export function diffVersions(oldVersion: SpecVersion, newVersion: SpecVersion, { asOf = new Date() }: DiffOptions = {}): DiffResult {
+  const [oldSource, newSource] = [oldVersion.source, newVersion.source];
   const recorder = new ChangeRecorder(oldVersion, newVersion);
   compareOperations(recorder, oldVersion.dereferenced, newVersion.dereferenced, asOf);
   if (oldVersion.dereferenced.info && newVersion.dereferenced.info) {
@@ -56,7 +60,7 @@ export async function diffSpecs(oldSource: SpecSource, newSource: SpecSource, { 
  * `openapi` field names the document's format, not the API: a 3.0 and a 3.1 edition of one API
  * differ only where the API does (the result still says which formats were compared).
  */
-async function dereferenced(source: SpecSource): Promise<SpecVersion> {
+export async function readVersion(source: SpecSource): Promise<SpecVersion> {
   const document = (await resolveRefs(source, 'dereference')) as JsonSchema;
   assertComparable(source, document);
   if (source.openapi === '3.0') upgradeOpenApi30(document);
