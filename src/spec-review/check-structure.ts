@@ -6,6 +6,7 @@ import { compileValidator, createAjv, type JsonSchema } from '../contract/schema
 import { authoredPlaces } from './authored-place.ts';
 import { firstUnresolvedRef } from './resolve-refs.ts';
 import type { LintFinding } from './lint-finding.ts';
+import { lowercaseHttpSchemes } from './lowercase-http-schemes.ts';
 import { operationsIn } from './operations-in.ts';
 import type { SpecSource } from './spec-source.ts';
 import { upgradeOpenApi30 } from './upgrade-openapi-30.ts';
@@ -62,10 +63,7 @@ export async function checkStructure(source: SpecSource): Promise<{ findings: Li
  *   `url` (the 2022-10-07 schema dropped it for `dependentSchemas`). Both at once stay an error.
  */
 function correctSchemaErrata(document: JsonSchema): void {
-  const schemes = (document.components as JsonSchema | undefined)?.securitySchemes;
-  for (const scheme of Object.values(schemes && typeof schemes === 'object' ? (schemes as Record<string, JsonSchema>) : {})) {
-    if (scheme && scheme.type === 'http' && typeof scheme.scheme === 'string') scheme.scheme = scheme.scheme.toLowerCase();
-  }
+  lowercaseHttpSchemes(document);
   const license = (document.info as JsonSchema | undefined)?.license as JsonSchema | undefined;
   if (document.openapi === '3.1.0' && license && typeof license === 'object' && license.identifier === undefined && license.url === undefined) license.url = 'https://spdx.org/licenses/';
 }
