@@ -1,4 +1,5 @@
 import { pointerOf } from '../../contract/json-pointer.ts';
+import { HTTP_METHODS } from '../../contract/operation.ts';
 import type { JsonSchema } from '../../contract/index.ts';
 import type { Change, ChangeSide } from '../diff/change-recorder.ts';
 import type { Severity } from '../diff/diff-rules.ts';
@@ -91,8 +92,8 @@ function restricted(source: SpecSource, operations: readonly (readonly [written:
   const moved: [from: string, to: string][] = [];
   const original = (source.document.paths ?? {}) as Record<string, JsonSchema>;
   for (const [written, as] of operations) {
-    const { get, put, post, delete: _delete, options, head, patch, trace, ...pathLevel } = original[written.path]!;
-    paths[as.path] ??= { ...pathLevel };
+    // The path item's own fields (parameters, servers...) without its operations.
+    paths[as.path] ??= Object.fromEntries(Object.entries(original[written.path]!).filter(([key]) => !(HTTP_METHODS as readonly string[]).includes(key)));
     paths[as.path]![as.method] = original[written.path]![written.method];
     moved.push([pointerOf(['paths', as.path, as.method]), pointerOf(['paths', written.path, written.method])], [pointerOf(['paths', as.path]), pointerOf(['paths', written.path])]);
   }
