@@ -43,7 +43,7 @@ export async function checkStructure(source: SpecSource): Promise<{ findings: Li
     }
     const message = detail?.message ? `expected a valid OpenAPI ${source.openapi} document, where this value ${detail.message}` : `expected a valid OpenAPI ${source.openapi} document, got ${firstLine(error)}`;
     // The path is into the dereferenced document: reported where it was written.
-    return { findings: [structureFinding(source, detail?.instancePath ?? '', message, true)] };
+    return { findings: [structureFinding(source, authoredPlaces(source), detail?.instancePath ?? '', message, true)] };
   }
   const raw = structuredClone(source.document);
   if (source.openapi === '3.0') {
@@ -112,12 +112,14 @@ function compileResponseSchemas(source: SpecSource, raw: JsonSchema, dereference
     compileValidator(ajv, { anyOf: candidates.map((c) => c.schema) }, () => '');
     return [];
   } catch {
+    // One mapper for every finding: the files it reads to place them are read once.
+    const placeOf = authoredPlaces(source);
     return candidates.flatMap(({ at, schema }) => {
       try {
         compileValidator(ajv, schema, () => '');
         return [];
       } catch (error) {
-        return [structureFinding(source, at, `expected a JSON Schema 2020-12 that Ajv compiles in strict mode, got ${firstLine(error)}`)];
+        return [structureFinding(source, placeOf, at, `expected a JSON Schema 2020-12 that Ajv compiles in strict mode, got ${firstLine(error)}`)];
       }
     });
   }
@@ -126,8 +128,8 @@ function compileResponseSchemas(source: SpecSource, raw: JsonSchema, dereference
 const COMPONENTS = 'urn:flag-admin:components';
 
 /** A structure error at a place in the dereferenced document, reported where it was written: in the spec, or in a file it `$ref`s. */
-function structureFinding(source: SpecSource, dereferencedPointer: string, message: string, onKey = false): LintFinding {
-  const place = authoredPlaces(source)(dereferencedPointer, { onKey });
+function structureFinding(source: SpecSource, placeOf: ReturnType<typeof authoredPlaces>, dereferencedPointer: string, message: string, onKey = false): LintFinding {
+  const place = placeOf(dereferencedPointer, { onKey });
   const elsewhere = place.file === source.file ? {} : { at: { file: place.file, line: place.line, column: place.column } };
   return { ruleId: STRUCTURE_RULE_ID, severity: 'error', pointer: place.pointer, onKey, message, ...elsewhere };
 }
