@@ -9,7 +9,7 @@ import type { LintFinding } from './lint-finding.ts';
 import { lowercaseHttpSchemes } from './lowercase-http-schemes.ts';
 import { operationsIn } from './operations-in.ts';
 import type { SpecSource } from './spec-source.ts';
-import { upgradeOpenApi30 } from './upgrade-openapi-30.ts';
+import { DATA_KEYS, NAME_MAPS, upgradeOpenApi30 } from './upgrade-openapi-30.ts';
 
 export const STRUCTURE_RULE_ID = 'spec-structure';
 
@@ -134,22 +134,26 @@ function structureFinding(source: SpecSource, placeOf: ReturnType<typeof authore
   return { ruleId: STRUCTURE_RULE_ID, severity: 'error', pointer: place.pointer, onKey, message, ...elsewhere };
 }
 
-/** A copy whose `#/components/schemas/...` refs point into the COMPONENTS resource; undefined when another ref (another file, another part) is met. */
-function sharedRefs(node: unknown): unknown {
+/**
+ * A copy whose `#/components/schemas/...` refs point into the COMPONENTS resource; undefined when
+ * another ref (another file, another part) is met. Under `properties` (and the other maps of
+ * names) a key is a name: a property called `default` or `example` holds a schema, not data.
+ */
+function sharedRefs(node: unknown, inNameMap = false): unknown {
   if (Array.isArray(node)) {
-    const items = node.map(sharedRefs);
+    const items = node.map((item) => sharedRefs(item));
     return items.includes(undefined) ? undefined : items;
   }
   if (node === null || typeof node !== 'object') return node;
   const copy: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(node)) {
-    if (key === '$ref' && typeof value === 'string') {
+    if (!inNameMap && key === '$ref' && typeof value === 'string') {
       if (!value.startsWith('#/components/schemas/')) return undefined;
       copy.$ref = `${COMPONENTS}#/$defs/${value.slice('#/components/schemas/'.length)}`;
       continue;
     }
     // Data is copied as it is: an example may hold anything.
-    const inner = key === 'example' || key === 'examples' || key === 'default' || key === 'enum' || key === 'const' ? value : sharedRefs(value);
+    const inner = !inNameMap && DATA_KEYS.has(key) ? value : sharedRefs(value, !inNameMap && NAME_MAPS.has(key));
     if (inner === undefined && value !== undefined) return undefined;
     copy[key] = inner;
   }
