@@ -6,9 +6,10 @@ import { compileValidator, createAjv, type JsonSchema } from '../contract/schema
 import { authoredPlaces } from './authored-place.ts';
 import { firstUnresolvedRef } from './resolve-refs.ts';
 import type { LintFinding } from './lint-finding.ts';
+import { lowercaseHttpSchemes } from './lowercase-http-schemes.ts';
 import { operationsIn } from './operations-in.ts';
 import type { SpecSource } from './spec-source.ts';
-import { upgradeOpenApi30 } from './upgrade-openapi-30.ts';
+import { DATA_KEYS, NAME_MAPS, upgradeOpenApi30 } from './upgrade-openapi-30.ts';
 
 export const STRUCTURE_RULE_ID = 'spec-structure';
 
@@ -42,7 +43,7 @@ export async function checkStructure(source: SpecSource): Promise<{ findings: Li
     }
     const message = detail?.message ? `expected a valid OpenAPI ${source.openapi} document, where this value ${detail.message}` : `expected a valid OpenAPI ${source.openapi} document, got ${firstLine(error)}`;
     // The path is into the dereferenced document: reported where it was written.
-    return { findings: [structureFinding(source, detail?.instancePath ?? '', message, true)] };
+    return { findings: [structureFinding(source, authoredPlaces(source), detail?.instancePath ?? '', message, true)] };
   }
   const raw = structuredClone(source.document);
   if (source.openapi === '3.0') {
@@ -62,10 +63,7 @@ export async function checkStructure(source: SpecSource): Promise<{ findings: Li
  *   `url` (the 2022-10-07 schema dropped it for `dependentSchemas`). Both at once stay an error.
  */
 function correctSchemaErrata(document: JsonSchema): void {
-  const schemes = (document.components as JsonSchema | undefined)?.securitySchemes;
-  for (const scheme of Object.values(schemes && typeof schemes === 'object' ? (schemes as Record<string, JsonSchema>) : {})) {
-    if (scheme && scheme.type === 'http' && typeof scheme.scheme === 'string') scheme.scheme = scheme.scheme.toLowerCase();
-  }
+  lowercaseHttpSchemes(document);
   const license = (document.info as JsonSchema | undefined)?.license as JsonSchema | undefined;
   if (document.openapi === '3.1.0' && license && typeof license === 'object' && license.identifier === undefined && license.url === undefined) license.url = 'https://spdx.org/licenses/';
 }
@@ -114,12 +112,14 @@ function compileResponseSchemas(source: SpecSource, raw: JsonSchema, dereference
     compileValidator(ajv, { anyOf: candidates.map((c) => c.schema) }, () => '');
     return [];
   } catch {
+    // One mapper for every finding: the files it reads to place them are read once.
+    const placeOf = authoredPlaces(source);
     return candidates.flatMap(({ at, schema }) => {
       try {
         compileValidator(ajv, schema, () => '');
         return [];
       } catch (error) {
-        return [structureFinding(source, at, `expected a JSON Schema 2020-12 that Ajv compiles in strict mode, got ${firstLine(error)}`)];
+        return [structureFinding(source, placeOf, at, `expected a JSON Schema 2020-12 that Ajv compiles in strict mode, got ${firstLine(error)}`)];
       }
     });
   }
@@ -128,28 +128,32 @@ function compileResponseSchemas(source: SpecSource, raw: JsonSchema, dereference
 const COMPONENTS = 'urn:flag-admin:components';
 
 /** A structure error at a place in the dereferenced document, reported where it was written: in the spec, or in a file it `$ref`s. */
-function structureFinding(source: SpecSource, dereferencedPointer: string, message: string, onKey = false): LintFinding {
-  const place = authoredPlaces(source)(dereferencedPointer, { onKey });
+function structureFinding(source: SpecSource, placeOf: ReturnType<typeof authoredPlaces>, dereferencedPointer: string, message: string, onKey = false): LintFinding {
+  const place = placeOf(dereferencedPointer, { onKey });
   const elsewhere = place.file === source.file ? {} : { at: { file: place.file, line: place.line, column: place.column } };
   return { ruleId: STRUCTURE_RULE_ID, severity: 'error', pointer: place.pointer, onKey, message, ...elsewhere };
 }
 
-/** A copy whose `#/components/schemas/...` refs point into the COMPONENTS resource; undefined when another ref (another file, another part) is met. */
-function sharedRefs(node: unknown): unknown {
+/**
+ * A copy whose `#/components/schemas/...` refs point into the COMPONENTS resource; undefined when
+ * another ref (another file, another part) is met. Under `properties` (and the other maps of
+ * names) a key is a name: a property called `default` or `example` holds a schema, not data.
+ */
+function sharedRefs(node: unknown, inNameMap = false): unknown {
   if (Array.isArray(node)) {
-    const items = node.map(sharedRefs);
+    const items = node.map((item) => sharedRefs(item));
     return items.includes(undefined) ? undefined : items;
   }
   if (node === null || typeof node !== 'object') return node;
   const copy: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(node)) {
-    if (key === '$ref' && typeof value === 'string') {
+    if (!inNameMap && key === '$ref' && typeof value === 'string') {
       if (!value.startsWith('#/components/schemas/')) return undefined;
       copy.$ref = `${COMPONENTS}#/$defs/${value.slice('#/components/schemas/'.length)}`;
       continue;
     }
     // Data is copied as it is: an example may hold anything.
-    const inner = key === 'example' || key === 'examples' || key === 'default' || key === 'enum' || key === 'const' ? value : sharedRefs(value);
+    const inner = !inNameMap && DATA_KEYS.has(key) ? value : sharedRefs(value, !inNameMap && NAME_MAPS.has(key));
     if (inner === undefined && value !== undefined) return undefined;
     copy[key] = inner;
   }

@@ -40,6 +40,20 @@ describe('flag-admin spec lint', () => {
     expect(await cli(['spec', 'lint'], { cwd: ROOT })).toEqual({ code: 0, stdout: 'spec/openapi.yaml: lints clean\n', stderr: '' });
   });
 
+  it('reads a property named like a data keyword (default, example, enum) as a schema: its component $ref compiles, no structure error', async () => {
+    const schema = { type: 'object', properties: { default: { $ref: '#/components/schemas/Name' }, example: { $ref: '#/components/schemas/Name' }, enum: { $ref: '#/components/schemas/Name' } } };
+    const { spec } = writeSpecs({
+      spec: {
+        openapi: '3.1.0',
+        info: { title: 'Pets', version: '1' },
+        paths: { '/pets': { get: { operationId: 'listPets', responses: { 200: { description: 'Pets.', content: { 'application/json': { schema } } } } } } },
+        components: { schemas: { Name: { type: 'string' } } },
+      },
+    });
+    const { stdout } = await cli(['spec', 'lint', spec!, '--format', 'json']);
+    expect((JSON.parse(stdout) as { messages: Message[] }).messages.filter((m) => m.ruleId === 'spec-structure')).toEqual([]);
+  });
+
   it('has a violating spec for each of its own rules', () => {
     const own = [STRUCTURE_RULE.id, ...LINT_RULES.flatMap((rule) => rule.ids.map((r) => r.id))];
     expect(own.filter((id) => !VIOLATIONS.some((v) => v.rule === id))).toEqual([]);

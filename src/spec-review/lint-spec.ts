@@ -1,7 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { relative } from 'node:path';
-import { createConfig, getLineColLocation, lint, type NormalizedProblem } from '@redocly/openapi-core';
+import { createConfig, getLineColLocation, lintFromString, type NormalizedProblem } from '@redocly/openapi-core';
 import { ContractError, createContract, DEFAULT_SPEC_FILE, type Contract } from '../contract/index.ts';
 import { packageFile } from '../package-files.ts';
 import { checkStructure, STRUCTURE_RULE_ID, type Structured } from './check-structure.ts';
@@ -100,7 +100,8 @@ const redoclyConfig = (profile: LintProfile) => createConfig({ extends: ['recomm
 
 async function redoclyMessages(source: SpecSource, profile: LintProfile): Promise<LintMessage[]> {
   const config = await redoclyConfig(profile);
-  const problems: NormalizedProblem[] = await lint({ ref: source.absolutePath, config });
+  // The text already read, not the file read again: Redocly lints the bytes the rest of lint saw ($refs still resolve from its folder).
+  const problems: NormalizedProblem[] = await lintFromString({ source: source.text, absoluteRef: source.absolutePath, config });
   return problems.map((problem) => {
     const location = problem.location[0]!;
     const { start } = getLineColLocation(location);

@@ -28,9 +28,9 @@ export function upgradeOpenApi30(document: Record<string, unknown>): void {
 }
 
 /** Keywords whose value is data (an instance, a literal), never a schema or an OpenAPI object. */
-const DATA_KEYS = new Set(['example', 'examples', 'default', 'enum', 'const', 'value']);
+export const DATA_KEYS = new Set(['example', 'examples', 'default', 'enum', 'const', 'value']);
 /** Keywords whose value is a map from names to objects: their keys are names, not keywords. */
-const NAME_MAPS = new Set([
+export const NAME_MAPS = new Set([
   'properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas',
   'paths', 'webhooks', 'callbacks', 'schemas', 'responses', 'parameters', 'requestBodies', 'headers',
   'securitySchemes', 'links', 'pathItems', 'content', 'encoding', 'variables', 'mapping',

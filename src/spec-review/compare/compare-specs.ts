@@ -1,8 +1,9 @@
 import { pointerOf } from '../../contract/json-pointer.ts';
+import { HTTP_METHODS } from '../../contract/operation.ts';
 import type { JsonSchema } from '../../contract/index.ts';
 import type { Change, ChangeSide } from '../diff/change-recorder.ts';
 import type { Severity } from '../diff/diff-rules.ts';
-import { diffSpecs } from '../diff/diff-specs.ts';
+import { diffVersions, readVersion } from '../diff/diff-specs.ts';
 import { SpecReadError, type SpecSource } from '../spec-source.ts';
 import { pairOperations, type OperationPair, type PathOperation } from './pair-operations.ts';
 
@@ -52,10 +53,12 @@ export async function compareSpecs(ours: SpecSource, theirs: SpecSource, selecti
   const theirsShared = restricted(theirs, pairs.map((p) => [p.theirs, p.ours] as const));
   const findings: CompareFinding[] = [];
   const keep = (change: Change) => (change.client === 'breaking' || change.client === 'warning') && (change.operations.length > 0 || change.old.pointer.startsWith('/paths/'));
-  for (const change of (await diffSpecs(oursShared.source, theirsShared.source)).changes.filter(keep)) {
+  // Each side dereferenced once, read by both directions (the diff does not change what it reads).
+  const [oursVersion, theirsVersion] = [await readVersion(oursShared.source), await readVersion(theirsShared.source)];
+  for (const change of diffVersions(oursVersion, theirsVersion).changes.filter(keep)) {
     findings.push({ client: 'ours', ...describe(change), ours: change.old, theirs: theirsShared.place(change.new) });
   }
-  for (const change of (await diffSpecs(theirsShared.source, oursShared.source)).changes.filter(keep)) {
+  for (const change of diffVersions(theirsVersion, oursVersion).changes.filter(keep)) {
     findings.push({ client: 'theirs', ...describe(change), ours: change.new, theirs: theirsShared.place(change.old) });
   }
   return {
@@ -89,8 +92,8 @@ function restricted(source: SpecSource, operations: readonly (readonly [written:
   const moved: [from: string, to: string][] = [];
   const original = (source.document.paths ?? {}) as Record<string, JsonSchema>;
   for (const [written, as] of operations) {
-    const { get, put, post, delete: _delete, options, head, patch, trace, ...pathLevel } = original[written.path]!;
-    paths[as.path] ??= { ...pathLevel };
+    // The path item's own fields (parameters, servers...) without its operations.
+    paths[as.path] ??= Object.fromEntries(Object.entries(original[written.path]!).filter(([key]) => !(HTTP_METHODS as readonly string[]).includes(key)));
     paths[as.path]![as.method] = original[written.path]![written.method];
     moved.push([pointerOf(['paths', as.path, as.method]), pointerOf(['paths', written.path, written.method])], [pointerOf(['paths', as.path]), pointerOf(['paths', written.path])]);
   }

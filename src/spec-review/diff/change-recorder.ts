@@ -99,10 +99,6 @@ export class ChangeRecorder {
   }
 
   /**
-   * `explains` says which side's pointer is the changed thing itself: for something removed the
-   * NEW pointer is only its former parent, which must not hide other changes under it.
-   */
-  /**
    * Set while comparing webhooks: there the API calls the client, so whoever receives a webhook
    * plays the server's part of that call, and the API the client's. A change inside a webhook
    * operation is classified as the same change in a path, with the two audiences swapped.
@@ -110,6 +106,8 @@ export class ChangeRecorder {
   mirrored = false;
 
   /**
+   * `explains` says which side's pointer is the changed thing itself: for something removed the
+   * NEW pointer is only its former parent, which must not hide other changes under it.
    * Returns where the change was written, which a caller that meets the same change again at
    * another dereferenced pointer into the same schema object may pass back as `written`
    * (finding the authored place and its line is most of the cost of a change met hundreds of times).
@@ -117,8 +115,7 @@ export class ChangeRecorder {
   record(ruleId: string, message: string, oldPointer: string, newPointer: string, operation?: string, explains: 'both' | 'old' | 'new' = 'both', written?: WrittenSides): WrittenSides {
     const rule = DIFF_RULES[ruleId];
     if (!rule) throw new Error(`unknown diff rule ${ruleId}`);
-    if (explains !== 'new') this.explainedOld.add(oldPointer);
-    if (explains !== 'old') this.explainedNew.add(newPointer);
+    this.explain(explains === 'new' ? undefined : oldPointer, explains === 'old' ? undefined : newPointer);
     const old = written?.old ?? this.side(this.oldVersion, oldPointer);
     const now = written?.new ?? this.side(this.newVersion, newPointer);
     const key = `${ruleId} ${old.file}#${old.pointer} ${now.file}#${now.pointer} ${message} ${this.mirrored}`;

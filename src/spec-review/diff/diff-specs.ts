@@ -3,6 +3,7 @@ import { HTTP_METHODS } from '../../contract/operation.ts';
 import type { JsonSchema } from '../../contract/index.ts';
 import { resolveRefs } from '../resolve-refs.ts';
 import type { SpecSource } from '../spec-source.ts';
+import { lowercaseHttpSchemes } from '../lowercase-http-schemes.ts';
 import { upgradeOpenApi30 } from '../upgrade-openapi-30.ts';
 import { ChangeRecorder, type Change, type SpecVersion } from './change-recorder.ts';
 import { compareSchemas, show, type SchemaScope } from './compare-schemas.ts';
@@ -27,9 +28,13 @@ export interface DiffOptions {
 }
 
 /** Every change from OLD to NEW, classified for clients and servers (rules in diff-rules.ts). */
-export async function diffSpecs(oldSource: SpecSource, newSource: SpecSource, { asOf = new Date() }: DiffOptions = {}): Promise<DiffResult> {
-  const oldVersion = await dereferenced(oldSource);
-  const newVersion = await dereferenced(newSource);
+export async function diffSpecs(oldSource: SpecSource, newSource: SpecSource, options: DiffOptions = {}): Promise<DiffResult> {
+  return diffVersions(await readVersion(oldSource), await readVersion(newSource), options);
+}
+
+/** The diff of two versions already read: a caller diffing the same two both ways (compare) dereferences each once. */
+export function diffVersions(oldVersion: SpecVersion, newVersion: SpecVersion, { asOf = new Date() }: DiffOptions = {}): DiffResult {
+  const [oldSource, newSource] = [oldVersion.source, newVersion.source];
   const recorder = new ChangeRecorder(oldVersion, newVersion);
   compareOperations(recorder, oldVersion.dereferenced, newVersion.dereferenced, asOf);
   if (oldVersion.dereferenced.info && newVersion.dereferenced.info) {
@@ -56,15 +61,12 @@ export async function diffSpecs(oldSource: SpecSource, newSource: SpecSource, { 
  * `openapi` field names the document's format, not the API: a 3.0 and a 3.1 edition of one API
  * differ only where the API does (the result still says which formats were compared).
  */
-async function dereferenced(source: SpecSource): Promise<SpecVersion> {
+export async function readVersion(source: SpecSource): Promise<SpecVersion> {
   const document = (await resolveRefs(source, 'dereference')) as JsonSchema;
   assertComparable(source, document);
   if (source.openapi === '3.0') upgradeOpenApi30(document);
   delete document.openapi;
-  // RFC 9110 §11.1: an HTTP auth scheme's name is case-insensitive; `Bearer` and `bearer` are one scheme.
-  for (const scheme of Object.values(((document.components as JsonSchema | undefined)?.securitySchemes ?? {}) as Record<string, JsonSchema>)) {
-    if (scheme.type === 'http' && typeof scheme.scheme === 'string') scheme.scheme = scheme.scheme.toLowerCase();
-  }
+  lowercaseHttpSchemes(document);
   return { source, dereferenced: document };
 }
 
@@ -403,11 +405,8 @@ function compareSecurity(recorder: ChangeRecorder, oldDoc: JsonSchema, newDoc: J
     const oldDefinition = definitionOf(oldScheme);
     const newDefinition = definitionOf(newScheme);
     const at = pointerOf(['components', 'securitySchemes', name]);
-    // `Bearer` and `bearer` are one scheme: compared equal above, and not a change for the catch-all either.
-    if (canonical(oldDefinition) === canonical(newDefinition)) recorder.explain(`${at}/scheme`, `${at}/scheme`);
-    else {
-      recorder.record('security-scheme-changed', `security scheme "${name}" ${canonical(oldDefinition)} → ${canonical(newDefinition)}`, at, at, label);
-    }
+    // `Bearer` and `bearer` are one scheme: both versions were read in lower case (readVersion).
+    if (canonical(oldDefinition) !== canonical(newDefinition)) recorder.record('security-scheme-changed', `security scheme "${name}" ${canonical(oldDefinition)} → ${canonical(newDefinition)}`, at, at, label);
   }
 }
 
@@ -415,11 +414,9 @@ function compareSecurity(recorder: ChangeRecorder, oldDoc: JsonSchema, newDoc: J
  * What a scheme requires of a request: everything but its description, bearerFormat (a hint, OAS 3.1
  * §4.8.27) and extensions. The scopes
  * a flow offers are left out: which ones a request needs is the requirements' business, compared above.
- * The HTTP scheme name is case-insensitive (RFC 9110 §11.1).
  */
 function definitionOf(scheme: JsonSchema): JsonSchema {
   const definition = Object.fromEntries(Object.entries(scheme).filter(([key]) => key !== 'description' && key !== 'bearerFormat' && !key.startsWith('x-')));
-  if (typeof definition.scheme === 'string') definition.scheme = definition.scheme.toLowerCase();
   if (definition.flows && typeof definition.flows === 'object') {
     definition.flows = Object.fromEntries(Object.entries(definition.flows as Record<string, JsonSchema>).map(([flow, value]) => [flow, Object.fromEntries(Object.entries(value ?? {}).filter(([key]) => key !== 'scopes' && key !== 'description' && !key.startsWith('x-')))]));
   }
