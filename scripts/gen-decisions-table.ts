@@ -5,9 +5,9 @@ import { collectDecisions, renderDecisionsMarkdown } from '../src/spec-review/de
 import { withDecisionsSection } from '../src/spec-review/readme-decisions.ts';
 import { readSpecSource } from '../src/spec-review/spec-source.ts';
 
-const README = new URL('../docs/decisions.md', import.meta.url);
+const DECISIONS_DOC = new URL('../docs/decisions.md', import.meta.url);
 
 const source = await readSpecSource(DEFAULT_SPEC_FILE);
 const { decisions } = collectDecisions(source.document);
-await writeFile(README, withDecisionsSection(await readFile(README, 'utf8'), renderDecisionsMarkdown(source.document, decisions)));
+await writeFile(DECISIONS_DOC, withDecisionsSection(await readFile(DECISIONS_DOC, 'utf8'), renderDecisionsMarkdown(source.document, decisions)));
 console.log(`Wrote the decisions table of docs/decisions.md (${decisions.length} decisions) from ${source.file}`);

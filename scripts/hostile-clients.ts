@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
+import { spread } from '../bench/stats.ts';
 import { rawRequest } from '../test/raw-http.ts';
 
 const IDLE = Number(process.argv[2] ?? 15_000);
@@ -40,8 +41,8 @@ async function normalClients(): Promise<string> {
     }
     times.push(performance.now() - started);
   }
-  times.sort((a, b) => a - b);
-  return `normal clients: ${failed}/50 failed, median ${times[25]!.toFixed(1)} ms, worst ${times.at(-1)!.toFixed(1)} ms`;
+  const { median, max } = spread(times);
+  return `normal clients: ${failed}/50 failed, median ${median.toFixed(1)} ms, worst ${max.toFixed(1)} ms`;
 }
 
 function openSocket(): Promise<Socket | undefined> {

@@ -3,13 +3,11 @@ import { ContractError } from '../contract/index.ts';
 import { createRequestFacts, DEFAULT_FIXTURES, DEFAULT_FIXTURES_FILE, loadFixtures, startMock, watchFile, type MockState, type RunningMock, type Store } from '../mock/index.ts';
 import { formatAccessLog } from './access-log.ts';
 import { UsageError, usageFailure, type CommandIo } from './io.ts';
+import { listenFailure } from './listen-failure.ts';
 import { parseMockArgs, type MockArgs } from './mock-args.ts';
 import { untilStopped } from './stop-with-parent.ts';
 
 export { MOCK_USAGE } from './mock-args.ts';
-
-/** Errors of listen() that are the user's choice of --host/--port, said in one line. */
-const LISTEN_ERRORS = new Set(['EADDRINUSE', 'EACCES', 'EADDRNOTAVAIL', 'ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL']);
 
 /**
  * Serves the mock until SIGINT or SIGTERM (or, under npm, until npm's shell is gone), then closes
@@ -50,11 +48,8 @@ export async function mockCommand(argv: string[], io: CommandIo): Promise<number
       io.stderr(`flag-admin mock: bad fixtures: ${error.message}\n`);
       return 2;
     }
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== undefined && LISTEN_ERRORS.has(code)) {
-      io.stderr(`flag-admin mock: cannot listen on ${options.host}:${options.port} (${code}); choose another with --port (0 picks a free one) or --host\n`);
-      return 1;
-    }
+    const failed = listenFailure('mock', options, error, io);
+    if (failed !== undefined) return failed;
     throw error;
   }
   facts = createRequestFacts(mock.contract);

@@ -1,4 +1,5 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -67,5 +68,18 @@ describe('flag-admin proxy', () => {
     expect(await (await fetch(`${mockUrl}/api/admin/environments/project/mobile-app`, { headers: { authorization: key } })).text()).toBe(direct);
     mock.child.kill('SIGTERM');
     expect(await mock.exited).toBe(0);
+  });
+
+  it('says which port is taken in one line and exits 1, as the mock does', async () => {
+    const blocker = createServer();
+    await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
+    const { port } = blocker.address() as { port: number };
+    try {
+      const proxy = run(['proxy', '--target', `http://127.0.0.1:${port}`, '--port', String(port)]);
+      expect(await proxy.exited).toBe(1);
+      expect(proxy.err()).toBe(`flag-admin proxy: cannot listen on 127.0.0.1:${port} (EADDRINUSE); choose another with --port (0 picks a free one) or --host\n`);
+    } finally {
+      blocker.close();
+    }
   });
 });

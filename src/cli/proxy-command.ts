@@ -6,6 +6,7 @@ import { hideUrlCredentials } from '../../conformance/hide-url-credentials.ts';
 import { startProxy, type ProxyLogLine, type RunningProxy } from '../proxy/start-proxy.ts';
 import { formatAccessLog } from './access-log.ts';
 import { UsageError, usageFailure, type CommandIo } from './io.ts';
+import { listenFailure } from './listen-failure.ts';
 import { SERVER_FLAGS, SERVER_FLAGS_USAGE, serverArgs, type ServerArgs } from './mock-args.ts';
 import { parseFlags } from './parse-flags.ts';
 import { untilStopped } from './stop-with-parent.ts';
@@ -89,11 +90,8 @@ export async function proxyCommand(argv: string[], io: CommandIo): Promise<numbe
       onError: (error) => io.stderr(`flag-admin proxy: internal error: ${error instanceof Error ? error.message : String(error)}\n`),
     });
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== undefined && ['EADDRINUSE', 'EACCES', 'EADDRNOTAVAIL', 'ENOTFOUND'].includes(code)) {
-      io.stderr(`flag-admin proxy: cannot listen on ${options.host}:${options.port} (${code}); choose another with --port (0 picks a free one) or --host\n`);
-      return 1;
-    }
+    const failed = listenFailure('proxy', options, error, io);
+    if (failed !== undefined) return failed;
     throw error;
   }
 

@@ -6,7 +6,7 @@ import { COMPARE_FORMATS, renderCompare, type CompareFormat } from '../spec-revi
 import { DIFF_FORMATS, renderDiff, type DiffFormat } from '../spec-review/diff/diff-report.ts';
 import { LINT_FORMATS, renderLint, type LintFormat } from '../spec-review/lint-report.ts';
 import { LINT_PROFILES, type LintProfile } from '../spec-review/lint-profiles.ts';
-import { readSpecSource, SpecReadError, STDIN } from '../spec-review/spec-source.ts';
+import { readSpecSource, SpecReadError, STDIN, type SpecSource } from '../spec-review/spec-source.ts';
 import { DEFAULT_SPEC_FILE } from '../contract/load-contract.ts';
 import { didYouMean } from './did-you-mean.ts';
 import { UsageError, usageFailure, type CommandIo } from './io.ts';
@@ -120,6 +120,13 @@ async function bundle(argv: string[], io: CommandIo): Promise<number> {
   return 0;
 }
 
+/** The two specs a verb holds against each other (`first` and `second` name them in messages), read in order: a file each, or one of them stdin. */
+async function twoSpecs(positionals: string[], first: string, second: string): Promise<[SpecSource, SpecSource]> {
+  if (positionals.length !== 2) throw new UsageError(`expected ${first} and ${second} (a file, or - for stdin), got ${positionals.length} argument(s)`);
+  if (positionals[0] === STDIN && positionals[1] === STDIN) throw new UsageError(`only one of ${first} and ${second} can be read from stdin (-)`);
+  return [await readSpecSource(positionals[0]!), await readSpecSource(positionals[1]!)];
+}
+
 const FAIL_ON = ['any', 'clients', 'servers', 'none'] as const;
 
 async function diff(argv: string[], io: CommandIo): Promise<number> {
@@ -128,10 +135,9 @@ async function diff(argv: string[], io: CommandIo): Promise<number> {
   const asOf = values['as-of'] === undefined ? new Date() : new Date(values['as-of']);
   if (Number.isNaN(asOf.getTime()) || !/^\d{4}-\d{2}-\d{2}/.test(values['as-of'] ?? '0000-00-00')) throw new UsageError(`--as-of expects a date (YYYY-MM-DD), got ${JSON.stringify(values['as-of'])}`);
   const failOn = oneOf('fail-on', values['fail-on'], FAIL_ON, 'any');
-  if (positionals.length !== 2) throw new UsageError(`expected OLD and NEW (a file, or - for stdin), got ${positionals.length} argument(s)`);
-  if (positionals[0] === '-' && positionals[1] === '-') throw new UsageError('only one of OLD and NEW can be read from stdin (-)');
+  const [older, newer] = await twoSpecs(positionals, 'OLD', 'NEW');
   const { diffSpecs } = await import('../spec-review/diff/diff-specs.ts');
-  const result = await diffSpecs(await readSpecSource(positionals[0]!), await readSpecSource(positionals[1]!), { asOf });
+  const result = await diffSpecs(older, newer, { asOf });
   io.stdout(renderDiff(result, format));
   const breaking = { any: result.breaking.client + result.breaking.server, clients: result.breaking.client, servers: result.breaking.server, none: 0 }[failOn];
   return breaking > 0 ? 1 : 0;
@@ -143,10 +149,9 @@ async function compare(argv: string[], io: CommandIo): Promise<number> {
   const operations = values.operations ?? 'common';
   const selection = operations === 'common' || operations === 'ours' ? operations : operations.split(',').map((id) => id.trim()).filter(Boolean);
   if (Array.isArray(selection) && selection.length === 0) throw new UsageError(`--operations expects common, ours or a list of operationIds, got ${JSON.stringify(operations)}`);
-  if (positionals.length !== 2) throw new UsageError(`expected OURS and THEIRS (a file, or - for stdin), got ${positionals.length} argument(s)`);
-  if (positionals[0] === STDIN && positionals[1] === STDIN) throw new UsageError('only one of OURS and THEIRS can be read from stdin (-)');
+  const [ours, theirs] = await twoSpecs(positionals, 'OURS', 'THEIRS');
   const { compareSpecs } = await import('../spec-review/compare/compare-specs.ts');
-  const result = await compareSpecs(await readSpecSource(positionals[0]!), await readSpecSource(positionals[1]!), selection);
+  const result = await compareSpecs(ours, theirs, selection);
   io.stdout(renderCompare(result, format));
   return result.breaking.ours + result.breaking.theirs > 0 ? 1 : 0;
 }

@@ -7,6 +7,9 @@ import { CONNECTION_ERROR_KINDS, DEFAULT_LIMITS, declaredBodyTooLarge, discardBo
 
 const { createServer } = nodeHttp;
 
+/** The interface served when none is named: loopback only. */
+export const DEFAULT_HOST = '127.0.0.1';
+
 export interface ServeOptions extends ConnectionLimits {
   /** Port to listen on; 0 picks a free one. @default 4010 */
   port?: number;
@@ -93,7 +96,7 @@ class NodeMockRequest implements MockRequest {
  * A handle that answers synchronously is sent at once, without a promise.
  */
 export async function serveHandler(handle: MockHandle, options: ServeOptions = {}): Promise<RunningServer> {
-  const { host = '127.0.0.1', onResponse, onError = (error) => console.error(error) } = options;
+  const { host = DEFAULT_HOST, onResponse, onError = (error) => console.error(error) } = options;
   const limits = { ...DEFAULT_LIMITS, ...definedOnly(options) };
   const { maxBodyBytes } = limits;
   const fail = (error: unknown): MockResponse => {

@@ -5,7 +5,7 @@ import { DEFAULT_SESSION } from '../layers/sessions.ts';
 import { selfCheckFromEnv } from './node-create-mock.ts';
 import { nodeDocsOptions } from './node-docs.ts';
 import { loadFixtures, nodeFixtureLabels, type FixtureSource } from './node-fixture-files.ts';
-import { serveHandler, type RunningServer, type ServeOptions } from './node-server.ts';
+import { DEFAULT_HOST, serveHandler, type RunningServer, type ServeOptions } from './node-server.ts';
 
 export interface StartMockOptions extends Omit<MockAppOptions, 'contract' | 'fixtures' | 'fixtureLabels'>, ServeOptions {
   /** A contract already loaded; by default the kit's spec is loaded (without re-validating it). */
@@ -33,8 +33,8 @@ export interface RunningMock extends RunningServer {
 export async function startMock(options: StartMockOptions = {}): Promise<RunningMock> {
   const contract = options.contract ?? (await loadContract({ validate: false, lazyValidators: true }));
   const { fixtures, selfCheck = selfCheckFromEnv(), ...rest } = options;
-  // The bound host is a name clients use on purpose (127.0.0.1 unless told otherwise).
-  const allowedHosts = [...(options.allowedHosts ?? []), options.host ?? '127.0.0.1'];
+  // The bound host is a name clients use on purpose.
+  const allowedHosts = [...(options.allowedHosts ?? []), options.host ?? DEFAULT_HOST];
   const app = createMockApp({ ...rest, allowedHosts, contract, selfCheck, fixtures: fixtures === undefined ? undefined : loadFixtures(contract, fixtures), fixtureLabels: nodeFixtureLabels(contract), docs: options.docs ?? nodeDocsOptions(contract, fixtures) });
   const server = await serveHandler(app.handle, options);
   return {

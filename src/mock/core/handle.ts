@@ -21,7 +21,6 @@ export interface CreateHandleOptions {
 /** Rendered read answers kept per state; only successes are, so the resources of the state bound them anyway. */
 const MAX_RENDERED = 10_000;
 
-
 /**
  * The mock's core: route, authenticate, authorize, decode ids, run the operation. Knows no
  * socket; every expected outcome is a returned response, never a throw.

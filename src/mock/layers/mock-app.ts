@@ -93,17 +93,17 @@ export function createMockApp(options: MockAppOptions): MockApp {
   let handle: MockHandle = sessionLayer(sessions, newId)(journalLayer(core));
   const allowedOrigins = options.cors === false ? [] : (options.cors?.origins ?? []);
   const { allowedHosts = [] } = options;
+  const authNames = authHeaderNames(contract);
   handle = controlLayer({ contract, sessions, journal, maxSessions, maxRules: options.maxRules ?? DEFAULT_MAX_RULES, controlToken: options.controlToken, allowedOrigins, allowedHosts, newId, fixtureLabels: options.fixtureLabels })(handle);
   if (options.docs) handle = docsLayer(options.docs, allowedHosts)(handle);
   if (options.cors !== false) {
     handle = corsLayer({
       origins: options.cors?.origins,
-      allowHeaders: [...authHeaderNames(contract), 'content-type', 'prefer', SESSION_HEADER, CONTROL_TOKEN_HEADER],
+      allowHeaders: [...authNames, 'content-type', 'prefer', SESSION_HEADER, CONTROL_TOKEN_HEADER],
       exposeHeaders: ['allow', SESSION_HEADER],
       newId,
     })(handle);
   }
-  const authNames = authHeaderNames(contract);
   // The keys of the request's session (if it still lives: a log line is written after the answer)
   // and of the default one, looked up on the first question only.
   const loggable = (request: MockRequest): string => {
