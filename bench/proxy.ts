@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { Pool, request } from 'undici';
-import { createPassiveJudge } from '../conformance/passive-judge.ts';
+import { createPassiveJudge } from '../conformance/judge/passive-judge.ts';
 import { loadContract } from '../src/contract/index.ts';
 import type { LoadRequest, LoadResult } from './load-worker.ts';
 import { machineLines } from './machine.ts';

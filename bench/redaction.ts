@@ -4,7 +4,7 @@
 import { loadContract } from '../src/contract/index.ts';
 import { createMock, serveHandler } from '../src/mock/index.ts';
 import { runConformance } from '../conformance/run.ts';
-import { createRedactor } from '../conformance/secret-redactor.ts';
+import { createRedactor } from '../conformance/report/secret-redactor.ts';
 import { ADMIN_KEY } from './targets.ts';
 import { median } from './stats.ts';
 

@@ -1,10 +1,10 @@
 // The conformance suite's public surface: run it, render its report, know its checks.
 export { runConformance } from './run.ts';
 export { checkCommand } from './cli.ts';
-export { CHECKS, CHECK_IDS } from './checks/registry.ts';
-export { renderConsole } from './reporters/console.ts';
-export { renderJson } from './reporters/json.ts';
-export { renderJunit } from './reporters/junit.ts';
+export { CHECKS, CHECK_IDS } from './judge/checks/registry.ts';
+export { renderConsole } from './report/console.ts';
+export { renderJson } from './report/json.ts';
+export { renderJunit } from './report/junit.ts';
 export { UsageError } from './errors.ts';
 export { exitCode } from './cli.ts';
 export type { ConformanceOptions } from './options.ts';

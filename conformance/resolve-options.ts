@@ -1,12 +1,12 @@
 import { loadContract, type Contract } from '../src/contract/index.ts';
-import { CHECK_IDS } from './checks/registry.ts';
+import { CHECK_IDS } from './judge/checks/registry.ts';
 import { UsageError } from './errors.ts';
-import { generatedId } from './generated-ids.ts';
+import { generatedId } from './plan/generated-ids.ts';
 import { DEFAULT_FORBIDDEN, DEFAULT_MAX_BODY_BYTES, DEFAULT_PROJECT, DEFAULT_SEED, DEFAULT_SETTLE_MS, DEFAULT_TIMEOUT_MS, type ConformanceOptions } from './options.ts';
-import { keyNearMisses } from './near-miss/key-near-misses.ts';
-import { randomFor } from './seeded-random.ts';
+import { keyNearMisses } from './plan/near-miss/key-near-misses.ts';
+import { randomFor } from './plan/seeded-random.ts';
 import { validateOptions } from './validate-options.ts';
-import type { PlanInput } from './scenarios/plan-input.ts';
+import type { PlanInput } from './plan/scenarios/plan-input.ts';
 import type { TokenRef } from './types.ts';
 
 export interface ResolvedRun {

@@ -1,18 +1,18 @@
-import { applyChecks } from './apply-checks.ts';
-import { buildReport, type RunProblem } from './build-report.ts';
-import { CHECKS } from './checks/registry.ts';
-import { buildCoverage } from './coverage.ts';
+import { applyChecks } from './judge/apply-checks.ts';
+import { buildReport, type RunProblem } from './report/build-report.ts';
+import { CHECKS } from './judge/checks/registry.ts';
+import { buildCoverage } from './report/coverage.ts';
 import type { ConformanceOptions } from './options.ts';
-import { redactFindings } from './redact-findings.ts';
+import { redactFindings } from './report/redact-findings.ts';
 import { resolveOptions, type ResolvedRun } from './resolve-options.ts';
-import { curlLine } from './curl-line.ts';
-import { buildPlan } from './scenarios/plan.ts';
-import { secretsSeen } from './secrets-seen.ts';
-import { createRedactor } from './secret-redactor.ts';
-import { judgeWithModel } from './judge-with-model.ts';
-import { nearMissValue } from './near-miss/key-near-misses.ts';
-import { createSender, type Sender } from './send.ts';
-import { fullKeyRefusal, silentTargetMessage } from './setup-problems.ts';
+import { curlLine } from './report/curl-line.ts';
+import { buildPlan } from './plan/scenarios/plan.ts';
+import { secretsSeen } from './judge/secrets-seen.ts';
+import { createRedactor } from './report/secret-redactor.ts';
+import { judgeWithModel } from './judge/judge-with-model.ts';
+import { nearMissValue } from './plan/near-miss/key-near-misses.ts';
+import { createSender, type Sender } from './send/send.ts';
+import { fullKeyRefusal, silentTargetMessage } from './report/setup-problems.ts';
 import type { Exchange, PlannedRequest, Report, SkippedStep } from './types.ts';
 
 /**
@@ -44,7 +44,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
     if (why) skipped.push(...run.contract.operations.map((o) => ({ operationId: o.operationId, step: 'random-step' as const, label: 'random sequences', expects: [], reason: why })));
     else {
       // Loaded only when asked for: fast-check stays off the path of every other run's start.
-      const { runRandomPhase } = await import('./random-phase/run-random-phase.ts');
+      const { runRandomPhase } = await import('./plan/random-phase/run-random-phase.ts');
       const random = await runRandomPhase({ plan: run.plan, sender, seed: run.seed, steps: run.randomSteps, history: sent.exchanges, curl: (e) => curlLine(e.request, e.credential, e.keyVariant, e.keyIndex) });
       sent.exchanges.push(...random.exchanges);
     }

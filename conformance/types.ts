@@ -4,7 +4,7 @@
  * it never throws or prints.
  */
 
-import type { KeyNearMiss } from './near-miss/key-near-misses.ts';
+import type { KeyNearMiss } from './plan/near-miss/key-near-misses.ts';
 
 export type Severity = 'error' | 'warning';
 

@@ -1,5 +1,5 @@
 import { UsageError } from './errors.ts';
-import { hasUrlCredentials, hideUrlCredentials } from './hide-url-credentials.ts';
+import { hasUrlCredentials, hideUrlCredentials } from './report/hide-url-credentials.ts';
 import { MAX_RANDOM_STEPS, type ConformanceOptions } from './options.ts';
 import { parseToken } from './token-ref.ts';
 import type { TokenRef } from './types.ts';

@@ -1,1 +1,1 @@
-export { seededRandom } from '../conformance/seeded-random.ts';
+export { seededRandom } from '../conformance/plan/seeded-random.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CHECKS } from '../checks/registry.ts';
+import { CHECKS } from '../judge/checks/registry.ts';
 import { BROKEN_TARGETS, CONFORMANT_VARIANTS } from './broken-targets.ts';
 import { failingChecks, runCheck, targetArgs } from './run-check.ts';
 import { useTargetServer } from './use-target-server.ts';

@@ -1,7 +1,7 @@
 import type { Contract } from '../../src/contract/index.ts';
 import type { Mock, RunningServer } from '../../src/mock/index.ts';
 import { DELETE_SERVICE_ACCOUNT_TOKEN, GET_OIDC_SETTINGS, GET_PROJECT_ENVIRONMENTS } from '../operation-ids.ts';
-import { ODD_IDS } from '../scenarios/odd-ids.ts';
+import { ODD_IDS } from '../plan/scenarios/odd-ids.ts';
 import { NEAR_MISS_BROKEN_TARGETS, NEAR_MISS_CONFORMANT_VARIANTS } from './near-miss-targets.ts';
 import { SEQUENCE_BROKEN_TARGETS } from './sequence-targets.ts';
 import { createMock, serveHandler } from '../../src/mock/index.ts';

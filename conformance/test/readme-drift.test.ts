@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
 import { loadContract } from '../../src/contract/index.ts';
 import { serveHandler } from '../../src/mock/index.ts';
-import { CHECKS } from '../checks/registry.ts';
+import { CHECKS } from '../judge/checks/registry.ts';
 import { runCheck } from './run-check.ts';
 import { freshMock } from './serve-target.ts';
 

@@ -1,8 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { renderJson } from '../../conformance/reporters/json.ts';
-import { renderJunit } from '../../conformance/reporters/junit.ts';
-import { hideUrlCredentials } from '../../conformance/hide-url-credentials.ts';
+import { renderJson } from '../../conformance/report/json.ts';
+import { renderJunit } from '../../conformance/report/junit.ts';
+import { hideUrlCredentials } from '../../conformance/report/hide-url-credentials.ts';
 import { startProxy, type ProxyLogLine, type RunningProxy } from '../proxy/start-proxy.ts';
 import { formatAccessLog } from './access-log.ts';
 import { UsageError, usageFailure, type CommandIo } from './io.ts';

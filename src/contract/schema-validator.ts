@@ -22,7 +22,7 @@ export type Validate = (instance: unknown) => SchemaViolation[];
 /**
  * OpenAPI 3.1 schema keywords that JSON Schema 2020-12 does not define, and the spec's own
  * annotations (decisions, and the machine-readable ones the conformance model reads:
- * conformance/model/spec-annotations.ts); declared so that Ajv's strict mode still rejects
+ * conformance/judge/model/spec-annotations.ts); declared so that Ajv's strict mode still rejects
  * genuine typos in the spec.
  */
 const OPENAPI_KEYWORDS = ['example', 'xml', 'externalDocs', 'discriminator', 'x-decisions', 'x-instance-id', 'x-per-instance', 'x-unique-by', 'x-constant'];

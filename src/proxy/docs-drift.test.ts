@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CHECKS } from '../../conformance/checks/registry.ts';
-import { OUTSIDE_WRITE_CHECKS, PASSIVE_CHECKS } from '../../conformance/passive-judge.ts';
+import { CHECKS } from '../../conformance/judge/checks/registry.ts';
+import { OUTSIDE_WRITE_CHECKS, PASSIVE_CHECKS } from '../../conformance/judge/passive-judge.ts';
 import { PROXY_USAGE } from '../cli/proxy-command.ts';
 import { DEFAULT_MAX_JUDGED_BYTES } from './start-proxy.ts';
 

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
-import { createPassiveJudge, type PassiveReport } from '../../conformance/passive-judge.ts';
-import { renderJson } from '../../conformance/reporters/json.ts';
-import { renderJunit } from '../../conformance/reporters/junit.ts';
+import { createPassiveJudge, type PassiveReport } from '../../conformance/judge/passive-judge.ts';
+import { renderJson } from '../../conformance/report/json.ts';
+import { renderJunit } from '../../conformance/report/junit.ts';
 import { loadContract, type Contract } from '../contract/index.ts';
 import { loggableTarget } from '../mock/core/loggable-target.ts';
 import { requestPath } from '../mock/core/request-path.ts';
@@ -72,7 +72,7 @@ export const DEFAULT_MAX_JUDGED_BYTES = 4 * 1024 * 1024;
 /**
  * flag-admin proxy (issue 15): forwards every request to `target` and the answer back, judges
  * each exchange of the API's operations with the suite's checks and the model of the contract as
- * it passes (conformance/passive-judge.ts), and keeps the verdicts in the mock's journal, behind
+ * it passes (conformance/judge/passive-judge.ts), and keeps the verdicts in the mock's journal, behind
  * the mock's control API, CORS and limits. It sends no request of its own.
  */
 export async function startProxy(options: StartProxyOptions): Promise<RunningProxy> {

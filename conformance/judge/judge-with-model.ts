@@ -1,0 +1,58 @@
+import { isSuccess } from '../http-status.ts';
+import { createRunState, judgeRun, type ModelCredential, type ModelExchange, type RunState, type Verdict } from './model/index.ts';
+import { DELETE_SERVICE_ACCOUNT_TOKEN, GET_PROJECT_ENVIRONMENTS } from '../operation-ids.ts';
+import { encodeId, pathOf, type PlanInput } from '../plan/scenarios/plan-input.ts';
+import type { Exchange, StepKind } from '../types.ts';
+
+/**
+ * Steps whose ids were made not to exist (generated from the seed, near-misses of given ids that
+ * collide with none, odd ids, a given token's id under another given account that was not given
+ * a token of that id): what the run knows before it starts, stated to the model as facts. The
+ * plan never says what the answer must be; the model derives it.
+ */
+const ABSENT_BY_CONSTRUCTION: ReadonlySet<StepKind> = new Set(['missing-project', 'unknown-token', 'near-miss-project', 'near-miss-token', 'near-miss-account', 'odd-id', 'cross-account-delete']);
+
+/** The credential as the model sees it: a near-miss of the full key is an invalid key, or no key where it left the header. */
+export function modelCredentialOf(exchange: Exchange): ModelCredential {
+  if (!exchange.keyVariant) return exchange.credential;
+  return exchange.keyVariant.placement.in === 'header' ? 'invalid' : 'none';
+}
+
+/** The model's view of a planned exchange. Identical reads are compared per key: each near-miss and each restricted key is a principal of its own. */
+export function toModelExchange(exchange: Exchange): ModelExchange & { batch?: number } {
+  return {
+    request: { method: exchange.method, path: exchange.path, credential: modelCredentialOf(exchange), principal: exchange.keyVariant?.id ?? `${exchange.credential}${exchange.keyIndex ? `#${exchange.keyIndex}` : ''}` },
+    ...(exchange.response ? { response: exchange.response } : {}),
+    seq: exchange.seq,
+    ...(exchange.batch !== undefined ? { batch: exchange.batch } : {}),
+  };
+}
+
+/** The run's facts before the first request: the given projects and tokens exist, the generated ids do not. */
+export function knownBeforeRun(input: PlanInput, exchanges: readonly Exchange[]): RunState {
+  const state = createRunState({ contract: input.contract, forbidden: input.forbidden });
+  const environments = input.contract.operation(GET_PROJECT_ENVIRONMENTS);
+  const deletion = input.contract.operation(DELETE_SERVICE_ACCOUNT_TOKEN);
+  const at = (operation: typeof environments, ids: string[]) => ({ method: operation.method, path: pathOf(operation, ids.map(encodeId)) });
+  // A near-miss that RFC 3986 makes the given id itself (a percent-encoded unreserved character) names what that id names: not absent.
+  for (const e of exchanges) if (ABSENT_BY_CONSTRUCTION.has(e.step) && !e.expects.some(isSuccess)) state.declare(e, 'missing');
+  state.declare(at(environments, [input.missingProject]), 'missing');
+  state.declare(at(deletion, [input.missingAccount, input.missingToken]), 'missing');
+  for (const project of input.projects) state.declare(at(environments, [project]), 'exists');
+  for (const token of input.tokens) {
+    state.declare(at(deletion, [token.account, token.token]), 'exists');
+    state.declare(at(deletion, [token.account, input.missingToken]), 'missing');
+  }
+  return state;
+}
+
+/**
+ * Every exchange of the plan judged by the model, in order: its verdicts by seq. The random
+ * phase's exchanges are judged by that phase itself, with the same model, as sequences it can
+ * shrink (check random-sequence-conformant): they are left out here.
+ */
+export function judgeWithModel(input: PlanInput, all: readonly Exchange[]): Map<number, Verdict[]> {
+  const exchanges = all.filter((e) => e.step !== 'random-step');
+  const verdicts = judgeRun(exchanges.map(toModelExchange), knownBeforeRun(input, exchanges));
+  return new Map(exchanges.map((e, i) => [e.seq, verdicts[i] ?? []]));
+}

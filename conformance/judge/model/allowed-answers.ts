@@ -1,0 +1,159 @@
+import { responseFor, type Operation } from '../../../src/contract/index.ts';
+import { FORBIDDEN, METHOD_NOT_ALLOWED, NOT_FOUND, UNAUTHORIZED, isClientError, isSuccess } from '../../http-status.ts';
+import type { ModelRequest, RunState } from './run-state.ts';
+import { toleratedRefusals } from './spec-annotations.ts';
+
+/**
+ * The rule a status outside the allowed set breaks; the suite files each under one of its named
+ * checks, the proxy shows it as is.
+ */
+export type Rule =
+  | 'server-error'
+  | 'status-documented'
+  | 'auth-required'
+  | 'permission-required'
+  | 'valid-key-accepted'
+  | 'full-key-allowed'
+  | 'resource-exists'
+  | 'resource-missing'
+  | 'resource-gone'
+  | 'method-refused'
+  | 'media-type'
+  | 'body-schema'
+  | 'error-kind'
+  | 'no-body'
+  | 'answer-stable'
+  | 'error-id-unique'
+  | 'list-items-unique'
+  | 'permission-consistent';
+
+export interface AllowedAnswers {
+  /** `outside`: no path of the spec holds the request; the contract says nothing about it. */
+  kind: 'operation' | 'unlisted-method' | 'outside';
+  operationId?: string;
+  /** Every operation on the request's path (one, or several for an unlisted method). */
+  operations: readonly Operation[];
+  /** The statuses the contract allows for this request now, given what the run has seen. */
+  statuses: readonly number[];
+  /** What a status outside `statuses` breaks, unless it is undocumented (status-documented) or a 5xx. */
+  rule: Rule;
+  /** Why, in the contract's words, for messages. */
+  because: string;
+  /** Malformed input (an id that does not decode, holds a slash or control character, or is very long): the spec's tolerated refusals apply. */
+  malformed: boolean;
+}
+
+/** Longer ids than this are unusual input: a server may refuse the URI (414) before routing. */
+const LONG_ID = 1024;
+/** Control characters and anything beyond ASCII: routers and proxies commonly refuse such paths before an operation sees them. */
+const UNUSUAL = /[^\u0020-\u007e]/;
+
+/**
+ * Input a router or proxy in front of the operation may refuse in its own format (spec decisions
+ * router-refusals and malformed-input-refusals): not valid percent-encoding, an encoded slash,
+ * control or non-ASCII characters, or a very long id.
+ */
+function isMalformed(raw: string): boolean {
+  if (raw.length > LONG_ID) return true;
+  try {
+    const decoded = decodeURIComponent(raw);
+    return decoded.includes('/') || UNUSUAL.test(decoded);
+  } catch {
+    return true;
+  }
+}
+
+function undecodable(raw: string): boolean {
+  try {
+    decodeURIComponent(raw);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+const tolerated = new WeakMap<object, ReadonlySet<number>>();
+
+/** The spec's tolerated refusals of malformed input, read once per contract. */
+export function refusalsOf(state: RunState): ReadonlySet<number> {
+  let set = tolerated.get(state.contract);
+  if (!set) tolerated.set(state.contract, (set = toleratedRefusals(state.contract)));
+  return set;
+}
+
+const successes = (operation: Operation) => [...operation.responses.keys()].filter((s) => /^2\d\d$/.test(s)).map(Number);
+const documents = (operation: Operation, status: number) => operation.responses.has(String(status));
+
+/**
+ * The set of answers the contract allows for a request, given what the run has seen (API §5
+ * auth order, then the resource's fact). Where the contract allows several, all are in the set.
+ * @example allowedAnswers({ method: 'DELETE', path: '/api/admin/service-account/1/token/1', credential: 'full' }, state).statuses // [200, 404] before anything is known, [404] once deleted
+ */
+export function allowedAnswers(request: ModelRequest, state: RunState): AllowedAnswers {
+  if (request.method.toUpperCase() === 'HEAD') {
+    // Spec decision head-requests: what the GET of the path gets, without a body (RFC 9110 §9.3.2), or 405 from a server that routes no HEAD.
+    const get = allowedAnswers({ ...request, method: 'GET' }, state);
+    return get.kind === 'operation' ? { ...get, statuses: [...new Set([...get.statuses, METHOD_NOT_ALLOWED])].sort(), because: `${get.because} (HEAD: as GET without the body, or 405)` } : get;
+  }
+  const { contract } = state;
+  const pathname = request.path.split('?')[0]!;
+  const route = contract.matchRoute(request.method, pathname);
+  if (route.kind === 'not-found') return { kind: 'outside', operations: [], statuses: [], rule: 'status-documented', because: 'no path of the spec holds it', malformed: false };
+  if (route.kind === 'method-not-allowed') {
+    const operations = route.allow.flatMap((method) => {
+      const r = contract.matchRoute(method, pathname);
+      return r.kind === 'operation' ? [r.operation] : [];
+    });
+    // A documented 4xx of the path is a clean refusal too (e.g. 401 before the method is looked at).
+    const refusals = new Set([NOT_FOUND, METHOD_NOT_ALLOWED, ...operations.flatMap((o) => [...o.responses.keys()].filter((s) => /^4\d\d$/.test(s)).map(Number))]);
+    return { kind: 'unlisted-method', operations, statuses: [...refusals].sort(), rule: 'method-refused', because: `the spec lists no ${request.method} on this path`, malformed: false };
+  }
+  const { operation } = route;
+  const malformed = Object.values(route.rawParams).some(isMalformed);
+  const base = { kind: 'operation' as const, operationId: operation.operationId, operations: [operation], malformed };
+  // Statuses the contract documents without tying them to auth or to the resource (the OIDC read's 400: spec decision oidc-read-400): allowed, never demanded.
+  const unconditioned = [...operation.responses.keys()].map(Number).filter((s) => isClientError(s) && s !== UNAUTHORIZED && s !== FORBIDDEN && s !== NOT_FOUND);
+  const needsAuth = operation.authHeaders.length > 0;
+  // Auth is decided before the resource is looked up (spec decision credentials-and-permissions): 401 before 403 before 404.
+  if (needsAuth && (request.credential === 'none' || request.credential === 'invalid')) {
+    return { ...base, statuses: [UNAUTHORIZED], rule: 'auth-required', because: 'a request without a valid key is refused with 401 before anything else (API §5)' };
+  }
+  if (needsAuth && request.credential === 'restricted' && state.forbidden.has(operation.operationId)) {
+    return { ...base, statuses: [FORBIDDEN], rule: 'permission-required', because: `the key lacks the permission for ${operation.operationId}: 403 before the resource is looked up (API §5)` };
+  }
+  // An id that is not valid percent-encoding names no resource.
+  // A permission is per operation, the same on every resource (spec decision permissions-per-operation): what this key's earlier answers showed holds here too.
+  const permission = needsAuth && request.credential === 'restricted' ? state.permission(request, operation.operationId) : undefined;
+  if (permission && !permission.granted) {
+    return { ...base, statuses: [FORBIDDEN], rule: 'permission-consistent', because: `this key got 403 on ${operation.operationId} before (request #${permission.seq}), and a permission is the same on every resource` };
+  }
+  const fact = Object.values(route.rawParams).some(undecodable) ? 'missing' : state.fact(request);
+  let resource: { statuses: number[]; rule: Rule; because: string };
+  // An id spelled with needless percent-encoding (%64efault, RFC 3986 §6.2.2.2) has no fact (run-state.ts resourceOf): the same id or nothing, both allowed.
+  if (fact === 'exists') resource = { statuses: successes(operation), rule: 'resource-exists', because: 'the resource exists' };
+  else if (fact === 'deleted') resource = { statuses: [NOT_FOUND], rule: 'resource-gone', because: 'it was deleted earlier in the run, and a deletion is final (API §4.3)' };
+  else if (fact === 'missing') resource = { statuses: [NOT_FOUND], rule: 'resource-missing', because: 'no such resource exists (ids are compared exactly)' };
+  else resource = { statuses: [...successes(operation), ...(documents(operation, NOT_FOUND) ? [NOT_FOUND] : [])], rule: 'status-documented', because: 'whether it exists is not known to the run' };
+  const extra = [
+    ...unconditioned,
+    // The restricted key may lack the permission of an operation it was not said to lack; an unknown key may be anything.
+    ...(needsAuth && request.credential === 'restricted' && !permission ? [FORBIDDEN] : []),
+    ...(needsAuth && request.credential === 'unknown' ? [UNAUTHORIZED, FORBIDDEN] : []),
+  ];
+  return { ...base, statuses: [...new Set([...resource.statuses, ...extra])].sort(), rule: resource.rule, because: resource.because };
+}
+
+/** The rule a status breaks when it is not in `allowed`; undefined when it is allowed (a tolerated refusal of malformed input included). */
+export function brokenRule(allowed: AllowedAnswers, request: ModelRequest, status: number, state: RunState): Rule | undefined {
+  if (allowed.kind === 'outside' || allowed.statuses.includes(status)) return undefined;
+  if (allowed.malformed && (status === NOT_FOUND || status === METHOD_NOT_ALLOWED || refusalsOf(state).has(status))) return undefined;
+  if (status >= 500) return 'server-error';
+  if (allowed.kind === 'unlisted-method') return 'method-refused';
+  const operation = allowed.operations[0]!;
+  if (!responseFor(operation, status)) return 'status-documented';
+  if (status === UNAUTHORIZED && (request.credential === 'full' || request.credential === 'restricted')) return 'valid-key-accepted';
+  if (status === FORBIDDEN && request.credential === 'full') return 'full-key-allowed';
+  if (status === FORBIDDEN && request.credential === 'restricted' && state.permission(request, operation.operationId)?.granted) return 'permission-consistent';
+  if (isSuccess(status) && allowed.rule === 'status-documented') return 'status-documented';
+  return allowed.rule;
+}

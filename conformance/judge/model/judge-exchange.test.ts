@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { loadContract } from '../../../src/contract/index.ts';
+import { allowedAnswers, createRunState, credentialOf, judgeExchange, judgeRun, type ModelCredential, type ModelExchange } from './index.ts';
+
+const contract = await loadContract();
+const ENV = '/api/admin/environments/project/default';
+const TOKEN = '/api/admin/service-account/1/token/1';
+const json = { 'content-type': 'application/json' };
+const error = (status: number, name: string, id: string) => ({ status, headers: json, body: JSON.stringify({ id, name, message: 'x' }) });
+const environments = (names: string[]) => ({ status: 200, headers: json, body: JSON.stringify({ version: 1, environments: names.map((name) => ({ name, enabled: true })) }) });
+const at = (method: string, path: string, credential: ModelCredential = 'full') => ({ method, path, credential });
+const rules = (verdicts: { rule: string }[][]) => verdicts.map((v) => v.map((x) => x.rule));
+
+describe('the model of the contract', () => {
+  it('allows both a success and 404 for a token nobody declared, only 404 once it is deleted', () => {
+    const state = createRunState({ contract });
+    expect(allowedAnswers(at('DELETE', TOKEN), state).statuses).toEqual([200, 404]);
+    state.observe({ request: at('DELETE', TOKEN), response: { status: 200, headers: {}, body: '' } });
+    expect(allowedAnswers(at('DELETE', TOKEN), state).statuses).toEqual([404]);
+  });
+
+  it('decides auth before the resource: 401 without a key, 403 for the restricted key on a forbidden operation', () => {
+    const state = createRunState({ contract, forbidden: ['deleteServiceAccountToken'] });
+    expect(allowedAnswers(at('DELETE', TOKEN, 'none'), state).statuses).toEqual([401]);
+    expect(allowedAnswers(at('DELETE', TOKEN, 'restricted'), state).statuses).toEqual([403]);
+    expect(allowedAnswers(at('GET', ENV, 'restricted'), state).statuses).toEqual([200, 403, 404]);
+  });
+
+  it('allows the OIDC read its unconditioned 400 and tolerates router refusals only on malformed ids', () => {
+    const state = createRunState({ contract });
+    expect(allowedAnswers(at('GET', '/api/admin/auth/oidc/settings'), state).statuses).toEqual([200, 400]);
+    const [odd, plain] = judgeRun([{ request: at('GET', '/api/admin/environments/project/odd%ZZ'), response: { status: 414, headers: {}, body: '' } }, { request: at('GET', '/api/admin/environments/project/plain'), response: { status: 414, headers: {}, body: '' } }], state);
+    expect(rules([odd!, plain!])).toEqual([[], ['status-documented']]);
+  });
+
+  it('judges a deletion that does not last and an answer that changes', () => {
+    const state = createRunState({ contract });
+    state.declare(at('DELETE', TOKEN), 'exists');
+    const run: ModelExchange[] = [
+      { request: at('GET', ENV), response: environments(['a', 'b']) },
+      { request: at('DELETE', TOKEN), response: { status: 200, headers: {}, body: '' } },
+      { request: at('GET', ENV), response: environments(['b', 'a']) },
+      { request: at('DELETE', TOKEN), response: { status: 200, headers: {}, body: '' } },
+      { request: at('GET', ENV), response: environments(['a']) },
+    ];
+    expect(rules(judgeRun(run, state))).toEqual([[], [], [], ['resource-gone'], ['answer-stable']]);
+  });
+
+  it('finds reused error ids and list items with the same key, and ignores per-instance fields when comparing', () => {
+    const state = createRunState({ contract });
+    const run: ModelExchange[] = [
+      { request: at('GET', '/api/admin/environments/project/nope'), response: error(404, 'NotFoundError', 'e-1') },
+      { request: at('GET', '/api/admin/environments/project/nope'), response: error(404, 'NotFoundError', 'e-2') },
+      { request: at('DELETE', '/api/admin/service-account/9/token/9', 'none'), response: error(401, 'AuthenticationRequired', 'e-1') },
+      { request: at('GET', ENV), response: environments(['a', 'a']) },
+    ];
+    expect(rules(judgeRun(run, state))).toEqual([[], [], ['error-id-unique'], ['list-items-unique']]);
+  });
+
+  it('allows exactly one success among deletes of one token sent at once', () => {
+    const state = createRunState({ contract });
+    state.declare(at('DELETE', TOKEN), 'exists');
+    const ok = { status: 200, headers: {}, body: '' };
+    const gone = error(404, 'NotFoundError', 'x');
+    const batch = (statuses: (typeof ok)[]) => statuses.map((response, i) => ({ request: at('DELETE', TOKEN), response: { ...response, body: response.body.replace('"x"', `"x${i}"`) }, batch: 1 }));
+    expect(rules(judgeRun(batch([gone, ok, gone]), state))).toEqual([[], [], []]);
+    const again = createRunState({ contract });
+    again.declare(at('DELETE', TOKEN), 'exists');
+    expect(rules(judgeRun(batch([ok, ok, gone]), again))).toEqual([[], ['resource-gone'], []]);
+  });
+
+  it('holds a key to one permission per operation on every resource, and version to one value in every answer', () => {
+    const state = createRunState({ contract });
+    const other = '/api/admin/environments/project/mobile-app';
+    const run: ModelExchange[] = [
+      { request: at('GET', ENV, 'restricted'), response: environments(['a']) },
+      { request: at('GET', other, 'restricted'), response: error(403, 'NoAccessError', 'e-9') },
+      { request: at('GET', other), response: { ...environments(['b']), body: JSON.stringify({ version: 2, environments: [{ name: 'b' }] }) } },
+    ];
+    expect(rules(judgeRun(run, state))).toEqual([[], ['permission-consistent'], ['answer-stable']]);
+  });
+
+  it('allows an id spelled with needless percent-encoding to be the same resource or none', () => {
+    const state = createRunState({ contract });
+    state.declare(at('GET', ENV), 'exists');
+    expect(allowedAnswers(at('GET', '/api/admin/environments/project/%64efault'), state).statuses).toEqual([200, 404]);
+    expect(allowedAnswers(at('GET', ENV), state).statuses).toEqual([200]);
+  });
+
+  it('reads the credential of traffic from the header', () => {
+    expect([undefined, 'Bearer k', 'k', 'r', 'other'].map((v) => credentialOf(v, { full: 'k', restricted: 'r' }))).toEqual(['none', 'full', 'full', 'restricted', 'unknown']);
+  });
+});

@@ -1,0 +1,144 @@
+import { responseFor, type JsonSchema } from '../../../src/contract/index.ts';
+import { mediaTypeOf, parsedBodyOf, statusList } from '../checks/check.ts';
+import { isErrorKindViolation } from '../checks/error-kind-conformance.ts';
+import { NOT_FOUND, isSuccess } from '../../http-status.ts';
+import { allowedAnswers, brokenRule, type AllowedAnswers, type Rule } from './allowed-answers.ts';
+import { comparableForm, constantValues, instanceIds, repeatedKeys } from './spec-annotations.ts';
+import type { ModelExchange, RunState } from './run-state.ts';
+
+/** One way an exchange breaks the contract. Data, like a finding: the suite adds request, excerpt and curl line. */
+export interface Verdict {
+  rule: Rule;
+  message: string;
+  expected: string;
+  got: string;
+  schemaPointer?: string;
+  instancePointer?: string;
+  /** The earlier exchange this answer contradicts (its seq), for the rules that compare answers. */
+  contradicts?: number;
+}
+
+/**
+ * Every way the exchange breaks the contract, given what the run has seen before it: its
+ * status against allowedAnswers(), its body against the schema of that status, and the run-wide
+ * invariants (instance ids unique, keyed list items unique, identical reads answered alike).
+ * Call state.observe(exchange) afterwards. [] when it conforms or no response arrived.
+ */
+export function judgeExchange(exchange: ModelExchange, state: RunState, options: { concurrent?: boolean } = {}): Verdict[] {
+  const { request, response } = exchange;
+  if (!response) return [];
+  const allowed = relaxed(allowedAnswers(request, state), options.concurrent === true);
+  if (allowed.kind === 'outside') return [];
+  const verdicts: Verdict[] = [];
+  const rule = brokenRule(allowed, request, response.status, state);
+  if (rule) {
+    verdicts.push({
+      rule,
+      message: `${request.method} ${request.path} answered ${response.status}; ${allowed.because}.`,
+      expected: `status ${statusList(allowed.statuses)}`,
+      got: `status ${response.status}`,
+    });
+  }
+  const operation = allowed.operations[0];
+  // A HEAD answer has no body to judge (RFC 9110 §9.3.2; spec decision head-requests).
+  if (request.method.toUpperCase() === 'HEAD') return verdicts;
+  const documented = operation && allowed.kind === 'operation' ? responseFor(operation, response.status) : undefined;
+  if (!documented) return verdicts;
+  const mediaType = mediaTypeOf(response.headers['content-type']);
+  // A tolerated refusal of malformed input may come in the router's own format; a JSON one follows the schema.
+  // An out-of-place answer to malformed input is one defect: its body is not judged on top.
+  const routerFormat = allowed.malformed && (mediaType !== 'application/json' || rule !== undefined);
+  if (routerFormat) return verdicts;
+  if (documented.mediaType === undefined) {
+    if (response.body !== '') verdicts.push({ rule: 'no-body', message: `the spec describes no body for a ${response.status}, but ${response.body.length} bytes came back.`, expected: 'an empty body', got: `${response.body.length} bytes`, schemaPointer: `${operation!.pointer}/responses/${documented.status}` });
+    return verdicts;
+  }
+  if (mediaType !== documented.mediaType.toLowerCase()) {
+    verdicts.push({ rule: 'media-type', message: `a ${response.status} carries a ${documented.mediaType} body.`, expected: `Content-Type: ${documented.mediaType}`, got: response.headers['content-type'] ?? 'no Content-Type', schemaPointer: `${operation!.pointer}/responses/${documented.status}/content` });
+  }
+  const body = parsedBodyOf(response);
+  if (!body.ok) {
+    verdicts.push({ rule: 'body-schema', message: `the ${response.status} body is not JSON.`, expected: `a JSON body valid against ${documented.schemaPointer}`, got: response.body === '' ? 'no body' : 'a body that is not JSON', schemaPointer: documented.schemaPointer });
+    return verdicts;
+  }
+  for (const violation of documented.validate(body.value)) {
+    verdicts.push({
+      rule: isErrorKindViolation(violation, documented) ? 'error-kind' : 'body-schema',
+      message: `${violation.message}.`,
+      expected: violation.expected,
+      got: violation.keyword,
+      schemaPointer: violation.schemaPointer,
+      instancePointer: violation.instancePointer,
+    });
+  }
+  verdicts.push(...runWide(exchange, state, body.value, documented.schema));
+  return verdicts;
+}
+
+/** In a batch sent at once, another request may have deleted an existing resource first: each alone may find it gone. */
+function relaxed(allowed: AllowedAnswers, concurrent: boolean): AllowedAnswers {
+  if (!concurrent || allowed.rule !== 'resource-exists') return allowed;
+  return { ...allowed, statuses: [...new Set([...allowed.statuses, NOT_FOUND])], because: `${allowed.because} (or a concurrent request deleted it first)` };
+}
+
+function runWide(exchange: ModelExchange, state: RunState, value: unknown, schema: JsonSchema | undefined): Verdict[] {
+  const verdicts: Verdict[] = [];
+  for (const { pointer, id } of instanceIds(value, schema)) {
+    const first = state.errorIdSeenAt(id);
+    if (first !== undefined) verdicts.push({ rule: 'error-id-unique', message: `the instance id ${JSON.stringify(id)} was already given to the answer of request #${first}; each error instance has its own id.`, expected: 'an id not seen before in this run', got: JSON.stringify(id), instancePointer: pointer, contradicts: first });
+  }
+  for (const repeat of repeatedKeys(value, schema)) {
+    verdicts.push({ rule: 'list-items-unique', message: `two items share ${repeat.key} ${JSON.stringify(repeat.value)} (the first is item ${repeat.firstIndex}); the spec keys these items by ${repeat.key}.`, expected: `items unique by ${repeat.key}`, got: `${repeat.key} ${JSON.stringify(repeat.value)} twice`, instancePointer: repeat.pointer });
+  }
+  const operationId = state.contract.matchRoute(exchange.request.method, exchange.request.path.split('?')[0]!);
+  if (operationId.kind === 'operation' && isSuccess(exchange.response!.status)) {
+    for (const { pointer, value: now } of constantValues(value, schema)) {
+      const seen = state.constantSeen(operationId.operation.operationId, pointer);
+      if (seen && seen.value !== now) {
+        verdicts.push({ rule: 'answer-stable', message: `${pointer} is ${now} here but was ${seen.value} in the answer to request #${seen.seq}; the spec makes it one value in every answer of ${operationId.operation.operationId} (x-constant).`, expected: seen.value, got: now, instancePointer: pointer, contradicts: seen.seq });
+      }
+    }
+  }
+  const first = state.firstAnswer(exchange.request);
+  const response = exchange.response!;
+  if (first) {
+    const now = comparableForm(value, schema);
+    if (first.status !== response.status || first.comparable !== now) {
+      verdicts.push({
+        rule: 'answer-stable',
+        message: `the same read answered differently than request #${first.seq} (${first.status === response.status ? 'same status, another body' : `${first.status}, now ${response.status}`}); nothing in the contract changes it, and only per-instance fields the spec names may differ.`,
+        expected: `status ${first.status} and the same body as request #${first.seq} (per-instance fields and the order of keyed lists aside)`,
+        got: first.status === response.status ? 'another body' : `status ${response.status}`,
+        contradicts: first.seq,
+      });
+    }
+  }
+  return verdicts;
+}
+
+/**
+ * A batch of requests sent at once: each judged as if the others may have come first, then
+ * together: of deletes of one resource that existed, exactly one succeeds.
+ */
+export function judgeConcurrent(exchanges: readonly ModelExchange[], state: RunState): Verdict[][] {
+  const verdicts = exchanges.map((e) => judgeExchange(e, state, { concurrent: true }));
+  const byResource = new Map<string, number[]>();
+  exchanges.forEach((e, i) => {
+    if (e.request.method !== 'DELETE' || state.fact(e.request) !== 'exists' || !e.response) return;
+    const key = `${e.request.path} ${e.request.credential}`;
+    byResource.set(key, [...(byResource.get(key) ?? []), i]);
+  });
+  for (const indices of byResource.values()) {
+    const won = indices.filter((i) => isSuccess(exchanges[i]!.response!.status));
+    if (won.length === 1) continue;
+    const statuses = indices.map((i) => exchanges[i]!.response!.status).sort((a, b) => a - b).join(', ');
+    const at = won.length === 0 ? indices[0]! : won[1]!;
+    verdicts[at]!.push({
+      rule: won.length === 0 ? 'resource-exists' : 'resource-gone',
+      message: `${indices.length} deletes of one existing resource sent at once: ${won.length} succeeded; exactly one may (a deletion is final, API §4.3).`,
+      expected: `exactly one success, the others 404`,
+      got: `statuses ${statuses}`,
+    });
+  }
+  return verdicts;
+}

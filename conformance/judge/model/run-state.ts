@@ -1,0 +1,187 @@
+import { decodePathParams, type Contract, type Operation } from '../../../src/contract/index.ts';
+import { parsedBodyOf } from '../checks/check.ts';
+import { isSuccess } from '../../http-status.ts';
+import { comparableForm, constantValues, instanceIds } from './spec-annotations.ts';
+
+/**
+ * Which credential a request carried, as far as the judge knows: `unknown` is a key it was not
+ * told about (the proxy sees other people's keys), which may be valid, restricted or invalid.
+ */
+export type ModelCredential = 'none' | 'invalid' | 'restricted' | 'full' | 'unknown';
+
+/** A request as traffic shows it; no planned step, no expectation. */
+export interface ModelRequest {
+  /** Upper-case method. */
+  method: string;
+  /** Path and query relative to the base URL, exactly as sent (still percent-encoded). */
+  path: string;
+  credential: ModelCredential;
+  /**
+   * Which key of that kind, when there are several (a near-miss of the full key, a second
+   * restricted key): identical reads are compared per principal. Defaults to the credential.
+   */
+  principal?: string;
+}
+
+export interface ModelResponse {
+  status: number;
+  /** Lower-case names. */
+  headers: Readonly<Record<string, string>>;
+  body: string;
+}
+
+/** One request and its answer; `response` is absent when none arrived or it was too large to judge. */
+export interface ModelExchange {
+  request: ModelRequest;
+  response?: ModelResponse;
+  /** Position in the run, for "contradicts the answer of #n"; the order of observe() when absent. */
+  seq?: number;
+}
+
+/**
+ * What the run knows about one resource (a path template with its decoded ids): `exists` (given,
+ * or answered with a success), `missing` (generated to be absent, or answered 404), `deleted`
+ * (a delete of it succeeded). No operation of the contract creates a resource, and a deletion
+ * is final (spec decision token-deletion-transition), so facts only move from exists to deleted.
+ */
+export type ResourceFact = 'exists' | 'missing' | 'deleted';
+
+export interface FirstAnswer {
+  seq: number;
+  status: number;
+  /** The body as comparableForm() renders it, or the raw text when it is not JSON. */
+  comparable: string;
+}
+
+export interface RunStateOptions {
+  contract: Contract;
+  /** operationIds the `restricted` credential lacks the permission for; it may call the others. */
+  forbidden?: Iterable<string>;
+}
+
+/**
+ * The resource a request addresses, keyed by its path template and decoded ids; undefined when
+ * no operation holds the path or its ids do not decode. `canonical` is false for an id spelled
+ * with percent-encoding where none is needed (`%64efault`): RFC 3986 §6.2.2.2 makes it the same
+ * id, but a server that compares raw segments finds nothing there, and both readings are allowed
+ * (spec decision on ids compared exactly), so such a request neither uses nor teaches a fact.
+ */
+export function resourceOf(contract: Contract, method: string, path: string): { operation: Operation; key: string; params: Record<string, string>; canonical: boolean } | undefined {
+  const route = contract.matchRoute(method, path.split('?')[0]!);
+  if (route.kind !== 'operation') return undefined;
+  const decoded = decodePathParams(route.rawParams);
+  if (!decoded.ok) return undefined;
+  const canonical = Object.entries(route.rawParams).every(([name, raw]) => encodeURIComponent(decoded.params[name]!) === raw);
+  return { operation: route.operation, key: `${route.operation.path} ${JSON.stringify(decoded.params)}`, params: decoded.params, canonical };
+}
+
+/** What an identical read must answer again: keyed by method, path and credential. */
+export function readKey(request: ModelRequest): string | undefined {
+  return request.method === 'GET' && request.credential !== 'unknown' ? `${request.method} ${request.path} ${request.principal ?? request.credential}` : undefined;
+}
+
+/**
+ * Everything the run has seen that later verdicts depend on. `declare` states what is known
+ * before the run (the given resources exist, generated ids do not); `observe` folds in each
+ * exchange after it was judged.
+ */
+export interface RunState {
+  readonly contract: Contract;
+  readonly forbidden: ReadonlySet<string>;
+  declare(request: Pick<ModelRequest, 'method' | 'path'>, fact: 'exists' | 'missing'): void;
+  fact(request: Pick<ModelRequest, 'method' | 'path'>): ResourceFact | undefined;
+  observe(exchange: ModelExchange): void;
+  /** Where an error instance id was first seen. */
+  errorIdSeenAt(id: string): number | undefined;
+  firstAnswer(request: ModelRequest): FirstAnswer | undefined;
+  /** The first value an `x-constant` property of the operation's answers had, and where. */
+  constantSeen(operationId: string, pointer: string): { value: string; seq: number } | undefined;
+  /**
+   * What a principal's answers on an operation showed about its permission (spec decision
+   * permissions-per-operation: the same on every resource): `granted` once it got past auth
+   * (a success or a 404), `denied` once it got 403.
+   */
+  permission(request: ModelRequest, operationId: string): { granted: boolean; seq: number } | undefined;
+  /** How many exchanges were observed. */
+  observed(): number;
+}
+
+export function createRunState({ contract, forbidden = [] }: RunStateOptions): RunState {
+  const facts = new Map<string, ResourceFact>();
+  const errorIds = new Map<string, number>();
+  const firstAnswers = new Map<string, FirstAnswer>();
+  const constants = new Map<string, { value: string; seq: number }>();
+  const permissions = new Map<string, { granted: boolean; seq: number }>();
+  const principalOf = (request: ModelRequest) => request.principal ?? request.credential;
+  let count = 0;
+  const keyOf = (request: Pick<ModelRequest, 'method' | 'path'>) => resourceOf(contract, request.method, request.path);
+  /**
+   * A delete of a resource that does not exist succeeded: the server resolved the ids to some
+   * other resource of the path (a near-miss read as the real id), which one the answer does not
+   * say. That defect is judged where it happened; afterwards the existing resources of the path
+   * are no longer known to exist, so that one defect is not reported again on each of them.
+   */
+  const forgetSiblings = (template: string, except: string) => {
+    for (const [key, fact] of facts) if (fact === 'exists' && key !== except && key.startsWith(`${template} `)) facts.delete(key);
+  };
+
+  return {
+    contract,
+    forbidden: new Set(forbidden),
+    declare(request, fact) {
+      const resource = keyOf(request);
+      if (resource?.canonical) facts.set(resource.key, fact);
+    },
+    fact(request) {
+      const resource = keyOf(request);
+      if (!resource) return undefined;
+      // An operation without ids addresses the one resource of its path (the OIDC settings): it exists.
+      if (resource.operation.pathParams.length === 0) return 'exists';
+      return resource.canonical ? facts.get(resource.key) : undefined;
+    },
+    observe({ request, response, seq }) {
+      const at = seq ?? count;
+      count++;
+      if (!response) return;
+      const resource = keyOf(request);
+      const authorized = request.credential === 'full' || request.credential === 'restricted';
+      if (resource && !resource.canonical && isSuccess(response.status) && request.method === 'DELETE') facts.delete(resource.key);
+      if (resource && resource.canonical && resource.operation.pathParams.length > 0) {
+        const known = facts.get(resource.key);
+        // Only a first answer teaches a fact: an answer that contradicts a known fact was judged wrong and changes nothing.
+        // A delete that succeeded deleted something, whoever sent it.
+        if (isSuccess(response.status) && request.method === 'DELETE') {
+          if (known === 'missing') forgetSiblings(resource.operation.path, resource.key);
+          else facts.set(resource.key, 'deleted');
+        } else if (authorized && isSuccess(response.status) && known === undefined) facts.set(resource.key, 'exists');
+        else if (authorized && response.status === 404 && known === undefined && resource.operation.responses.has('404')) facts.set(resource.key, 'missing');
+      }
+      const parsed = parsedBodyOf(response);
+      const documented = resource?.operation.responses.get(String(response.status));
+      if (resource && (request.credential === 'restricted' || request.credential === 'full')) {
+        const key = `${principalOf(request)} ${resource.operation.operationId}`;
+        const granted = isSuccess(response.status) || response.status === 404 ? true : response.status === 403 ? false : undefined;
+        if (granted !== undefined && !permissions.has(key)) permissions.set(key, { granted, seq: at });
+      }
+      if (resource && parsed.ok && isSuccess(response.status)) {
+        for (const { pointer, value } of constantValues(parsed.value, documented?.schema)) {
+          const key = `${resource.operation.operationId} ${pointer}`;
+          if (!constants.has(key)) constants.set(key, { value, seq: at });
+        }
+      }
+      if (parsed.ok) for (const { id } of instanceIds(parsed.value, documented?.schema)) if (!errorIds.has(id)) errorIds.set(id, at);
+      const key = readKey(request);
+      if (key !== undefined && !firstAnswers.has(key)) {
+        firstAnswers.set(key, { seq: at, status: response.status, comparable: parsed.ok ? comparableForm(parsed.value, documented?.schema) : response.body });
+      }
+    },
+    errorIdSeenAt: (id) => errorIds.get(id),
+    constantSeen: (operationId, pointer) => constants.get(`${operationId} ${pointer}`),
+    permission: (request, operationId) => permissions.get(`${principalOf(request)} ${operationId}`),
+    firstAnswer: (request) => {
+      const key = readKey(request);
+      return key === undefined ? undefined : firstAnswers.get(key);
+    },
+    observed: () => count,
+  };
+}

@@ -1,0 +1,171 @@
+import type { Contract, JsonSchema } from '../../../src/contract/index.ts';
+
+/**
+ * The machine-readable decisions the model reads from the spec (beside the prose of each
+ * decision, never copied into code):
+ * - `x-instance-id: true` on a property: the id of one response instance; unique across a run
+ *   and left out when two answers are compared.
+ * - `x-per-instance: true` on a property: may differ between two answers to the same request.
+ * - `x-unique-by: NAME` on an array: no two items share the property NAME; two answers compare
+ *   the array as a set keyed by it (its order carries no meaning).
+ * - `x-constant: true` on a property: one value in every answer of the operation in a run
+ *   (whatever the resource, however often asked).
+ * - `x-tolerated-refusals: [statuses]` anywhere: what a server may answer to malformed input
+ *   before any operation runs, beside the statuses the operation documents.
+ */
+export const INSTANCE_ID = 'x-instance-id';
+export const PER_INSTANCE = 'x-per-instance';
+export const UNIQUE_BY = 'x-unique-by';
+export const TOLERATED_REFUSALS = 'x-tolerated-refusals';
+export const CONSTANT = 'x-constant';
+
+/** Every `x-tolerated-refusals` list of the authored document, merged. */
+export function toleratedRefusals(contract: Contract): ReadonlySet<number> {
+  const statuses = new Set<number>();
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) node.forEach(walk);
+    else if (node && typeof node === 'object') {
+      for (const [key, value] of Object.entries(node)) {
+        if (key === TOLERATED_REFUSALS && Array.isArray(value)) value.forEach((s) => typeof s === 'number' && statuses.add(s));
+        else walk(value);
+      }
+    }
+  };
+  walk(contract.rawDocument);
+  return statuses;
+}
+
+const NO_PROPERTIES: ReadonlyMap<string, JsonSchema> = new Map();
+/** Schemas are the contract's, never changed after load: merged once per schema, not per node of every body. */
+const mergedProperties = new WeakMap<JsonSchema, ReadonlyMap<string, JsonSchema>>();
+
+/** A property's schema as `allOf` members describe it together (the error bodies are built so). */
+function propertiesOf(schema: JsonSchema | undefined): ReadonlyMap<string, JsonSchema> {
+  if (!schema || typeof schema !== 'object') return NO_PROPERTIES;
+  let merged = mergedProperties.get(schema);
+  if (!merged) mergedProperties.set(schema, (merged = mergeProperties(schema)));
+  return merged;
+}
+
+function mergeProperties(schema: JsonSchema): Map<string, JsonSchema> {
+  const merged = new Map<string, JsonSchema>();
+  const own = schema.properties as Record<string, JsonSchema> | undefined;
+  for (const [name, sub] of Object.entries(own ?? {})) merged.set(name, { ...(merged.get(name) ?? {}), ...sub });
+  for (const member of (schema.allOf as JsonSchema[] | undefined) ?? []) {
+    for (const [name, sub] of propertiesOf(member)) merged.set(name, { ...(merged.get(name) ?? {}), ...sub });
+  }
+  return merged;
+}
+
+function itemsOf(schema: JsonSchema | undefined): JsonSchema | undefined {
+  if (!schema || typeof schema !== 'object') return undefined;
+  if (schema.items) return schema.items as JsonSchema;
+  for (const member of (schema.allOf as JsonSchema[] | undefined) ?? []) {
+    const items = itemsOf(member);
+    if (items) return items;
+  }
+  return undefined;
+}
+
+function uniqueKeyOf(schema: JsonSchema | undefined): string | undefined {
+  if (!schema || typeof schema !== 'object') return undefined;
+  const own = schema[UNIQUE_BY];
+  if (typeof own === 'string') return own;
+  for (const member of (schema.allOf as JsonSchema[] | undefined) ?? []) {
+    const key = uniqueKeyOf(member);
+    if (key) return key;
+  }
+  return undefined;
+}
+
+const escape = (token: string | number) => String(token).replaceAll('~', '~0').replaceAll('/', '~1');
+
+/**
+ * A body as two answers to the same request are compared: per-instance properties left out,
+ * arrays keyed by `x-unique-by` sorted by that key. JSON text of the result, so equal means equal.
+ */
+export function comparableForm(value: unknown, schema: JsonSchema | undefined): string {
+  const strip = (node: unknown, at: JsonSchema | undefined): unknown => {
+    if (Array.isArray(node)) {
+      const items = itemsOf(at);
+      const mapped = node.map((item) => strip(item, items));
+      const key = uniqueKeyOf(at);
+      if (key === undefined) return mapped;
+      return mapped
+        .map((item) => [JSON.stringify((item as Record<string, unknown> | null)?.[key] ?? null), item] as const)
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([, item]) => item);
+    }
+    if (!node || typeof node !== 'object') return node;
+    const properties = propertiesOf(at);
+    const out: Record<string, unknown> = {};
+    for (const name of Object.keys(node).sort()) {
+      const sub = properties.get(name);
+      if (sub?.[INSTANCE_ID] === true || sub?.[PER_INSTANCE] === true) continue;
+      out[name] = strip((node as Record<string, unknown>)[name], sub);
+    }
+    return out;
+  };
+  return JSON.stringify(strip(value, schema));
+}
+
+/** The values of `x-instance-id` properties in a body, with their JSON pointers. */
+export function instanceIds(value: unknown, schema: JsonSchema | undefined): { pointer: string; id: string }[] {
+  const found: { pointer: string; id: string }[] = [];
+  const walk = (node: unknown, at: JsonSchema | undefined, pointer: string): void => {
+    if (Array.isArray(node)) node.forEach((item, i) => walk(item, itemsOf(at), `${pointer}/${i}`));
+    else if (node && typeof node === 'object') {
+      const properties = propertiesOf(at);
+      for (const [name, child] of Object.entries(node)) {
+        const sub = properties.get(name);
+        if (sub?.[INSTANCE_ID] === true && (typeof child === 'string' || typeof child === 'number')) found.push({ pointer: `${pointer}/${escape(name)}`, id: String(child) });
+        else walk(child, sub, `${pointer}/${escape(name)}`);
+      }
+    }
+  };
+  walk(value, schema, '');
+  return found;
+}
+
+/** The values of `x-constant` properties of a body (outside arrays), with their JSON pointers. */
+export function constantValues(value: unknown, schema: JsonSchema | undefined): { pointer: string; value: string }[] {
+  const found: { pointer: string; value: string }[] = [];
+  const walk = (node: unknown, at: JsonSchema | undefined, pointer: string): void => {
+    if (!node || typeof node !== 'object' || Array.isArray(node)) return;
+    const properties = propertiesOf(at);
+    for (const [name, child] of Object.entries(node)) {
+      const sub = properties.get(name);
+      if (sub?.[CONSTANT] === true) found.push({ pointer: `${pointer}/${escape(name)}`, value: JSON.stringify(child) });
+      else walk(child, sub, `${pointer}/${escape(name)}`);
+    }
+  };
+  walk(value, schema, '');
+  return found;
+}
+
+/** Items of `x-unique-by` arrays that repeat an earlier item's key: where, the key, and the earlier index. */
+export function repeatedKeys(value: unknown, schema: JsonSchema | undefined): { pointer: string; key: string; value: unknown; firstIndex: number; schemaKey: string }[] {
+  const found: ReturnType<typeof repeatedKeys> = [];
+  const walk = (node: unknown, at: JsonSchema | undefined, pointer: string): void => {
+    if (Array.isArray(node)) {
+      const key = uniqueKeyOf(at);
+      if (key !== undefined) {
+        const seen = new Map<string, number>();
+        node.forEach((item, i) => {
+          const v = (item as Record<string, unknown> | null)?.[key];
+          if (v === undefined) return;
+          const text = JSON.stringify(v);
+          const first = seen.get(text);
+          if (first !== undefined) found.push({ pointer: `${pointer}/${i}/${escape(key)}`, key, value: v, firstIndex: first, schemaKey: key });
+          else seen.set(text, i);
+        });
+      }
+      node.forEach((item, i) => walk(item, itemsOf(at), `${pointer}/${i}`));
+    } else if (node && typeof node === 'object') {
+      const properties = propertiesOf(at);
+      for (const [name, child] of Object.entries(node)) walk(child, properties.get(name), `${pointer}/${escape(name)}`);
+    }
+  };
+  walk(value, schema, '');
+  return found;
+}

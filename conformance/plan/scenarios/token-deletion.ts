@@ -1,0 +1,74 @@
+import { NOT_FOUND } from '../../http-status.ts';
+import { DELETE_SERVICE_ACCOUNT_TOKEN } from '../../operation-ids.ts';
+import type { PlannedRequest, SkippedStep, StepKind, TokenRef } from '../../types.ts';
+import { encodeId, pathOf, successStatuses, type PlanInput } from './plan-input.ts';
+import { NEEDS_ALLOW_DELETE, NEEDS_TOKEN, type ScenarioPlan } from './scenario-plan.ts';
+import { allocateTokens } from './token-allocation.ts';
+
+/** How many deletes of one token are sent at once: enough to overlap on a local server, few enough to stay gentle. */
+export const CONCURRENT_DELETES = 8;
+
+/**
+ * API §4.3 as a sequence: delete -> documented success, no body; the same again -> 404; an
+ * unknown token -> 404; a token through another account's path -> 404 and then still
+ * deletable through its own; concurrent deletes of one token -> exactly one success.
+ */
+export function tokenDeletionScenario(input: PlanInput): ScenarioPlan {
+  const operation = input.contract.operation(DELETE_SERVICE_ACCOUNT_TOKEN);
+  const success = successStatuses(operation);
+  const { primary, cross, spare, extra } = allocateTokens(input.tokens);
+  const requests: PlannedRequest[] = [];
+  const skipped: SkippedStep[] = [];
+  const base = { operationId: operation.operationId, method: operation.method, credential: 'full' as const };
+  const at = (account: string, token: string) => pathOf(operation, [encodeId(account), encodeId(token)]);
+  const skip = (step: StepKind, label: string, expects: readonly number[], reason: string) => skipped.push({ operationId: operation.operationId, step, label, expects, reason });
+  const gate = (needs: TokenRef | undefined, missing: string): string | undefined => (!input.allowDelete ? NEEDS_ALLOW_DELETE : !needs ? missing : undefined);
+
+  const primaryWhy = gate(primary, NEEDS_TOKEN);
+  if (primaryWhy || !primary) {
+    skip('delete', 'delete a given token', success, primaryWhy ?? NEEDS_TOKEN);
+    skip('delete-again', 'delete the same token again', [NOT_FOUND], primaryWhy ?? NEEDS_TOKEN);
+    skip('unknown-token', 'delete an unknown token', [NOT_FOUND], primaryWhy ?? NEEDS_TOKEN);
+  } else {
+    const name = `${primary.account}/${primary.token}`;
+    requests.push({ ...base, step: 'delete', label: `delete token ${name}`, path: at(primary.account, primary.token), expects: success, token: primary });
+    requests.push({ ...base, step: 'delete-again', label: `delete token ${name} again`, path: at(primary.account, primary.token), expects: [NOT_FOUND], token: primary });
+    requests.push({ ...base, step: 'unknown-token', label: `delete unknown token ${primary.account}/${input.missingToken}`, path: at(primary.account, input.missingToken), expects: [NOT_FOUND] });
+    // Every other given token is used too: a defect may show on one account only.
+    for (const token of extra) {
+      const other = `${token.account}/${token.token}`;
+      requests.push({ ...base, step: 'delete', label: `delete token ${other}`, path: at(token.account, token.token), expects: success, token });
+      requests.push({ ...base, step: 'delete-again', label: `delete token ${other} again`, path: at(token.account, token.token), expects: [NOT_FOUND], token });
+    }
+  }
+
+  const crossWhy = gate(cross?.token, 'needs --token for two service accounts: a token of one, deleted through the other');
+  if (crossWhy || !cross) {
+    skip('cross-account-delete', "delete a token through another account's path", [NOT_FOUND], crossWhy ?? NEEDS_TOKEN);
+    skip('delete-after-cross', 'then delete it through its own account', success, crossWhy ?? NEEDS_TOKEN);
+  } else {
+    const { token, viaAccounts } = cross;
+    for (const viaAccount of viaAccounts) {
+      requests.push({ ...base, step: 'cross-account-delete', label: `delete token ${token.account}/${token.token} through account ${viaAccount}`, path: at(viaAccount, token.token), expects: [NOT_FOUND], token });
+    }
+    requests.push({ ...base, step: 'delete-after-cross', label: `delete token ${token.account}/${token.token} through its own account after that`, path: at(token.account, token.token), expects: success, token });
+  }
+
+  const spareWhy = gate(spare, 'needs a third disposable --token (one not used by the other deletion steps)');
+  if (spareWhy || !spare) {
+    skip('concurrent-delete', `${CONCURRENT_DELETES} concurrent deletes of one token`, success, spareWhy ?? NEEDS_TOKEN);
+  } else {
+    for (let i = 0; i < CONCURRENT_DELETES; i++) {
+      requests.push({
+        ...base,
+        step: 'concurrent-delete',
+        label: `${CONCURRENT_DELETES} concurrent deletes of token ${spare.account}/${spare.token}`,
+        path: at(spare.account, spare.token),
+        expects: [...success, NOT_FOUND],
+        token: spare,
+        batch: 1,
+      });
+    }
+  }
+  return { requests, skipped };
+}

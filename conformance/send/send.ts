@@ -1,0 +1,280 @@
+import { createHash } from 'node:crypto';
+import { maxHeaderSize } from 'node:http';
+import type { Socket } from 'node:net';
+import { Agent, buildConnector, request } from 'undici';
+import type { Contract } from '../../src/contract/index.ts';
+import { keyPlaceholder } from '../report/curl-line.ts';
+import { nearMissValue } from '../plan/near-miss/key-near-misses.ts';
+import type { Credential, Exchange, PlannedRequest } from '../types.ts';
+
+export interface SenderOptions {
+  /** Origin and path prefix, without a trailing slash. */
+  baseUrl: string;
+  contract: Contract;
+  keys: { full: string; restricted: readonly string[]; invalid: string };
+  /** The whole exchange, connect to last byte. */
+  timeoutMs: number;
+  /** Bytes of a response body read at most; a longer body is a finding, not read further. */
+  maxBodyBytes: number;
+}
+
+export interface Sender {
+  send(planned: PlannedRequest, seq: number): Promise<Exchange>;
+  /** Whether the target still answers at all (any HTTP response to `GET /`), tried a few times. */
+  alive(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** After a dropped connection: how often, and how far apart, to ask whether the target still answers. */
+const ALIVE_ATTEMPTS = 3;
+const ALIVE_PAUSE_MS = 100;
+
+/**
+ * Failures that mean an HTTP response had begun: undici read a status line (and more) before the
+ * answer broke a limit. So do llhttp's parse errors, except those about the status line itself,
+ * which say the bytes were not HTTP at all (a TLS port, another protocol). undici passes llhttp's
+ * reason but not its code, so the status-line reasons are told by their text (llhttp's messages).
+ * Issue 13, item 9: exit 3 ("cannot reach") only when no response began; a response that breaks a
+ * limit is a finding.
+ */
+const RESPONSE_BEGAN = new Set(['UND_ERR_HEADERS_OVERFLOW', 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH', 'UND_ERR_RES_EXCEEDED_MAX_SIZE', 'UND_ERR_BODY_TIMEOUT']);
+const PARSE_ERROR = 'HTTPParserError';
+const STATUS_LINE_REASON = /Expected HTTP\/|Expected dot|Invalid (major |minor |HTTP )?version|after version|Invalid (response )?status|after response line|Invalid method/;
+
+function notHttp(error: unknown): boolean {
+  return errorCode(error) === PARSE_ERROR && STATUS_LINE_REASON.test(String((error as Error).message));
+}
+
+function responseBegan(error: unknown): boolean {
+  const code = errorCode(error);
+  return code !== undefined && (RESPONSE_BEGAN.has(code) || (code === PARSE_ERROR && !notHttp(error)));
+}
+
+/** undici reads at most Node's header limit (--max-http-header-size), as Node's own client does. */
+const HEADER_LIMIT_KIB = Math.round(maxHeaderSize / 1024);
+
+/** undici error codes meaning no connection could be made at all. */
+const CONNECT_FAILURES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+
+function errorCode(error: unknown): string | undefined {
+  const code = (error as { code?: unknown }).code ?? (error as { cause?: { code?: unknown } }).cause?.code;
+  if (typeof code === 'string') return code;
+  // undici raises llhttp's errors without llhttp's code: named by their class.
+  return (error as { name?: unknown }).name === PARSE_ERROR ? PARSE_ERROR : undefined;
+}
+
+/**
+ * Sends planned requests with undici and records exactly what came back: checks judge the
+ * server's bytes, and redaction happens only when a report is rendered. The keys exist only
+ * here and in that renderer: the recorded request headers carry their placeholders. Every
+ * exchange is bounded: one deadline from connect to last byte, and at most maxBodyBytes read.
+ */
+export function createSender(options: SenderOptions): Sender {
+  // An agent of our own, so that closing it releases every socket the run opened. Its sockets
+  // count the bytes they read: a status line that arrived and then stalled is a response that
+  // began, which undici's errors alone cannot tell from silence (issue 13, item 9).
+  const socketBytes = bytesReadCounter();
+  const agent = new Agent({ connect: socketBytes.connector });
+  let inFlight = 0;
+  const bodies = createBodyTexts();
+  const keyFor = (credential: Credential, keyIndex = 0): string | undefined =>
+    credential === 'full' ? options.keys.full : credential === 'restricted' ? options.keys.restricted[keyIndex] : credential === 'invalid' ? options.keys.invalid : undefined;
+
+  return {
+    async send(planned, seq) {
+      const operation = options.contract.operation(planned.operationId);
+      let url = options.baseUrl + planned.path;
+      let recordedUrl = url;
+      // API §4.1, §4.2: the reads ask for JSON; harmless on the others.
+      const headers: Record<string, string> = { accept: 'application/json' };
+      const recorded: Record<string, string> = { ...headers };
+      const given = keyFor(planned.credential, planned.keyIndex);
+      const nearMiss = planned.keyVariant;
+      const header = operation.authHeaders[0];
+      if (given !== undefined && header !== undefined) {
+        const key = nearMiss ? nearMissValue(given, nearMiss) : given;
+        const placeholder = keyPlaceholder(planned.credential, nearMiss, planned.keyIndex) ?? key;
+        const where = nearMiss?.placement ?? { in: 'header' };
+        if (where.in === 'header') {
+          headers[header] = key;
+          recorded[header] = placeholder;
+        } else if (where.in === 'cookie') {
+          headers.cookie = `${where.name}=${key}`;
+          recorded.cookie = `${where.name}=${placeholder}`;
+        } else {
+          const separator = url.includes('?') ? '&' : '?';
+          url += `${separator}${encodeURIComponent(where.name)}=${encodeURIComponent(key)}`;
+          recordedUrl += `${separator}${encodeURIComponent(where.name)}=${placeholder}`;
+        }
+      }
+      const exchange: Exchange = { ...planned, seq, request: { method: planned.method, url: recordedUrl, headers: recorded } };
+      const started = performance.now();
+      const bytesBefore = socketBytes.total();
+      inFlight++;
+      const alone = inFlight === 1;
+      const outcome = await fetchBounded(agent, url, { method: planned.method, headers }, options, bodies).finally(() => inFlight--);
+      exchange.elapsedMs = performance.now() - started;
+      // Bytes are the run's, not the request's: they are its own only when no other request was in flight.
+      const bytesArrived = alone && inFlight === 0 ? socketBytes.total() - bytesBefore : 0;
+      if ('error' in outcome) {
+        const code = errorCode(outcome.error);
+        if (code !== undefined) exchange.transportCode = code;
+        if (outcome.deadline) exchange.timedOut = true;
+        const why = outcome.deadline ? deadlineMessage(options.timeoutMs) : describeTransportError(outcome.error);
+        if (outcome.received) {
+          exchange.received = outcome.received;
+          exchange.transportError = `${receivedSoFar(outcome.received)}, then ${why}`;
+        } else if (outcome.deadline && bytesArrived > 0) {
+          exchange.transportError = `a response began (${bytesArrived} bytes arrived), but no complete status line and headers followed within ${options.timeoutMs} ms (--timeout, connect to last byte)`;
+        } else exchange.transportError = why;
+        if (outcome.received || responseBegan(outcome.error) || (outcome.deadline && bytesArrived > 0)) exchange.responseBegan = true;
+        else if (notHttp(outcome.error)) exchange.notHttp = true;
+      } else if (outcome.overflow) {
+        // The spec declares no size limit (decision no-declared-limits): a body over the suite's own cap is not a defect, only not judged.
+        exchange.notJudged = `answered ${outcome.status} with a body over --max-body ${options.maxBodyBytes} bytes; reading stopped and nothing of it was judged (raise --max-body to judge such a body)`;
+      } else {
+        exchange.response = { status: outcome.status, headers: outcome.headers, body: outcome.body };
+      }
+      return exchange;
+    },
+    async alive() {
+      for (let attempt = 0; attempt < ALIVE_ATTEMPTS; attempt++) {
+        const bytesBefore = socketBytes.total();
+        const outcome = await fetchBounded(agent, `${new URL(options.baseUrl).origin}/`, { method: 'GET', headers: {} }, options, bodies);
+        // An answer that began and then broke a limit is an answer: the target is up.
+        if (!('error' in outcome) || outcome.received || responseBegan(outcome.error)) return true;
+        if (outcome.deadline && !notHttp(outcome.error) && socketBytes.total() > bytesBefore) return true;
+        // A silent target would hold each attempt for the whole deadline: one is enough to know.
+        if (outcome.deadline) return false;
+        await new Promise((resolve) => setTimeout(resolve, ALIVE_PAUSE_MS));
+      }
+      return false;
+    },
+    close: () => agent.close(),
+  };
+}
+
+/** A connector for the agent whose sockets add up the bytes they read, open and closed ones alike. */
+function bytesReadCounter(): { connector: buildConnector.connector; total(): number } {
+  const connect = buildConnector({});
+  const open = new Set<Socket>();
+  let closed = 0;
+  return {
+    connector: (connectOptions, callback) =>
+      connect(connectOptions, (...result) => {
+        const socket = result[1];
+        if (socket) {
+          open.add(socket);
+          socket.once('close', () => {
+            closed += socket.bytesRead;
+            open.delete(socket);
+          });
+        }
+        callback(...result);
+      }),
+    total: () => closed + [...open].reduce((sum, socket) => sum + socket.bytesRead, 0),
+  };
+}
+
+type Fetched =
+  | { error: unknown; deadline: boolean; received?: Received }
+  | { status: number; headers: Record<string, string>; body: string; overflow: boolean };
+
+/**
+ * One request under a single deadline (connect, headers and every body byte: undici's own
+ * timeouts are idle times, which a server dripping a byte a second never trips) and a body cap
+ * (an endless body is read only up to it). Never throws.
+ */
+async function fetchBounded(agent: Agent, url: string, init: { method: string; headers: Record<string, string> }, options: { timeoutMs: number; maxBodyBytes: number }, bodies: BodyTexts): Promise<Fetched> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), options.timeoutMs);
+  const chunks: Buffer[] = [];
+  let head: { status: number; headers: Record<string, string> } | undefined;
+  try {
+    const response = await request(url, { dispatcher: agent, method: init.method as 'GET', headers: init.headers, signal: controller.signal, headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs });
+    head = { status: response.statusCode, headers: flatHeaders(response.headers) };
+    let size = 0;
+    let overflow = false;
+    for await (const chunk of response.body as AsyncIterable<Buffer>) {
+      if (size + chunk.length > options.maxBodyBytes) {
+        overflow = true;
+        break; // leaving the loop destroys the stream: nothing more is read
+      }
+      chunks.push(chunk);
+      size += chunk.length;
+    }
+    return { ...head, body: overflow ? '' : bodies.text(Buffer.concat(chunks)), overflow };
+  } catch (error) {
+    return { error, deadline: controller.signal.aborted, ...(head ? { received: { ...head, body: Buffer.concat(chunks).toString('utf8') } } : {}) };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+type Received = NonNullable<Exchange['received']>;
+
+function flatHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return headers;
+}
+
+/** What arrived before the answer broke off, e.g. `answered 200 with Content-Length 1000 and sent 16 bytes of the body`. */
+function receivedSoFar(received: Received): string {
+  // Only what the suite can state in its own words: the coverage table repeats this text unredacted.
+  const length = received.headers['content-length'];
+  const encoding = received.headers['transfer-encoding'];
+  const framing = length !== undefined && /^\d+$/.test(length) ? ` with Content-Length ${length}` : encoding !== undefined ? ` with Transfer-Encoding ${/chunked/i.test(encoding) ? 'chunked' : '(not chunked)'}` : '';
+  return `answered ${received.status}${framing} and sent ${Buffer.byteLength(received.body)} bytes of the body`;
+}
+
+function deadlineMessage(timeoutMs: number): string {
+  return `no complete response within ${timeoutMs} ms (--timeout, connect to last byte)`;
+}
+
+/** A stable description (no ports, no timings) so that reports stay byte-identical. */
+function describeTransportError(error: unknown): string {
+  const code = errorCode(error) ?? 'unknown';
+  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') return `no complete response in time (${code})`;
+  // One wording for all of them: which code a dropped connection surfaces as depends on timing.
+  if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'UND_ERR_CLOSED' || code === 'EPIPE') return 'the connection closed before a complete response';
+  if (CONNECT_FAILURES.has(code)) return `the connection could not be made; the server may have crashed (${code})`;
+  if (code === 'UND_ERR_HEADERS_OVERFLOW') return `a response began, but its headers exceeded the ${HEADER_LIMIT_KIB} KiB undici reads (UND_ERR_HEADERS_OVERFLOW); its status and headers were not read`;
+  if (code === PARSE_ERROR) {
+    const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    return notHttp(error) ? `the target answered with bytes that are not an HTTP response (${reason})` : `the response broke HTTP's framing (${reason})`;
+  }
+  return `${code}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`;
+}
+
+interface BodyTexts {
+  text(bytes: Buffer): string;
+}
+
+/** Bodies of at least this size are shared when the same bytes come back again. */
+const SHARED_BODY_BYTES = 4096;
+/** How many distinct large bodies are remembered for sharing; older ones are simply not shared. */
+const SHARED_BODIES = 64;
+
+/**
+ * The run repeats identical reads (start, middle, end, every project, every key), and the
+ * recorded exchanges keep every body: identical large bodies share one string, so a target that
+ * answers a megabyte to each of a hundred reads costs one megabyte, not a hundred (the bound on
+ * the checker's memory, docs/conformance.md). Keyed by content hash; bounded.
+ */
+function createBodyTexts(): BodyTexts {
+  const seen = new Map<string, string>();
+  return {
+    text(bytes) {
+      if (bytes.length < SHARED_BODY_BYTES) return bytes.toString('utf8');
+      const key = `${bytes.length}:${createHash('sha256').update(bytes).digest('base64')}`;
+      const known = seen.get(key);
+      if (known !== undefined) return known;
+      const text = bytes.toString('utf8');
+      if (seen.size < SHARED_BODIES) seen.set(key, text);
+      return text;
+    },
+  };
+}
