@@ -120,6 +120,7 @@ function unleashLike(options: { echo?: (key: string) => string } = {}) {
     if (key === UNLEASH_CLIENT) return send(403, { message: 'invalid token: expected a different token type for this endpoint' });
     const project = /^\/api\/admin\/environments\/project\/([^/]+)$/.exec(path);
     if (req.method === 'GET' && project) {
+      if (project[1]!.includes('%ZZ')) return send(500, { name: 'URIError', message: 'Failed to decode param' });
       if (project[1]!.includes('%00')) return send(500, { name: 'UnknownError', message: 'invalid byte sequence for encoding "UTF8": 0x00' });
       const known = project[1] === 'default';
       const name = options.echo ? options.echo(key) : 'development';
@@ -167,6 +168,7 @@ const UNLEASH_TRAFFIC: Sent[] = [
   { method: 'GET', path: '/api/admin/environments/project/default%09', key: UNLEASH_ADMIN },
   { method: 'GET', path: '/api/admin/environments/project/odd%2Fid', key: UNLEASH_ADMIN },
   { method: 'GET', path: '/api/admin/environments/project/odd%00id', key: UNLEASH_ADMIN },
+  { method: 'GET', path: '/api/admin/environments/project/odd%ZZid', key: UNLEASH_ADMIN },
   { method: 'GET', path: '/api/admin/auth/oidc/settings', key: UNLEASH_ADMIN },
   { method: 'GET', path: '/api/admin/auth/oidc/settings', key: `bearer ${UNLEASH_ADMIN}` },
   { method: 'DELETE', path: '/api/admin/service-account/1/token/1', key: UNLEASH_ADMIN },
@@ -178,7 +180,7 @@ const UNLEASH_TRAFFIC: Sent[] = [
 ];
 
 describe('flag-admin proxy --record: per key and operation, the backend\u2019s answers, nothing invented', () => {
-  it('replays every recorded request, per key, with the status the backend gave (404 where it has no route, its own 403, a 500), and keeps fields the spec does not list', async () => {
+  it('replays every recorded request, per key, with the status the backend gave (404 where it has no route, its own 403, a 500, also on an id that is not valid percent-encoding), and keeps fields the spec does not list', async () => {
     const backend = await unleashLike();
     running.push(backend);
     const { file, recording, backend: expected } = await record(backend.url, UNLEASH_TRAFFIC);
@@ -217,7 +219,7 @@ describe('flag-admin proxy --record: per key and operation, the backend\u2019s a
     expect(description).toContain('this backend answered 2xx to every project id it was asked about');
     expect(recording.state.projects.map((p) => p.id).sort()).toEqual(['default', 'default\t', 'odd/id']);
     const admin = recording.state.apiKeys.find((k) => k.description?.startsWith('stands for key 1 '))!;
-    expect(admin.description).toContain('getProjectEnvironments 5 requests (200 \u00d74, 500 \u00d71)');
+    expect(admin.description).toContain('getProjectEnvironments 6 requests (200 \u00d74, 500 \u00d72)');
     expect(admin.description).toContain('getOidcSettings 2 requests (404 \u00d72)');
   });
 

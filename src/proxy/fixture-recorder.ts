@@ -46,6 +46,8 @@ const CREDENTIAL_NAME = /key|token|auth|secret|passw|session|credential/i;
 
 interface ParamsTraffic {
   params: Record<string, string>;
+  /** The params as sent: they are not valid percent-encoding. */
+  raw: boolean;
   statuses: Map<number, number>;
   /** The last body per status, parsed (undefined: none, or not JSON). */
   bodies: Map<number, unknown>;
@@ -155,8 +157,9 @@ export function createFixtureRecorder(contract: Contract, options: FixtureRecord
     if (!response) return skip('no whole answer was kept (the backend did not answer, or its body was larger than the proxy keeps for judging)');
     const operation = route.operation;
     const decoded = decodePathParams(route.rawParams);
-    if (!decoded.ok) return skip('a path parameter was not valid percent-encoding');
-    const params = Object.fromEntries(operation.pathParams.map((name) => [name, decoded.params[name]!]));
+    // An id that is not valid percent-encoding names nothing the state can hold: its answer is replayed as sent.
+    const raw = !decoded.ok;
+    const params = Object.fromEntries(operation.pathParams.map((name) => [name, decoded.ok ? decoded.params[name]! : route.rawParams[name]!]));
     let body: unknown;
     let json = true;
     try {
@@ -190,14 +193,14 @@ export function createFixtureRecorder(contract: Contract, options: FixtureRecord
     op.requests++;
     count(op.statuses, response.status);
     if (!op.bodies.has(response.status) && room(response.body.length)) op.bodies.set(response.status, json ? body : undefined);
-    const paramsKey = JSON.stringify(params);
+    const paramsKey = `${raw ? 'raw' : ''}${JSON.stringify(params)}`;
     let byParams = op.byParams.get(paramsKey);
-    if (!byParams && room(paramsKey.length + response.body.length)) op.byParams.set(paramsKey, (byParams = { params, statuses: new Map(), bodies: new Map() }));
+    if (!byParams && room(paramsKey.length + response.body.length)) op.byParams.set(paramsKey, (byParams = { params, raw, statuses: new Map(), bodies: new Map(), unrepresentable: raw }));
     if (byParams) {
       count(byParams.statuses, response.status);
       byParams.bodies.set(response.status, json ? body : undefined);
     }
-    if (!success) return;
+    if (!success || raw) return;
     const documented = operation.responses.get(String(response.status));
     if (documented?.schema && documented.validate(body).length > 0) {
       if (byParams) byParams.unrepresentable = true;
@@ -259,7 +262,7 @@ export function createFixtureRecorder(contract: Contract, options: FixtureRecord
         if (has2xx) permissions.push(operationId);
         else {
           most = [...op.statuses].sort((a, b) => b[1] - a[1])[0]![0];
-          general.push(answerOf(operationId, undefined, most, op.bodies.get(most), `${op.statuses.get(most)} of the key's ${op.requests} requests of ${operationId} got this answer; the mock gives it to every other request of it too`));
+          general.push(answerOf(operationId, undefined, false, most, op.bodies.get(most), `${op.statuses.get(most)} of the key's ${op.requests} requests of ${operationId} got this answer; the mock gives it to every other request of it too`));
         }
         for (const p of op.byParams.values()) {
           const only = p.statuses.size === 1 ? [...p.statuses.keys()][0]! : undefined;
@@ -271,7 +274,7 @@ export function createFixtureRecorder(contract: Contract, options: FixtureRecord
           }
           if (only === most) continue;
           if (isSuccessStatus(only) && !p.unrepresentable) continue;
-          answers.push(answerOf(operationId, p.params, only, p.bodies.get(only), `${p.statuses.get(only)} request${p.statuses.get(only) === 1 ? '' : 's'} with these ids got this answer`));
+          answers.push(answerOf(operationId, p.params, p.raw, only, p.bodies.get(only), `${p.statuses.get(only)} request${p.statuses.get(only) === 1 ? '' : 's'} with these ids got this answer`));
         }
       }
       const spellings = [...traffic.spellings].filter((s) => s !== '(as is)');
@@ -339,7 +342,8 @@ function redactRecording<T extends object>(value: T, secrets: ReadonlySet<string
       for (const item of node) {
         // A record named by a secret is left out rather than served under <redacted>.
         const id = isObject(item) && typeof item.id === 'string' ? item.id : undefined;
-        const params = isObject(item) && isObject(item.params) ? Object.values(item.params).join('\n') : undefined;
+        const named = isObject(item) ? (isObject(item.params) ? item.params : isObject(item.rawParams) ? item.rawParams : undefined) : undefined;
+        const params = named ? Object.values(named).join('\n') : undefined;
         if ((id !== undefined && redact(id) !== id) || (params !== undefined && redact(params) !== params)) {
           dropped++;
           continue;
@@ -395,8 +399,8 @@ export class RecordingError extends Error {
   readonly code = 'RECORDING_FILE';
 }
 
-function answerOf(operationId: string, params: Record<string, string> | undefined, status: number, body: unknown, description: string): RecordedAnswer {
-  return { operationId, ...(params && Object.keys(params).length ? { params } : {}), status, ...(body !== undefined ? { body } : {}), description };
+function answerOf(operationId: string, params: Record<string, string> | undefined, raw: boolean, status: number, body: unknown, description: string): RecordedAnswer {
+  return { operationId, ...(params && Object.keys(params).length ? { [raw ? 'rawParams' : 'params']: params } : {}), status, ...(body !== undefined ? { body } : {}), description };
 }
 
 function everKeyGot404(keys: ReadonlyMap<string, KeyTraffic>, operationId: string): boolean {

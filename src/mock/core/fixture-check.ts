@@ -99,8 +99,8 @@ function checkReferences(state: MockState, file: string, contract: Contract): vo
     k.answers?.forEach((answer, j) => {
       const operation = contract.operations.find((o) => o.operationId === answer.operationId);
       if (!operation) fail(['apiKeys', i, 'answers', j, 'operationId'], `an operationId of the spec (${[...operationIds].join(', ')})`, JSON.stringify(answer.operationId));
-      for (const name of Object.keys(answer.params ?? {})) {
-        if (!operation!.pathParams.includes(name)) fail(['apiKeys', i, 'answers', j, 'params', name], `a path parameter of ${answer.operationId} (${operation!.pathParams.join(', ') || 'it has none'})`, JSON.stringify(name));
+      for (const [field, name] of [...Object.keys(answer.params ?? {}).map((n): [string, string] => ['params', n]), ...Object.keys(answer.rawParams ?? {}).map((n): [string, string] => ['rawParams', n])]) {
+        if (!operation!.pathParams.includes(name)) fail(['apiKeys', i, 'answers', j, field, name], `a path parameter of ${answer.operationId} (${operation!.pathParams.join(', ') || 'it has none'})`, JSON.stringify(name));
       }
     });
   });

@@ -54,7 +54,7 @@ export function createHandle({ contract, store, newId = randomIds, handlers = op
     const { operation } = route;
     if (store.holdsAnswers) {
       const decoded = decodePathParams(route.rawParams);
-      const answer = recordedAnswer(operation, request, store, decoded.ok ? decoded.params : undefined, newId);
+      const answer = recordedAnswer(operation, request, store, route.rawParams, decoded.ok ? decoded.params : undefined, newId);
       if (answer) return answer;
     }
     const denied = authorizationFailure(operation, request, store);

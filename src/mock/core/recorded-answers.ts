@@ -18,18 +18,24 @@ export function isReplayed(response: MockResponse): boolean {
 
 /**
  * The recorded answer for this request, or undefined: the first of the presented key's answers
- * for the operation whose params (where it has any) equal the request's decoded ones. Asked only
+ * for the operation whose params (where it has any) equal the request's decoded ones, and whose
+ * rawParams (where it has any) equal them as sent. Asked only
  * of stores that hold answers, so ordinary fixtures pay nothing.
  */
-export function recordedAnswer(operation: Operation, request: MockRequest, store: Store, params: Readonly<Record<string, string>> | undefined, newId: NewId): MockResponse | undefined {
+export function recordedAnswer(operation: Operation, request: MockRequest, store: Store, rawParams: Readonly<Record<string, string>>, params: Readonly<Record<string, string>> | undefined, newId: NewId): MockResponse | undefined {
   let presented: string | string[] | undefined;
   for (const name of operation.authHeaders) if ((presented = request.headers[name.toLowerCase()]) !== undefined) break;
   const value = Array.isArray(presented) ? presented[0] : presented;
   if (!value) return undefined;
   const answers = store.apiKey(presentedKey(value))?.answers;
   if (!answers) return undefined;
-  const answer = answers.find((a) => a.operationId === operation.operationId && (a.params === undefined || (params !== undefined && Object.entries(a.params).every(([name, v]) => params[name] === v))));
+  const answer = answers.find((a) => a.operationId === operation.operationId && matches(a.params, params) && matches(a.rawParams, rawParams));
   return answer && replay(answer, newId);
+}
+
+/** Whether the request's parameters are those the answer names (an answer that names none matches all). */
+function matches(named: Readonly<Record<string, string>> | undefined, given: Readonly<Record<string, string>> | undefined): boolean {
+  return named === undefined || (given !== undefined && Object.entries(named).every(([name, value]) => given[name] === value));
 }
 
 function replay(answer: RecordedAnswer, newId: NewId): MockResponse {

@@ -31,6 +31,8 @@ export interface RecordedAnswer {
   operationId: string;
   /** Only requests with these path parameters (decoded); absent: every request of the operation. */
   params?: Record<string, string>;
+  /** Only requests with these path parameters as sent, for ids that are not valid percent-encoding (`odd%ZZid`), which the mock otherwise answers 404. */
+  rawParams?: Record<string, string>;
   status: number;
   /** The JSON body as the backend sent it; a string `id` in it is made fresh for each answer, as error ids are. */
   body?: unknown;
