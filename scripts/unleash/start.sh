@@ -157,7 +157,8 @@ if ! pat_ok "$VIEWER_PAT"; then
   VIEWER_PAT=""
   for attempt in 1 2 3; do
     if curl -fsS -m 10 -o /dev/null -c "$jar" -X POST -H 'Content-Type: application/json' -d "{\"username\":\"$VIEWER_EMAIL\",\"password\":\"$VIEWER_PASSWORD\"}" "$BASE/auth/simple/login"; then
-      VIEWER_PAT="$(curl -fsS -m 10 -b "$jar" -X POST -H 'Content-Type: application/json' -d '{"description":"flag-admin tier","expiresAt":"2099-12-31T00:00:00.000Z"}' "$BASE/api/admin/user/tokens" | sed -n 's/.*"secret":"\([^"]*\)".*/\1/p')"
+      # The description names the token; Unleash refuses a second one of the same name (409).
+      VIEWER_PAT="$(curl -sS -m 10 -b "$jar" -X POST -H 'Content-Type: application/json' -d "{\"description\":\"flag-admin tier $(date +%s%N)\",\"expiresAt\":\"2099-12-31T00:00:00.000Z\"}" "$BASE/api/admin/user/tokens" | sed -n 's/.*"secret":"\([^"]*\)".*/\1/p' || true)"
       break
     fi
     log "viewer login refused (attempt $attempt); Unleash allows 10 logins a minute: waiting 30 s"
