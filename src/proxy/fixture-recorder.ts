@@ -192,22 +192,26 @@ export function createFixtureRecorder(contract: Contract, options: FixtureRecord
     if (!op) traffic.operations.set(operation.operationId, (op = { requests: 0, statuses: new Map(), bodies: new Map(), byParams: new Map() }));
     op.requests++;
     count(op.statuses, response.status);
-    if (!op.bodies.has(response.status) && room(response.body.length)) op.bodies.set(response.status, json ? body : undefined);
+    // Bodies are kept only where an answer may replay them: a 2xx the state holds is not kept twice.
+    const keep = (bodies: Map<number, unknown>) => {
+      if (!bodies.has(response.status) && room(response.body.length)) bodies.set(response.status, json ? body : undefined);
+    };
+    if (!success) keep(op.bodies);
     const paramsKey = `${raw ? 'raw' : ''}${JSON.stringify(params)}`;
     let byParams = op.byParams.get(paramsKey);
-    if (!byParams && room(paramsKey.length + response.body.length)) op.byParams.set(paramsKey, (byParams = { params, raw, statuses: new Map(), bodies: new Map(), unrepresentable: raw }));
-    if (byParams) {
-      count(byParams.statuses, response.status);
-      byParams.bodies.set(response.status, json ? body : undefined);
-    }
-    if (!success || raw) return;
+    if (!byParams && room(paramsKey.length)) op.byParams.set(paramsKey, (byParams = { params, raw, statuses: new Map(), bodies: new Map(), unrepresentable: raw }));
+    if (byParams) count(byParams.statuses, response.status);
+    const unrepresentable = () => {
+      if (!byParams) return;
+      byParams.unrepresentable = true;
+      keep(byParams.bodies);
+    };
+    if (!success) return byParams && keep(byParams.bodies);
+    if (raw) return unrepresentable();
     const documented = operation.responses.get(String(response.status));
-    if (documented?.schema && documented.validate(body).length > 0) {
-      if (byParams) byParams.unrepresentable = true;
-      return;
-    }
+    if (documented?.schema && documented.validate(body).length > 0) return unrepresentable();
     if (documented?.schema && isEnvironmentList(body) && operation.pathParams.length === 1) {
-      if (!recordEnvironments(params[operation.pathParams[0]!]!, body.environments, response.body.length) && byParams) byParams.unrepresentable = true;
+      if (!recordEnvironments(params[operation.pathParams[0]!]!, body.environments, response.body.length)) unrepresentable();
     } else if (documented?.schema && isObject(body) && operation.pathParams.length === 0) {
       oidc = withoutSecrets(body, contract.secretProperties);
     } else if (!documented?.schema && operation.method === 'DELETE' && operation.pathParams.length >= 2) {
@@ -333,7 +337,14 @@ export function createFixtureRecorder(contract: Contract, options: FixtureRecord
  * records (projects, tokens, answers) whose id held a secret left out, counted in `dropped`.
  */
 function redactRecording<T extends object>(value: T, secrets: ReadonlySet<string>): { value: T; dropped: number } {
-  const redact = createRedactor(secrets);
+  const redactor = createRedactor(secrets);
+  // Each distinct string once: a recording repeats names and ids (a project id is read for the drop test and again in the walk).
+  const done = new Map<string, string>();
+  const redact = (text: string): string => {
+    let out = done.get(text);
+    if (out === undefined) done.set(text, (out = redactor(text)));
+    return out;
+  };
   let dropped = 0;
   const walk = (node: unknown): unknown => {
     if (typeof node === 'string') return redact(node);
