@@ -12,7 +12,8 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadContract } from '../src/contract/index.ts';
-import { createFixtureRecorder, DEFAULT_MAX_RECORDING_BYTES, writeRecording } from '../src/proxy/fixture-recorder.ts';
+import { createFixtureRecorder, DEFAULT_MAX_RECORDING_BYTES } from '../src/proxy/fixture-recorder.ts';
+import { writeRecording } from '../src/proxy/recording-file.ts';
 import { machineLines } from './machine.ts';
 
 const counts = process.argv.slice(2).map(Number).filter((n) => n > 0);

@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { renderJson } from '../../conformance/report/json.ts';
 import { renderJunit } from '../../conformance/report/junit.ts';
 import { hideUrlCredentials } from '../../conformance/report/hide-url-credentials.ts';
-import { RecordingError } from '../proxy/fixture-recorder.ts';
+import { RecordingError } from '../proxy/recording-file.ts';
 import { startProxy, type ProxyLogLine, type RunningProxy } from '../proxy/start-proxy.ts';
 import { formatAccessLog } from './access-log.ts';
 import { UsageError, usageFailure, type CommandIo } from './io.ts';

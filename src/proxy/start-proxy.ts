@@ -15,7 +15,8 @@ import { authHeaderNames } from '../mock/layers/request-facts.ts';
 import { createSessions, DEFAULT_SESSION, SESSION_HEADER } from '../mock/layers/sessions.ts';
 import { DEFAULT_FIXTURES } from '../mock/core/default-fixtures.ts';
 import { DEFAULT_LIMITS } from '../mock/adapters/node-connection-guards.ts';
-import { checkRecordingFile, createFixtureRecorder, writeRecording, type RecordedFixture } from './fixture-recorder.ts';
+import { createFixtureRecorder, type RecordedFixture } from './fixture-recorder.ts';
+import { checkRecordingFile, writeRecording } from './recording-file.ts';
 import { createForwarder, type ForwardedExchange } from './forward-to-target.ts';
 
 export interface StartProxyOptions extends Omit<ServeOptions, 'forward' | 'onResponse'> {
