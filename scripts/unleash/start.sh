@@ -7,8 +7,8 @@
 #   npm run test:unleash
 #   bash scripts/unleash/stop.sh          # stops only what start.sh started
 #
-# A healthy Unleash already on the port that takes the admin token (e.g. one another tool
-# started) is reused and never stopped; a port held by anything else moves this instance to the
+# A healthy open-source Unleash $UNLEASH_VERSION already on the port that takes the admin token
+# (e.g. one another tool started) is reused and never stopped; a port held by anything else moves this instance to the
 # next free ports. Everything installed lives under $UNLEASH_DIR, outside the repository.
 #
 # Variables: UNLEASH_DIR (/tmp/flag-admin-unleash), UNLEASH_PORT (4242), UNLEASH_DB_PORT (5433),
@@ -39,6 +39,8 @@ as_postgres() { if [ "$(id -u)" = 0 ]; then su postgres -s /bin/sh -c "$1"; else
 port_busy() { (exec 3<>"/dev/tcp/$HOST/$1") 2>/dev/null; }
 healthy() { curl -fsS -m 5 "http://$HOST:$1/health" 2>/dev/null | grep -q '"GOOD"'; }
 takes_admin_token() { [ "$(curl -s -m 5 -o /dev/null -w '%{http_code}' -H "Authorization: $ADMIN_TOKEN" "http://$HOST:$1/api/admin/environments/project/default")" = 200 ]; }
+# The tier asserts what open-source Unleash $UNLEASH_VERSION answers: another version or edition is not reused.
+open_source_version() { curl -s -m 5 -H "Authorization: $ADMIN_TOKEN" "http://$HOST:$1/api/admin/ui-config" | grep -q "\"current\":{\"oss\":\"$UNLEASH_VERSION\",\"enterprise\":\"\"}"; }
 # Ours: the saved pid is alive and runs our server.mjs (never a process found by name).
 our_pid() { local pid; pid="$(cat "$DIR/$1" 2>/dev/null || true)"; [ -n "$pid" ] && [ -r "/proc/$pid/cmdline" ] && tr '\0' ' ' <"/proc/$pid/cmdline" | grep -q "$2" && echo "$pid"; }
 
@@ -48,9 +50,9 @@ chmod 755 "$DIR"
 # ---------------------------------------------------------------- an Unleash to use
 REUSED=""
 UNLEASH_PID="$(our_pid unleash.pid "$DIR/server.mjs" || true)"
-if [ -z "$UNLEASH_PID" ] && healthy "$HTTP_PORT" && takes_admin_token "$HTTP_PORT"; then
+if [ -z "$UNLEASH_PID" ] && healthy "$HTTP_PORT" && takes_admin_token "$HTTP_PORT" && open_source_version "$HTTP_PORT"; then
   REUSED=yes
-  log "reusing the healthy Unleash on $HOST:$HTTP_PORT (not started here: stop.sh leaves it running)"
+  log "reusing the healthy open-source Unleash $UNLEASH_VERSION on $HOST:$HTTP_PORT (not started here: stop.sh leaves it running)"
 elif [ -n "$UNLEASH_PID" ]; then
   HTTP_PORT="$(cat "$DIR/http.port")"; DB_PORT="$(cat "$DIR/db.port")"
 else

@@ -15,7 +15,7 @@ describeAgainstUnleash('scripts/unleash/start.sh and stop.sh beside a running Un
     const dir = mkdtempSync(join(tmpdir(), 'flag-admin-unleash-scripts-'));
     const env = { ...process.env, UNLEASH_DIR: dir, UNLEASH_PORT: new URL(peer.url).port };
     const started = await exec('bash', [join(ROOT, 'scripts/unleash/start.sh')], { env, timeout: 120_000 });
-    expect(started.stdout).toContain(`reusing the healthy Unleash on 127.0.0.1:${new URL(peer.url).port}`);
+    expect(started.stdout).toContain(`reusing the healthy open-source Unleash 8.2.0 on 127.0.0.1:${new URL(peer.url).port}`);
     const written = readFileSync(join(dir, 'unleash.env'), 'utf8');
     for (const name of ['UNLEASH_PEER_URL', 'UNLEASH_PEER_ADMIN_TOKEN', 'UNLEASH_PEER_CLIENT_TOKEN', 'UNLEASH_PEER_FRONTEND_TOKEN', 'UNLEASH_PEER_VIEWER_PAT']) expect(written).toMatch(new RegExp(`^export ${name}='[^']+'$`, 'm'));
     expect(written).toContain(`UNLEASH_PEER_URL='${peer.url}'`);
