@@ -298,6 +298,16 @@ describe('flag-admin proxy --record: per key and operation, the backend\u2019s a
     expect(() => loadFixtures(contract, file)).not.toThrow();
   });
 
+  it('redacts the secrets its caller learned from the same traffic too (a key in a header the spec does not name)', () => {
+    const elsewhere = 'sent-in-x-api-key-0123456789';
+    const recorder = createFixtureRecorder(contract, { secrets: () => [elsewhere] });
+    recorder.observe({ method: 'GET', target: '/api/admin/environments/project/default', key: ADMIN_KEY, response: { status: 200, body: JSON.stringify({ version: 1, environments: [{ name: `echo-${elsewhere}`, type: 't', enabled: true, protected: false, sortOrder: 1 }] }) } });
+    const text = JSON.stringify(recorder.fixture().state);
+    expect(text).not.toContain(elsewhere);
+    expect(text).not.toContain(ADMIN_KEY);
+    expect(text).toContain('echo-<redacted>');
+  });
+
   it('counts an exchange it failed on and keeps what it recorded before', () => {
     const recorder = createFixtureRecorder(contract);
     recorder.observe({ method: 'GET', target: '/api/admin/environments/project/default', key: ADMIN_KEY, response: { status: 200, body: JSON.stringify({ version: 1, environments: [{ name: 'a', type: 't', enabled: true, protected: false, sortOrder: 1 }] }) } });

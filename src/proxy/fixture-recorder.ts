@@ -31,6 +31,12 @@ export interface FixtureRecorderOptions {
   newKey?: () => string;
   /** What the recording keeps at most, in bytes of the bodies and ids it holds (the file is about this size). @default 64 MiB */
   maxBytes?: number;
+  /**
+   * Secrets the caller learned from the same traffic (e.g. the proxy's record of every key it
+   * carried), redacted from the recording besides those the recorder learns itself.
+   * @default none
+   */
+  secrets?: () => Iterable<string>;
 }
 
 /** What the fixture holds in place of a secret value of the OIDC settings (API §2.2 writes it <OIDC_SECRET>). */
@@ -298,7 +304,8 @@ export function createFixtureRecorder(contract: Contract, options: FixtureRecord
       oidcSettings: (oidc ?? {}) as MockState['oidcSettings'],
       serviceAccounts,
     };
-    const redacted = redactRecording(state, secrets);
+    const allSecrets = new Set([...secrets, ...(options.secrets?.() ?? [])]);
+    const redacted = redactRecording(state, allSecrets);
 
     const keyless401 = keyless.statuses.get(401) ?? 0;
     const tokenCount = serviceAccounts.reduce((n, a) => n + a.tokens.length, 0);
@@ -321,7 +328,7 @@ export function createFixtureRecorder(contract: Contract, options: FixtureRecord
       `Secrets: every value that was a secret in the traffic (keys wherever they were sent, ${[...contract.secretProperties].join(', ') || 'format: password'} values), in any encoding the suite's redactor reads, is ${REDACTED} here${redacted.dropped > 0 ? `; ${redacted.dropped} record${redacted.dropped === 1 ? '' : 's'} whose id held one ${redacted.dropped === 1 ? 'is' : 'are'} left out` : ''}.`,
     ];
     // The description quotes ids and statuses the traffic held: redacted like the rest.
-    const description = redactRecording({ description: notes.join(' ') }, secrets).value.description;
+    const description = redactRecording({ description: notes.join(' ') }, allSecrets).value.description;
     const out = { ...redacted.value, description } as RecordedFixture['state'];
     return { state: out, keys: out.apiKeys.map((k) => `${k.key}  ${k.description}`), warnings: [...warnings] };
   };
