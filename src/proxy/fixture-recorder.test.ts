@@ -308,6 +308,21 @@ describe('flag-admin proxy --record: per key and operation, the backend\u2019s a
     expect(text).toContain('echo-<redacted>');
   });
 
+  it('says which answers it cannot replay: one read answered two ways for one key, while a delete then 404 is what the state does', () => {
+    const recorder = createFixtureRecorder(contract);
+    const list = JSON.stringify({ version: 1, environments: [{ name: 'a', type: 't', enabled: true, protected: false, sortOrder: 1 }] });
+    const gone = JSON.stringify({ id: 'e1', name: 'NotFoundError', message: 'gone' });
+    const see = (method: string, target: string, status: number, body: string) => recorder.observe({ method, target, key: ADMIN_KEY, response: { status, body } });
+    see('GET', '/api/admin/environments/project/flaky', 200, list);
+    see('GET', '/api/admin/environments/project/flaky', 404, gone);
+    see('DELETE', '/api/admin/service-account/1/token/1', 200, '');
+    see('DELETE', '/api/admin/service-account/1/token/1', 404, gone);
+    const { state } = recorder.fixture();
+    expect(state.description).toContain('Not replayable: getProjectEnvironments with projectId "flaky" got 200 \u00d71, 404 \u00d71 for one key: the mock answers it one way.');
+    expect(state.description).not.toContain('Not replayable: deleteServiceAccountToken');
+    expect(state.serviceAccounts).toEqual([{ id: '1', tokens: [{ id: '1' }] }]);
+  });
+
   it('counts an exchange it failed on and keeps what it recorded before', () => {
     const recorder = createFixtureRecorder(contract);
     recorder.observe({ method: 'GET', target: '/api/admin/environments/project/default', key: ADMIN_KEY, response: { status: 200, body: JSON.stringify({ version: 1, environments: [{ name: 'a', type: 't', enabled: true, protected: false, sortOrder: 1 }] }) } });
