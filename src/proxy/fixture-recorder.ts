@@ -326,7 +326,7 @@ export function createFixtureRecorder(contract: Contract, options: FixtureRecord
       ...left.map((l) => `Not replayable: ${l}.`),
       ...[...unknowns].map((u) => `Not known: ${u}.`),
       ...(beyondLimit > 0 ? [`Size limit: ${warnings.find((w) => w.startsWith('the recording reached'))}; ${beyondLimit} later answer${beyondLimit === 1 ? ' was' : 's were'} not kept.`] : []),
-      `Secrets: every value that was a secret in the traffic (keys wherever they were sent, ${[...contract.secretProperties].join(', ') || 'format: password'} values), in any encoding the suite's redactor reads, is ${REDACTED} here${redacted.dropped > 0 ? `; ${redacted.dropped} record${redacted.dropped === 1 ? '' : 's'} whose id held one ${redacted.dropped === 1 ? 'is' : 'are'} left out` : ''}.`,
+      `Secrets: every value that was a secret in the traffic (keys wherever they were sent, and the values of ${[...contract.secretProperties].map((p) => `"${p}"`).join(', ') || 'no property'}, which the spec marks format: password), in any encoding the suite's redactor reads, is ${REDACTED} here${redacted.dropped > 0 ? `; ${redacted.dropped} record${redacted.dropped === 1 ? '' : 's'} whose id held one ${redacted.dropped === 1 ? 'is' : 'are'} left out` : ''}.`,
     ];
     // The description quotes ids and statuses the traffic held: redacted like the rest.
     const description = redactRecording({ description: notes.join(' ') }, allSecrets).value.description;
