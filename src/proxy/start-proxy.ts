@@ -85,6 +85,7 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
   // Before listening: a recording that cannot be written is said now, not lost at the end.
   if (options.record) checkRecordingFile(options.record);
   const recorder = options.record ? createFixtureRecorder(contract, { maxBytes: options.maxRecordingBytes }) : undefined;
+  let written: RecordedFixture | undefined;
   const { journal } = createJournal({ contract, capacity: options.journalSize ?? DEFAULT_JOURNAL_SIZE });
   const authHeaders = authHeaderNames(contract);
 
@@ -159,11 +160,12 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
     journal,
     contract,
     report,
-    recording: () => recorder?.fixture(),
+    // After close, the recording written (building it redacts every string of it: once is enough).
+    recording: () => written ?? recorder?.fixture(),
     close: async () => {
       await server.close();
       await forwarder.close();
-      if (options.record && recorder) writeRecording(options.record, recorder.fixture());
+      if (options.record && recorder) writeRecording(options.record, (written = recorder.fixture()));
     },
   };
 }
