@@ -1,4 +1,4 @@
-import { describe } from 'vitest';
+import { describe, it } from 'vitest';
 
 /** The real Unleash the tier runs against, as scripts/unleash/start.sh writes it into unleash.env. */
 export interface UnleashPeer {
@@ -11,25 +11,38 @@ export interface UnleashPeer {
 
 const VARIABLES = ['UNLEASH_PEER_URL', 'UNLEASH_PEER_ADMIN_TOKEN', 'UNLEASH_PEER_CLIENT_TOKEN', 'UNLEASH_PEER_FRONTEND_TOKEN', 'UNLEASH_PEER_VIEWER_PAT'] as const;
 
-/**
- * The peer from the environment, or undefined when none is set up. With CI set, a missing peer is
- * a failure, never a skip (issue 19): the tier exists to run there.
- */
+/** The peer from the environment, or undefined when none is set up. */
 export function unleashPeer(): UnleashPeer | undefined {
-  const missing = VARIABLES.filter((name) => !process.env[name]);
-  if (missing.length > 0) {
-    if (process.env.CI) throw new Error(`the Unleash tier needs ${missing.join(', ')}: start Unleash with bash scripts/unleash/start.sh and source the env file it names`);
-    return undefined;
-  }
+  if (missingVariables().length > 0) return undefined;
   const env = process.env as Record<(typeof VARIABLES)[number], string>;
   return { url: env.UNLEASH_PEER_URL.replace(/\/+$/, ''), adminToken: env.UNLEASH_PEER_ADMIN_TOKEN, clientToken: env.UNLEASH_PEER_CLIENT_TOKEN, frontendToken: env.UNLEASH_PEER_FRONTEND_TOKEN, viewerPat: env.UNLEASH_PEER_VIEWER_PAT };
 }
 
-/** A describe block that runs against the peer; skipped locally without one (never in CI: unleashPeer throws). */
+function missingVariables(): string[] {
+  return VARIABLES.filter((name) => !process.env[name]);
+}
+
+/**
+ * A describe block that runs against the peer. Without one it is skipped locally, and in CI it
+ * is one failing test that says what is missing (a failure the reports count, not a file that
+ * did not load).
+ */
 export function describeAgainstUnleash(name: string, body: (peer: UnleashPeer) => void): void {
   const peer = unleashPeer();
-  if (!peer) describe.skip(`${name} (no Unleash: bash scripts/unleash/start.sh, then source its env file)`, () => {});
-  else describe(name, () => body(peer));
+  if (peer) {
+    describe(name, () => body(peer));
+    return;
+  }
+  const why = `the Unleash tier needs ${missingVariables().join(', ')}: bash scripts/unleash/start.sh, then source the env file it names`;
+  if (!process.env.CI) {
+    describe.skip(`${name} (${why})`, () => {});
+    return;
+  }
+  describe(name, () => {
+    it('has a real Unleash to run against (CI is set: a missing Unleash is a failure, never a skip)', () => {
+      throw new Error(why);
+    });
+  });
 }
 
 /** Throws unless the peer answers /health GOOD: a down Unleash fails the tier rather than every test one by one. */
