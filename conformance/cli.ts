@@ -106,8 +106,9 @@ export async function checkCommand(argv: string[], io: CheckIo): Promise<number>
     throw error;
   }
   const code = exitCode(report, failOnNotChecked);
-  if (report.problem) io.stderr(`flag-admin check: ${report.problem.message}\n`);
-  if (report.verdict !== 'unreachable') io.stdout(renderConsole(report, { colour: colourWanted(io), failOnNotChecked }));
+  // Each message once: the console report (stdout) opens with a set-up problem; an unreachable target has no console report, so its message goes to stderr.
+  if (report.verdict === 'unreachable') io.stderr(`flag-admin check: ${report.problem!.message}\n`);
+  else io.stdout(renderConsole(report, { colour: colourWanted(io), failOnNotChecked }));
   const failed = writeReports(outputs, report);
   if (failed) {
     io.stderr(`flag-admin check: ${failed}\n`);
