@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { maxHeaderSize } from 'node:http';
 import type { Socket } from 'node:net';
-import { Agent, buildConnector, request } from 'undici';
+import { Agent, buildConnector, request, type Connector } from './undici-client.ts';
 import type { Contract } from '../../src/contract/index.ts';
 import { keyPlaceholder } from '../report/curl-line.ts';
 import { nearMissValue } from '../plan/near-miss/key-near-misses.ts';
@@ -155,7 +155,7 @@ export function createSender(options: SenderOptions): Sender {
 }
 
 /** A connector for the agent whose sockets add up the bytes they read, open and closed ones alike. */
-function bytesReadCounter(): { connector: buildConnector.connector; total(): number } {
+function bytesReadCounter(): { connector: Connector; total(): number } {
   const connect = buildConnector({});
   const open = new Set<Socket>();
   let closed = 0;
