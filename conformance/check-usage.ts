@@ -37,6 +37,7 @@ export const CHECK_USAGE = `Usage: flag-admin check --base-url URL [options]
   --timings                  add wall times to the reports (off: same target, same report)
 
 Exit: 0 conformant (warnings allowed), 1 a finding of severity error, 2 a set-up problem (bad
-usage, config or spec; the full-access key refused everywhere), 3 target unreachable or silent.
+usage, config or spec; the full-access key refused everywhere; no answer shaped like this API:
+the base URL looks wrong), 3 target unreachable or silent.
 Colour on a terminal unless NO_COLOR is set (FORCE_COLOR=1 forces it).
 `;
