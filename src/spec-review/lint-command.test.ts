@@ -102,8 +102,8 @@ describe('flag-admin spec lint', () => {
     expect(lineOf(negative!)).toMatch(/^\s+maxItems: -1$/);
     const uncompilable = writeSpecs({ 'api.yaml': api('schemas.yaml#/Pets'), 'schemas.yaml': schemas(1, '(') });
     const [pattern] = await structureOf(uncompilable);
-    expect(pattern).toMatchObject({ file: uncompilable['schemas.yaml'], pointer: '/Pets' });
-    expect(lineOf(pattern!)).toMatch(/^\s+type: array$/);
+    expect(pattern).toMatchObject({ file: uncompilable['schemas.yaml'], pointer: '/Pets/items/pattern' });
+    expect(lineOf(pattern!)).toMatch(/^\s+pattern: /);
   });
 
   it('places a $ref that does not resolve where it is written, in the spec or in a file it refers to', async () => {

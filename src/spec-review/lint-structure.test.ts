@@ -93,7 +93,7 @@ describe('spec lint: structure errors are what OpenAPI and JSON Schema forbid', 
     expect(found[0]).toMatchObject({ pointer: '/paths/~1pets/get/responses/404' });
     expect(found[0]!.message).toMatch(/Response Object/);
     expect(found[0]!.message).toMatch(/description/);
-    expect(lineOf(found[0]!)).toContain("'404':");
+    expect(lineOf(found[0]!)).toMatch(/\b404\b.*:/);
   });
 
   it('reports a field of the wrong type in a file the spec refers to, in that file, once', async () => {

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
 import type { JsonSchema } from '../contract/index.ts';
 import { pointerOf, pointerTokens, resolvePointer } from '../contract/json-pointer.ts';
+import { locateInJson } from './json-positions.ts';
 import { openApiLineOf, type OpenApiLine } from './openapi-line.ts';
 
 /** A line and column in a file, both counted from 1 (as editors and CI annotations count). */
@@ -21,6 +22,8 @@ export interface SpecSource {
   /** The document as written, in its own line's terms (a 3.0 document is not rewritten here). */
   document: JsonSchema;
   openapi: OpenApiLine;
+  /** Whether the text was JSON, read with JSON.parse (what any JSON parser makes of it). */
+  json: boolean;
   /** Where the value at `pointer` is written; the nearest written parent when it is not there. */
   positionOf(pointer: string, options?: { onKey?: boolean }): Position;
 }
@@ -45,7 +48,7 @@ export async function readSpecSource(file: string, stdin: () => Promise<string> 
 }
 
 export function specSourceFromText(file: string, absolutePath: string, text: string): SpecSource {
-  const { document, positionOf } = parseText(file, text);
+  const { document, positionOf, json } = parseText(file, text);
   if (!document || typeof document !== 'object' || Array.isArray(document)) {
     throw new SpecReadError(`${file}: expected an OpenAPI document (a YAML or JSON object), got ${document === null || document === undefined ? 'an empty file' : JSON.stringify(document).slice(0, 40)}`);
   }
@@ -54,11 +57,11 @@ export function specSourceFromText(file: string, absolutePath: string, text: str
     const { line, column } = positionOf(version.pointer);
     throw new SpecReadError(`${file}:${line}:${column} #${version.pointer}: expected an OpenAPI 3.0.x or 3.1.x document, got ${version.got}`);
   }
-  return { file, absolutePath, text, document: document as JsonSchema, openapi: version.line, positionOf };
+  return { file, absolutePath, text, document: document as JsonSchema, openapi: version.line, json, positionOf };
 }
 
 /** A YAML or JSON text parsed, with where each pointer sits: a spec, or a file a spec's `$ref`s point into. */
-export function parseText(file: string, text: string): { document: unknown; positionOf: SpecSource['positionOf'] } {
+export function parseText(file: string, text: string): { document: unknown; json: boolean; positionOf: SpecSource['positionOf'] } {
   // The `yaml` package keeps each node's offset, which maps a JSON pointer to line:column. Its
   // parse is the slow part of reading (~0.3 s for a 750 KB document): a JSON text is read with
   // JSON.parse (last of duplicate names wins, as RFC 8259 §4 leaves to parsers) and its tree is
@@ -70,6 +73,7 @@ export function parseText(file: string, text: string): { document: unknown; posi
     return (tree ??= { parsed: parseDocument(text, { lineCounter, uniqueKeys: true }), lineCounter });
   };
   let document = /^\s*\{/.test(text) ? parseJson(text) : undefined;
+  const json = document !== undefined;
   if (document === undefined) {
     const { parsed } = parseTree();
     const error = parsed.errors[0];
@@ -83,14 +87,20 @@ export function parseText(file: string, text: string): { document: unknown; posi
     document = parsed.toJS({ maxAliasCount: 1000 });
   }
   const positionOf: SpecSource['positionOf'] = (pointer, options = {}) => {
-    const { parsed, lineCounter } = parseTree();
     const written = nearestWritten(document, pointer);
+    if (json) {
+      // Found by scanning the text, no tree built (json-positions.ts).
+      const [place] = locateInJson(text, [pointerTokens(written)]);
+      const at = (options.onKey && written === pointer ? place?.key : undefined) ?? place?.value;
+      return at ?? { line: 1, column: 1 };
+    }
+    const { parsed, lineCounter } = parseTree();
     const { node, key } = nodeAt(parsed.contents, pointerTokens(written));
     const offset = (options.onKey && written === pointer ? key?.range?.[0] : undefined) ?? node?.range?.[0] ?? 0;
     const { line, col } = lineCounter.linePos(offset);
     return { line, column: col };
   };
-  return { document, positionOf };
+  return { document, json, positionOf };
 }
 
 function parseJson(text: string): unknown {

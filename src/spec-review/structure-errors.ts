@@ -1,0 +1,146 @@
+import type { ErrorObject } from 'ajv/dist/2020.js';
+import { pointerOf, pointerTokens, resolvePointer } from '../contract/json-pointer.ts';
+import { forEachSchemaObject, openApiObjectAt } from './openapi-object-at.ts';
+import { isEcmaRegex } from './openapi-schema.ts';
+
+/** One thing the OpenAPI or JSON Schema specification forbids, at a place in the document as validated. */
+export interface StructureError {
+  pointer: string;
+  /** Point at the key (a missing or unknown field is reported at its object's key or its own). */
+  onKey: boolean;
+  message: string;
+}
+
+/** Combinators and conditionals: their failure is only that a branch failed, and the branch's own errors say why. */
+const WRAPPERS = new Set(['oneOf', 'anyOf', 'allOf', 'if', '$ref', 'false schema']);
+
+/**
+ * Ajv's errors against the OpenAPI schema, reduced to their root causes and worded in the
+ * specification's terms: the object named as the specification names it (`Response Object`), the
+ * field, what is expected and what is there. The OpenAPI schemas offer alternatives (a Reference
+ * Object or the object itself; a parameter in the path, the query, a header or a cookie), and Ajv
+ * reports every branch that failed; the branches the document plainly did not take are left out:
+ * the Reference Object's for an object without `$ref`, and the discriminating `in`/`type` values
+ * it does not have. What remains is reported once per place and problem.
+ */
+export function structureErrors(errors: readonly ErrorObject[], document: unknown): StructureError[] {
+  const at = (pointer: string) => resolvePointer(document, pointer);
+  const kept = errors.filter((e) => {
+    if (WRAPPERS.has(e.keyword)) return false;
+    // The Reference Object branch of "X or a Reference Object", for an object that is not one.
+    if (e.keyword === 'required' && e.params.missingProperty === '$ref') return false;
+    if (/\/(definitions\/Reference|\$defs\/reference)\//.test(e.schemaPath) && !hasRef(at(e.instancePath))) return false;
+    return true;
+  });
+  // Alternatives told apart by one field's value (a Parameter's `in`, a Security Scheme's `type`):
+  // several enum/const errors on that field are the branches not taken, not a fault of the value
+  // unless no branch accepts it, which the remaining errors then show.
+  const byPlace = new Map<string, ErrorObject[]>();
+  for (const e of kept) if (e.keyword === 'enum' || e.keyword === 'const') byPlace.set(e.instancePath, [...(byPlace.get(e.instancePath) ?? []), e]);
+  const alternatives = new Set([...byPlace.values()].filter((list) => list.length > 1).flat());
+  const withoutAlternatives = kept.filter((e) => !alternatives.has(e) || !kept.some((other) => !alternatives.has(other) && isInside(other.instancePath, parentOf(e.instancePath))));
+  // An unknown-field complaint about a field whose own value is what fails says nothing more.
+  const deeper = (pointer: string) => withoutAlternatives.some((e) => isInside(e.instancePath, pointer) && e.instancePath !== pointer);
+  // One message per place: the most telling of what Ajv says there (an enum says more than the
+  // type it implies), every missing required field of one object in one message.
+  const atPlace = new Map<string, { error: ErrorObject; described: StructureError }[]>();
+  for (const e of withoutAlternatives) {
+    const described = describe(e, at);
+    if (!described) continue;
+    if ((e.keyword === 'unevaluatedProperties' || e.keyword === 'additionalProperties') && deeper(described.pointer)) continue;
+    atPlace.set(described.pointer, [...(atPlace.get(described.pointer) ?? []), { error: e, described }]);
+  }
+  return [...atPlace.values()].map((here) => {
+    const missing = [...new Set(here.filter((h) => h.error.keyword === 'required').map((h) => String(h.error.params.missingProperty)))];
+    if (missing.length > 1) return { ...here.find((h) => h.error.keyword === 'required')!.described, message: here.find((h) => h.error.keyword === 'required')!.described.message.replace(/its required field "[^"]*"/, `its required fields ${missing.map((m) => `"${m}"`).join(', ')}`) };
+    const rank = (keyword: string) => { const i = PRIORITY.indexOf(keyword); return i < 0 ? PRIORITY.length : i; };
+    return [...here].sort((a, b) => rank(a.error.keyword) - rank(b.error.keyword))[0]!.described;
+  });
+}
+
+/** Which of several errors at one place to show: the narrowest statement first. */
+const PRIORITY = ['required', 'const', 'enum', 'pattern', 'type'];
+
+function hasRef(node: unknown): boolean {
+  return !!node && typeof node === 'object' && typeof (node as { $ref?: unknown }).$ref === 'string';
+}
+
+const isInside = (pointer: string, parent: string) => pointer === parent || pointer.startsWith(`${parent}/`);
+const parentOf = (pointer: string) => pointer.slice(0, Math.max(0, pointer.lastIndexOf('/')));
+
+function describe(e: ErrorObject, at: (pointer: string) => unknown): StructureError | undefined {
+  const tokens = pointerTokens(e.instancePath);
+  const objectName = (path: readonly string[]) => (hasRef(at(pointerOf(path))) && openApiObjectAt(path) !== 'Schema Object' ? 'Reference Object' : openApiObjectAt(path));
+  const value = at(e.instancePath);
+  const field = tokens.at(-1);
+  // A field of an object: named as "<field> of the <Object>".
+  const ofObject = field === undefined ? 'the document' : /^\d+$/.test(field) ? `entry ${field} of ${JSON.stringify(tokens.at(-2) ?? '')}` : `"${field}" of the ${objectName(tokens.slice(0, -1))}`;
+  switch (e.keyword) {
+    case 'required':
+      return { pointer: e.instancePath, onKey: true, message: `expected the ${objectName(tokens)} to have its required field "${String(e.params.missingProperty)}", got none` };
+    case 'additionalProperties':
+    case 'unevaluatedProperties': {
+      const name = String(e.params.additionalProperty ?? e.params.unevaluatedProperty);
+      const pointer = pointerOf([...tokens, name]);
+      return { pointer, onKey: true, message: `expected only the fields of the ${objectName(tokens)} (and x- extensions), got "${name}"` };
+    }
+    case 'type':
+      return { pointer: e.instancePath, onKey: true, message: `expected ${ofObject} to be ${article(String(e.params.type))}, got ${shown(value)}` };
+    case 'enum':
+      return { pointer: e.instancePath, onKey: true, message: `expected ${ofObject} to be one of ${(e.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}, got ${shown(value)}` };
+    case 'const':
+      return { pointer: e.instancePath, onKey: true, message: `expected ${ofObject} to be ${JSON.stringify(e.params.allowedValue)}, got ${shown(value)}` };
+    case 'format':
+    case 'propertyNames':
+      // Formats are annotations here; `regex` is checked on its own (regexErrors below).
+      return undefined;
+    case 'pattern':
+      return { pointer: e.instancePath, onKey: true, message: `expected ${ofObject} to match ${String(e.params.pattern)}, got ${shown(value)}` };
+    case 'not':
+      return { pointer: e.instancePath, onKey: true, message: `expected the ${objectName(tokens)} not to combine these fields (${Object.keys((value ?? {}) as object).filter((k) => !k.startsWith('x-')).join(', ')}), as the specification says` };
+    default:
+      // minimum, minItems, uniqueItems, dependentRequired…: Ajv's own phrase for the constraint.
+      return { pointer: e.instancePath, onKey: true, message: `expected ${ofObject} to satisfy ${e.keyword} (${(e.message ?? '').replace(/^must /, 'it must ')}), got ${shown(value)}` };
+  }
+}
+
+function article(type: string): string {
+  return `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`;
+}
+
+/** A value as the message shows it: short, and typed. */
+function shown(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return `an array of ${value.length}`;
+  if (typeof value === 'object') return 'an object';
+  const text = JSON.stringify(value);
+  return `${typeof value === 'string' ? 'the string' : `the ${typeof value}`} ${text.length > 60 ? `${text.slice(0, 57)}…` : text}`;
+}
+
+function regexError(pattern: string): string {
+  try {
+    new RegExp(pattern);
+    return 'not a regular expression';
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+/**
+ * Every `pattern` and `patternProperties` name of every Schema Object that is no ECMA-262 regular
+ * expression (JSON Schema 2020-12 Validation §6.3.3, Core §10.3.2.2; OAS 3.0.3 §4.7.24.1 holds
+ * `pattern` to the same dialect).
+ */
+export function regexErrors(document: unknown): StructureError[] {
+  const found: StructureError[] = [];
+  forEachSchemaObject(document, (schema, tokens) => {
+    if (typeof schema.pattern === 'string' && !isEcmaRegex(schema.pattern)) {
+      found.push({ pointer: pointerOf([...tokens, 'pattern']), onKey: false, message: `expected a regular expression (ECMA-262) in "pattern" of the Schema Object, got ${shown(schema.pattern)}: ${regexError(schema.pattern)}` });
+    }
+    const names = schema.patternProperties;
+    for (const name of names && typeof names === 'object' ? Object.keys(names) : []) {
+      if (!isEcmaRegex(name)) found.push({ pointer: pointerOf([...tokens, 'patternProperties', name]), onKey: true, message: `expected a regular expression (ECMA-262) as a patternProperties name of the Schema Object, got ${shown(name)}: ${regexError(name)}` });
+    }
+  });
+  return found;
+}
