@@ -1,4 +1,3 @@
-import SwaggerParser from '@apidevtools/swagger-parser';
 import type { JsonSchema } from '../contract/schema-validator.ts';
 import { authoredPlaces } from './authored-place.ts';
 import type { LintFinding } from './lint-finding.ts';
@@ -74,6 +73,7 @@ function refersToOtherFiles(node: unknown): boolean {
 export async function structuredForKit(source: SpecSource): Promise<Structured> {
   const copy = structuredClone(source.document);
   lowercaseHttpSchemes(copy);
+  const { default: SwaggerParser } = await import('@apidevtools/swagger-parser');
   const dereferenced = (await SwaggerParser.dereference(source.absolutePath, copy as never, {})) as unknown as JsonSchema;
   const raw = structuredClone(source.document);
   if (source.openapi === '3.0') {

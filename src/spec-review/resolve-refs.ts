@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import SwaggerParser from '@apidevtools/swagger-parser';
 import { pointerOf, resolvePointer } from '../contract/json-pointer.ts';
 import { writtenFileAt, type AuthoredPlace, type WrittenFile } from './authored-place.ts';
 import { place } from './report-format.ts';
@@ -14,6 +13,8 @@ import { SpecReadError, type SpecSource } from './spec-source.ts';
  */
 export async function resolveRefs(source: SpecSource, how: 'bundle' | 'dereference'): Promise<unknown> {
   const copy = structuredClone(source.document) as never;
+  // Loaded when a verb needs it: lint of a one-file document never does.
+  const { default: SwaggerParser } = await import('@apidevtools/swagger-parser');
   try {
     return how === 'dereference' ? await SwaggerParser.dereference(source.absolutePath, copy, {}) : await SwaggerParser.bundle(source.absolutePath, copy, {});
   } catch (error) {
