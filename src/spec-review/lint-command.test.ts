@@ -124,6 +124,32 @@ describe('flag-admin spec lint', () => {
     }
   });
 
+  it('reads top-down: the verdict first, then each rule with its count (errors first, most first), then the errors and then the warnings', async () => {
+    // One error of ours and several of Redocly's warnings: an operation without a 4xx response, a tag without a description.
+    const { spec } = writeSpecs({
+      spec: {
+        openapi: '3.1.0',
+        info: { title: 'Pets', version: '1', license: { name: 'MIT', identifier: 'MIT' } },
+        servers: [{ url: 'https://pets.example.org' }],
+        tags: [{ name: 'pets' }],
+        security: [],
+        paths: {
+          '/pets': { get: { operationId: 'listPets', tags: ['pets'], responses: { 200: { description: 'Pets.', content: { 'application/json': { schema: { type: 'string', pattern: '(' } } } } } } },
+          '/cats': { get: { operationId: 'listCats', tags: ['pets'], responses: { 200: { description: 'Cats.' } } } },
+        },
+      },
+    });
+    const { code, stdout } = await cli(['spec', 'lint', spec!]);
+    expect(code).toBe(1);
+    const lines = stdout.trimEnd().split('\n');
+    expect(lines[0]).toBe(`${spec}: 1 error(s), 3 warning(s)`);
+    expect(lines.slice(1, 5)).toEqual(['', '  error    spec-structure              1', '  warning  operation-4xx-response       2', '  warning  tag-description             1']);
+    const details = lines.slice(6);
+    expect(details[0]).toMatch(/ error +expected a regular expression/);
+    expect(details.slice(1).every((l) => / warning /.test(l))).toBe(true);
+    expect(details).toHaveLength(4);
+  });
+
   it('prints text, JUnit and GitHub annotations with the rule id and position', async () => {
     const violation = VIOLATIONS.find((v) => v.rule === 'response-example-valid')!;
     const { spec } = writeSpecs({ spec: applyEdits(SPEC, violation.edits) });
@@ -132,7 +158,7 @@ describe('flag-admin spec lint', () => {
     const text = await cli(['spec', 'lint', spec!, '--profile', 'kit']);
     expect(text.code).toBe(1);
     expect(text.stdout).toContain(`${spec}:${m.line}:${m.column}  error    getOidcSettings 200: the example /defaultRootRole: must be one of ["Viewer","Editor","Admin"]`);
-    expect(text.stdout).toMatch(/1 error\(s\), 0 warning\(s\)\n$/);
+    expect(text.stdout).toMatch(new RegExp(`^${spec}: 1 error\\(s\\), 0 warning\\(s\\)\n`));
     const junit = await cli(['spec', 'lint', spec!, '--profile', 'kit', '--format', 'junit']);
     expect(junit.stdout).toContain(`<testcase classname="response-example-valid" name="response-example-valid at ${spec}:${m.line}:${m.column}"`);
     expect(junit.stdout).toContain('<testsuites name="flag-admin spec lint" tests="1" failures="1">');
