@@ -134,8 +134,8 @@ describe('flag-admin spec lint', () => {
         tags: [{ name: 'pets' }],
         security: [],
         paths: {
-          '/pets': { get: { operationId: 'listPets', tags: ['pets'], responses: { 200: { description: 'Pets.', content: { 'application/json': { schema: { type: 'string', pattern: '(' } } } } } } },
-          '/cats': { get: { operationId: 'listCats', tags: ['pets'], responses: { 200: { description: 'Cats.' } } } },
+          '/pets': { get: { operationId: 'listPets', summary: 'List pets', tags: ['pets'], responses: { 200: { description: 'Pets.', content: { 'application/json': { schema: { type: 'string', pattern: '(' } } } } } } },
+          '/cats': { get: { operationId: 'listCats', summary: 'List cats', tags: ['pets'], responses: { 200: { description: 'Cats.' } } } },
         },
       },
     });
@@ -143,7 +143,7 @@ describe('flag-admin spec lint', () => {
     expect(code).toBe(1);
     const lines = stdout.trimEnd().split('\n');
     expect(lines[0]).toBe(`${spec}: 1 error(s), 3 warning(s)`);
-    expect(lines.slice(1, 5)).toEqual(['', '  error    spec-structure              1', '  warning  operation-4xx-response       2', '  warning  tag-description             1']);
+    expect(lines.slice(1, 5)).toEqual(['', '  error    spec-structure               1', '  warning  operation-4xx-response       2', '  warning  tag-description              1']);
     const details = lines.slice(6);
     expect(details[0]).toMatch(/ error +expected a regular expression/);
     expect(details.slice(1).every((l) => / warning /.test(l))).toBe(true);
