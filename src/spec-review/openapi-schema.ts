@@ -30,7 +30,9 @@ export function openApiSchemaValidator(line: OpenApiLine): OpenApiSchemaValidato
 }
 
 function compile(line: OpenApiLine): OpenApiSchemaValidator {
-  const require = createRequire(import.meta.url);
+  // Resolved from swagger-parser, whose dependency the schemas package is (not ours): the copy it
+  // installs, wherever npm put it.
+  const require = createRequire(createRequire(import.meta.url).resolve('@apidevtools/swagger-parser'));
   const { Ajv2020 } = ajvEngine();
   // Not strict: these are the published schemas, not ours to lint. Formats are annotations (JSON
   // Schema 2020-12 Validation §7.1); the one that matters, `regex` on `pattern`, is checked by
