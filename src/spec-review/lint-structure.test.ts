@@ -107,4 +107,44 @@ describe('spec lint: structure errors are what OpenAPI and JSON Schema forbid', 
     expect(found[0]!.message).toMatch(/Operation Object/);
     expect(lineOf(found[0]!)).toContain('deprecated: yes');
   });
+
+  it.each(['3.0.3', '3.1.0'])('(%s) reports of the alternatives the schema offers only the one the document took, or the value that picks none', async (openapi) => {
+    const { spec } = writeSpecs({
+      spec: {
+        openapi,
+        info: { title: 'Pets', version: '1' },
+        paths: {
+          '/pets/{id}': {
+            get: {
+              parameters: [
+                { name: 'id', in: 'path', schema: { type: 'string' } },
+                { name: 'q', in: 'querystring', schema: { type: 'string' } },
+                { name: 'h', in: 'header' },
+              ],
+              responses: { 200: { description: 'A pet.' } },
+            },
+          },
+        },
+        components: {
+          securitySchemes: {
+            key: { type: 'apiKey', name: 'X-Key', in: 'body' },
+            oauth: { type: 'oauth2', flows: { implicit: { scopes: {} } } },
+          },
+        },
+      },
+    });
+    const found = Object.fromEntries((await structureOf(spec!)).map((m) => [m.pointer, m.message]));
+    const parameters = '/paths/~1pets~1{id}/get/parameters';
+    expect(found).toEqual({
+      // A path parameter must say required: true (OAS 3.0.3 §4.7.12.1).
+      [`${parameters}/0`]: 'expected the Parameter Object to have its required field "required", got none',
+      // `in` picks the kind of parameter: a value that picks none is the one fault, not the fields each kind needs.
+      [`${parameters}/1/in`]: expect.stringMatching(/^expected "in" of the Parameter Object to be one of ("(path|query|header|cookie)"(, |(?=,? got))){4}, got the string "querystring"$/),
+      // A parameter has a schema or a content, one of them.
+      [`${parameters}/2`]: 'expected the Parameter Object to have one of the fields "schema", "content", got none',
+      // An apiKey scheme is in a header, the query or a cookie; not the fields of the other kinds of scheme.
+      '/components/securitySchemes/key/in': expect.stringMatching(/^expected "in" of the Security Scheme Object to be one of ("(query|header|cookie)"(, |(?=,? got))){3}, got the string "body"$/),
+      '/components/securitySchemes/oauth/flows/implicit': 'expected the OAuth Flow Object to have its required field "authorizationUrl", got none',
+    });
+  });
 });
