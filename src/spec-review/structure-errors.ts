@@ -23,22 +23,16 @@ const WRAPPERS = new Set(['oneOf', 'anyOf', 'allOf', 'if', '$ref', 'false schema
  * the Reference Object's for an object without `$ref`, and the discriminating `in`/`type` values
  * it does not have. What remains is reported once per place and problem.
  */
-export function structureErrors(errors: readonly ErrorObject[], document: unknown): StructureError[] {
+export function structureErrors(errors: readonly ErrorObject[], document: unknown, schema: object): StructureError[] {
   const at = (pointer: string) => resolvePointer(document, pointer);
-  const kept = errors.filter((e) => {
+  const kept = takenBranches(errors, document, schema).filter((e) => {
     if (WRAPPERS.has(e.keyword)) return false;
     // The Reference Object branch of "X or a Reference Object", for an object that is not one.
     if (e.keyword === 'required' && e.params.missingProperty === '$ref') return false;
     if (/\/(definitions\/Reference|\$defs\/reference)\//.test(e.schemaPath) && !hasRef(at(e.instancePath))) return false;
     return true;
   });
-  // Alternatives told apart by one field's value (a Parameter's `in`, a Security Scheme's `type`):
-  // several enum/const errors on that field are the branches not taken, not a fault of the value
-  // unless no branch accepts it, which the remaining errors then show.
-  const byPlace = new Map<string, ErrorObject[]>();
-  for (const e of kept) if (e.keyword === 'enum' || e.keyword === 'const') byPlace.set(e.instancePath, [...(byPlace.get(e.instancePath) ?? []), e]);
-  const alternatives = new Set([...byPlace.values()].filter((list) => list.length > 1).flat());
-  const withoutAlternatives = kept.filter((e) => !alternatives.has(e) || !kept.some((other) => !alternatives.has(other) && isInside(other.instancePath, parentOf(e.instancePath))));
+  const withoutAlternatives = kept;
   // An unknown-field complaint about a field whose own value is what fails says nothing more.
   const deeper = (pointer: string) => withoutAlternatives.some((e) => isInside(e.instancePath, pointer) && e.instancePath !== pointer);
   // One message per place: the most telling of what Ajv says there (an enum says more than the
@@ -48,6 +42,10 @@ export function structureErrors(errors: readonly ErrorObject[], document: unknow
     const described = describe(e, at);
     if (!described) continue;
     if ((e.keyword === 'unevaluatedProperties' || e.keyword === 'additionalProperties') && deeper(described.pointer)) continue;
+    // A subschema that fails leaves no annotation (JSON Schema 2020-12 Core §7.7.1.2), so the
+    // fields it would have evaluated come out "unevaluated" too: while the object has another
+    // fault, that is its consequence, not a field of its own.
+    if (e.keyword === 'unevaluatedProperties' && withoutAlternatives.some((other) => other !== e && other.keyword !== 'unevaluatedProperties' && isInside(other.instancePath, e.instancePath))) continue;
     atPlace.set(described.pointer, [...(atPlace.get(described.pointer) ?? []), { error: e, described }]);
   }
   return [...atPlace.values()].map((here) => {
@@ -65,6 +63,83 @@ function hasRef(node: unknown): boolean {
   return !!node && typeof node === 'object' && typeof (node as { $ref?: unknown }).$ref === 'string';
 }
 
+/**
+ * Of each oneOf/anyOf the document fails, the errors of the branch it took (Ajv reports every
+ * branch). A branch is told by its discriminating field: a field whose value some branches refuse
+ * with an enum or const (a Parameter's `in`, a Security Scheme's `type`); a Reference Object
+ * branch is taken exactly when the object has a `$ref`. Of the branches taken, the one with the
+ * fewest errors stands; when every branch takes a field with the same missing one, the message
+ * says "one of" them. When the discriminating value picks no branch, that value is the fault: one
+ * error, with every value some branch allows.
+ */
+function takenBranches(errors: readonly ErrorObject[], document: unknown, root: object): ErrorObject[] {
+  const dropped = new Set<ErrorObject>();
+  const added: ErrorObject[] = [];
+  const objectsOf = subtrees(root);
+  for (const alternative of errors) {
+    if ((alternative.keyword !== 'oneOf' && alternative.keyword !== 'anyOf') || !Array.isArray(alternative.schema)) continue;
+    const place = alternative.instancePath;
+    const value = resolvePointer(document, place);
+    const branches = (alternative.schema as object[]).map((branch) => objectsOf(branch));
+    const inside = errors.filter((e) => e !== alternative && (e.instancePath === place || e.instancePath.startsWith(`${place}/`)) && !dropped.has(e));
+    const own = branches.map((objects) => inside.filter((e) => objects.has(e.parentSchema as object)));
+    // A field refused by an enum or const in two branches or more tells them apart.
+    const refusedIn = new Map<string, number>();
+    own.forEach((list) => new Set(list.filter((e) => isDiscriminating(e, place)).map((e) => e.instancePath)).forEach((field) => refusedIn.set(field, (refusedIn.get(field) ?? 0) + 1)));
+    const discriminators = new Set([...refusedIn].filter(([, count]) => count > 1).map(([field]) => field));
+    const isReference = (objects: Set<object>) => [...objects].some((o) => Array.isArray((o as { required?: unknown }).required) && ((o as { required: string[] }).required).includes('$ref'));
+    const taken = own.map((list, i) => (isReference(branches[i]!) ? hasRef(value) : !list.some((e) => isDiscriminating(e, place) && discriminators.has(e.instancePath))));
+    const all = new Set(own.flat());
+    if (!taken.some(Boolean)) {
+      // No branch accepts the discriminating value: that value is the one fault.
+      for (const e of all) dropped.add(e);
+      const refused = own.flat().filter((e) => isDiscriminating(e, place) && discriminators.has(e.instancePath));
+      if (refused.length > 0) {
+        const allowed = [...new Set(refused.flatMap((e) => (e.keyword === 'enum' ? (e.params.allowedValues as unknown[]) : [e.params.allowedValue])))];
+        added.push({ ...refused[0]!, keyword: 'enum', params: { allowedValues: allowed } });
+      }
+      continue;
+    }
+    const candidates = own.map((list, i) => ({ list, i })).filter(({ i }) => taken[i]);
+    const fewest = Math.min(...candidates.map((c) => c.list.length));
+    const best = candidates.filter((c) => c.list.length === fewest);
+    const keep = new Set(best[0]!.list);
+    for (const e of all) if (!keep.has(e)) dropped.add(e);
+    // Every branch taken wants one field the object lacks: it needs one of them.
+    const missing = best.map((c) => (c.list.length === 1 && c.list[0]!.keyword === 'required' && c.list[0]!.instancePath === place ? String(c.list[0]!.params.missingProperty) : undefined));
+    if (best.length > 1 && missing.every((m) => m !== undefined)) {
+      for (const e of keep) dropped.add(e);
+      added.push({ ...best[0]!.list[0]!, params: { missingProperty: missing[0], oneOf: missing } });
+    }
+  }
+  return [...errors.filter((e) => !dropped.has(e)), ...added];
+}
+
+/** An enum or const refusing the value of a field of the object at `place`. */
+function isDiscriminating(e: ErrorObject, place: string): boolean {
+  return (e.keyword === 'enum' || e.keyword === 'const') && e.instancePath.startsWith(`${place}/`) && !e.instancePath.slice(place.length + 1).includes('/');
+}
+
+/** The schema objects of a branch: itself and everything inside, through a local `$ref` to a definition, not beyond. */
+function subtrees(root: object): (branch: object) => Set<object> {
+  const memo = new WeakMap<object, Set<object>>();
+  return (branch) => {
+    let objects = memo.get(branch);
+    if (objects) return objects;
+    objects = new Set<object>();
+    const walk = (node: unknown, followRef: boolean) => {
+      if (!node || typeof node !== 'object' || objects!.has(node)) return;
+      objects!.add(node);
+      const ref = (node as { $ref?: unknown }).$ref;
+      if (followRef && typeof ref === 'string' && ref.startsWith('#')) walk(resolvePointer(root, decodeURIComponent(ref.slice(1))), false);
+      for (const value of Object.values(node)) if (value && typeof value === 'object') walk(value, false);
+    };
+    walk(branch, true);
+    memo.set(branch, objects);
+    return objects;
+  };
+}
+
 const isInside = (pointer: string, parent: string) => pointer === parent || pointer.startsWith(`${parent}/`);
 const parentOf = (pointer: string) => pointer.slice(0, Math.max(0, pointer.lastIndexOf('/')));
 
@@ -77,6 +152,7 @@ function describe(e: ErrorObject, at: (pointer: string) => unknown): StructureEr
   const ofObject = field === undefined ? 'the document' : /^\d+$/.test(field) ? `entry ${field} of ${JSON.stringify(tokens.at(-2) ?? '')}` : `"${field}" of the ${objectName(tokens.slice(0, -1))}`;
   switch (e.keyword) {
     case 'required':
+      if (Array.isArray(e.params.oneOf)) return { pointer: e.instancePath, onKey: true, message: `expected the ${objectName(tokens)} to have one of the fields ${(e.params.oneOf as string[]).map((f) => `"${f}"`).join(', ')}, got none` };
       return { pointer: e.instancePath, onKey: true, message: `expected the ${objectName(tokens)} to have its required field "${String(e.params.missingProperty)}", got none` };
     case 'additionalProperties':
     case 'unevaluatedProperties': {
