@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -173,6 +173,17 @@ describe('flag-admin spec lint', () => {
     ]) {
       const { code, stderr } = await cli(['spec', 'bundle', '-'], { stdin: text });
       expect([code, stderr]).toEqual([2, `flag-admin spec bundle: ${where}: expected a YAML or JSON document, got a syntax error: ${reason}\n`]);
+    }
+  });
+
+  it('lint reads YAML with Redocly\'s parser, and still names a syntax error or a duplicate key with the yaml package\'s position', async () => {
+    const { bad, twice } = writeSpecs({ bad: {}, twice: {} });
+    for (const [file, text, message] of [
+      [bad, 'openapi: 3.1.0\ninfo:\n  title: [x\npaths: {}\n', ':4:1: expected a YAML or JSON document, got a syntax error: Flow sequence in block collection must be sufficiently indented and end with a ]'],
+      [twice, 'openapi: 3.1.0\ninfo: {title: t, version: "1"}\npaths: {}\npaths: {}\n', ':4:1: expected a YAML or JSON document, got a syntax error: Map keys must be unique'],
+    ] as const) {
+      writeFileSync(file!, text);
+      expect(await cli(['spec', 'lint', file!])).toEqual({ code: 2, stdout: '', stderr: `flag-admin spec lint: ${file}${message}\n` });
     }
   });
 

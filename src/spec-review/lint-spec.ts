@@ -1,7 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { relative } from 'node:path';
-import { createConfig, getLineColLocation, lintDocument, makeDocumentFromString, BaseResolver, Source, type NormalizedProblem } from '@redocly/openapi-core';
+import { createConfig, getLineColLocation, lintDocument, makeDocumentFromString, BaseResolver, Source, type Document, type NormalizedProblem } from '@redocly/openapi-core';
 import { ContractError } from '../contract/contract-error.ts';
 import { createContract, type Contract } from '../contract/create-contract.ts';
 import { DEFAULT_SPEC_FILE } from '../contract/load-contract.ts';
@@ -47,7 +47,9 @@ export interface LintResult {
 
 /** Lints a spec: structure, Redocly's recommended ruleset, and under the `kit` profile our rules. */
 export async function lintSpec(file: string, options: LintOptions = {}): Promise<LintResult> {
-  const source = await readSpecSource(file);
+  // A YAML text is parsed once, by Redocly's parser, for Redocly and for our checks alike.
+  let parsedByRedocly: Document | undefined;
+  const source = await readSpecSource(file, undefined, { parseYaml: (text, absolutePath) => (parsedByRedocly = makeDocumentFromString(text, absolutePath)).parsed });
   // The kit's spec has its API description beside it; another document has one only when given.
   const kitSpec = isKitSpec(source.absolutePath);
   const profile = options.profile ?? (kitSpec ? 'kit' : 'recommended');
@@ -65,7 +67,7 @@ export async function lintSpec(file: string, options: LintOptions = {}): Promise
   // Redocly's `struct` rule checks structure too: where it reports the very place ours does, the
   // fault is told once, in ours (which names the OpenAPI object and what is there).
   const samePlace = new Set(structure.flatMap((m) => [`${m.file}#${m.pointer}`, `${m.file}:${m.line}:${m.column}`]));
-  messages.push(...(await redoclyMessages(source, profile)).filter((m) => m.ruleId !== 'struct' || !(samePlace.has(`${m.file}#${m.pointer}`) || samePlace.has(`${m.file}:${m.line}:${m.column}`))));
+  messages.push(...(await redoclyMessages(source, profile, parsedByRedocly)).filter((m) => m.ruleId !== 'struct' || !(samePlace.has(`${m.file}#${m.pointer}`) || samePlace.has(`${m.file}:${m.line}:${m.column}`))));
   const rules = profile === 'kit' ? LINT_RULES : apiDescription ? [decisionsRecorded] : [];
   const contract = profile === 'kit' && findings.length === 0 ? kitContract(source, await structuredForKit(source), (finding) => messages.push(toMessage(finding))) : undefined;
   const context: LintContext = { source, rawDocument: source.document, contract, apiDescription };
@@ -106,12 +108,12 @@ function kitContract(source: SpecSource, structured: Structured, report: (findin
 /** Redocly's `recommended` ruleset, with our changes (lint-config.ts) under the kit profile: the one config both lint and `lintRuleset` read. */
 const redoclyConfig = (profile: LintProfile) => createConfig({ extends: ['recommended'], rules: profile === 'kit' ? REDOCLY_RULES : {} });
 
-async function redoclyMessages(source: SpecSource, profile: LintProfile): Promise<LintMessage[]> {
+async function redoclyMessages(source: SpecSource, profile: LintProfile, parsed: Document | undefined): Promise<LintMessage[]> {
   const config = await redoclyConfig(profile);
   // The text already read, not the file read again: Redocly lints the bytes the rest of lint saw
   // ($refs still resolve from its folder). A JSON text is handed over parsed: JSON.parse is what any
   // parser makes of it, and Redocly's own (js-yaml) would take ~1 s and ~100 MB more on GitHub's 13 MB.
-  const document = source.json ? { source: new Source(source.absolutePath, source.text), parsed: source.document } : makeDocumentFromString(source.text, source.absolutePath);
+  const document = source.json ? { source: new Source(source.absolutePath, source.text), parsed: source.document } : (parsed ?? makeDocumentFromString(source.text, source.absolutePath));
   const problems: NormalizedProblem[] = await lintDocument({ document, config, externalRefResolver: new BaseResolver(config.resolve) });
   // Redocly places a problem through a YAML AST of the whole file (~1.5 s and ~100 MB on GitHub's
   // 13 MB); in a JSON text ours are found in one scan of it, for all problems at once.

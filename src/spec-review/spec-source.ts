@@ -35,8 +35,18 @@ export class SpecReadError extends Error {
 
 export const STDIN = '-';
 
+/** How a text is read besides JSON.parse and the `yaml` package. */
+export interface ReadOptions {
+  /**
+   * Parses a YAML text, instead of the `yaml` package, whose tree is then built only when a
+   * position is asked for: lint hands Redocly's parser here, so the text is parsed once, the way
+   * Redocly reads it. A text it throws on is read by the `yaml` package, which names the error.
+   */
+  parseYaml?: (text: string, absolutePath: string) => unknown;
+}
+
 /** Reads a spec file, or stdin for `-`, and parses it as YAML (JSON is YAML too). */
-export async function readSpecSource(file: string, stdin: () => Promise<string> = readStdin): Promise<SpecSource> {
+export async function readSpecSource(file: string, stdin: () => Promise<string> = readStdin, options: ReadOptions = {}): Promise<SpecSource> {
   let text: string;
   try {
     text = file === STDIN ? await stdin() : await readFile(file, 'utf8');
@@ -44,11 +54,11 @@ export async function readSpecSource(file: string, stdin: () => Promise<string> 
     throw new SpecReadError(`${file}: cannot read it (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
   }
   const name = file === STDIN ? '<stdin>' : file;
-  return specSourceFromText(name, file === STDIN ? resolve('stdin.yaml') : resolve(file), text);
+  return specSourceFromText(name, file === STDIN ? resolve('stdin.yaml') : resolve(file), text, options);
 }
 
-export function specSourceFromText(file: string, absolutePath: string, text: string): SpecSource {
-  const { document, positionOf, json } = parseText(file, text);
+export function specSourceFromText(file: string, absolutePath: string, text: string, options: ReadOptions = {}): SpecSource {
+  const { document, positionOf, json } = parseText(file, text, options.parseYaml && ((yaml) => options.parseYaml!(yaml, absolutePath)));
   if (!document || typeof document !== 'object' || Array.isArray(document)) {
     throw new SpecReadError(`${file}: expected an OpenAPI document (a YAML or JSON object), got ${document === null || document === undefined ? 'an empty file' : JSON.stringify(document).slice(0, 40)}`);
   }
@@ -61,7 +71,7 @@ export function specSourceFromText(file: string, absolutePath: string, text: str
 }
 
 /** A YAML or JSON text parsed, with where each pointer sits: a spec, or a file a spec's `$ref`s point into. */
-export function parseText(file: string, text: string): { document: unknown; json: boolean; positionOf: SpecSource['positionOf'] } {
+export function parseText(file: string, text: string, parseYaml?: (text: string) => unknown): { document: unknown; json: boolean; positionOf: SpecSource['positionOf'] } {
   // The `yaml` package keeps each node's offset, which maps a JSON pointer to line:column. Its
   // parse is the slow part of reading (~0.3 s for a 750 KB document): a JSON text is read with
   // JSON.parse (last of duplicate names wins, as RFC 8259 §4 leaves to parsers) and its tree is
@@ -74,6 +84,7 @@ export function parseText(file: string, text: string): { document: unknown; json
   };
   let document = /^\s*\{/.test(text) ? parseJson(text) : undefined;
   const json = document !== undefined;
+  if (document === undefined && parseYaml) document = parseOrUndefined(parseYaml, text);
   if (document === undefined) {
     const { parsed } = parseTree();
     const error = parsed.errors[0];
@@ -101,6 +112,14 @@ export function parseText(file: string, text: string): { document: unknown; json
     return { line, column: col };
   };
   return { document, json, positionOf };
+}
+
+function parseOrUndefined(parse: (text: string) => unknown, text: string): unknown {
+  try {
+    return parse(text) ?? undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function parseJson(text: string): unknown {
