@@ -19,9 +19,8 @@ const WRAPPERS = new Set(['oneOf', 'anyOf', 'allOf', 'if', '$ref', 'false schema
  * specification's terms: the object named as the specification names it (`Response Object`), the
  * field, what is expected and what is there. The OpenAPI schemas offer alternatives (a Reference
  * Object or the object itself; a parameter in the path, the query, a header or a cookie), and Ajv
- * reports every branch that failed; the branches the document plainly did not take are left out:
- * the Reference Object's for an object without `$ref`, and the discriminating `in`/`type` values
- * it does not have. What remains is reported once per place and problem.
+ * reports every branch that failed: only the branch the document took is kept (takenBranches).
+ * What remains is reported once per place, its most telling statement.
  */
 export function structureErrors(errors: readonly ErrorObject[], document: unknown, schema: object): StructureError[] {
   const at = (pointer: string) => resolvePointer(document, pointer);
@@ -32,20 +31,19 @@ export function structureErrors(errors: readonly ErrorObject[], document: unknow
     if (/\/(definitions\/Reference|\$defs\/reference)\//.test(e.schemaPath) && !hasRef(at(e.instancePath))) return false;
     return true;
   });
-  const withoutAlternatives = kept;
   // An unknown-field complaint about a field whose own value is what fails says nothing more.
-  const deeper = (pointer: string) => withoutAlternatives.some((e) => isInside(e.instancePath, pointer) && e.instancePath !== pointer);
+  const deeper = (pointer: string) => kept.some((e) => isInside(e.instancePath, pointer) && e.instancePath !== pointer);
   // One message per place: the most telling of what Ajv says there (an enum says more than the
   // type it implies), every missing required field of one object in one message.
   const atPlace = new Map<string, { error: ErrorObject; described: StructureError }[]>();
-  for (const e of withoutAlternatives) {
+  for (const e of kept) {
     const described = describe(e, at);
     if (!described) continue;
     if ((e.keyword === 'unevaluatedProperties' || e.keyword === 'additionalProperties') && deeper(described.pointer)) continue;
     // A subschema that fails leaves no annotation (JSON Schema 2020-12 Core §7.7.1.2), so the
     // fields it would have evaluated come out "unevaluated" too: while the object has another
     // fault, that is its consequence, not a field of its own.
-    if (e.keyword === 'unevaluatedProperties' && withoutAlternatives.some((other) => other !== e && other.keyword !== 'unevaluatedProperties' && isInside(other.instancePath, e.instancePath))) continue;
+    if (e.keyword === 'unevaluatedProperties' && kept.some((other) => other !== e && other.keyword !== 'unevaluatedProperties' && isInside(other.instancePath, e.instancePath))) continue;
     atPlace.set(described.pointer, [...(atPlace.get(described.pointer) ?? []), { error: e, described }]);
   }
   return [...atPlace.values()].map((here) => {
