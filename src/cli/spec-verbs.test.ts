@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { cliInProcess } from '../spec-review/__fixtures__/spec-cli.ts';
 import { SPEC_USAGE } from './spec-command.ts';
@@ -27,5 +28,11 @@ describe('flag-admin spec verbs: help and usage list every verb the command runs
     const { code, stderr } = await cliInProcess(['spec', 'lnt']);
     expect(code).toBe(2);
     expect(stderr).toContain(`unknown verb "lnt" (did you mean "lint"?); expected one of ${SPEC_VERBS.join(', ')}`);
+  });
+
+  it('lists every spec verb in the README, in the summary and as a command line each', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    expect(/`flag-admin spec ([a-z |]+)`/.exec(readme)?.[1]!.split(' | ')).toEqual([...SPEC_VERBS]);
+    expect([...readme.matchAll(/^flag-admin spec ([a-z]+) /gm)].map((m) => m[1])).toEqual([...SPEC_VERBS]);
   });
 });
