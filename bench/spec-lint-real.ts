@@ -24,9 +24,9 @@ if (!Number.isInteger(runs) || runs < 1 || documents.length === 0) {
   console.error(`usage: node bench/spec-lint-real.ts [runs] [${REAL_DOCUMENTS.map((d) => d.name).join('|')} ...]`);
   process.exit(2);
 }
-for (const d of documents) {
-  if (!existsSync(d.file)) {
-    console.error(`${d.file}: not installed; run npm ci --prefix scripts/real-specs`);
+for (const file of [REDOCLY_CLI, ...documents.map((d) => d.file)]) {
+  if (!existsSync(file)) {
+    console.error(`${file}: not installed; run npm ci --prefix scripts/real-specs`);
     process.exit(2);
   }
 }
