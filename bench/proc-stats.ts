@@ -19,3 +19,10 @@ export function rssMb(pid: number): number {
   const kb = /^VmRSS:\s+(\d+) kB/m.exec(status);
   return kb ? Number(kb[1]) / 1024 : NaN;
 }
+
+/** Peak resident set size of a process so far, in MB (proc(5): VmHWM, the high-water mark of VmRSS). */
+export function peakRssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = /^VmHWM:\s+(\d+) kB/m.exec(status);
+  return kb ? Number(kb[1]) / 1024 : NaN;
+}

@@ -1,4 +1,5 @@
 import type { CommandIo } from './io.ts';
+import { SPEC_VERBS } from './spec-verbs.ts';
 
 /** One `flag-admin` command. Loaded on use, so `flag-admin mock` never loads the suite. */
 export interface Command {
@@ -42,7 +43,7 @@ export const COMMANDS: readonly Command[] = [
   },
   {
     name: 'spec',
-    summary: 'review the spec: lint, decisions, bundle, diff',
+    summary: `review the spec: ${SPEC_VERBS.join(', ')}`,
     load: async () => {
       const m = await import('./spec-command.ts');
       return { usage: m.SPEC_USAGE, run: m.specCommand };

@@ -1,7 +1,7 @@
 import { relative } from 'node:path';
 import { ContractError } from '../contract/index.ts';
 import { BUNDLE_FORMATS, type BundleFormat } from '../spec-review/bundle-spec.ts';
-import { collectDecisions, renderDecisionsJson, renderDecisionsMarkdown } from '../spec-review/decisions.ts';
+import { collectDecisions, DECISIONS_KEY, renderDecisionsJson, renderDecisionsMarkdown } from '../spec-review/decisions.ts';
 import { COMPARE_FORMATS, renderCompare, type CompareFormat } from '../spec-review/compare/compare-report.ts';
 import { DIFF_FORMATS, renderDiff, type DiffFormat } from '../spec-review/diff/diff-report.ts';
 import { LINT_FORMATS, renderLint, type LintFormat } from '../spec-review/lint-report.ts';
@@ -11,6 +11,7 @@ import { DEFAULT_SPEC_FILE } from '../contract/load-contract.ts';
 import { didYouMean } from './did-you-mean.ts';
 import { UsageError, usageFailure, type CommandIo } from './io.ts';
 import { parseFlags } from './parse-flags.ts';
+import { SPEC_VERBS, type SpecVerb } from './spec-verbs.ts';
 
 export const SPEC_USAGE = `Usage: flag-admin spec <verb> [options]    (FILE defaults to the kit's spec/openapi.yaml)
 
@@ -39,29 +40,18 @@ export const SPEC_USAGE = `Usage: flag-admin spec <verb> [options]    (FILE defa
 Exit codes: 0 fine, 1 lint errors or breaking changes, 2 bad usage or an unreadable spec.
 `;
 
-const VERBS = ['lint', 'decisions', 'bundle', 'diff', 'compare'] as const;
 const DECISION_FORMATS = ['markdown', 'json'] as const;
 
-/** `flag-admin spec <verb>`: lint, decisions, bundle, diff or compare. */
+/** Each verb's runner: a verb of SPEC_VERBS without one, or one with no verb, does not compile. */
+const RUNNERS: Record<SpecVerb, (argv: string[], io: CommandIo) => Promise<number>> = { lint, decisions, bundle, diff, compare };
+
+/** `flag-admin spec <verb>`: one of SPEC_VERBS. */
 export async function specCommand(argv: string[], io: CommandIo): Promise<number> {
   const [verb, ...rest] = argv;
   try {
-    switch (verb) {
-      case 'lint':
-        return await lint(rest, io);
-      case 'decisions':
-        return await decisions(rest, io);
-      case 'bundle':
-        return await bundle(rest, io);
-      case 'diff':
-        return await diff(rest, io);
-      case 'compare':
-        return await compare(rest, io);
-      default: {
-        const meant = verb === undefined ? undefined : didYouMean(verb, VERBS);
-        throw new UsageError(verb === undefined ? `expected a verb: ${VERBS.join(', ')}` : `unknown verb "${verb}"${meant ? ` (did you mean "${meant}"?)` : ''}; expected one of ${VERBS.join(', ')}`);
-      }
-    }
+    if (verb !== undefined && Object.hasOwn(RUNNERS, verb)) return await RUNNERS[verb as SpecVerb](rest, io);
+    const meant = verb === undefined ? undefined : didYouMean(verb, SPEC_VERBS);
+    throw new UsageError(verb === undefined ? `expected a verb: ${SPEC_VERBS.join(', ')}` : `unknown verb "${verb}"${meant ? ` (did you mean "${meant}"?)` : ''}; expected one of ${SPEC_VERBS.join(', ')}`);
   } catch (error) {
     if (error instanceof UsageError) return usageFailure('spec', error.message, io);
     if (error instanceof SpecReadError || error instanceof ContractError) {
@@ -108,7 +98,8 @@ async function decisions(argv: string[], io: CommandIo): Promise<number> {
     const { line, column } = source.positionOf(first.pointer);
     throw new SpecReadError(`${source.file}:${line}:${column} #${first.pointer}: ${first.message}${problems.length > 1 ? ` (and ${problems.length - 1} more; run flag-admin spec lint)` : ''}`);
   }
-  io.stdout(format === 'json' ? renderDecisionsJson(source.document, found) : renderDecisionsMarkdown(source.document, found));
+  if (format === 'markdown' && found.length === 0) io.stdout(`${source.file}: no decisions recorded (no ${DECISIONS_KEY} entry anywhere in the document)\n`);
+  else io.stdout(format === 'json' ? renderDecisionsJson(source.document, found) : renderDecisionsMarkdown(source.document, found));
   return 0;
 }
 

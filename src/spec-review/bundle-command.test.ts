@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { applyEdits, cli, readYaml, writeSpecs } from './__fixtures__/spec-cli.ts';
+import { applyEdits, cli, FIXTURES, readYaml, writeSpecs } from './__fixtures__/spec-cli.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SPEC = readYaml(join(ROOT, 'spec', 'openapi.yaml'));
@@ -32,6 +32,24 @@ describe('flag-admin spec bundle', () => {
     expect(code).toBe(0);
     expect(stdout).not.toContain('pet.yaml');
     expect(JSON.stringify(JSON.parse(stdout))).toContain('"name":{"type":"string"}');
+  });
+
+  it('puts a schema shared from other files in components/schemas under its own name, never at its first use under #/paths', async () => {
+    for (const line of ['3.1', '3.0']) {
+      const spec = join(FIXTURES, 'lint', `multi-file-${line}`, 'openapi.yaml');
+      const { code, stdout, stderr } = await cli(['spec', 'bundle', spec, '--format', 'json']);
+      expect(stderr).toBe('');
+      expect(code).toBe(0);
+      const document = JSON.parse(stdout);
+      const refs = [...stdout.matchAll(/"\$ref": "([^"]*)"/g)].map((m) => m[1]);
+      expect(refs.filter((ref) => !ref!.startsWith('#/components/'))).toEqual([]);
+      // The schema file is named folder.yaml: its component is `folder`, the recursion points at it.
+      expect(document.components.schemas.folder.properties.children.items).toEqual({ $ref: '#/components/schemas/folder' });
+      expect(document.paths['/folders/{id}'].get.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/folder' });
+      // Still the same document: it lints clean.
+      const { bundled } = writeSpecs({ bundled: document });
+      expect((await cli(['spec', 'lint', bundled!])).stdout).toMatch(/lints clean/);
+    }
   });
 
   it('names the $ref it cannot resolve, exit 2', async () => {

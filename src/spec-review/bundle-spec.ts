@@ -1,5 +1,6 @@
 import { stringify } from 'yaml';
-import { resolveRefs } from './resolve-refs.ts';
+import { place } from './report-format.ts';
+import { firstUnresolvedRef, resolveRefs } from './resolve-refs.ts';
 import { SpecReadError, type SpecSource } from './spec-source.ts';
 
 export const BUNDLE_FORMATS = ['yaml', 'json'] as const;
@@ -13,11 +14,16 @@ export interface BundleOptions {
 }
 
 /**
- * One self-contained document: `$ref`s to other files are pulled in as internal ones
- * (swagger-parser's bundle), or every `$ref` is replaced by its target with `dereference`.
+ * One self-contained document: `$ref`s to other files are pulled in as internal ones, or every
+ * `$ref` is replaced by its target with `dereference` (swagger-parser's). What is pulled in goes
+ * where the OpenAPI document keeps reusable objects, `components/<kind>/<name>`, named after its
+ * file or its last pointer token (`schemas/folder.yaml` is `#/components/schemas/folder`), as
+ * Redocly's bundle places it: a code generator names the type after the schema, not after the
+ * path where it was first used. A path item is written in its path, where OpenAPI 3.0 can only
+ * have it.
  */
 export async function bundleSpec(source: SpecSource, options: BundleOptions = {}): Promise<string> {
-  const bundled = await resolveRefs(source, options.dereference ? 'dereference' : 'bundle');
+  const bundled = options.dereference ? await resolveRefs(source, 'dereference') : await intoComponents(source);
   let json: string;
   try {
     json = JSON.stringify(bundled, null, 2);
@@ -27,4 +33,17 @@ export async function bundleSpec(source: SpecSource, options: BundleOptions = {}
   if ((options.format ?? 'yaml') === 'json') return json + '\n';
   // From the JSON text, so a dereferenced schema used twice is written out twice, never as a YAML alias.
   return stringify(JSON.parse(json), { lineWidth: 0 });
+}
+
+async function intoComponents(source: SpecSource): Promise<unknown> {
+  // A $ref that does not resolve is named where it is written (Redocly's bundle would leave it in place).
+  const unresolved = firstUnresolvedRef(source);
+  if (unresolved) throw new SpecReadError(`${place(unresolved)}: ${unresolved.message}`);
+  const { bundle, createConfig, Source } = await import('@redocly/openapi-core');
+  // No rules, no decorators: the document as written, only its references moved.
+  const config = await createConfig({});
+  // The text already read (stdin too); Redocly rewrites the $refs of the copy it is given.
+  const doc = { source: new Source(source.absolutePath, source.text), parsed: structuredClone(source.document) };
+  const result = await bundle({ doc, config });
+  return result.bundle.parsed;
 }

@@ -36,4 +36,10 @@ describe('flag-admin spec decisions', () => {
     expect(code).toBe(2);
     expect(stderr).toMatch(new RegExp(`^flag-admin spec decisions: ${spec}:\\d+:\\d+ #/info/x-decisions/0: expected a decision with non-empty strings id, apiSection, openPoint, decision; missing or not a string: decision\\n$`));
   });
+
+  it('says in one line that a document records no decision, instead of an empty table', async () => {
+    const { spec } = writeSpecs({ spec: { openapi: '3.0.3', info: { title: 'Pets', version: '1' }, paths: {} } });
+    expect(await cli(['spec', 'decisions', spec!])).toEqual({ code: 0, stdout: `${spec}: no decisions recorded (no x-decisions entry anywhere in the document)\n`, stderr: '' });
+    expect(await cli(['spec', 'decisions', spec!, '--format', 'json'])).toEqual({ code: 0, stdout: '[]\n', stderr: '' });
+  });
 });

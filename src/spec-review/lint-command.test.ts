@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -102,8 +102,8 @@ describe('flag-admin spec lint', () => {
     expect(lineOf(negative!)).toMatch(/^\s+maxItems: -1$/);
     const uncompilable = writeSpecs({ 'api.yaml': api('schemas.yaml#/Pets'), 'schemas.yaml': schemas(1, '(') });
     const [pattern] = await structureOf(uncompilable);
-    expect(pattern).toMatchObject({ file: uncompilable['schemas.yaml'], pointer: '/Pets' });
-    expect(lineOf(pattern!)).toMatch(/^\s+type: array$/);
+    expect(pattern).toMatchObject({ file: uncompilable['schemas.yaml'], pointer: '/Pets/items/pattern' });
+    expect(lineOf(pattern!)).toMatch(/^\s+pattern: /);
   });
 
   it('places a $ref that does not resolve where it is written, in the spec or in a file it refers to', async () => {
@@ -124,6 +124,32 @@ describe('flag-admin spec lint', () => {
     }
   });
 
+  it('reads top-down: the verdict first, then each rule with its count (errors first, most first), then the errors and then the warnings', async () => {
+    // One error of ours and several of Redocly's warnings: an operation without a 4xx response, a tag without a description.
+    const { spec } = writeSpecs({
+      spec: {
+        openapi: '3.1.0',
+        info: { title: 'Pets', version: '1', license: { name: 'MIT', identifier: 'MIT' } },
+        servers: [{ url: 'https://pets.example.org' }],
+        tags: [{ name: 'pets' }],
+        security: [],
+        paths: {
+          '/pets': { get: { operationId: 'listPets', summary: 'List pets', tags: ['pets'], responses: { 200: { description: 'Pets.', content: { 'application/json': { schema: { type: 'string', pattern: '(' } } } } } } },
+          '/cats': { get: { operationId: 'listCats', summary: 'List cats', tags: ['pets'], responses: { 200: { description: 'Cats.' } } } },
+        },
+      },
+    });
+    const { code, stdout } = await cli(['spec', 'lint', spec!]);
+    expect(code).toBe(1);
+    const lines = stdout.trimEnd().split('\n');
+    expect(lines[0]).toBe(`${spec}: 1 error(s), 3 warning(s)`);
+    expect(lines.slice(1, 5)).toEqual(['', '  error    spec-structure               1', '  warning  operation-4xx-response       2', '  warning  tag-description              1']);
+    const details = lines.slice(6);
+    expect(details[0]).toMatch(/ error +expected a regular expression/);
+    expect(details.slice(1).every((l) => / warning /.test(l))).toBe(true);
+    expect(details).toHaveLength(4);
+  });
+
   it('prints text, JUnit and GitHub annotations with the rule id and position', async () => {
     const violation = VIOLATIONS.find((v) => v.rule === 'response-example-valid')!;
     const { spec } = writeSpecs({ spec: applyEdits(SPEC, violation.edits) });
@@ -132,7 +158,7 @@ describe('flag-admin spec lint', () => {
     const text = await cli(['spec', 'lint', spec!, '--profile', 'kit']);
     expect(text.code).toBe(1);
     expect(text.stdout).toContain(`${spec}:${m.line}:${m.column}  error    getOidcSettings 200: the example /defaultRootRole: must be one of ["Viewer","Editor","Admin"]`);
-    expect(text.stdout).toMatch(/1 error\(s\), 0 warning\(s\)\n$/);
+    expect(text.stdout).toMatch(new RegExp(`^${spec}: 1 error\\(s\\), 0 warning\\(s\\)\n`));
     const junit = await cli(['spec', 'lint', spec!, '--profile', 'kit', '--format', 'junit']);
     expect(junit.stdout).toContain(`<testcase classname="response-example-valid" name="response-example-valid at ${spec}:${m.line}:${m.column}"`);
     expect(junit.stdout).toContain('<testsuites name="flag-admin spec lint" tests="1" failures="1">');
@@ -147,6 +173,17 @@ describe('flag-admin spec lint', () => {
     ]) {
       const { code, stderr } = await cli(['spec', 'bundle', '-'], { stdin: text });
       expect([code, stderr]).toEqual([2, `flag-admin spec bundle: ${where}: expected a YAML or JSON document, got a syntax error: ${reason}\n`]);
+    }
+  });
+
+  it('lint reads YAML with Redocly\'s parser, and still names a syntax error or a duplicate key with the yaml package\'s position', async () => {
+    const { bad, twice } = writeSpecs({ bad: {}, twice: {} });
+    for (const [file, text, message] of [
+      [bad, 'openapi: 3.1.0\ninfo:\n  title: [x\npaths: {}\n', ':4:1: expected a YAML or JSON document, got a syntax error: Flow sequence in block collection must be sufficiently indented and end with a ]'],
+      [twice, 'openapi: 3.1.0\ninfo: {title: t, version: "1"}\npaths: {}\npaths: {}\n', ':4:1: expected a YAML or JSON document, got a syntax error: Map keys must be unique'],
+    ] as const) {
+      writeFileSync(file!, text);
+      expect(await cli(['spec', 'lint', file!])).toEqual({ code: 2, stdout: '', stderr: `flag-admin spec lint: ${file}${message}\n` });
     }
   });
 

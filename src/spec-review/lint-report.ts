@@ -7,10 +7,25 @@ export type LintFormat = (typeof LINT_FORMATS)[number];
 
 export const renderLint = formatRenderer<LintResult, LintFormat>({ text: renderText, junit: renderJunit, github: (result) => result.messages.map(githubAnnotation).join('') });
 
+/**
+ * Top-down, as a reader triages: the verdict, then how many of each rule (errors first, the most
+ * frequent first), then the errors and then the warnings, each in file order. A clean document
+ * with no message is its one verdict line.
+ */
 function renderText({ file, messages, errors, warnings }: LintResult): string {
-  const lines = messages.map((m) => `${m.file}:${m.line}:${m.column}  ${m.severity.padEnd(7)}  ${m.message}  ${m.ruleId}`);
   const verdict = errors > 0 ? `${file}: ${errors} error(s), ${warnings} warning(s)` : `${file}: lints clean${warnings > 0 ? ` (${warnings} warning(s))` : ''}`;
-  return [...lines, verdict].join('\n') + '\n';
+  if (messages.length === 0) return `${verdict}\n`;
+  const counts = new Map<string, { severity: LintMessage['severity']; ruleId: string; count: number }>();
+  for (const m of messages) {
+    const key = `${m.severity} ${m.ruleId}`;
+    counts.set(key, { severity: m.severity, ruleId: m.ruleId, count: (counts.get(key)?.count ?? 0) + 1 });
+  }
+  const rank = (severity: LintMessage['severity']) => (severity === 'error' ? 0 : 1);
+  const rules = [...counts.values()].sort((a, b) => rank(a.severity) - rank(b.severity) || b.count - a.count || a.ruleId.localeCompare(b.ruleId));
+  const width = Math.max(...rules.map((r) => r.ruleId.length), 26);
+  const summary = rules.map((r) => `  ${r.severity.padEnd(7)}  ${r.ruleId.padEnd(width)}  ${String(r.count).padStart(2)}`);
+  const details = [...messages].sort((a, b) => rank(a.severity) - rank(b.severity)).map((m) => `${m.file}:${m.line}:${m.column}  ${m.severity.padEnd(7)}  ${m.message}  ${m.ruleId}`);
+  return [verdict, '', ...summary, '', ...details].join('\n') + '\n';
 }
 
 const xml = (text: string) => text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');

@@ -1,10 +1,14 @@
 import { realpathSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { relative } from 'node:path';
-import { createConfig, getLineColLocation, lintFromString, type NormalizedProblem } from '@redocly/openapi-core';
-import { ContractError, createContract, DEFAULT_SPEC_FILE, type Contract } from '../contract/index.ts';
+import { createConfig, getLineColLocation, lintDocument, makeDocumentFromString, BaseResolver, Source, type Document, type NormalizedProblem } from '@redocly/openapi-core';
+import { ContractError } from '../contract/contract-error.ts';
+import { createContract, type Contract } from '../contract/create-contract.ts';
+import { DEFAULT_SPEC_FILE } from '../contract/load-contract.ts';
+import { pointerTokens, resolvePointer } from '../contract/json-pointer.ts';
 import { packageFile } from '../package-files.ts';
-import { checkStructure, STRUCTURE_RULE_ID, type Structured } from './check-structure.ts';
+import { locateInJson } from './json-positions.ts';
+import { checkStructure, STRUCTURE_RULE_ID, structuredForKit, type Structured } from './check-structure.ts';
 import type { LintProfile } from './lint-profiles.ts';
 import { REDOCLY_RULES } from './lint-config.ts';
 import type { LintContext, LintFinding, LintMessage, LintRule } from './lint-finding.ts';
@@ -18,7 +22,7 @@ import { readSpecSource, SpecReadError, type SpecSource } from './spec-source.ts
 export const LINT_RULES: readonly LintRule[] = [operationBasics, errorResponses, responseExamples, decisionsRecorded];
 
 /** Structural validation (swagger-parser against the OpenAPI schema of the document's line, then Ajv compiling every response schema). */
-export const STRUCTURE_RULE = { id: STRUCTURE_RULE_ID, severity: 'error', summary: 'the document is valid OpenAPI 3.0 or 3.1 (by its own `openapi` line) and every response schema compiles (swagger-parser, Ajv strict)' } as const;
+export const STRUCTURE_RULE = { id: STRUCTURE_RULE_ID, severity: 'error', summary: 'the document is valid OpenAPI 3.0 or 3.1 (by its own `openapi` line), every Schema Object valid JSON Schema and every `pattern` an ECMA-262 regular expression; each fault once, where it is written' } as const;
 
 export const DEFAULT_API_DESCRIPTION = packageFile('spec', 'API.md');
 
@@ -43,7 +47,9 @@ export interface LintResult {
 
 /** Lints a spec: structure, Redocly's recommended ruleset, and under the `kit` profile our rules. */
 export async function lintSpec(file: string, options: LintOptions = {}): Promise<LintResult> {
-  const source = await readSpecSource(file);
+  // A YAML text is parsed once, by Redocly's parser, for Redocly and for our checks alike.
+  let parsedByRedocly: Document | undefined;
+  const source = await readSpecSource(file, undefined, { parseYaml: (text, absolutePath) => (parsedByRedocly = makeDocumentFromString(text, absolutePath)).parsed });
   // The kit's spec has its API description beside it; another document has one only when given.
   const kitSpec = isKitSpec(source.absolutePath);
   const profile = options.profile ?? (kitSpec ? 'kit' : 'recommended');
@@ -51,15 +57,19 @@ export async function lintSpec(file: string, options: LintOptions = {}): Promise
   const apiDescription = await readApiDescription(apiDescriptionFile);
   const messages: LintMessage[] = [];
   const toMessage = (finding: LintFinding): LintMessage => {
-    const at = finding.at ?? { file: source.file, ...source.positionOf(finding.pointer, { onKey: finding.onKey }) };
+    const at = finding.at ?? { file: source.file, ...(parsedByRedocly ? placeInYaml(parsedByRedocly, source, finding) : source.positionOf(finding.pointer, { onKey: finding.onKey })) };
     return { ruleId: finding.ruleId, severity: finding.severity, message: finding.message, file: at.file, line: at.line, column: at.column, pointer: finding.pointer, source: 'flag-admin' };
   };
 
-  const { findings, structured } = await checkStructure(source);
-  messages.push(...findings.map(toMessage));
-  messages.push(...(await redoclyMessages(source, profile)));
+  const findings = await checkStructure(source);
+  const structure = findings.map(toMessage);
+  messages.push(...structure);
+  // Redocly's `struct` rule checks structure too: where it reports the very place ours does, the
+  // fault is told once, in ours (which names the OpenAPI object and what is there).
+  const samePlace = new Set(structure.flatMap((m) => [`${m.file}#${m.pointer}`, `${m.file}:${m.line}:${m.column}`]));
+  messages.push(...(await redoclyMessages(source, profile, parsedByRedocly)).filter((m) => m.ruleId !== 'struct' || !(samePlace.has(`${m.file}#${m.pointer}`) || samePlace.has(`${m.file}:${m.line}:${m.column}`))));
   const rules = profile === 'kit' ? LINT_RULES : apiDescription ? [decisionsRecorded] : [];
-  const contract = profile === 'kit' && structured && findings.length === 0 ? kitContract(source, structured, (finding) => messages.push(toMessage(finding))) : undefined;
+  const contract = profile === 'kit' && findings.length === 0 ? kitContract(source, await structuredForKit(source), (finding) => messages.push(toMessage(finding))) : undefined;
   const context: LintContext = { source, rawDocument: source.document, contract, apiDescription };
   for (const rule of rules) {
     if (rule.needsContract && !contract) continue;
@@ -67,6 +77,18 @@ export async function lintSpec(file: string, options: LintOptions = {}): Promise
   }
   messages.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column || a.ruleId.localeCompare(b.ruleId));
   return { file: source.file, profile, messages, errors: messages.filter((m) => m.severity === 'error').length, warnings: messages.filter((m) => m.severity === 'warning').length };
+}
+
+/**
+ * Where a finding sits in a YAML text Redocly parsed: through the YAML AST Redocly builds for its
+ * own findings anyway, rather than a second tree of the `yaml` package's (on Blockfrost's 496 KB,
+ * ~0.3 s and ~60 MB). As positionOf does, the key only when the pointer is there, else the
+ * nearest parent written.
+ */
+function placeInYaml(parsed: Document, source: SpecSource, finding: LintFinding): { line: number; column: number } {
+  const exists = resolvePointer(source.document, finding.pointer) !== undefined;
+  const { start } = getLineColLocation({ source: parsed.source, pointer: `#${finding.pointer}`, reportOnKey: !!finding.onKey && exists });
+  return { line: start.line, column: start.col };
 }
 
 function isKitSpec(absolutePath: string): boolean {
@@ -98,21 +120,30 @@ function kitContract(source: SpecSource, structured: Structured, report: (findin
 /** Redocly's `recommended` ruleset, with our changes (lint-config.ts) under the kit profile: the one config both lint and `lintRuleset` read. */
 const redoclyConfig = (profile: LintProfile) => createConfig({ extends: ['recommended'], rules: profile === 'kit' ? REDOCLY_RULES : {} });
 
-async function redoclyMessages(source: SpecSource, profile: LintProfile): Promise<LintMessage[]> {
+async function redoclyMessages(source: SpecSource, profile: LintProfile, parsed: Document | undefined): Promise<LintMessage[]> {
   const config = await redoclyConfig(profile);
-  // The text already read, not the file read again: Redocly lints the bytes the rest of lint saw ($refs still resolve from its folder).
-  const problems: NormalizedProblem[] = await lintFromString({ source: source.text, absoluteRef: source.absolutePath, config });
-  return problems.map((problem) => {
+  // The text already read, not the file read again: Redocly lints the bytes the rest of lint saw
+  // ($refs still resolve from its folder). A JSON text is handed over parsed: JSON.parse is what any
+  // parser makes of it, and Redocly's own (js-yaml) would take ~1 s and ~100 MB more on GitHub's 13 MB.
+  const document = source.json ? { source: new Source(source.absolutePath, source.text), parsed: source.document } : (parsed ?? makeDocumentFromString(source.text, source.absolutePath));
+  const problems: NormalizedProblem[] = await lintDocument({ document, config, externalRefResolver: new BaseResolver(config.resolve) });
+  // Redocly places a problem through a YAML AST of the whole file (~1.5 s and ~100 MB on GitHub's
+  // 13 MB); in a JSON text ours are found in one scan of it, for all problems at once.
+  const inJson = source.json ? locateInJson(source.text, problems.map((p) => (p.location[0]!.source.absoluteRef === source.absolutePath ? pointerTokens((p.location[0]!.pointer ?? '#').replace(/^#/, '')) : []))) : [];
+  return problems.map((problem, index) => {
     const location = problem.location[0]!;
-    const { start } = getLineColLocation(location);
-    const file = location.source.absoluteRef === source.absolutePath ? source.file : relative(process.cwd(), location.source.absoluteRef);
+    const here = location.source.absoluteRef === source.absolutePath;
+    const found = here ? inJson[index] : undefined;
+    const start = found ? ((location.reportOnKey ? found.key : undefined) ?? found.value) : undefined;
+    const { line, col } = start ? { line: start.line, col: start.column } : getLineColLocation(location).start;
+    const file = here ? source.file : relative(process.cwd(), location.source.absoluteRef);
     return {
       ruleId: problem.ruleId,
       severity: problem.severity === 'error' ? 'error' : 'warning',
       message: problem.message,
       file,
-      line: start.line,
-      column: start.col,
+      line,
+      column: col,
       pointer: location.pointer?.replace(/^#/, '') ?? '',
       source: 'redocly',
     };

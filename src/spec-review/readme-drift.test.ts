@@ -19,4 +19,13 @@ describe('the reviewers\' reference (docs/spec-review.md)', () => {
     const listed = [...README.matchAll(/`([a-zA-Z0-9.-]+)` \((error|warn)\)/g)].map((m) => [m[1], m[2]]);
     expect(listed).toEqual(Object.entries(redocly));
   });
+
+  it('lists every real document the real-specs tier pins, at its pinned version', () => {
+    const pinned = (JSON.parse(readFileSync(new URL('../../scripts/real-specs/package.json', import.meta.url), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies;
+    for (const [name, version] of Object.entries(pinned)) {
+      // An alias (github-openapi-23 = npm:@octokit/openapi@23.0.2) is named with its package.
+      const shown = version.startsWith('npm:') ? `\`${name}\` = \`${version.slice(4)}\`` : `\`${name}@${version}`;
+      expect(README, `docs/spec-review.md: ${name} ${version}`).toContain(shown);
+    }
+  });
 });

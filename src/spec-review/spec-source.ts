@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
 import type { JsonSchema } from '../contract/index.ts';
 import { pointerOf, pointerTokens, resolvePointer } from '../contract/json-pointer.ts';
+import { locateInJson } from './json-positions.ts';
 import { openApiLineOf, type OpenApiLine } from './openapi-line.ts';
 
 /** A line and column in a file, both counted from 1 (as editors and CI annotations count). */
@@ -21,6 +22,8 @@ export interface SpecSource {
   /** The document as written, in its own line's terms (a 3.0 document is not rewritten here). */
   document: JsonSchema;
   openapi: OpenApiLine;
+  /** Whether the text was JSON, read with JSON.parse (what any JSON parser makes of it). */
+  json: boolean;
   /** Where the value at `pointer` is written; the nearest written parent when it is not there. */
   positionOf(pointer: string, options?: { onKey?: boolean }): Position;
 }
@@ -32,8 +35,18 @@ export class SpecReadError extends Error {
 
 export const STDIN = '-';
 
+/** How a text is read besides JSON.parse and the `yaml` package. */
+export interface ReadOptions {
+  /**
+   * Parses a YAML text, instead of the `yaml` package, whose tree is then built only when a
+   * position is asked for: lint hands Redocly's parser here, so the text is parsed once, the way
+   * Redocly reads it. A text it throws on is read by the `yaml` package, which names the error.
+   */
+  parseYaml?: (text: string, absolutePath: string) => unknown;
+}
+
 /** Reads a spec file, or stdin for `-`, and parses it as YAML (JSON is YAML too). */
-export async function readSpecSource(file: string, stdin: () => Promise<string> = readStdin): Promise<SpecSource> {
+export async function readSpecSource(file: string, stdin: () => Promise<string> = readStdin, options: ReadOptions = {}): Promise<SpecSource> {
   let text: string;
   try {
     text = file === STDIN ? await stdin() : await readFile(file, 'utf8');
@@ -41,11 +54,11 @@ export async function readSpecSource(file: string, stdin: () => Promise<string> 
     throw new SpecReadError(`${file}: cannot read it (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
   }
   const name = file === STDIN ? '<stdin>' : file;
-  return specSourceFromText(name, file === STDIN ? resolve('stdin.yaml') : resolve(file), text);
+  return specSourceFromText(name, file === STDIN ? resolve('stdin.yaml') : resolve(file), text, options);
 }
 
-export function specSourceFromText(file: string, absolutePath: string, text: string): SpecSource {
-  const { document, positionOf } = parseText(file, text);
+export function specSourceFromText(file: string, absolutePath: string, text: string, options: ReadOptions = {}): SpecSource {
+  const { document, positionOf, json } = parseText(file, text, options.parseYaml && ((yaml) => options.parseYaml!(yaml, absolutePath)));
   if (!document || typeof document !== 'object' || Array.isArray(document)) {
     throw new SpecReadError(`${file}: expected an OpenAPI document (a YAML or JSON object), got ${document === null || document === undefined ? 'an empty file' : JSON.stringify(document).slice(0, 40)}`);
   }
@@ -54,11 +67,11 @@ export function specSourceFromText(file: string, absolutePath: string, text: str
     const { line, column } = positionOf(version.pointer);
     throw new SpecReadError(`${file}:${line}:${column} #${version.pointer}: expected an OpenAPI 3.0.x or 3.1.x document, got ${version.got}`);
   }
-  return { file, absolutePath, text, document: document as JsonSchema, openapi: version.line, positionOf };
+  return { file, absolutePath, text, document: document as JsonSchema, openapi: version.line, json, positionOf };
 }
 
 /** A YAML or JSON text parsed, with where each pointer sits: a spec, or a file a spec's `$ref`s point into. */
-export function parseText(file: string, text: string): { document: unknown; positionOf: SpecSource['positionOf'] } {
+export function parseText(file: string, text: string, parseYaml?: (text: string) => unknown): { document: unknown; json: boolean; positionOf: SpecSource['positionOf'] } {
   // The `yaml` package keeps each node's offset, which maps a JSON pointer to line:column. Its
   // parse is the slow part of reading (~0.3 s for a 750 KB document): a JSON text is read with
   // JSON.parse (last of duplicate names wins, as RFC 8259 §4 leaves to parsers) and its tree is
@@ -70,6 +83,8 @@ export function parseText(file: string, text: string): { document: unknown; posi
     return (tree ??= { parsed: parseDocument(text, { lineCounter, uniqueKeys: true }), lineCounter });
   };
   let document = /^\s*\{/.test(text) ? parseJson(text) : undefined;
+  const json = document !== undefined;
+  if (document === undefined && parseYaml) document = parseOrUndefined(parseYaml, text);
   if (document === undefined) {
     const { parsed } = parseTree();
     const error = parsed.errors[0];
@@ -83,14 +98,28 @@ export function parseText(file: string, text: string): { document: unknown; posi
     document = parsed.toJS({ maxAliasCount: 1000 });
   }
   const positionOf: SpecSource['positionOf'] = (pointer, options = {}) => {
-    const { parsed, lineCounter } = parseTree();
     const written = nearestWritten(document, pointer);
+    if (json) {
+      // Found by scanning the text, no tree built (json-positions.ts).
+      const [place] = locateInJson(text, [pointerTokens(written)]);
+      const at = (options.onKey && written === pointer ? place?.key : undefined) ?? place?.value;
+      return at ?? { line: 1, column: 1 };
+    }
+    const { parsed, lineCounter } = parseTree();
     const { node, key } = nodeAt(parsed.contents, pointerTokens(written));
     const offset = (options.onKey && written === pointer ? key?.range?.[0] : undefined) ?? node?.range?.[0] ?? 0;
     const { line, col } = lineCounter.linePos(offset);
     return { line, column: col };
   };
-  return { document, positionOf };
+  return { document, json, positionOf };
+}
+
+function parseOrUndefined(parse: (text: string) => unknown, text: string): unknown {
+  try {
+    return parse(text) ?? undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function parseJson(text: string): unknown {
