@@ -16,7 +16,7 @@ function headline({ old, new: now, openapi, changes, breaking }: DiffResult): st
 
 function renderText(result: DiffResult): string {
   const blocks = result.changes.map((c: Change) =>
-    textBlock(`${c.severity.toUpperCase().padEnd(8)}  ${c.ruleId}  (clients: ${c.client}, servers: ${c.server})`, c.message, c.operations, [['old:', c.old], ['new:', c.new]]),
+    textBlock(`${c.severity.toUpperCase().padEnd(8)}  ${c.ruleId}  (clients: ${c.client}, servers: ${c.server})`, c.instances ? `${c.message}\n  instances: ${c.instances}` : c.message, c.operations, [['old:', c.old], ['new:', c.new]]),
   );
   return [...blocks, headline(result)].join('\n\n') + '\n';
 }

@@ -122,6 +122,7 @@ function compareOperations(recorder: ChangeRecorder, oldDoc: JsonSchema, newDoc:
       recorder.record('operation-id-changed', `operationId ${show(old.operation.operationId)} → ${show(now.operation.operationId)}`, `${old.pointer}/operationId`, `${now.pointer}/operationId`, label);
     }
     if (!old.operation.deprecated && now.operation.deprecated) recorder.record('operation-deprecated', `${label} is deprecated`, old.pointer, `${now.pointer}/deprecated`, label, 'new');
+    compareSunset(recorder, old, now, label);
     recorder.mirrored = old.mirrored;
     compareParameters(recorder, old, now, label);
     compareRequestBodies(recorder, old, now, label);
@@ -147,6 +148,17 @@ function recordRemoval(recorder: ChangeRecorder, old: OperationAt, asOf: Date): 
   const day = sunset.date.toISOString().slice(0, 10);
   if (sunset.date.getTime() <= asOf.getTime()) return void recorder.record('operation-removed-after-sunset', `${label} removed after its sunset date ${day} (${sunset.from})`, old.pointer, containerOf(old.pointer), label, 'old');
   recorder.record('operation-removed', `${label} removed before its sunset date ${day} (${sunset.from})`, old.pointer, containerOf(old.pointer), label, 'old');
+}
+
+/**
+ * The `x-sunset` of a deprecated operation is its announced end, which this diff itself reads
+ * (recordRemoval): losing it leaves clients without the date, moving it changes their plan.
+ */
+function compareSunset(recorder: ChangeRecorder, old: OperationAt, now: OperationAt, label: string): void {
+  const [before, after] = [old.operation['x-sunset'], now.operation['x-sunset']];
+  if (before === undefined || !old.operation.deprecated || String(before) === String(after)) return;
+  if (after === undefined) recorder.record('operation-sunset-removed', `${label}: x-sunset ${show(before)} removed`, `${old.pointer}/x-sunset`, now.pointer, label, 'old');
+  else recorder.record('operation-sunset-changed', `${label}: x-sunset ${show(before)} → ${show(after)}`, `${old.pointer}/x-sunset`, `${now.pointer}/x-sunset`, label);
 }
 
 /** Where an operation's path item sits: `/paths`, `/webhooks`, or an operation's callback. */
@@ -239,7 +251,10 @@ function compareParameters(recorder: ChangeRecorder, old: OperationAt, now: Oper
     if (pointer !== match.pointer) recorder.explain(pointer, match.pointer);
     const oldSchema = parameterSchema(parameter, pointer);
     const newSchema = parameterSchema(match.parameter, match.pointer);
-    compareSchemas(scope, oldSchema.schema, newSchema.schema, oldSchema.at, newSchema.at);
+    // Without `content`, a parameter's value is text on the wire (OAS 3.1 §4.8.12.4): `?limit=5` is
+    // as good to a string parameter as to an integer one, and `?tag=a` to an exploded form array.
+    const wire = parameter.content || match.parameter.content ? undefined : { name: String(parameter.name), in: String(parameter.in) };
+    compareSchemas({ ...scope, wire }, oldSchema.schema, newSchema.schema, oldSchema.at, newSchema.at);
   }
   for (const [key, { parameter, pointer }] of after) {
     if (before.has(key)) continue;

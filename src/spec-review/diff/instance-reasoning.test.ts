@@ -10,6 +10,7 @@ interface Change {
   client: string;
   server: string;
   message: string;
+  instances?: string;
 }
 
 async function diff(name: string): Promise<Change[]> {
@@ -31,7 +32,9 @@ describe('spec diff reasons about the instances a schema accepts', () => {
 
   it('reports an allOf branch that gains a required property as that property becoming required, not as a branch removed and another added', async () => {
     const changes = await diff('allof-branch-required');
-    expect(breakingForClients(changes).map((c) => [c.ruleId, c.message])).toEqual([['request-required-added', 'property "note" becomes required']]);
+    const breaking = breakingForClients(changes);
+    expect(breaking.map((c) => c.ruleId)).toEqual(['request-required-added']);
+    expect(breaking[0]!.message).toMatch(/^property "note" becomes required/);
     expect(changes.filter((c) => /branch/.test(c.message))).toEqual([]);
   });
 
@@ -43,7 +46,7 @@ describe('spec diff reasons about the instances a schema accepts', () => {
   it('still calls it removed when the unlisted properties have another schema, and names an instance', async () => {
     const breaking = breakingForClients(await diff('additional-other-schema'));
     expect(breaking.map((c) => c.ruleId)).toEqual(['response-property-removed']);
-    expect(breaking[0]!.message).toMatch(/region/);
+    expect(breaking[0]!.instances).toMatch(/region/);
   });
 
   it('does not call a property removed that patternProperties still covers with the same schema', async () => {
@@ -53,10 +56,10 @@ describe('spec diff reasons about the instances a schema accepts', () => {
   it('judges an enum of 2 becoming a oneOf of 3 one-value enums as a widening: fine in a request, breaking in a response with the new value named', async () => {
     const request = await diff('enum-to-oneof-request');
     expect(breakingForClients(request)).toEqual([]);
-    expect(request.some((c) => c.server === 'breaking' && c.message.includes('"auto"'))).toBe(true);
+    expect(request.some((c) => c.server === 'breaking' && c.instances?.includes('"auto"'))).toBe(true);
     const response = breakingForClients(await diff('enum-to-oneof-response'));
     expect(response.length).toBeGreaterThan(0);
-    expect(response.every((c) => c.message.includes('"auto"'))).toBe(true);
+    expect(response.every((c) => c.instances?.includes('"auto"'))).toBe(true);
   });
 
   it('reads a request default fixed from true to "true" (the only one the schema accepts) as a fix, not breaking', async () => {
@@ -80,13 +83,13 @@ describe('spec diff reasons about the instances a schema accepts', () => {
     const changes = await diff('query-text');
     expect(breakingForClients(changes)).toEqual([]);
     // A server of OLD still refuses `limit=abc` and a repeated `tag`: breaking for servers.
-    expect(changes.some((c) => c.server === 'breaking' && c.message.includes('limit'))).toBe(true);
+    expect(changes.some((c) => c.server === 'breaking' && c.instances?.includes('?limit='))).toBe(true);
   });
 
   it('still breaks clients when a query string becomes an integer', async () => {
     const breaking = breakingForClients(await diff('query-text-narrowed'));
     expect(breaking.length).toBe(1);
-    expect(breaking[0]!.message).toMatch(/limit/);
+    expect(breaking[0]!.instances).toMatch(/\?limit=/);
   });
 
   it('warns when a value of x-extensible-enum or the x-sunset of a deprecated operation is removed', async () => {
