@@ -4,11 +4,17 @@ import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Node }
 import type { JsonSchema } from '../contract/index.ts';
 import { pointerOf, pointerTokens, resolvePointer } from '../contract/json-pointer.ts';
 import { openApiLineOf, type OpenApiLine } from './openapi-line.ts';
+import { jsonPositions } from './json-positions.ts';
 
 /** A line and column in a file, both counted from 1 (as editors and CI annotations count). */
 export interface Position {
   line: number;
   column: number;
+  /**
+   * Set for a document written on one line (JSON as most servers publish it): there a
+   * line:column such as `1:660518` says nothing a reader can use, so reports give the JSON pointer alone.
+   */
+  pointerOnly?: true;
 }
 
 /** A spec as read from disk or stdin: its text, the parsed document, and where each pointer sits. */
@@ -61,16 +67,28 @@ export function specSourceFromText(file: string, absolutePath: string, text: str
 export function parseText(file: string, text: string): { document: unknown; positionOf: SpecSource['positionOf'] } {
   // The `yaml` package keeps each node's offset, which maps a JSON pointer to line:column. Its
   // parse is the slow part of reading (~0.3 s for a 750 KB document): a JSON text is read with
-  // JSON.parse (last of duplicate names wins, as RFC 8259 §4 leaves to parsers) and its tree is
-  // built only when a position is asked for. Anything else, and JSON with a syntax error, goes
-  // through `yaml`, which says where the error is.
+  // JSON.parse (last of duplicate names wins, as RFC 8259 §4 leaves to parsers) and its places
+  // are found by scanning its text when asked for (json-positions.ts). Anything else, and JSON
+  // with a syntax error, goes through `yaml`, which says where the error is.
   let tree: { parsed: ReturnType<typeof parseDocument>; lineCounter: LineCounter } | undefined;
   const parseTree = () => {
     const lineCounter = new LineCounter();
     return (tree ??= { parsed: parseDocument(text, { lineCounter, uniqueKeys: true }), lineCounter });
   };
   let document = /^\s*\{/.test(text) ? parseJson(text) : undefined;
-  if (document === undefined) {
+  if (document !== undefined) {
+    // JSON: places found by scanning the text on demand (json-positions.ts), no tree built.
+    const json = jsonPositions(text);
+    const oneLine = !text.trimEnd().includes('\n');
+    const positionOf: SpecSource['positionOf'] = (pointer, options = {}) => {
+      const tokens = pointerTokens(pointer);
+      const { place, found } = json.placeOf(tokens);
+      const offset = options.onKey && found === tokens.length && place.key !== undefined ? place.key : place.value;
+      return { ...json.lineColumn(offset), ...(oneLine ? { pointerOnly: true as const } : {}) };
+    };
+    return { document, positionOf };
+  }
+  {
     const { parsed } = parseTree();
     const error = parsed.errors[0];
     if (error) {
