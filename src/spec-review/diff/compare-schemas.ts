@@ -144,10 +144,16 @@ function recordJudged(scope: SchemaScope, ruleId: string, message: string, oldPo
     const r = verdict(audience);
     if (!r) continue;
     const oldToNew = (audience === 'client') === request;
+    const [from, to] = oldToNew ? ['OLD', 'NEW'] : ['NEW', 'OLD'];
     if (r.verdict === 'yes') {
       override[audience] = 'info';
-      notes.push(`not breaking for ${audience}s: every value ${oldToNew ? 'OLD' : 'NEW'} accepts, ${oldToNew ? 'NEW' : 'OLD'} accepts`);
-    } else if (r.verdict === 'no') notes.push(`${oldToNew ? 'OLD' : 'NEW'} accepts ${showWitness(scope, r.witness)}, ${oldToNew ? 'NEW' : 'OLD'} refuses it`);
+      notes.push(`not breaking for ${audience}s: every value ${from} accepts here, ${to} accepts`);
+    } else if (r.verdict === 'no') notes.push(`${from} accepts ${showWitness(scope, r.witness)}, ${to} refuses it`);
+    else if (rule[audience] === 'breaking') {
+      // Undecided: both readings are possible, so "changed", never a breaking claim without a case.
+      override[audience] = 'warning';
+      notes.push(`changed for ${audience}s: whether every value ${from} accepts, ${to} accepts is not decided here (no counter-example found, no proof either)`);
+    }
   }
   return scope.recorder.record(ruleId, message, oldPointer, newPointer, scope.operation, explains, written, { ...override, instances: notes.join('; ') || undefined });
 }

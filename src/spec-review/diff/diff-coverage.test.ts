@@ -33,9 +33,12 @@ async function diff(old: unknown, now: unknown): Promise<Report & { code: number
  * `lists` adds a property; `direction` takes the property out of requests (readOnly) or responses
  * (writeOnly); `default` changes what an absent value means; `closes` constrains, except that
  * opening a response object is a warning, not breaking: clients are expected to skip properties
- * they do not know (the kit's long-standing additional-properties rule).
+ * they do not know (the kit's long-standing additional-properties rule). `inert`: the keyword
+ * alone constrains nothing (`then`/`else` without `if`, 2020-12 §10.2.2.2-3; `minContains`/
+ * `maxContains` without `contains`, §6.4.4-5; `contentSchema`, an annotation, §8.5): listed as a
+ * change, but no instance shows it breaking anyone, so it is at most a warning.
  */
-type Effect = 'constrains' | 'closes' | 'documents' | 'undecidable' | 'encoding' | 'lists' | 'direction' | 'default';
+type Effect = 'inert' | 'constrains' | 'closes' | 'documents' | 'undecidable' | 'encoding' | 'lists' | 'direction' | 'default';
 const KEYWORDS: Record<string, [unknown, Effect]> = {
   $id: ['https://example.com/probe', 'documents'],
   $schema: ['https://json-schema.org/draft/2020-12/schema', 'documents'],
@@ -54,15 +57,15 @@ const KEYWORDS: Record<string, [unknown, Effect]> = {
   dependentSchemas: [{ a: { required: ['b'] } }, 'constrains'],
   propertyNames: [{ maxLength: 3 }, 'constrains'],
   if: [{ required: ['a'] }, 'undecidable'],
-  then: [{ required: ['b'] }, 'constrains'],
-  else: [{ required: ['c'] }, 'constrains'],
+  then: [{ required: ['b'] }, 'inert'],
+  else: [{ required: ['c'] }, 'inert'],
   allOf: [[{ type: 'object' }], 'constrains'],
   anyOf: [[{ type: 'object' }, { type: 'string' }], 'constrains'],
   oneOf: [[{ type: 'object' }, { type: 'string' }], 'constrains'],
   not: [{ type: 'null' }, 'undecidable'],
   contentEncoding: ['base64', 'encoding'],
   contentMediaType: ['image/png', 'encoding'],
-  contentSchema: [{ type: 'object' }, 'constrains'],
+  contentSchema: [{ type: 'object' }, 'inert'],
   format: ['email', 'encoding'],
   title: ['Probe', 'documents'],
   description: ['A probe.', 'documents'],
@@ -87,8 +90,8 @@ const KEYWORDS: Record<string, [unknown, Effect]> = {
   maxItems: [10, 'constrains'],
   minItems: [1, 'constrains'],
   uniqueItems: [true, 'constrains'],
-  maxContains: [2, 'constrains'],
-  minContains: [2, 'constrains'],
+  maxContains: [2, 'inert'],
+  minContains: [2, 'inert'],
   maxProperties: [10, 'constrains'],
   minProperties: [1, 'constrains'],
   required: [['a'], 'constrains'],
@@ -121,6 +124,7 @@ describe('spec diff classifies every JSON Schema 2020-12 keyword in both directi
     const writer = context === 'request' ? 'client' : 'server';
     const reader = context === 'request' ? 'server' : 'client';
     const ids = changes.map((c) => c.ruleId);
+    if (effect === 'inert') expect(changes.filter((c) => c.client === 'breaking' || c.server === 'breaking')).toEqual([]);
     if (effect === 'constrains') expect(changes.some((c) => c[change === 'added' ? writer : reader] === 'breaking')).toBe(true);
     if (effect === 'closes') expect(changes.map((c) => c[change === 'added' ? writer : reader])).toEqual([change === 'removed' && context === 'response' ? 'warning' : 'breaking']);
     if (effect === 'documents') expect(ids).toEqual(['documentation-changed']);

@@ -32,8 +32,36 @@ function view(schema: unknown): JsonSchema | boolean {
   if (schema === false) return false;
   if (!isObject(schema)) return true;
   const merged = mergeAllOf(schema);
-  const s = merged ?? schema;
+  const s = withPlainUnevaluated(merged ?? schema);
   return Object.keys(s).some((k) => CONSTRAINING.has(k)) ? s : true;
+}
+
+const APPLICATORS = ['allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else', 'dependentSchemas', '$ref', '$dynamicRef'];
+const PLAIN = new WeakMap<object, JsonSchema>();
+
+/**
+ * `unevaluatedProperties` and `unevaluatedItems` where no applicator evaluates anything in place
+ * (2020-12 §11): then they judge exactly what `additionalProperties` (or `items` after
+ * `prefixItems`, when no `contains`) would, and are read as those.
+ */
+function withPlainUnevaluated(s: JsonSchema): JsonSchema {
+  if (s.unevaluatedProperties === undefined && s.unevaluatedItems === undefined) return s;
+  if (APPLICATORS.some((k) => s[k] !== undefined)) return s;
+  let plain = PLAIN.get(s);
+  if (!plain) {
+    const { unevaluatedProperties, unevaluatedItems, ...rest } = s;
+    plain = rest;
+    if (unevaluatedProperties !== undefined) {
+      if (rest.additionalProperties === undefined) plain.additionalProperties = unevaluatedProperties;
+      else plain.unevaluatedProperties = unevaluatedProperties;
+    }
+    if (unevaluatedItems !== undefined) {
+      if (rest.items === undefined && rest.contains === undefined) plain.items = unevaluatedItems;
+      else plain.unevaluatedItems = unevaluatedItems;
+    }
+    PLAIN.set(s, plain);
+  }
+  return plain;
 }
 
 /** Keywords that constrain instances (JSON Schema 2020-12 §6, §10, §11); the rest annotate. */
@@ -188,7 +216,9 @@ const MEMO = { json: new WeakMap<object, WeakMap<object, Inclusion>>(), text: ne
 
 class Reasoner {
   private readonly medium: Medium;
-  private readonly inProgress = new Set<string>();
+  /** Pairs being proven, with their depth; `assumedAt` is the shallowest one a result leaned on. */
+  private readonly inProgress = new Map<string, number>();
+  private assumedAt = Infinity;
   private readonly ids = new WeakMap<object, number>();
   private next = 0;
 
@@ -216,16 +246,22 @@ class Reasoner {
     const key = `${this.id(a)}:${this.id(b)}`;
     // A pair met again inside itself (a recursive schema): assumed to hold, as inclusion of
     // recursive types is proven coinductively; JSON instances are finite trees.
-    if (this.inProgress.has(key)) return YES;
-    if (depth > 48) return UNKNOWN;
-    this.inProgress.add(key);
-    let result = this.structural(a, b, depth);
-    this.inProgress.delete(key);
-    if (result.verdict !== 'no') {
-      const w = this.witness(a, b, depth);
-      if (w && result.verdict === 'unknown') result = w;
+    const pending = this.inProgress.get(key);
+    if (pending !== undefined) {
+      this.assumedAt = Math.min(this.assumedAt, pending);
+      return YES;
     }
-    if (depth === 0 || result.verdict !== 'yes') {
+    if (depth > 48) return UNKNOWN;
+    this.inProgress.set(key, depth);
+    const outer = this.assumedAt;
+    this.assumedAt = Infinity;
+    let result = this.structural(a, b, depth);
+    const leaned = this.assumedAt;
+    this.inProgress.delete(key);
+    // A yes that leaned on a pair still being proven above holds only within that proof.
+    this.assumedAt = Math.min(outer, leaned >= depth ? Infinity : leaned);
+    if (result.verdict === 'unknown') result = this.witness(a, b, depth) ?? result;
+    if (result.verdict !== 'yes' || leaned >= depth) {
       let byB = memo.get(a);
       if (!byB) memo.set(a, (byB = new WeakMap()));
       byB.set(b, result);
@@ -486,11 +522,21 @@ function textAccepts(b: JsonSchema | boolean, text: string): Tri {
 }
 
 /** One instance a schema accepts, built from its values and required properties, or undefined. */
+const SAMPLES = new WeakMap<object, { value: unknown }>();
+
 export function sampleOf(schema: unknown, depth = 0): unknown {
   const s = view(schema);
   if (s === false) return undefined;
   if (s === true) return 'x';
   if (depth > 6) return undefined;
+  const known = SAMPLES.get(s);
+  if (known) return known.value;
+  const value = buildSample(s, depth);
+  SAMPLES.set(s, { value });
+  return value;
+}
+
+function buildSample(s: JsonSchema, depth: number): unknown {
   const candidates: unknown[] = [...(finiteValues(s) ?? [])];
   for (const key of ['default', 'example']) if (s[key] !== undefined) candidates.push(s[key]);
   const types = typesOf(s);
@@ -508,7 +554,11 @@ export function sampleOf(schema: unknown, depth = 0): unknown {
   return candidates.find((c) => c !== undefined && accepts(s, c) === 'yes');
 }
 
-/** A few instances to try as witnesses: A's and B's values, and one plain value per type A allows. */
+/**
+ * A few instances to try as witnesses: A's own values and samples, one plain value per type A
+ * allows, and values just outside each limit B sets (a string one longer than B's maxLength, a
+ * number past B's maximum, an object without a property B requires or with one B does not list).
+ */
 function samples(a: JsonSchema | boolean, b: JsonSchema | boolean, medium: Medium): unknown[] {
   const out: unknown[] = [];
   const add = (s: JsonSchema | boolean, depth: number) => {
@@ -517,19 +567,72 @@ function samples(a: JsonSchema | boolean, b: JsonSchema | boolean, medium: Mediu
     if (finite) out.push(...finite);
     for (const key of ['default', 'example']) if (s[key] !== undefined) out.push(s[key]);
     if (Array.isArray(s.examples)) out.push(...s.examples.slice(0, 3));
-    for (const keyword of ['anyOf', 'oneOf']) if (Array.isArray(s[keyword]) && depth < 2) for (const branch of s[keyword]) add(view(branch), depth + 1);
+    for (const keyword of ['anyOf', 'oneOf']) if (Array.isArray(s[keyword]) && depth < 2) for (const branch of s[keyword]) {
+      add(view(branch), depth + 1);
+      out.push(sampleOf(typeof s === 'object' ? conjunction(without(s, keyword), branch) : branch));
+    }
   };
   add(a, 0);
-  if (typeof a !== 'boolean' || a) {
-    const types = typeof a === 'boolean' ? new Set<string>(TYPES) : typesOf(a);
-    const s = typeof a === 'boolean' ? {} : a;
-    if (types.has('string')) out.push('a'.repeat(Math.max(1, num(s.minLength, 1))), medium === 'text' ? 'abc' : 'x');
-    if (types.has('integer') || types.has('number')) out.push(Number.isFinite(num(s.minimum, NaN)) ? s.minimum : 1, Number.isFinite(num(s.maximum, NaN)) ? s.maximum : 0);
-    if (types.has('number')) out.push(0.5);
-    if (types.has('boolean')) out.push(true);
-    if (types.has('null')) out.push(null);
-    if (types.has('array')) out.push([]);
-    if (types.has('object')) out.push({}, sampleOf(a));
+  if (a === false) return out;
+  const s = typeof a === 'boolean' ? {} : a;
+  const types = typesOf(s);
+  const base = sampleOf(s);
+  if (base !== undefined) out.push(base);
+  if (types.has('string')) out.push('a'.repeat(Math.max(1, num(s.minLength, 1))), medium === 'text' ? 'abc' : 'x', '');
+  if (types.has('integer') || types.has('number')) out.push(Number.isFinite(num(s.minimum, NaN)) ? s.minimum : 1, Number.isFinite(num(s.maximum, NaN)) ? s.maximum : 0, -1);
+  if (types.has('number')) out.push(0.5);
+  if (types.has('boolean')) out.push(true);
+  if (types.has('null')) out.push(null);
+  if (types.has('array')) out.push([]);
+  if (types.has('object')) out.push({});
+  // Containers of plain values, named as B names properties (its properties, patterns, dependencies).
+  const plain = ['x', 1, 0.5, true, null, {}];
+  if (types.has('array')) for (const v of plain) out.push([v], [v, v]);
+  if (types.has('object') && typeof b === 'object') {
+    const names = new Set<string>(['unlisted-property']);
+    for (const keyword of ['properties', 'dependentSchemas', 'dependentRequired']) for (const name of Object.keys(isObject(b[keyword]) ? b[keyword] : {})) names.add(name);
+    for (const pattern of Object.keys(isObject(b.patternProperties) ? b.patternProperties : {})) names.add(pattern.replace(/^\^|\$$/g, '').replace(/[\\.*+?()[\]{}|]/g, '') || 'a');
+    const base = sampleOf(s);
+    const filled = base && typeof base === 'object' && !Array.isArray(base) ? base : {};
+    for (const name of names) for (const v of plain) out.push({ ...filled, [name]: v });
+    out.push({ ...filled, ...Object.fromEntries([...names].map((n) => [n, 'x'])) }, { ...filled, ...Object.fromEntries([...names].map((n) => [n, 'aaaa'])) });
+  }
+  if (typeof b === 'object') {
+    const limit = (keyword: string) => (typeof b[keyword] === 'number' ? (b[keyword] as number) : undefined);
+    const item = sampleOf(s.items) ?? 'x';
+    const maxLength = limit('maxLength');
+    const minLength = limit('minLength');
+    if (maxLength !== undefined && maxLength < 10_000) out.push('a'.repeat(maxLength + 1));
+    if (minLength !== undefined && minLength > 0) out.push('a'.repeat(minLength - 1));
+    for (const [keyword, step] of [['maximum', 1], ['exclusiveMaximum', 0], ['minimum', -1], ['exclusiveMinimum', 0]] as const) {
+      const value = limit(keyword);
+      if (value !== undefined) out.push(value + step, value + step / 2);
+    }
+    const multipleOf = limit('multipleOf');
+    if (multipleOf !== undefined) out.push(multipleOf / 2, multipleOf + 1);
+    const maxItems = limit('maxItems');
+    const minItems = limit('minItems');
+    if (maxItems !== undefined && maxItems < 1000) out.push(Array.from({ length: maxItems + 1 }, () => item));
+    if (minItems !== undefined && minItems > 0) out.push(Array.from({ length: minItems - 1 }, () => item));
+    if (b.uniqueItems === true) out.push([item, item]);
+    const maxProperties = limit('maxProperties');
+    if (maxProperties !== undefined && maxProperties < 1000) out.push(Object.fromEntries(Array.from({ length: maxProperties + 1 }, (_, i) => [`p${i}`, 'x'])));
+    if (b.contains !== undefined) {
+      const match = sampleOf(b.contains) ?? 'x';
+      const most = limit('maxContains');
+      if (most !== undefined && most < 1000) out.push(Array.from({ length: most + 1 }, () => match));
+      out.push([], Array.from({ length: Math.max(0, (limit('minContains') ?? 1) - 1) }, () => match));
+    }
+    if (base && typeof base === 'object' && !Array.isArray(base)) {
+      for (const name of Array.isArray(b.required) ? b.required : []) {
+        const { [String(name)]: _gone, ...rest } = base as Record<string, unknown>;
+        out.push(rest);
+      }
+      out.push({ ...base, 'unlisted-property': 'x' });
+      for (const [name, property] of Object.entries(isObject(s.properties) ? s.properties : {})) {
+        if (!(name in (base as object))) out.push({ ...base, [name]: sampleOf(property) });
+      }
+    }
   }
   add(b, 0);
   return out;
