@@ -260,6 +260,9 @@ class Reasoner {
     this.inProgress.delete(key);
     // A yes that leaned on a pair still being proven above holds only within that proof.
     this.assumedAt = Math.min(outer, leaned >= depth ? Infinity : leaned);
+    // Every `no` carries an instance of this very pair (a part's witness, such as the value of an
+    // unlisted property, is not one): checked here, else sought among this pair's samples.
+    if (result.verdict === 'no' && !(accepts(a, result.witness) === 'yes' && this.acceptsHere(b, result.witness) === 'no')) result = UNKNOWN;
     if (result.verdict === 'unknown') result = this.witness(a, b, depth) ?? result;
     if (result.verdict !== 'yes' || leaned >= depth) {
       let byB = memo.get(a);
@@ -579,6 +582,7 @@ function samples(a: JsonSchema | boolean, b: JsonSchema | boolean, medium: Mediu
   const base = sampleOf(s);
   if (base !== undefined) out.push(base);
   if (types.has('string')) out.push('a'.repeat(Math.max(1, num(s.minLength, 1))), medium === 'text' ? 'abc' : 'x', '');
+  if (types.has('string') && typeof s.maxLength === 'number' && s.maxLength < 10_000) out.push('a'.repeat(s.maxLength), '0'.repeat(s.maxLength));
   if (types.has('integer') || types.has('number')) out.push(Number.isFinite(num(s.minimum, NaN)) ? s.minimum : 1, Number.isFinite(num(s.maximum, NaN)) ? s.maximum : 0, -1);
   if (types.has('number')) out.push(0.5);
   if (types.has('boolean')) out.push(true);
