@@ -34,6 +34,8 @@ export interface CompareResult {
   pairs: { ours: string; theirs: string; by: OperationPair['by'] }[];
   /** Operations of OURS that THEIRS does not hold (reported as findings only with `ours` or a list). */
   unmatched: string[];
+  /** The same, each with why no operation of THEIRS paired with it. */
+  absent: { operation: string; why: string }[];
   findings: CompareFinding[];
   breaking: { ours: number; theirs: number };
 }
@@ -67,6 +69,10 @@ export async function compareSpecs(ours: SpecSource, theirs: SpecSource, selecti
     openapi: { ours: String(ours.document.openapi), theirs: String(theirs.document.openapi) },
     pairs: pairs.map((p) => ({ ours: p.ours.label, theirs: p.theirs.label, by: p.by })),
     unmatched: unmatched.map((op) => op.label),
+    absent: unmatched.map((op) => ({
+      operation: op.label,
+      why: `absent in ${theirs.file} (no operation with its method and path${op.operationId ? `, nor its operationId ${JSON.stringify(op.operationId)}` : ', and it has no operationId to pair by'})`,
+    })),
     findings,
     breaking: { ours: findings.filter((f) => f.client === 'ours' && f.severity === 'breaking').length, theirs: findings.filter((f) => f.client === 'theirs' && f.severity === 'breaking').length },
   };

@@ -43,8 +43,15 @@ export function diffVersions(oldVersion: SpecVersion, newVersion: SpecVersion, {
     if (before !== after) recorder.record('version-changed', `info.version ${show(before)} → ${show(after)}`, '/info/version', '/info/version');
   }
   reportUnclassified(recorder, oldVersion.dereferenced, newVersion.dereferenced);
+  // By impact on clients first, then on servers: an operation added (breaking only servers of OLD)
+  // comes after every change a client of OLD meets.
   const changes = [...recorder.changes].sort(
-    (a, b) => SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity) || a.ruleId.localeCompare(b.ruleId) || a.old.pointer.localeCompare(b.old.pointer) || a.new.pointer.localeCompare(b.new.pointer),
+    (a, b) =>
+      SEVERITY_ORDER.indexOf(a.client) - SEVERITY_ORDER.indexOf(b.client) ||
+      SEVERITY_ORDER.indexOf(a.server) - SEVERITY_ORDER.indexOf(b.server) ||
+      a.ruleId.localeCompare(b.ruleId) ||
+      a.old.pointer.localeCompare(b.old.pointer) ||
+      a.new.pointer.localeCompare(b.new.pointer),
   );
   return {
     old: oldSource.file,
