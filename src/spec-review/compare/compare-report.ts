@@ -25,7 +25,7 @@ function renderText(result: CompareResult): string {
   const sections = (['ours', 'theirs'] as const).flatMap((client) => {
     const findings = result.findings.filter((f) => f.client === client).sort((a, b) => Number(b.severity === 'breaking') - Number(a.severity === 'breaking'));
     if (findings.length === 0) return [];
-    const blocks = findings.map((f) => textBlock(`${f.severity.toUpperCase().padEnd(8)}  ${f.ruleId}`, f.message, f.operations, [['ours:  ', f.ours], ['theirs:', f.theirs]]));
+    const blocks = findings.map((f) => textBlock(`${f.severity.toUpperCase().padEnd(8)}  ${f.ruleId}`, f.instances ? `${f.message}\n  instances: ${f.instances}` : f.message, f.operations, [['ours:  ', f.ours], ['theirs:', f.theirs]]));
     return [`What breaks ${direction(result, client)}:`, ...blocks];
   });
   const pairs = result.pairs.map((p) => `  ${p.ours}${p.theirs !== p.ours ? ` = ${p.theirs} (${p.by === 'operationId' ? 'same operationId' : 'same URL under its server'})` : ''}`);

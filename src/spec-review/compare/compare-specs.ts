@@ -20,6 +20,8 @@ export interface CompareFinding {
   ruleId: string;
   severity: Severity;
   message: string;
+  /** What the instances show, where the diff judged the change by them (Change.instances). */
+  instances?: string;
   /** The operations concerned, as OURS names them. */
   operations: string[];
   ours: ChangeSide;
@@ -78,7 +80,7 @@ export async function compareSpecs(ours: SpecSource, theirs: SpecSource, selecti
   };
 }
 
-const describe = (change: Change) => ({ ruleId: change.ruleId, severity: change.client, message: change.message, operations: change.operations });
+const describe = (change: Change) => ({ ruleId: change.ruleId, severity: change.client, message: change.message, ...(change.instances ? { instances: change.instances } : {}), operations: change.operations });
 
 function chooseOperations(ours: SpecSource, selection: OperationSelection, operations: PathOperation[]): Set<string> {
   if (typeof selection === 'string') return new Set(operations.map((op) => op.label));

@@ -63,6 +63,18 @@ function partsOf(schema: JsonSchema, suffix: string, depth: number): { part: Jso
   return parts;
 }
 
+const CONJUNCTIONS = new WeakMap<object, WeakMap<object, JsonSchema>>();
+
+/** `{allOf: [a, b]}`, one object per pair, so a comparison met twice is recognised as the same. */
+function conjunctionOf(a: unknown, b: unknown): unknown {
+  if (!a || typeof a !== 'object' || !b || typeof b !== 'object') return { allOf: [a, b] };
+  let byB = CONJUNCTIONS.get(a);
+  if (!byB) CONJUNCTIONS.set(a, (byB = new WeakMap()));
+  let both = byB.get(b);
+  if (!both) byB.set(b, (both = { allOf: [a, b] }));
+  return both;
+}
+
 function merge(schema: JsonSchema): MergedView | undefined {
   const parts = partsOf(schema, '', 0);
   if (!parts) return undefined;
@@ -75,11 +87,14 @@ function merge(schema: JsonSchema): MergedView | undefined {
     for (const [keyword, value] of Object.entries(part)) {
       if (keyword === 'properties' && value && typeof value === 'object') {
         for (const [name, property] of Object.entries(value as Record<string, unknown>)) {
-          // The same name in two branches with different schemas would need a merge of its own.
-          if (name in properties && properties[name] !== property && shapeKey(properties[name]) !== shapeKey(property)) return undefined;
           if (!(name in properties)) {
             properties[name] = property;
             origin.set(`properties/${name}`, suffix);
+          } else if (properties[name] !== property && shapeKey(properties[name]) !== shapeKey(property)) {
+            // The same name in two branches (`name: {type: string}` in a base error body and
+            // `name: {const: NotFoundError}` in the branch that extends it): both apply to its
+            // value, as their own conjunction, merged in turn. Reported where the first is written.
+            properties[name] = conjunctionOf(properties[name], property);
           }
         }
         if (!origin.has('properties')) origin.set('properties', suffix);
