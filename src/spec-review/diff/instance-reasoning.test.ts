@@ -110,4 +110,12 @@ describe('spec diff reasons about the instances a schema accepts', () => {
     expect(changes.filter((c) => c.client === 'breaking' || c.server === 'breaking')).toEqual([]);
     expect(changes).toContainEqual(expect.objectContaining({ ruleId: 'request-pattern-changed', client: 'warning', server: 'warning' }));
   });
+
+  // oasdiff's corpus (dependent_schemas, property_names, contains_min_max): constraints that bite
+  // only some instances, which a witness must be built for.
+  it('proves, with an instance, that dependentSchemas, propertyNames and a raised minContains narrow a request', async () => {
+    const breaking = breakingForClients(await diff('dependent-constraints'));
+    expect(breaking.map((c) => c.ruleId).sort()).toEqual(['request-constraint-narrowed', 'request-constraint-narrowed', 'request-constraint-narrowed']);
+    for (const claim of breaking) expect(claim.instances).toMatch(/^OLD accepts .+, NEW refuses it$/);
+  });
 });
