@@ -594,12 +594,23 @@ function samples(a: JsonSchema | boolean, b: JsonSchema | boolean, medium: Mediu
   if (types.has('array')) for (const v of plain) out.push([v], [v, v]);
   if (types.has('object') && typeof b === 'object') {
     const names = new Set<string>(['unlisted-property']);
+    // Names a propertyNames schema may refuse: upper case, a digit or a sign first, long.
+    if (b.propertyNames !== undefined) for (const name of ['A', '1', '-', '_x', 'x'.repeat(65)]) names.add(name);
     for (const keyword of ['properties', 'dependentSchemas', 'dependentRequired']) for (const name of Object.keys(isObject(b[keyword]) ? b[keyword] : {})) names.add(name);
     for (const pattern of Object.keys(isObject(b.patternProperties) ? b.patternProperties : {})) names.add(pattern.replace(/^\^|\$$/g, '').replace(/[\\.*+?()[\]{}|]/g, '') || 'a');
     const base = sampleOf(s);
     const filled = base && typeof base === 'object' && !Array.isArray(base) ? base : {};
     for (const name of names) for (const v of plain) out.push({ ...filled, [name]: v });
     out.push({ ...filled, ...Object.fromEntries([...names].map((n) => [n, 'x'])) }, { ...filled, ...Object.fromEntries([...names].map((n) => [n, 'aaaa'])) });
+    // A dependent schema bites once its key is present: that key with each of its properties
+    // set to each plain value, or with a property it requires left out.
+    for (const [key, dependent] of Object.entries(isObject(b.dependentSchemas) ? b.dependentSchemas : {})) {
+      const d = view(dependent);
+      if (typeof d !== 'object') continue;
+      const keyValue = sampleOf(schemasFor(s, key)[0]) ?? 'x';
+      out.push({ ...filled, [key]: keyValue });
+      for (const property of Object.keys(isObject(d.properties) ? d.properties : {})) for (const v of plain) out.push({ ...filled, [key]: keyValue, [property]: v });
+    }
   }
   if (typeof b === 'object') {
     const limit = (keyword: string) => (typeof b[keyword] === 'number' ? (b[keyword] as number) : undefined);
