@@ -118,4 +118,10 @@ describe('spec diff reasons about the instances a schema accepts', () => {
     expect(breaking.map((c) => c.ruleId).sort()).toEqual(['request-constraint-narrowed', 'request-constraint-narrowed', 'request-constraint-narrowed']);
     for (const claim of breaking) expect(claim.instances).toMatch(/^OLD accepts .+, NEW refuses it$/);
   });
+
+  it('proves that a name added to dependentRequired narrows a request: the key with what OLD required of it, without the new name', async () => {
+    const breaking = breakingForClients(await diff('dependent-required'));
+    expect(breaking.map((c) => c.ruleId)).toEqual(['request-constraint-narrowed']);
+    expect(breaking[0]!.instances).toBe('OLD accepts {"street":"a","city":"a"}, NEW refuses it');
+  });
 });

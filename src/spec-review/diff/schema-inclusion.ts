@@ -602,6 +602,15 @@ function samples(a: JsonSchema | boolean, b: JsonSchema | boolean, medium: Mediu
     const filled = base && typeof base === 'object' && !Array.isArray(base) ? base : {};
     for (const name of names) for (const v of plain) out.push({ ...filled, [name]: v });
     out.push({ ...filled, ...Object.fromEntries([...names].map((n) => [n, 'x'])) }, { ...filled, ...Object.fromEntries([...names].map((n) => [n, 'aaaa'])) });
+    // A dependent requirement bites once its key is present: that key with what A already
+    // requires of it, without what B adds.
+    for (const [key, needed] of Object.entries(isObject(b.dependentRequired) ? b.dependentRequired : {})) {
+      const already = new Set(Array.isArray((s.dependentRequired as JsonSchema | undefined)?.[key]) ? ((s.dependentRequired as JsonSchema)[key] as unknown[]).map(String) : []);
+      const valueOf = (name: string) => sampleOf(schemasFor(s, name)[0]) ?? 'x';
+      const base = { ...filled, [key]: valueOf(key), ...Object.fromEntries([...already].map((n) => [n, valueOf(n)])) };
+      out.push(base);
+      for (const name of Array.isArray(needed) ? needed.map(String) : []) if (!already.has(name)) out.push(Object.fromEntries(Object.entries(base).filter(([n]) => n !== name)));
+    }
     // A dependent schema bites once its key is present: that key with each of its properties
     // set to each plain value, or with a property it requires left out.
     for (const [key, dependent] of Object.entries(isObject(b.dependentSchemas) ? b.dependentSchemas : {})) {
