@@ -124,4 +124,18 @@ describe('spec diff reasons about the instances a schema accepts', () => {
     expect(breaking.map((c) => c.ruleId)).toEqual(['request-constraint-narrowed']);
     expect(breaking[0]!.instances).toBe('OLD accepts {"street":"a","city":"a"}, NEW refuses it');
   });
+
+  // oasdiff's request/response_xml_type_compatible: an XML body is text whose structure JSON Schema
+  // types describe only loosely (OAS 3.1 §4.8.26), so object ↔ string there is "changed", not breaking.
+  it('reads a type change in an XML body as changed, a warning, while the same change in JSON stays breaking', async () => {
+    const changes = await diff('xml-body');
+    const breaking = breakingForClients(changes);
+    expect(breaking).toHaveLength(1);
+    expect(breaking[0]!.ruleId).toBe('response-type-changed');
+    const xml = changes.filter((c) => c.instances?.includes('application/xml'));
+    expect(xml.map((c) => [c.ruleId, c.client, c.server])).toEqual([
+      ['request-type-changed', 'warning', 'warning'],
+      ['response-type-changed', 'warning', 'warning'],
+    ]);
+  });
 });
