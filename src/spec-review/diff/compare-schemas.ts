@@ -28,6 +28,8 @@ export interface SchemaScope {
   ancestors?: [object, object][];
   /** A parameter's value travels as text (OAS 3.1 §4.8.12.4): its name and location, for witnesses like `?limit=abc`. */
   wire?: { name: string; in: string };
+  /** The media type of a body that is not JSON (XML, text, a form): its schema describes it only loosely. */
+  loose?: string;
 }
 
 /** Limits whose larger value allows more; for the `min*` ones a larger value allows less. Numeric bounds are compared apart (compareBounds). */
@@ -148,6 +150,9 @@ function recordJudged(scope: SchemaScope, ruleId: string, message: string, oldPo
     if (r.verdict === 'yes') {
       override[audience] = 'info';
       notes.push(`not breaking for ${audience}s: every value ${from} accepts here, ${to} accepts`);
+    } else if (r.verdict === 'no' && scope.loose && rule[audience] === 'breaking') {
+      override[audience] = 'warning';
+      notes.push(`changed for ${audience}s: as JSON, ${from} accepts ${showWitness(scope, r.witness)} and ${to} refuses it, but the body is ${scope.loose}, which the schema describes only loosely`);
     } else if (r.verdict === 'no') notes.push(`${from} accepts ${showWitness(scope, r.witness)}, ${to} refuses it`);
     else if (rule[audience] === 'breaking') {
       // Undecided: both readings are possible, so "changed", never a breaking claim without a case.

@@ -327,7 +327,9 @@ function compareHeaders(recorder: ChangeRecorder, before: JsonSchema, after: Jso
     else for (const keyword of ['style', 'explode', 'allowReserved', 'allowEmptyValue']) recorder.explain(`${oldHeader}/${keyword}`, `${newHeader}/${keyword}`);
     const oldSchema = parameterSchema(header, oldHeader);
     const newSchema = parameterSchema(match.header, newHeader);
-    compareSchemas(scope, oldSchema.schema, newSchema.schema, oldSchema.at, newSchema.at);
+    // A header's value is text, as a parameter's (OAS 3.1 §4.8.21).
+    const wire = header.content || match.header.content ? undefined : { name, in: 'header' };
+    compareSchemas({ ...scope, wire }, oldSchema.schema, newSchema.schema, oldSchema.at, newSchema.at);
   }
   for (const [key, { name }] of newHeaders) {
     if (!oldHeaders.has(key)) recorder.record('response-header-added', `response ${status}: header ${name} added`, oldAt, `${newAt}/headers${pointerOf([name])}`, label, 'new');
@@ -365,7 +367,10 @@ function compareContent(recorder: ChangeRecorder, context: 'request' | 'response
     const newMedia = `${newAt}/content${pointerOf([match])}`;
     if (essence(match) === essence(mediaType)) paired.add(match);
     if (match !== mediaType) recorder.explain(oldMedia, essence(match) === essence(mediaType) ? newMedia : undefined);
-    const scope: SchemaScope = { recorder, context, operation: label, seen: new WeakMap() };
+    // JSON Schema describes a JSON body's values exactly; any other body (XML, text, a form) only
+    // loosely, through a mapping (OAS 3.1 §4.8.26, §4.8.14): there a witness is no proof.
+    const loose = /^application\/(?:[\w.+-]*\+)?json$|^[\w.+-]+\/[\w.+-]*\+json$/.test(essence(mediaType)) ? undefined : essence(mediaType);
+    const scope: SchemaScope = { recorder, context, operation: label, seen: new WeakMap(), ...(loose ? { loose } : {}) };
     const [oldSchema, newSchema] = [oldContent[mediaType]!.schema, newContent[match]!.schema];
     // A media type without a schema allows any content: gaining one constrains, losing one frees.
     if (oldSchema === undefined && newSchema !== undefined) recorder.record(`${context}-schema-added`, `${what}: ${mediaType} gains a schema`, oldMedia, `${newMedia}/schema`, label, 'new');
