@@ -28,7 +28,7 @@ export interface SchemaScope {
   ancestors?: [object, object][];
   /** A parameter's value travels as text (OAS 3.1 §4.8.12.4): its name and location, for witnesses like `?limit=abc`. */
   wire?: { name: string; in: string };
-  /** The media type of a body that is not JSON (XML, text, a form): its schema describes it only loosely. */
+  /** The media type of an XML body: its schema describes it only loosely (OAS 3.1 §4.8.26). */
   loose?: string;
 }
 

@@ -367,9 +367,10 @@ function compareContent(recorder: ChangeRecorder, context: 'request' | 'response
     const newMedia = `${newAt}/content${pointerOf([match])}`;
     if (essence(match) === essence(mediaType)) paired.add(match);
     if (match !== mediaType) recorder.explain(oldMedia, essence(match) === essence(mediaType) ? newMedia : undefined);
-    // JSON Schema describes a JSON body's values exactly; any other body (XML, text, a form) only
-    // loosely, through a mapping (OAS 3.1 §4.8.26, §4.8.14): there a witness is no proof.
-    const loose = /^application\/(?:[\w.+-]*\+)?json$|^[\w.+-]+\/[\w.+-]*\+json$/.test(essence(mediaType)) ? undefined : essence(mediaType);
+    // JSON Schema describes a JSON body's values (and a text one's single value) as they are; an
+    // XML body only loosely, through the XML Object's mapping (OAS 3.1 §4.8.26), where an element
+    // may read as an object or as its text: there a witness is no proof.
+    const loose = /^(?:application|text)\/(?:[\w.-]+\+)?xml$/.test(essence(mediaType)) ? essence(mediaType) : undefined;
     const scope: SchemaScope = { recorder, context, operation: label, seen: new WeakMap(), ...(loose ? { loose } : {}) };
     const [oldSchema, newSchema] = [oldContent[mediaType]!.schema, newContent[match]!.schema];
     // A media type without a schema allows any content: gaining one constrains, losing one frees.
