@@ -6,7 +6,9 @@
 // printed: on a shared machine the wall time grows with it, the CPU time much less.
 // Measured 2026-11-24, load average ~9 on 2 cores: before issue 20's work 13.5 s wall, 8.9 s CPU,
 // 1,072 MiB; the inclusion reasoner alone took it to 43 s and 1.37 GB (the yaml package's tree
-// of each JSON document, for line:column); with json-positions.ts 9.5 s wall, 4.4 s CPU, 430 MiB.
+// of each JSON document, for line:column); with json-positions.ts 9.5 s wall, 4.4 s CPU, 430 MiB;
+// with the catch-all building pointers as it walks, 11.5 s wall at load 11.5, 4.2 s CPU, 427 MiB.
+// The wall time stays over 5 s only because of the load: at it, the floor takes 2.3 times its CPU.
 // Usage: node bench/spec-diff-real.ts [runs=3]
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
