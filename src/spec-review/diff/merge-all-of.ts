@@ -66,7 +66,7 @@ function partsOf(schema: JsonSchema, suffix: string, depth: number): { part: Jso
 const CONJUNCTIONS = new WeakMap<object, WeakMap<object, JsonSchema>>();
 
 /** `{allOf: [a, b]}`, one object per pair, so a comparison met twice is recognised as the same. */
-function conjunctionOf(a: unknown, b: unknown): unknown {
+export function conjunctionOf(a: unknown, b: unknown): unknown {
   if (!a || typeof a !== 'object' || !b || typeof b !== 'object') return { allOf: [a, b] };
   let byB = CONJUNCTIONS.get(a);
   if (!byB) CONJUNCTIONS.set(a, (byB = new WeakMap()));

@@ -1,6 +1,6 @@
 import type { JsonSchema } from '../../contract/index.ts';
 import { canonical, shapeKey } from './canonical-json.ts';
-import { mergeAllOf } from './merge-all-of.ts';
+import { conjunctionOf as bothOf, mergeAllOf } from './merge-all-of.ts';
 import { matchesEverything } from './pattern-change.ts';
 
 /**
@@ -495,20 +495,16 @@ function without(s: JsonSchema, keyword: string): JsonSchema {
   return rest;
 }
 
-const CONJUNCTIONS = new WeakMap<object, WeakMap<object, JsonSchema>>();
+/** A union's branch with the keywords beside the union: the branch alone when those constrain nothing. */
 function conjunction(rest: JsonSchema, branch: unknown): unknown {
   if (!isObject(branch)) return branch === false ? false : rest;
-  let byBranch = CONJUNCTIONS.get(rest);
-  if (!byBranch) CONJUNCTIONS.set(rest, (byBranch = new WeakMap()));
-  let both = byBranch.get(branch);
-  if (!both) byBranch.set(branch, (both = Object.keys(rest).some((k) => CONSTRAINING.has(k)) ? { allOf: [rest, branch] } : branch));
-  return both;
+  return Object.keys(rest).some((k) => CONSTRAINING.has(k)) ? bothOf(rest, branch) : branch;
 }
 
+/** All of the schemas at once (each pair one object, see merge-all-of.ts). */
 function conjunctionOf(schemas: unknown[]): unknown {
   if (schemas.length === 0) return true;
-  if (schemas.length === 1) return schemas[0];
-  return { allOf: schemas };
+  return schemas.slice(1).reduce((all, schema) => bothOf(all, schema), schemas[0]);
 }
 
 /** A text value as a schema of a query, path, header or cookie reads it: parsed as the type it expects. */
