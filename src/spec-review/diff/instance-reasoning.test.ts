@@ -138,4 +138,12 @@ describe('spec diff reasons about the instances a schema accepts', () => {
       ['response-type-changed', 'warning', 'warning'],
     ]);
   });
+
+  // OAS 3.1 §4.8.12.4: explode only changes how arrays and objects are written; `?q=a` is `?q=a` either way.
+  it('reads explode changed on a scalar parameter as no change on the wire, and on an array as a change', async () => {
+    const changes = await diff('explode-scalar');
+    const serialization = changes.filter((c) => c.ruleId === 'parameter-serialization-changed');
+    expect(serialization.map((c) => c.message)).toEqual(['query parameter "ids": style=form explode=true allowReserved=false allowEmptyValue=false → style=form explode=false allowReserved=false allowEmptyValue=false']);
+    expect(changes.filter((c) => c.message.includes('"q"'))).toEqual([]);
+  });
 });
