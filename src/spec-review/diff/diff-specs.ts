@@ -10,6 +10,7 @@ import { compareSchemas, show, type SchemaScope } from './compare-schemas.ts';
 import { SEVERITY_ORDER } from './diff-rules.ts';
 import { canonical, shapeKey } from './canonical-json.ts';
 import { assertComparable } from './comparable-shape.ts';
+import { mergeAllOf } from './merge-all-of.ts';
 import { reportUnclassified } from './unclassified-changes.ts';
 
 export interface DiffResult {
@@ -222,11 +223,19 @@ function parametersOf(at: OperationAt): Map<string, ParameterAt> {
 }
 
 /** How a parameter is written when the spec does not say (OAS 3.1 §4.8.12.4): compared as written or defaulted. */
-function serializationOf(parameter: JsonSchema): string {
+function serializationOf(parameter: JsonSchema, scalar = false): string {
   const style = parameter.style ?? (parameter.in === 'query' || parameter.in === 'cookie' ? 'form' : 'simple');
-  const explode = parameter.explode ?? style === 'form';
+  const explode = scalar ? 'n/a' : (parameter.explode ?? style === 'form');
   const media = Object.keys((parameter.content ?? {}) as object).join(',');
   return `style=${String(style)} explode=${String(explode)} allowReserved=${Boolean(parameter.allowReserved)} allowEmptyValue=${Boolean(parameter.allowEmptyValue)}${media ? ` content=${media}` : ''}`;
+}
+
+/** Whether a parameter's values are only ever scalars: a `type` without array or object (allOf merged). */
+function isScalar(schema: unknown): boolean {
+  const s = (mergeAllOf(schema) ?? schema) as JsonSchema | undefined;
+  if (!s || typeof s !== 'object' || s.type === undefined || s.anyOf || s.oneOf) return false;
+  const types = Array.isArray(s.type) ? s.type : [s.type];
+  return !types.includes('array') && !types.includes('object');
 }
 
 /** A parameter's schema: `schema`, or that of its one `content` media type. */
@@ -251,7 +260,10 @@ function compareParameters(recorder: ChangeRecorder, old: OperationAt, now: Oper
     else if (parameter.name !== match.parameter.name) recorder.record('parameter-renamed', `${name(parameter)} renamed "${String(match.parameter.name)}"`, `${pointer}/name`, `${match.pointer}/name`, label);
     if (!parameter.required && match.parameter.required) recorder.record('parameter-became-required', `${name(parameter)} becomes required`, pointer, `${match.pointer}/required`, label);
     if (parameter.required && !match.parameter.required) recorder.record('parameter-became-optional', `${name(parameter)} becomes optional`, `${pointer}/required`, match.pointer, label);
-    const [oldWay, newWay] = [serializationOf(parameter), serializationOf(match.parameter)];
+    // `explode` only changes how an array or an object is written (OAS 3.1 §4.8.12.4): for a value
+    // that is a scalar on both sides, `?q=a` is written the same either way.
+    const scalar = isScalar(parameterSchema(parameter, pointer).schema) && isScalar(parameterSchema(match.parameter, match.pointer).schema);
+    const [oldWay, newWay] = [serializationOf(parameter, scalar), serializationOf(match.parameter, scalar)];
     if (oldWay !== newWay) recorder.record('parameter-serialization-changed', `${name(parameter)}: ${oldWay} → ${newWay}`, pointer, match.pointer, label);
     else for (const keyword of ['style', 'explode', 'allowReserved', 'allowEmptyValue']) recorder.explain(`${pointer}/${keyword}`, `${match.pointer}/${keyword}`);
     // Moved (between the path item and the operation, or within the list): compared here, not by position.
