@@ -1,137 +1,128 @@
 import type { Position } from './spec-source.ts';
 
-/** Where a pointer's value (and the key it is written under, in an object) starts in a JSON text. */
+/**
+ * Where values and keys sit in a JSON text, found on demand without building a syntax tree: a
+ * 13 MB document (GitHub's published OpenAPI) takes ~13 s and 600 MB through the `yaml` package's
+ * tree and ~1.3 s and 300 MB through jsonc-parser's, while a report asks for a few thousand
+ * places. Each container on the way to an asked pointer is scanned once, recording the offsets of
+ * its members; the values between are skipped over (RFC 8259 §2: strings are the only place
+ * where brackets do not nest). Only for text JSON.parse accepted.
+ */
 export interface JsonPlace {
-  key: Position | undefined;
-  value: Position;
+  /** Offset of the value. */
+  value: number;
+  /** Offset of the member's name (its opening quote), for members of objects. */
+  key?: number;
 }
 
-interface Wanted {
-  children: Map<string, Wanted>;
-  requests: number[];
+interface Container {
+  /** Members by name (objects) or by index (arrays). */
+  members: Map<string, JsonPlace>;
+}
+
+export function jsonPositions(text: string): { placeOf: (tokens: string[]) => { place: JsonPlace; found: number }; lineColumn: (offset: number) => { line: number; column: number } } {
+  const containers = new Map<number, Container>();
+  let lineStarts: Int32Array | undefined;
+
+  const skipSpace = (i: number) => {
+    let c = text.charCodeAt(i);
+    while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = text.charCodeAt(++i);
+    return i;
+  };
+  /** The offset just after the string starting at i (its opening quote). */
+  const skipString = (i: number) => {
+    for (i++; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 0x5c) i++;
+      else if (c === 0x22) return i + 1;
+    }
+    return i;
+  };
+  /** The offset just after the value starting at i. */
+  const skipValue = (i: number) => {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) return skipString(i);
+    if (c !== 0x7b && c !== 0x5b) {
+      while (i < text.length && !',}] \n\r\t'.includes(text[i]!)) i++;
+      return i;
+    }
+    let depth = 0;
+    for (; i < text.length; i++) {
+      const d = text.charCodeAt(i);
+      if (d === 0x22) i = skipString(i) - 1;
+      else if (d === 0x7b || d === 0x5b) depth++;
+      else if ((d === 0x7d || d === 0x5d) && --depth === 0) return i + 1;
+    }
+    return i;
+  };
+  const membersOf = (offset: number): Container => {
+    const known = containers.get(offset);
+    if (known) return known;
+    const members = new Map<string, JsonPlace>();
+    const object = text.charCodeAt(offset) === 0x7b;
+    let i = skipSpace(offset + 1);
+    let index = 0;
+    while (i < text.length && text.charCodeAt(i) !== 0x7d && text.charCodeAt(i) !== 0x5d) {
+      if (object) {
+        const keyAt = i;
+        const end = skipString(i);
+        const name = JSON.parse(text.slice(i, end)) as string;
+        i = skipSpace(skipSpace(end) + 1); // past the colon
+        // The last of duplicate names wins, as with JSON.parse.
+        members.set(name, { value: i, key: keyAt });
+      } else members.set(String(index++), { value: i });
+      i = skipSpace(skipValue(i));
+      if (text.charCodeAt(i) === 0x2c) i = skipSpace(i + 1);
+    }
+    const container = { members };
+    containers.set(offset, container);
+    return container;
+  };
+
+  /** The place of the deepest value on the way down the tokens, and how many tokens led there. */
+  const placeOf = (tokens: string[]) => {
+    let place: JsonPlace = { value: skipSpace(0) };
+    let found = 0;
+    for (const token of tokens) {
+      const c = text.charCodeAt(place.value);
+      if (c !== 0x7b && c !== 0x5b) break;
+      const next = membersOf(place.value).members.get(token);
+      if (!next) break;
+      place = next;
+      found++;
+    }
+    return { place, found };
+  };
+
+  const lineColumn = (offset: number) => {
+    if (!lineStarts) {
+      const starts = [0];
+      for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+      lineStarts = Int32Array.from(starts);
+    }
+    let [low, high] = [0, lineStarts.length - 1];
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if (lineStarts[mid]! <= offset) low = mid;
+      else high = mid - 1;
+    }
+    return { line: low + 1, column: offset - lineStarts[low]! + 1 };
+  };
+
+  return { placeOf, lineColumn };
 }
 
 /**
- * The places of many JSON pointers in a JSON text, found in one pass that builds no tree: it
- * descends only into the members that lead to a pointer asked for and skips every other value
- * bracket by bracket (RFC 8259 §2-7 grammar, the text already known to parse). On GitHub's 13 MB
- * document the `yaml` package's tree took ~2.5 s and ~400 MB to place one pointer. A name given
- * twice is placed at its last occurrence, as JSON.parse keeps the last. Pointers not in the text
- * give undefined.
+ * The places of many JSON pointers in a JSON text, as lines and columns (lint places Redocly's
+ * findings with it): each container on the way is scanned once, whatever the number of pointers.
+ * Pointers not in the text give undefined; a name given twice is placed at its last occurrence,
+ * as JSON.parse keeps the last.
  */
-export function locateInJson(text: string, pointers: readonly (readonly string[])[]): (JsonPlace | undefined)[] {
-  const root: Wanted = { children: new Map(), requests: [] };
-  pointers.forEach((tokens, index) => {
-    let node = root;
-    for (const token of tokens) {
-      let child = node.children.get(token);
-      if (!child) node.children.set(token, (child = { children: new Map(), requests: [] }));
-      node = child;
-    }
-    node.requests.push(index);
+export function locateInJson(text: string, pointers: readonly (readonly string[])[]): ({ key: Position | undefined; value: Position } | undefined)[] {
+  const places = jsonPositions(text);
+  return pointers.map((tokens) => {
+    const { place, found } = places.placeOf([...tokens]);
+    if (found !== tokens.length) return undefined;
+    return { key: place.key === undefined ? undefined : places.lineColumn(place.key), value: places.lineColumn(place.value) };
   });
-  const offsets: ({ key: number | undefined; value: number } | undefined)[] = pointers.map(() => undefined);
-  const n = text.length;
-  let i = 0;
-  const ws = () => {
-    while (i < n) {
-      const c = text.charCodeAt(i);
-      if (c === 32 || c === 10 || c === 13 || c === 9) i++;
-      else break;
-    }
-  };
-  const skipString = () => {
-    i++;
-    while (i < n) {
-      const c = text.charCodeAt(i);
-      if (c === 92) i += 2;
-      else if (c === 34) {
-        i++;
-        return;
-      } else i++;
-    }
-  };
-  const skipValue = () => {
-    const c = text.charCodeAt(i);
-    if (c === 34) return skipString();
-    if (c === 123 || c === 91) {
-      let depth = 0;
-      while (i < n) {
-        const d = text.charCodeAt(i);
-        if (d === 34) {
-          skipString();
-          continue;
-        }
-        if (d === 123 || d === 91) depth++;
-        else if (d === 125 || d === 93) {
-          depth--;
-          if (depth === 0) {
-            i++;
-            return;
-          }
-        }
-        i++;
-      }
-      return;
-    }
-    while (i < n) {
-      const d = text.charCodeAt(i);
-      if (d === 44 || d === 125 || d === 93 || d === 32 || d === 10 || d === 13 || d === 9) return;
-      i++;
-    }
-  };
-  const visit = (wanted: Wanted, key: number | undefined) => {
-    ws();
-    for (const request of wanted.requests) offsets[request] = { key, value: i };
-    if (wanted.children.size === 0) return skipValue();
-    const c = text.charCodeAt(i);
-    if (c !== 123 && c !== 91) return skipValue();
-    const object = c === 123;
-    i++;
-    for (let index = 0; ; index++) {
-      ws();
-      const d = text.charCodeAt(i);
-      if (d === 125 || d === 93 || i >= n) {
-        i++;
-        return;
-      }
-      let name = String(index);
-      let keyAt: number | undefined;
-      if (object) {
-        keyAt = i;
-        skipString();
-        const raw = text.slice(keyAt + 1, i - 1);
-        name = raw.includes('\\') ? (JSON.parse(`"${raw}"`) as string) : raw;
-        ws();
-        i++; // the colon
-        ws();
-      }
-      const child = wanted.children.get(name);
-      if (child) visit(child, keyAt);
-      else skipValue();
-      ws();
-      if (text.charCodeAt(i) === 44) i++;
-    }
-  };
-  visit(root, undefined);
-  return offsetsToPositions(text, offsets);
-}
-
-/** Line and column (from 1) of every offset, in one pass over the text. */
-function offsetsToPositions(text: string, offsets: ({ key: number | undefined; value: number } | undefined)[]): (JsonPlace | undefined)[] {
-  const all = [...new Set(offsets.flatMap((o) => (o ? (o.key === undefined ? [o.value] : [o.key, o.value]) : [])))].sort((a, b) => a - b);
-  const at = new Map<number, Position>();
-  let line = 1;
-  let lineStart = 0;
-  let scanned = 0;
-  for (const offset of all) {
-    for (; scanned < offset; scanned++) {
-      if (text.charCodeAt(scanned) === 10) {
-        line++;
-        lineStart = scanned + 1;
-      }
-    }
-    at.set(offset, { line, column: offset - lineStart + 1 });
-  }
-  return offsets.map((o) => (o ? { key: o.key === undefined ? undefined : at.get(o.key), value: at.get(o.value)! } : undefined));
 }

@@ -85,7 +85,7 @@ describe('OpenAPI 3.0 documents in spec review', () => {
     const { 'examples.yaml': examples } = writeSpecs({ 'examples.yaml': applyEdits(readYaml(PETS_31), { remove: ['/components/schemas/NewPet/properties/name/example'], set: { '/components/schemas/NewPet/properties/name/examples': ['Rex'] } }) });
     expect((await diffJson(PETS_30, examples!)).report.changes).toEqual([]);
     const text = await cli(['spec', 'diff', PETS_31, PETS_30]);
-    expect(text.stdout).toBe(`${PETS_31} → ${PETS_30} (OpenAPI 3.1.0 → 3.0.3, both read as 3.1): no changes\n`);
+    expect(text.stdout).toBe(`Verdict: no changes — ${PETS_31} → ${PETS_30} (OpenAPI 3.1.0 → 3.0.3, both read as 3.1)\n`);
   });
 
   it('reports only the real changes between a 3.0 and a 3.1 edition, each at its place in the file written', async () => {

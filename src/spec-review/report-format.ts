@@ -10,13 +10,13 @@ export function formatRenderer<R, F extends string>(renderers: Record<Exclude<F,
 }
 
 /** `file:line:column #pointer`: what an editor or a CI log makes a link of. */
-export const place = (side: AuthoredPlace) => `${side.file}:${side.line}:${side.column} #${side.pointer}`;
+export const place = (side: AuthoredPlace) => (side.pointerOnly ? `${side.file} #${side.pointer || '/'}` : `${side.file}:${side.line}:${side.column} #${side.pointer}`);
 
 /** Text for a Markdown table cell. */
 export const cell = (text: string) => text.replaceAll('|', '\\|');
 
 /** A place in a Markdown table cell: the pointer as code, and its line:column. */
-export const markdownPlace = (side: AuthoredPlace) => `\`${cell(side.pointer || '/')}\` (${side.line}:${side.column})`;
+export const markdownPlace = (side: AuthoredPlace) => `\`${cell(side.pointer || '/')}\`${side.pointerOnly ? '' : ` (${side.line}:${side.column})`}`;
 
 /** One change or difference as a text block: its headline, message, operations, and where it is on each side. */
 export function textBlock(headline: string, message: string, operations: readonly string[], sides: readonly (readonly [label: string, side: AuthoredPlace])[]): string {

@@ -3,13 +3,18 @@ import { resolve } from 'node:path';
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
 import type { JsonSchema } from '../contract/index.ts';
 import { pointerOf, pointerTokens, resolvePointer } from '../contract/json-pointer.ts';
-import { locateInJson } from './json-positions.ts';
 import { openApiLineOf, type OpenApiLine } from './openapi-line.ts';
+import { jsonPositions } from './json-positions.ts';
 
 /** A line and column in a file, both counted from 1 (as editors and CI annotations count). */
 export interface Position {
   line: number;
   column: number;
+  /**
+   * Set for a document written on one line (JSON as most servers publish it): there a
+   * line:column such as `1:660518` says nothing a reader can use, so reports give the JSON pointer alone.
+   */
+  pointerOnly?: true;
 }
 
 /** A spec as read from disk or stdin: its text, the parsed document, and where each pointer sits. */
@@ -74,9 +79,9 @@ export function specSourceFromText(file: string, absolutePath: string, text: str
 export function parseText(file: string, text: string, parseYaml?: (text: string) => unknown): { document: unknown; json: boolean; positionOf: SpecSource['positionOf'] } {
   // The `yaml` package keeps each node's offset, which maps a JSON pointer to line:column. Its
   // parse is the slow part of reading (~0.3 s for a 750 KB document): a JSON text is read with
-  // JSON.parse (last of duplicate names wins, as RFC 8259 §4 leaves to parsers) and its tree is
-  // built only when a position is asked for. Anything else, and JSON with a syntax error, goes
-  // through `yaml`, which says where the error is.
+  // JSON.parse (last of duplicate names wins, as RFC 8259 §4 leaves to parsers) and its places
+  // are found by scanning its text when asked for (json-positions.ts). Anything else, and JSON
+  // with a syntax error, goes through `yaml`, which says where the error is.
   let tree: { parsed: ReturnType<typeof parseDocument>; lineCounter: LineCounter } | undefined;
   const parseTree = () => {
     const lineCounter = new LineCounter();
@@ -97,13 +102,17 @@ export function parseText(file: string, text: string, parseYaml?: (text: string)
     }
     document = parsed.toJS({ maxAliasCount: 1000 });
   }
+  let places: ReturnType<typeof jsonPositions> | undefined;
+  const oneLine = json && !text.trimEnd().includes('\n');
   const positionOf: SpecSource['positionOf'] = (pointer, options = {}) => {
     const written = nearestWritten(document, pointer);
     if (json) {
-      // Found by scanning the text, no tree built (json-positions.ts).
-      const [place] = locateInJson(text, [pointerTokens(written)]);
-      const at = (options.onKey && written === pointer ? place?.key : undefined) ?? place?.value;
-      return at ?? { line: 1, column: 1 };
+      // Found by scanning the text, no tree built (json-positions.ts); a document written on one
+      // line is placed by its pointer alone (a column of 660,518 helps nobody).
+      places ??= jsonPositions(text);
+      const { place } = places.placeOf(pointerTokens(written));
+      const offset = (options.onKey && written === pointer ? place.key : undefined) ?? place.value;
+      return { ...places.lineColumn(offset), ...(oneLine ? { pointerOnly: true as const } : {}) };
     }
     const { parsed, lineCounter } = parseTree();
     const { node, key } = nodeAt(parsed.contents, pointerTokens(written));

@@ -20,6 +20,8 @@ export interface CompareFinding {
   ruleId: string;
   severity: Severity;
   message: string;
+  /** What the instances show, where the diff judged the change by them (Change.instances). */
+  instances?: string;
   /** The operations concerned, as OURS names them. */
   operations: string[];
   ours: ChangeSide;
@@ -34,6 +36,8 @@ export interface CompareResult {
   pairs: { ours: string; theirs: string; by: OperationPair['by'] }[];
   /** Operations of OURS that THEIRS does not hold (reported as findings only with `ours` or a list). */
   unmatched: string[];
+  /** The same, each with why no operation of THEIRS paired with it. */
+  absent: { operation: string; why: string }[];
   findings: CompareFinding[];
   breaking: { ours: number; theirs: number };
 }
@@ -67,12 +71,16 @@ export async function compareSpecs(ours: SpecSource, theirs: SpecSource, selecti
     openapi: { ours: String(ours.document.openapi), theirs: String(theirs.document.openapi) },
     pairs: pairs.map((p) => ({ ours: p.ours.label, theirs: p.theirs.label, by: p.by })),
     unmatched: unmatched.map((op) => op.label),
+    absent: unmatched.map((op) => ({
+      operation: op.label,
+      why: `absent in ${theirs.file} (no operation with its method and path${op.operationId ? `, nor its operationId ${JSON.stringify(op.operationId)}` : ', and it has no operationId to pair by'})`,
+    })),
     findings,
     breaking: { ours: findings.filter((f) => f.client === 'ours' && f.severity === 'breaking').length, theirs: findings.filter((f) => f.client === 'theirs' && f.severity === 'breaking').length },
   };
 }
 
-const describe = (change: Change) => ({ ruleId: change.ruleId, severity: change.client, message: change.message, operations: change.operations });
+const describe = (change: Change) => ({ ruleId: change.ruleId, severity: change.client, message: change.message, ...(change.instances ? { instances: change.instances } : {}), operations: change.operations });
 
 function chooseOperations(ours: SpecSource, selection: OperationSelection, operations: PathOperation[]): Set<string> {
   if (typeof selection === 'string') return new Set(operations.map((op) => op.label));

@@ -27,6 +27,11 @@ export interface Change {
   /** The worse of the two. */
   severity: Severity;
   message: string;
+  /**
+   * What the instances show, where the diff judged the change by them (compare-schemas.ts):
+   * `NEW accepts "auto", OLD refuses it`, or why an audience is not broken after all.
+   */
+  instances?: string;
   /** The operations it concerns (`GET /path`), empty for document-wide changes. */
   operations: string[];
   /** In OLD; for something added, the place in OLD it was added to. */
@@ -112,21 +117,23 @@ export class ChangeRecorder {
    * another dereferenced pointer into the same schema object may pass back as `written`
    * (finding the authored place and its line is most of the cost of a change met hundreds of times).
    */
-  record(ruleId: string, message: string, oldPointer: string, newPointer: string, operation?: string, explains: 'both' | 'old' | 'new' = 'both', written?: WrittenSides): WrittenSides {
+  record(ruleId: string, message: string, oldPointer: string, newPointer: string, operation?: string, explains: 'both' | 'old' | 'new' = 'both', written?: WrittenSides, judged: { client?: Severity; server?: Severity; instances?: string } = {}): WrittenSides {
     const rule = DIFF_RULES[ruleId];
     if (!rule) throw new Error(`unknown diff rule ${ruleId}`);
     this.explain(explains === 'new' ? undefined : oldPointer, explains === 'old' ? undefined : newPointer);
     const old = written?.old ?? this.side(this.oldVersion, oldPointer);
     const now = written?.new ?? this.side(this.newVersion, newPointer);
-    const key = `${ruleId} ${old.file}#${old.pointer} ${now.file}#${now.pointer} ${message} ${this.mirrored}`;
+    const key = `${ruleId} ${old.file}#${old.pointer} ${now.file}#${now.pointer} ${message} ${judged.instances} ${this.mirrored}`;
     const existing = this.byKey.get(key);
     if (existing) {
       if (operation && !existing.operations.includes(operation)) existing.operations.push(operation);
       return { old, new: now };
     }
-    const [client, server] = this.mirrored ? [rule.server, rule.client] : [rule.client, rule.server];
+    // `judged`: an audience the instances show unaffected (compare-schemas.ts recordJudged), before any mirroring.
+    const [ownClient, ownServer] = [judged.client ?? rule.client, judged.server ?? rule.server];
+    const [client, server] = this.mirrored ? [ownServer, ownClient] : [ownClient, ownServer];
     if (this.mirrored) message = `${message} (the API sends this request: clients and servers swap places)`;
-    const change: Change = { ruleId, client, server, severity: worse(client, server), message, operations: operation ? [operation] : [], old, new: now };
+    const change: Change = { ruleId, client, server, severity: worse(client, server), message, ...(judged.instances ? { instances: judged.instances } : {}), operations: operation ? [operation] : [], old, new: now };
     this.byKey.set(key, change);
     this.changes.push(change);
     return { old, new: now };

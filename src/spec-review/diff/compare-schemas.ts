@@ -5,6 +5,9 @@ import type { SchemaContext, SchemaKind } from './diff-rules.ts';
 import { canonical, shapeKey } from './canonical-json.ts';
 import { pairBranches } from './pair-branches.ts';
 import { classifyPattern } from './pattern-change.ts';
+import { keywordAt, mergeAllOf, propertyAt } from './merge-all-of.ts';
+import { accepts, includes, type Inclusion, type Medium } from './schema-inclusion.ts';
+import { DIFF_RULES, type Severity } from './diff-rules.ts';
 
 /** Where the compared schemas sit and who reads the data they describe. */
 export interface SchemaScope {
@@ -18,6 +21,15 @@ export interface SchemaScope {
   seen: WeakMap<object, WeakSet<object>>;
   /** The trace of the pair being compared, which records what is found in it (see SchemaTrace). */
   trace?: SchemaTrace;
+  /**
+   * The pairs of schemas being compared, outermost first (the body or parameter, then each
+   * subschema on the way down): a change is judged against each (see judged()).
+   */
+  ancestors?: [object, object][];
+  /** A parameter's value travels as text (OAS 3.1 §4.8.12.4): its name and location, for witnesses like `?limit=abc`. */
+  wire?: { name: string; in: string };
+  /** The media type of an XML body: its schema describes it only loosely (OAS 3.1 §4.8.26). */
+  loose?: string;
 }
 
 /** Limits whose larger value allows more; for the `min*` ones a larger value allows less. Numeric bounds are compared apart (compareBounds). */
@@ -43,7 +55,11 @@ type RecordSchemaChange = (kind: SchemaKind, message: string, oldPointer?: strin
  * Compares two dereferenced schemas and records every difference in what they accept, keyword by
  * keyword of the JSON Schema 2020-12 vocabularies (the catch-all pass lists anything left).
  */
-export function compareSchemas(scope: SchemaScope, oldSchema: unknown, newSchema: unknown, oldAt: string, newAt: string): void {
+export function compareSchemas(scope: SchemaScope, oldWritten: unknown, newWritten: unknown, oldAt: string, newAt: string): void {
+  // `allOf` read as the schema it amounts to: `$ref X` and `allOf: [$ref X, {...}]` are X and X plus more.
+  const oldSchema = mergeAllOf(oldWritten) ?? oldWritten;
+  const newSchema = mergeAllOf(newWritten) ?? newWritten;
+  if (oldSchema !== oldWritten || newSchema !== newWritten) explainIn(scope, oldAt, newAt);
   if (!isObject(oldSchema) || !isObject(newSchema)) return compareBooleanSchemas(scope, oldSchema, newSchema, oldAt, newAt);
   if (scope.trace) scope.trace.entries.push({ call: 'pair', oldSchema, newSchema, oldRel: relativeTo(scope.trace, 'oldAt', oldAt), newRel: relativeTo(scope.trace, 'newAt', newAt) });
   const compared = scope.seen.get(oldSchema) ?? new WeakSet<object>();
@@ -52,9 +68,10 @@ export function compareSchemas(scope: SchemaScope, oldSchema: unknown, newSchema
   let traces = scope.recorder.schemaTraces.get(scope.context);
   if (!traces) scope.recorder.schemaTraces.set(scope.context, (traces = new WeakMap()));
   const known = traces.get(oldSchema)?.get(newSchema);
-  if (known) return replay({ ...scope, trace: undefined }, known, oldAt, newAt);
+  const ancestors: [object, object][] = [...(scope.ancestors ?? []), [oldSchema, newSchema]];
+  if (known) return replay({ ...scope, trace: undefined, ancestors }, known, oldAt, newAt);
   const trace: SchemaTrace = { oldAt, newAt, entries: [], complete: true };
-  comparePair({ ...scope, trace }, oldSchema, newSchema, oldAt, newAt);
+  comparePair({ ...scope, trace, ancestors }, oldSchema, newSchema, oldAt, newAt);
   if (!trace.complete) return;
   let byNew = traces.get(oldSchema);
   if (!byNew) traces.set(oldSchema, (byNew = new WeakMap()));
@@ -89,8 +106,95 @@ function relativeTo(trace: SchemaTrace, side: 'oldAt' | 'newAt', pointer: string
 }
 
 function recordIn(scope: SchemaScope, ruleId: string, message: string, oldPointer: string, newPointer: string, explains: Explains = 'both'): void {
-  const written = scope.recorder.record(ruleId, message, oldPointer, newPointer, scope.operation, explains);
+  const written = recordJudged(scope, ruleId, message, oldPointer, newPointer, explains);
   if (scope.trace) scope.trace.entries.push({ call: 'record', ruleId, message, oldRel: relativeTo(scope.trace, 'oldAt', oldPointer), newRel: relativeTo(scope.trace, 'newAt', newPointer), explains, written });
+}
+
+/** Rules judged by what the schemas accept; the others (a default, a format, a fixed default) say something else. */
+const NOT_ABOUT_ACCEPTANCE = new Set(['default-changed', 'default-fixed', 'format-changed', 'extensible-enum-value-removed']);
+
+/**
+ * Records a schema change with its audiences judged by the instances, not the keywords: a change
+ * is breaking for clients only if some instance a client of OLD sends (a request) is refused by
+ * NEW, or some instance NEW sends (a response) is one OLD did not allow. Where the reasoner proves
+ * that no such instance exists, at this pair or any pair around it (a removed property that
+ * additionalProperties still allows, a oneOf that still holds every old value), that audience's
+ * severity is `info` and the message says why; where it finds one, the message names it.
+ */
+function recordJudged(scope: SchemaScope, ruleId: string, message: string, oldPointer: string, newPointer: string, explains: Explains, written?: WrittenSides): WrittenSides {
+  const rule = DIFF_RULES[ruleId];
+  const kind = ruleId.replace(/^(request|response)-/, '');
+  if (!rule || NOT_ABOUT_ACCEPTANCE.has(kind) || !scope.ancestors?.length || !judgedByInstances(scope, kind, message)) return scope.recorder.record(ruleId, message, oldPointer, newPointer, scope.operation, explains, written);
+  const request = scope.context === 'request';
+  const medium: Medium = scope.wire ? 'text' : 'json';
+  // Whom an instance OLD refuses or NEW refuses concerns: clients of a request lose what NEW refuses.
+  const verdict = (audience: 'client' | 'server'): Inclusion | undefined => {
+    if (rule[audience] === 'info') return undefined;
+    const oldToNew = (audience === 'client') === request;
+    let innermost: Inclusion | undefined;
+    for (let i = scope.ancestors!.length - 1; i >= 0; i--) {
+      const [o, n] = scope.ancestors![i]!;
+      const r = oldToNew ? includes(o, n, medium) : includes(n, o, medium);
+      if (r.verdict === 'yes') return r;
+      innermost ??= r;
+    }
+    return innermost;
+  };
+  const override: { client?: Severity; server?: Severity } = {};
+  const notes: string[] = [];
+  for (const audience of ['client', 'server'] as const) {
+    const r = verdict(audience);
+    if (!r) continue;
+    const oldToNew = (audience === 'client') === request;
+    const [from, to] = oldToNew ? ['OLD', 'NEW'] : ['NEW', 'OLD'];
+    if (r.verdict === 'yes') {
+      override[audience] = 'info';
+      notes.push(`not breaking for ${audience}s: every value ${from} accepts here, ${to} accepts`);
+    } else if (r.verdict === 'no' && scope.loose && rule[audience] === 'breaking') {
+      override[audience] = 'warning';
+      notes.push(`changed for ${audience}s: as JSON, ${from} accepts ${showWitness(scope, r.witness)} and ${to} refuses it, but the body is ${scope.loose}, which the schema describes only loosely`);
+    } else if (r.verdict === 'no') notes.push(`${from} accepts ${showWitness(scope, r.witness)}, ${to} refuses it`);
+    else if (rule[audience] === 'breaking') {
+      // Undecided: both readings are possible, so "changed", never a breaking claim without a case.
+      override[audience] = 'warning';
+      notes.push(`changed for ${audience}s: whether every value ${from} accepts, ${to} accepts is not decided here (no counter-example found, no proof either)`);
+    }
+  }
+  return scope.recorder.record(ruleId, message, oldPointer, newPointer, scope.operation, explains, written, { ...override, instances: notes.join('; ') || undefined });
+}
+
+/**
+ * A property listed or unlisted says more than which values pass: a server ignores a property it
+ * does not list, a client stops reading one that is gone, and readOnly/writeOnly move a property
+ * out of a direction without changing a value. So those are judged by instances only where the
+ * side without it still covers it explicitly (additionalProperties or patternProperties with a
+ * schema): there the property is still there in all but name.
+ */
+function judgedByInstances(scope: SchemaScope, kind: string, message: string): boolean {
+  if (kind !== 'property-removed' && kind !== 'property-added') return true;
+  const name = /^property "(.*)" (?:removed|added)$/.exec(message)?.[1];
+  if (name === undefined) return false;
+  const [oldSchema, newSchema] = scope.ancestors!.at(-1)! as [JsonSchema, JsonSchema];
+  const without = kind === 'property-removed' ? newSchema : oldSchema;
+  const explicit = (value: unknown) => value !== undefined && value !== true && !(isObject(value) && Object.keys(value).length === 0);
+  const patterns = Object.keys(isObject(without.patternProperties) ? without.patternProperties : {});
+  return explicit(without.additionalProperties) || patterns.some((p) => safeTest(p, name));
+}
+
+function safeTest(pattern: string, name: string): boolean {
+  try {
+    return new RegExp(pattern, 'u').test(name);
+  } catch {
+    return false;
+  }
+}
+
+function showWitness(scope: SchemaScope, witness: unknown): string {
+  const text = JSON.stringify(witness) ?? 'a value';
+  const shown = text.length > 120 ? `${text.slice(0, 117)}...` : text;
+  if (!scope.wire || (witness !== null && typeof witness === 'object')) return shown;
+  const value = String(witness);
+  return { query: `?${scope.wire.name}=${value}`, header: `${scope.wire.name}: ${value}`, path: `{${scope.wire.name}} = ${value}`, cookie: `Cookie: ${scope.wire.name}=${value}` }[scope.wire.in] ?? shown;
 }
 
 function explainIn(scope: SchemaScope, oldPointer: string | undefined, newPointer: string | undefined): void {
@@ -103,7 +207,7 @@ function explainIn(scope: SchemaScope, oldPointer: string | undefined, newPointe
 
 function replay(scope: SchemaScope, trace: SchemaTrace, oldAt: string, newAt: string): void {
   for (const entry of trace.entries) {
-    if (entry.call === 'record') scope.recorder.record(entry.ruleId, entry.message, oldAt + entry.oldRel, newAt + entry.newRel, scope.operation, entry.explains, entry.written);
+    if (entry.call === 'record') recordJudged(scope, entry.ruleId, entry.message, oldAt + entry.oldRel, newAt + entry.newRel, entry.explains, entry.written);
     else if (entry.call === 'explain') scope.recorder.explain(entry.oldRel === undefined ? undefined : oldAt + entry.oldRel, entry.newRel === undefined ? undefined : newAt + entry.newRel);
     else compareSchemas(scope, entry.oldSchema, entry.newSchema, oldAt + entry.oldRel, newAt + entry.newRel);
   }
@@ -113,7 +217,7 @@ function replay(scope: SchemaScope, trace: SchemaTrace, oldAt: string, newAt: st
 function comparePair(scope: SchemaScope, oldSchema: JsonSchema, newSchema: JsonSchema, oldAt: string, newAt: string): void {
   const record: RecordSchemaChange = (kind, message, oldPointer = oldAt, newPointer = newAt, explains = 'both') =>
     recordIn(scope, `${scope.context}-${kind}`, message, oldPointer, newPointer, explains);
-  const at = (keyword: string) => [`${oldAt}/${keyword}`, `${newAt}/${keyword}`] as const;
+  const at = (keyword: string) => [keywordAt(oldSchema, oldAt, keyword), keywordAt(newSchema, newAt, keyword)] as const;
 
   compareTypes(oldSchema, newSchema, (kind, message) => record(kind, message, ...at('type')));
   // A schema's `example: v` (OpenAPI 3.0, deprecated in 3.1) is `examples: [v]` (JSON Schema 2020-12 §9.5) said the 3.1 way.
@@ -131,7 +235,13 @@ function comparePair(scope: SchemaScope, oldSchema: JsonSchema, newSchema: JsonS
     compareEnums(oldSchema.enum, newSchema.enum, (kind, message) => record(kind, message, ...at('enum')));
     if (!sameJson(oldSchema.const, newSchema.const)) record('const-changed', `const ${show(oldSchema.const)} → ${show(newSchema.const)}`, ...at('const'));
   }
-  if (!sameJson(oldSchema.default, newSchema.default)) record('default-changed', `default ${show(oldSchema.default)} → ${show(newSchema.default)}`, ...at('default'));
+  if (!sameJson(oldSchema.default, newSchema.default)) {
+    // A default the schema itself refused (`default: true` on a string) was never a value anyone
+    // could send or receive; making it one the schema accepts is a fix, not a new behaviour.
+    const fixed = oldSchema.default !== undefined && newSchema.default !== undefined && accepts(oldSchema, oldSchema.default) === 'no' && accepts(newSchema, newSchema.default) === 'yes';
+    record(fixed ? 'default-fixed' : 'default-changed', `default ${show(oldSchema.default)} → ${show(newSchema.default)}${fixed ? ' (the old default was not a value the schema accepts)' : ''}`, ...at('default'));
+  }
+  compareExtensibleEnums(scope, oldSchema, newSchema, ...at('x-extensible-enum'), record);
   for (const keyword of ENCODING_KEYWORDS) {
     if (oldSchema[keyword] !== newSchema[keyword]) record('format-changed', `${keyword} ${show(oldSchema[keyword])} → ${show(newSchema[keyword])}`, ...at(keyword));
   }
@@ -139,7 +249,7 @@ function comparePair(scope: SchemaScope, oldSchema: JsonSchema, newSchema: JsonS
     const before = (oldSchema[keyword] === NEUTRAL[keyword] ? undefined : oldSchema[keyword]) as number | undefined;
     const after = (newSchema[keyword] === NEUTRAL[keyword] ? undefined : newSchema[keyword]) as number | undefined;
     if (before === after) {
-      if (oldSchema[keyword] !== newSchema[keyword]) explainIn(scope, `${oldAt}/${keyword}`, `${newAt}/${keyword}`);
+      if (oldSchema[keyword] !== newSchema[keyword]) explainIn(scope, `${keywordAt(oldSchema, oldAt, keyword)}`, `${keywordAt(newSchema, newAt, keyword)}`);
       continue;
     }
     const upper = UPPER_LIMITS.includes(keyword);
@@ -192,12 +302,13 @@ function compareProperties(scope: SchemaScope, oldSchema: JsonSchema, newSchema:
   };
   for (const name of Object.keys(oldProps)) {
     const oldProp = pointerOf([name]);
-    if (!(name in newProps)) record('property-removed', `property "${name}" removed`, `${oldAt}/properties${oldProp}`, `${newAt}/properties`, 'old');
-    else if (absentHere(oldProps, name) && absentHere(newProps, name)) explainIn(scope, `${oldAt}/properties${oldProp}`, `${newAt}/properties${oldProp}`);
-    else compareSchemas(scope, oldProps[name], newProps[name], `${oldAt}/properties${oldProp}`, `${newAt}/properties${oldProp}`);
+    const [oldPointer, newPointer] = [propertyAt(oldSchema, oldAt, oldProp, name), propertyAt(newSchema, newAt, oldProp, name)];
+    if (!(name in newProps)) record('property-removed', `property "${name}" removed`, oldPointer, keywordAt(newSchema, newAt, 'properties'), 'old');
+    else if (absentHere(oldProps, name) && absentHere(newProps, name)) explainIn(scope, oldPointer, newPointer);
+    else compareSchemas(scope, oldProps[name], newProps[name], oldPointer, newPointer);
   }
   for (const name of Object.keys(newProps)) {
-    if (!(name in oldProps)) record('property-added', `property "${name}" added`, `${oldAt}/properties`, `${newAt}/properties${pointerOf([name])}`, 'new');
+    if (!(name in oldProps)) record('property-added', `property "${name}" added`, keywordAt(oldSchema, oldAt, 'properties'), propertyAt(newSchema, newAt, pointerOf([name]), name), 'new');
   }
   // Nor does whether such a property is required there.
   const oldRequired = new Set((listOf(oldSchema.required) as string[]).filter((name) => !absentHere(oldProps, name)));
@@ -218,8 +329,8 @@ function compareAccess(context: 'request' | 'response', oldSchema: JsonSchema, n
   const before = Boolean(oldSchema[keyword]);
   const after = Boolean(newSchema[keyword]);
   if (before === after) return;
-  if (after) record('property-removed', `becomes ${keyword}: no longer in ${context}s`, oldAt, `${newAt}/${keyword}`);
-  else record('property-added', `no longer ${keyword}: now in ${context}s`, `${oldAt}/${keyword}`, newAt);
+  if (after) record('property-removed', `becomes ${keyword}: no longer in ${context}s`, oldAt, `${keywordAt(newSchema, newAt, keyword)}`);
+  else record('property-added', `no longer ${keyword}: now in ${context}s`, `${keywordAt(oldSchema, oldAt, keyword)}`, newAt);
 }
 
 /** JSON Schema types as sets; `integer` is a subset of `number`. Absent `type` allows any. */
@@ -272,7 +383,7 @@ function compareBounds(scope: SchemaScope, side: 'upper' | 'lower', oldSchema: J
   const before = boundOf(oldSchema);
   const after = boundOf(newSchema);
   const label = (b: typeof before) => (b ? `${b.keyword} ${b.value}` : '(none)');
-  for (const keyword of [inclusive, exclusive]) if (oldSchema[keyword] !== newSchema[keyword]) explainIn(scope, `${oldAt}/${keyword}`, `${newAt}/${keyword}`);
+  for (const keyword of [inclusive, exclusive]) if (oldSchema[keyword] !== newSchema[keyword]) explainIn(scope, `${keywordAt(oldSchema, oldAt, keyword)}`, `${keywordAt(newSchema, newAt, keyword)}`);
   if (before?.value === after?.value && before?.exclusive === after?.exclusive) return;
   // How far in each bound reaches, on one axis: a larger score allows fewer values.
   const inward = (b: NonNullable<typeof before>) => (side === 'upper' ? -b.value : b.value);
@@ -298,20 +409,20 @@ function compareMultipleOf(before: unknown, after: unknown, record: (kind: Schem
 function compareAdditional(scope: SchemaScope, keyword: string, oldSchema: JsonSchema, newSchema: JsonSchema, oldAt: string, newAt: string, record: RecordSchemaChange): void {
   const [before, after] = withoutTrue(scope, keyword, oldSchema, newSchema, oldAt, newAt);
   const closed = (value: unknown) => value === false;
-  if (closed(after) && !closed(before)) record('additional-properties-narrowed', `${keyword} becomes false`, `${oldAt}`, `${newAt}/${keyword}`);
-  else if (closed(before) && !closed(after)) record('additional-properties-widened', `${keyword} is no longer false`, `${oldAt}/${keyword}`, `${newAt}`);
-  else if (isObject(before) && isObject(after)) compareSchemas(scope, before, after, `${oldAt}/${keyword}`, `${newAt}/${keyword}`);
-  else if (isObject(after) && before === undefined) record('additional-properties-narrowed', `unlisted properties now have a schema (${keyword})`, oldAt, `${newAt}/${keyword}`);
-  else if (isObject(before) && after === undefined) record('additional-properties-widened', `unlisted properties no longer have a schema (${keyword})`, `${oldAt}/${keyword}`, newAt);
+  if (closed(after) && !closed(before)) record('additional-properties-narrowed', `${keyword} becomes false`, `${oldAt}`, `${keywordAt(newSchema, newAt, keyword)}`);
+  else if (closed(before) && !closed(after)) record('additional-properties-widened', `${keyword} is no longer false`, `${keywordAt(oldSchema, oldAt, keyword)}`, `${newAt}`);
+  else if (isObject(before) && isObject(after)) compareSchemas(scope, before, after, `${keywordAt(oldSchema, oldAt, keyword)}`, `${keywordAt(newSchema, newAt, keyword)}`);
+  else if (isObject(after) && before === undefined) record('additional-properties-narrowed', `unlisted properties now have a schema (${keyword})`, oldAt, `${keywordAt(newSchema, newAt, keyword)}`);
+  else if (isObject(before) && after === undefined) record('additional-properties-widened', `unlisted properties no longer have a schema (${keyword})`, `${keywordAt(oldSchema, oldAt, keyword)}`, newAt);
 }
 
 /** A subschema keyword that constrains only where present (absent is `true`). */
 function compareSubschema(scope: SchemaScope, keyword: string, oldSchema: JsonSchema, newSchema: JsonSchema, oldAt: string, newAt: string, record: RecordSchemaChange): void {
   const [before, after] = withoutTrue(scope, keyword, oldSchema, newSchema, oldAt, newAt);
   if (before === undefined && after === undefined) return;
-  if (before === undefined) return record('constraint-narrowed', `${keyword} added`, oldAt, `${newAt}/${keyword}`, 'new');
-  if (after === undefined) return record('constraint-widened', `${keyword} removed`, `${oldAt}/${keyword}`, newAt, 'old');
-  compareSchemas(scope, before, after, `${oldAt}/${keyword}`, `${newAt}/${keyword}`);
+  if (before === undefined) return record('constraint-narrowed', `${keyword} added`, oldAt, `${keywordAt(newSchema, newAt, keyword)}`, 'new');
+  if (after === undefined) return record('constraint-widened', `${keyword} removed`, `${keywordAt(oldSchema, oldAt, keyword)}`, newAt, 'old');
+  compareSchemas(scope, before, after, `${keywordAt(oldSchema, oldAt, keyword)}`, `${keywordAt(newSchema, newAt, keyword)}`);
 }
 
 /**
@@ -321,7 +432,7 @@ function compareSubschema(scope: SchemaScope, keyword: string, oldSchema: JsonSc
 function withoutTrue(scope: SchemaScope, keyword: string, oldSchema: JsonSchema, newSchema: JsonSchema, oldAt: string, newAt: string): [unknown, unknown] {
   const open = (value: unknown) => keyword !== 'contains' && value === true || (isObject(value) && Object.keys(value).length === 0);
   const [before, after] = [open(oldSchema[keyword]) ? undefined : oldSchema[keyword], open(newSchema[keyword]) ? undefined : newSchema[keyword]];
-  if (before === undefined && after === undefined && oldSchema[keyword] !== newSchema[keyword]) explainIn(scope, `${oldAt}/${keyword}`, `${newAt}/${keyword}`);
+  if (before === undefined && after === undefined && oldSchema[keyword] !== newSchema[keyword]) explainIn(scope, `${keywordAt(oldSchema, oldAt, keyword)}`, `${keywordAt(newSchema, newAt, keyword)}`);
   return [before, after];
 }
 
@@ -331,11 +442,11 @@ function compareSchemaMap(scope: SchemaScope, keyword: string, oldSchema: JsonSc
   const after = (isObject(newSchema[keyword]) ? newSchema[keyword] : {}) as Record<string, unknown>;
   for (const key of Object.keys(before)) {
     const token = pointerOf([key]);
-    if (key in after) compareSchemas(scope, before[key], after[key], `${oldAt}/${keyword}${token}`, `${newAt}/${keyword}${token}`);
-    else record('constraint-widened', `${keyword} "${key}" removed`, `${oldAt}/${keyword}${token}`, `${newAt}`, 'old');
+    if (key in after) compareSchemas(scope, before[key], after[key], `${keywordAt(oldSchema, oldAt, keyword)}${token}`, `${keywordAt(newSchema, newAt, keyword)}${token}`);
+    else record('constraint-widened', `${keyword} "${key}" removed`, `${keywordAt(oldSchema, oldAt, keyword)}${token}`, `${newAt}`, 'old');
   }
   for (const key of Object.keys(after)) {
-    if (!(key in before)) record('constraint-narrowed', `${keyword} "${key}" added`, oldAt, `${newAt}/${keyword}${pointerOf([key])}`, 'new');
+    if (!(key in before)) record('constraint-narrowed', `${keyword} "${key}" added`, oldAt, `${keywordAt(newSchema, newAt, keyword)}${pointerOf([key])}`, 'new');
   }
 }
 
@@ -356,14 +467,46 @@ function compareDependentRequired(oldSchema: JsonSchema, newSchema: JsonSchema, 
   }
 }
 
-/** `prefixItems` by position: an added position constrains one more item, a removed one frees it. */
+/**
+ * Arrays position by position (2020-12 §10.3.1.1): a position is judged by `prefixItems` where it
+ * has one and by `items` after them, so `prefixItems` added beside `items` changes position 0 from
+ * what `items` allowed to what the new entry allows, judged by the instances each accepts.
+ */
 function comparePrefixItems(scope: SchemaScope, oldSchema: JsonSchema, newSchema: JsonSchema, oldAt: string, newAt: string, record: RecordSchemaChange): void {
   const before = listOf(oldSchema.prefixItems);
   const after = listOf(newSchema.prefixItems);
   const common = Math.min(before.length, after.length);
   for (let i = 0; i < common; i++) compareSchemas(scope, before[i], after[i], `${oldAt}/prefixItems/${i}`, `${newAt}/prefixItems/${i}`);
-  for (let i = common; i < after.length; i++) record('constraint-narrowed', `prefixItems ${i} added`, oldAt, `${newAt}/prefixItems/${i}`, 'new');
-  for (let i = common; i < before.length; i++) record('constraint-widened', `prefixItems ${i} removed`, `${oldAt}/prefixItems/${i}`, newAt, 'old');
+  for (let i = common; i < Math.max(before.length, after.length); i++) {
+    const added = i >= before.length;
+    const oldPosition = added ? oldSchema.items : before[i];
+    const newPosition = added ? after[i] : newSchema.items;
+    const oldPointer = added ? (oldSchema.items === undefined ? oldAt : `${oldAt}/items`) : `${oldAt}/prefixItems/${i}`;
+    const newPointer = added ? `${newAt}/prefixItems/${i}` : newSchema.items === undefined ? newAt : `${newAt}/items`;
+    const what = `prefixItems ${i} ${added ? 'added' : 'removed'} (position ${i} was judged by ${added ? 'items' : `prefixItems ${i}`}, now by ${added ? `prefixItems ${i}` : 'items'})`;
+    const widened = includes(oldPosition, newPosition).verdict;
+    const narrowed = includes(newPosition, oldPosition).verdict;
+    if (widened === 'yes' && narrowed === 'yes') explainIn(scope, oldPointer, newPointer);
+    else if (widened === 'yes') record('constraint-widened', what, oldPointer, newPointer, added ? 'new' : 'old');
+    else if (narrowed === 'yes') record('constraint-narrowed', what, oldPointer, newPointer, added ? 'new' : 'old');
+    else if (widened === 'no' && narrowed === 'no') record('type-changed', what, oldPointer, newPointer, added ? 'new' : 'old');
+    else record('schema-changed', `${what}: neither is known to include the other`, oldPointer, newPointer, added ? 'new' : 'old');
+  }
+}
+
+/**
+ * `x-extensible-enum` (Zalando's guideline 112, read by oasdiff): the values a reader must expect,
+ * open to more. A value removed is one a client may still send or expect: a warning, not
+ * documentation. Values added are what the extension promises.
+ */
+function compareExtensibleEnums(scope: SchemaScope, oldSchema: JsonSchema, newSchema: JsonSchema, oldPointer: string, newPointer: string, record: RecordSchemaChange): void {
+  const before = listOf(oldSchema['x-extensible-enum']);
+  const after = listOf(newSchema['x-extensible-enum']);
+  if (before.length === 0 && after.length === 0) return;
+  const kept = new Set(after.map((v) => canonical(v)));
+  const removed = before.filter((v) => !kept.has(canonical(v)));
+  if (removed.length > 0) record('extensible-enum-value-removed', `x-extensible-enum values removed: ${removed.map((v) => show(v)).join(', ')}`, oldPointer, newPointer);
+  else explainIn(scope, oldPointer, newPointer);
 }
 
 /**
@@ -375,23 +518,23 @@ function compareBranches(scope: SchemaScope, keyword: 'allOf' | 'anyOf' | 'oneOf
   const before = listOf(oldSchema[keyword]);
   const after = listOf(newSchema[keyword]);
   if (before.length === 0 && after.length === 0) return;
-  if (before.length === 0) return record('constraint-narrowed', `${keyword} added`, oldAt, `${newAt}/${keyword}`, 'new');
-  if (after.length === 0) return record('constraint-widened', `${keyword} removed`, `${oldAt}/${keyword}`, newAt, 'old');
+  if (before.length === 0) return record('constraint-narrowed', `${keyword} added`, oldAt, `${keywordAt(newSchema, newAt, keyword)}`, 'new');
+  if (after.length === 0) return record('constraint-widened', `${keyword} removed`, `${keywordAt(oldSchema, oldAt, keyword)}`, newAt, 'old');
   const { pairs, removed, added } = pairBranches(
     before.map((schema) => ({ schema, ref: () => scope.recorder.componentOf('old', schema) })),
     after.map((schema) => ({ schema, ref: () => scope.recorder.componentOf('new', schema) })),
   );
   for (const [i, j] of pairs) {
-    compareSchemas(scope, before[i], after[j], `${oldAt}/${keyword}/${i}`, `${newAt}/${keyword}/${j}`);
+    compareSchemas(scope, before[i], after[j], `${keywordAt(oldSchema, oldAt, keyword)}/${i}`, `${keywordAt(newSchema, newAt, keyword)}/${j}`);
     // The catch-all pass walks arrays by position; a branch that moved is compared above, not there.
-    if (i !== j) explainIn(scope, `${oldAt}/${keyword}/${i}`, `${newAt}/${keyword}/${j}`);
+    if (i !== j) explainIn(scope, `${keywordAt(oldSchema, oldAt, keyword)}/${i}`, `${keywordAt(newSchema, newAt, keyword)}/${j}`);
   }
   // A branch list that appears constrains, one that goes frees (above); within a list, a branch of
   // allOf is one more constraint and a branch of anyOf/oneOf one more alternative.
   const adds: SchemaKind = keyword === 'allOf' ? 'constraint-narrowed' : 'type-widened';
   const removes: SchemaKind = keyword === 'allOf' ? 'constraint-widened' : 'type-narrowed';
-  for (const j of added) record(adds, `${keyword} branch ${j} added`, `${oldAt}`, `${newAt}/${keyword}/${j}`, 'new');
-  for (const i of removed) record(removes, `${keyword} branch ${i} removed`, `${oldAt}/${keyword}/${i}`, `${newAt}`, 'old');
+  for (const j of added) record(adds, `${keyword} branch ${j} added`, `${oldAt}`, `${keywordAt(newSchema, newAt, keyword)}/${j}`, 'new');
+  for (const i of removed) record(removes, `${keyword} branch ${i} removed`, `${keywordAt(oldSchema, oldAt, keyword)}/${i}`, `${newAt}`, 'old');
 }
 
 /** An array keyword's items; a malformed (non-array) value reads as none, the diff being no validator. */

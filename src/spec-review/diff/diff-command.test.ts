@@ -77,7 +77,7 @@ describe('flag-admin spec diff', () => {
   it('finds nothing between a spec and itself', async () => {
     const { code, stdout, stderr } = await cli(['spec', 'diff', BASE_FILE, BASE_FILE]);
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
-    expect(stdout).toMatch(/^\S*base\.yaml → \S*base\.yaml: no changes\n$/);
+    expect(stdout).toMatch(/^Verdict: no changes — \S*base\.yaml → \S*base\.yaml\n$/);
   });
 
   it('finds nothing in the same spec reformatted: JSON, keys reordered, sets reordered, a $ref inlined', async () => {
@@ -178,7 +178,7 @@ describe('flag-admin spec diff', () => {
   it('reads OLD from stdin given -, as `git show main:spec/openapi.yaml | flag-admin spec diff - spec/openapi.yaml`', async () => {
     const committed = execFileSync('git', ['show', 'HEAD:spec/openapi.yaml'], { encoding: 'utf8' });
     const { code, stdout } = await cli(['spec', 'diff', '-', 'spec/openapi.yaml'], { stdin: committed, cwd: join(FIXTURES, '..', '..', '..') });
-    expect(stdout).toMatch(/^<stdin> → spec\/openapi\.yaml: /m);
+    expect(stdout).toMatch(/^Verdict: .* — <stdin> → spec\/openapi\.yaml/m);
     expect(code).toBeLessThan(2);
   });
 
@@ -188,9 +188,10 @@ describe('flag-admin spec diff', () => {
     const text = await cliInProcess(['spec', 'diff', files['old.yaml']!, files['new.yaml']!]);
     expect(text.stdout).toMatch(/^BREAKING {2}response-enum-widened {2}\(clients: breaking, servers: info\)$/m);
     expect(text.stdout).toMatch(/^ {2}old: .*old\.yaml:\d+:\d+ #\/components\/schemas\/Pet\/properties\/kind\/enum$/m);
-    expect(text.stdout).toContain('breaking for clients: 1, for servers: 0');
+    expect(text.stdout.split('\n')[0]).toMatch(/^Verdict: breaking for clients \(1 change\), not for servers — /);
+    expect(text.stdout).toContain('  instances: NEW accepts "bird", OLD refuses it');
     const markdown = await cliInProcess(['spec', 'diff', files['old.yaml']!, files['new.yaml']!, '--format', 'markdown']);
-    expect(markdown.stdout).toMatch(/^\| breaking \| `response-enum-widened` \| breaking \| info \| enum values added: "bird" \| GET \/pets\/\{petId\} \|/m);
+    expect(markdown.stdout).toMatch(/^\| breaking \| `response-enum-widened` \| breaking \| info \| enum values added: "bird" \(NEW accepts "bird", OLD refuses it\) \| GET \/pets\/\{petId\} \|/m);
     expect(markdown.code).toBe(1);
   });
 

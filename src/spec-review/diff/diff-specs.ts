@@ -10,6 +10,7 @@ import { compareSchemas, show, type SchemaScope } from './compare-schemas.ts';
 import { SEVERITY_ORDER } from './diff-rules.ts';
 import { canonical, shapeKey } from './canonical-json.ts';
 import { assertComparable } from './comparable-shape.ts';
+import { mergeAllOf } from './merge-all-of.ts';
 import { reportUnclassified } from './unclassified-changes.ts';
 
 export interface DiffResult {
@@ -43,8 +44,15 @@ export function diffVersions(oldVersion: SpecVersion, newVersion: SpecVersion, {
     if (before !== after) recorder.record('version-changed', `info.version ${show(before)} → ${show(after)}`, '/info/version', '/info/version');
   }
   reportUnclassified(recorder, oldVersion.dereferenced, newVersion.dereferenced);
+  // By impact on clients first, then on servers: an operation added (breaking only servers of OLD)
+  // comes after every change a client of OLD meets.
   const changes = [...recorder.changes].sort(
-    (a, b) => SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity) || a.ruleId.localeCompare(b.ruleId) || a.old.pointer.localeCompare(b.old.pointer) || a.new.pointer.localeCompare(b.new.pointer),
+    (a, b) =>
+      SEVERITY_ORDER.indexOf(a.client) - SEVERITY_ORDER.indexOf(b.client) ||
+      SEVERITY_ORDER.indexOf(a.server) - SEVERITY_ORDER.indexOf(b.server) ||
+      a.ruleId.localeCompare(b.ruleId) ||
+      a.old.pointer.localeCompare(b.old.pointer) ||
+      a.new.pointer.localeCompare(b.new.pointer),
   );
   return {
     old: oldSource.file,
@@ -122,6 +130,7 @@ function compareOperations(recorder: ChangeRecorder, oldDoc: JsonSchema, newDoc:
       recorder.record('operation-id-changed', `operationId ${show(old.operation.operationId)} → ${show(now.operation.operationId)}`, `${old.pointer}/operationId`, `${now.pointer}/operationId`, label);
     }
     if (!old.operation.deprecated && now.operation.deprecated) recorder.record('operation-deprecated', `${label} is deprecated`, old.pointer, `${now.pointer}/deprecated`, label, 'new');
+    compareSunset(recorder, old, now, label);
     recorder.mirrored = old.mirrored;
     compareParameters(recorder, old, now, label);
     compareRequestBodies(recorder, old, now, label);
@@ -147,6 +156,17 @@ function recordRemoval(recorder: ChangeRecorder, old: OperationAt, asOf: Date): 
   const day = sunset.date.toISOString().slice(0, 10);
   if (sunset.date.getTime() <= asOf.getTime()) return void recorder.record('operation-removed-after-sunset', `${label} removed after its sunset date ${day} (${sunset.from})`, old.pointer, containerOf(old.pointer), label, 'old');
   recorder.record('operation-removed', `${label} removed before its sunset date ${day} (${sunset.from})`, old.pointer, containerOf(old.pointer), label, 'old');
+}
+
+/**
+ * The `x-sunset` of a deprecated operation is its announced end, which this diff itself reads
+ * (recordRemoval): losing it leaves clients without the date, moving it changes their plan.
+ */
+function compareSunset(recorder: ChangeRecorder, old: OperationAt, now: OperationAt, label: string): void {
+  const [before, after] = [old.operation['x-sunset'], now.operation['x-sunset']];
+  if (before === undefined || !old.operation.deprecated || String(before) === String(after)) return;
+  if (after === undefined) recorder.record('operation-sunset-removed', `${label}: x-sunset ${show(before)} removed`, `${old.pointer}/x-sunset`, now.pointer, label, 'old');
+  else recorder.record('operation-sunset-changed', `${label}: x-sunset ${show(before)} → ${show(after)}`, `${old.pointer}/x-sunset`, `${now.pointer}/x-sunset`, label);
 }
 
 /** Where an operation's path item sits: `/paths`, `/webhooks`, or an operation's callback. */
@@ -203,11 +223,19 @@ function parametersOf(at: OperationAt): Map<string, ParameterAt> {
 }
 
 /** How a parameter is written when the spec does not say (OAS 3.1 §4.8.12.4): compared as written or defaulted. */
-function serializationOf(parameter: JsonSchema): string {
+function serializationOf(parameter: JsonSchema, scalar = false): string {
   const style = parameter.style ?? (parameter.in === 'query' || parameter.in === 'cookie' ? 'form' : 'simple');
-  const explode = parameter.explode ?? style === 'form';
+  const explode = scalar ? 'n/a' : (parameter.explode ?? style === 'form');
   const media = Object.keys((parameter.content ?? {}) as object).join(',');
   return `style=${String(style)} explode=${String(explode)} allowReserved=${Boolean(parameter.allowReserved)} allowEmptyValue=${Boolean(parameter.allowEmptyValue)}${media ? ` content=${media}` : ''}`;
+}
+
+/** Whether a parameter's values are only ever scalars: a `type` without array or object (allOf merged). */
+function isScalar(schema: unknown): boolean {
+  const s = (mergeAllOf(schema) ?? schema) as JsonSchema | undefined;
+  if (!s || typeof s !== 'object' || s.type === undefined || s.anyOf || s.oneOf) return false;
+  const types = Array.isArray(s.type) ? s.type : [s.type];
+  return !types.includes('array') && !types.includes('object');
 }
 
 /** A parameter's schema: `schema`, or that of its one `content` media type. */
@@ -232,14 +260,20 @@ function compareParameters(recorder: ChangeRecorder, old: OperationAt, now: Oper
     else if (parameter.name !== match.parameter.name) recorder.record('parameter-renamed', `${name(parameter)} renamed "${String(match.parameter.name)}"`, `${pointer}/name`, `${match.pointer}/name`, label);
     if (!parameter.required && match.parameter.required) recorder.record('parameter-became-required', `${name(parameter)} becomes required`, pointer, `${match.pointer}/required`, label);
     if (parameter.required && !match.parameter.required) recorder.record('parameter-became-optional', `${name(parameter)} becomes optional`, `${pointer}/required`, match.pointer, label);
-    const [oldWay, newWay] = [serializationOf(parameter), serializationOf(match.parameter)];
+    // `explode` only changes how an array or an object is written (OAS 3.1 §4.8.12.4): for a value
+    // that is a scalar on both sides, `?q=a` is written the same either way.
+    const scalar = isScalar(parameterSchema(parameter, pointer).schema) && isScalar(parameterSchema(match.parameter, match.pointer).schema);
+    const [oldWay, newWay] = [serializationOf(parameter, scalar), serializationOf(match.parameter, scalar)];
     if (oldWay !== newWay) recorder.record('parameter-serialization-changed', `${name(parameter)}: ${oldWay} → ${newWay}`, pointer, match.pointer, label);
     else for (const keyword of ['style', 'explode', 'allowReserved', 'allowEmptyValue']) recorder.explain(`${pointer}/${keyword}`, `${match.pointer}/${keyword}`);
     // Moved (between the path item and the operation, or within the list): compared here, not by position.
     if (pointer !== match.pointer) recorder.explain(pointer, match.pointer);
     const oldSchema = parameterSchema(parameter, pointer);
     const newSchema = parameterSchema(match.parameter, match.pointer);
-    compareSchemas(scope, oldSchema.schema, newSchema.schema, oldSchema.at, newSchema.at);
+    // Without `content`, a parameter's value is text on the wire (OAS 3.1 §4.8.12.4): `?limit=5` is
+    // as good to a string parameter as to an integer one, and `?tag=a` to an exploded form array.
+    const wire = parameter.content || match.parameter.content ? undefined : { name: String(parameter.name), in: String(parameter.in) };
+    compareSchemas({ ...scope, wire }, oldSchema.schema, newSchema.schema, oldSchema.at, newSchema.at);
   }
   for (const [key, { parameter, pointer }] of after) {
     if (before.has(key)) continue;
@@ -305,7 +339,9 @@ function compareHeaders(recorder: ChangeRecorder, before: JsonSchema, after: Jso
     else for (const keyword of ['style', 'explode', 'allowReserved', 'allowEmptyValue']) recorder.explain(`${oldHeader}/${keyword}`, `${newHeader}/${keyword}`);
     const oldSchema = parameterSchema(header, oldHeader);
     const newSchema = parameterSchema(match.header, newHeader);
-    compareSchemas(scope, oldSchema.schema, newSchema.schema, oldSchema.at, newSchema.at);
+    // A header's value is text, as a parameter's (OAS 3.1 §4.8.21).
+    const wire = header.content || match.header.content ? undefined : { name, in: 'header' };
+    compareSchemas({ ...scope, wire }, oldSchema.schema, newSchema.schema, oldSchema.at, newSchema.at);
   }
   for (const [key, { name }] of newHeaders) {
     if (!oldHeaders.has(key)) recorder.record('response-header-added', `response ${status}: header ${name} added`, oldAt, `${newAt}/headers${pointerOf([name])}`, label, 'new');
@@ -343,7 +379,11 @@ function compareContent(recorder: ChangeRecorder, context: 'request' | 'response
     const newMedia = `${newAt}/content${pointerOf([match])}`;
     if (essence(match) === essence(mediaType)) paired.add(match);
     if (match !== mediaType) recorder.explain(oldMedia, essence(match) === essence(mediaType) ? newMedia : undefined);
-    const scope: SchemaScope = { recorder, context, operation: label, seen: new WeakMap() };
+    // JSON Schema describes a JSON body's values (and a text one's single value) as they are; an
+    // XML body only loosely, through the XML Object's mapping (OAS 3.1 §4.8.26), where an element
+    // may read as an object or as its text: there a witness is no proof.
+    const loose = /^(?:application|text)\/(?:[\w.-]+\+)?xml$/.test(essence(mediaType)) ? essence(mediaType) : undefined;
+    const scope: SchemaScope = { recorder, context, operation: label, seen: new WeakMap(), ...(loose ? { loose } : {}) };
     const [oldSchema, newSchema] = [oldContent[mediaType]!.schema, newContent[match]!.schema];
     // A media type without a schema allows any content: gaining one constrains, losing one frees.
     if (oldSchema === undefined && newSchema !== undefined) recorder.record(`${context}-schema-added`, `${what}: ${mediaType} gains a schema`, oldMedia, `${newMedia}/schema`, label, 'new');

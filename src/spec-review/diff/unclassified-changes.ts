@@ -1,4 +1,4 @@
-import { pointerOf } from '../../contract/json-pointer.ts';
+import { escapePointerToken, pointerTokens } from '../../contract/json-pointer.ts';
 import type { ChangeRecorder } from './change-recorder.ts';
 import { canonical } from './canonical-json.ts';
 
@@ -24,12 +24,12 @@ const COMPARED_WHERE_USED = ['schemas', 'responses', 'parameters', 'requestBodie
  */
 export function reportUnclassified(recorder: ChangeRecorder, oldDoc: unknown, newDoc: unknown): void {
   const seen = new Set<unknown>();
-  const visit = (before: unknown, after: unknown, oldTokens: string[], newTokens: string[]): void => {
-    const oldAt = pointerOf(oldTokens);
-    const newAt = pointerOf(newTokens);
+  // Pointers are built as the walk goes down (one token appended per level), not from the whole
+  // token list at every node: on GitHub's document that rebuilding was ~1.5 s of escaping.
+  const child = (at: string, token: string) => `${at}/${token.includes('~') || token.includes('/') ? escapePointerToken(token) : token}`;
+  const visit = (before: unknown, after: unknown, oldAt: string, newAt: string, key: string): void => {
     if (COMPARED_WHERE_USED.some((root) => oldAt === root || oldAt.startsWith(`${root}/`))) return;
     if (recorder.isExplained(oldAt, newAt)) return;
-    const key = newTokens.at(-1) ?? '';
     if (isMap(before) && isMap(after)) {
       if (seen.has(before)) return;
       seen.add(before);
@@ -40,12 +40,12 @@ export function reportUnclassified(recorder: ChangeRecorder, oldDoc: unknown, ne
       for (const paired of new Set([...oldNames.keys(), ...newNames.keys()])) {
         const oldName = oldNames.get(paired) ?? newNames.get(paired)!;
         const newName = newNames.get(paired) ?? oldNames.get(paired)!;
-        visit(before[oldName], after[newName], [...oldTokens, oldName], [...newTokens, newName]);
+        visit(before[oldName], after[newName], child(oldAt, oldName), child(newAt, newName), newName);
       }
       return;
     }
     if (Array.isArray(before) && Array.isArray(after) && !SET_KEYS.has(key) && before.length === after.length) {
-      before.forEach((item, index) => visit(item, after[index], [...oldTokens, String(index)], [...newTokens, String(index)]));
+      before.forEach((item, index) => visit(item, after[index], `${oldAt}/${index}`, `${newAt}/${index}`, String(index)));
       return;
     }
     // Maps and equal-length arrays were walked above; what is left differs unless both are equal scalars
@@ -53,18 +53,18 @@ export function reportUnclassified(recorder: ChangeRecorder, oldDoc: unknown, ne
     const same = SET_KEYS.has(key) && Array.isArray(before) && Array.isArray(after) ? sameSet(before, after) : before === after;
     // A value added, removed or resized whole, of which a rule already reported a part, is that change.
     if (same || recorder.explainsPartOf(oldAt, newAt)) return;
-    const documentation = newTokens.some((token) => DOCUMENTATION_KEYS.has(token) || token.startsWith('x-'));
+    const documentation = pointerTokens(newAt).some((token) => DOCUMENTATION_KEYS.has(token) || token.startsWith('x-'));
     const what = before === undefined ? 'added' : after === undefined ? 'removed' : 'changed';
     recorder.record(
       documentation ? 'documentation-changed' : 'other-change',
       `"${key || '(root)'}" ${what}`,
-      before === undefined ? parentOf(oldTokens) : oldAt,
-      after === undefined ? parentOf(newTokens) : newAt,
+      before === undefined ? parentOf(oldAt) : oldAt,
+      after === undefined ? parentOf(newAt) : newAt,
       undefined,
       before === undefined ? 'new' : after === undefined ? 'old' : 'both',
     );
   };
-  visit(oldDoc, newDoc, [], []);
+  visit(oldDoc, newDoc, '', '', '');
 }
 
 function isMap(value: unknown): value is Record<string, unknown> {
@@ -77,6 +77,6 @@ function sameSet(before: unknown[], after: unknown[]): boolean {
   return a.size === b.size && [...a].every((v) => b.has(v));
 }
 
-function parentOf(tokens: string[]): string {
-  return pointerOf(tokens.slice(0, -1));
+function parentOf(pointer: string): string {
+  return pointer.slice(0, pointer.lastIndexOf('/'));
 }

@@ -1,0 +1,100 @@
+// How far `flag-admin spec diff` agrees with oasdiff's own test corpus (github.com/oasdiff/oasdiff:
+// the document pairs under data/ and the expectations its checker tests state), as an
+// independent reference for issue 20. Nothing of oasdiff's is kept here: the corpus is read from
+// the path given, a checkout (or `git archive HEAD data checker` of one).
+//
+// A case is one ordered pair of documents a checker test diffs without editing them in Go, with
+// an expectation: breaking when the test expects a change oasdiff rates ERR (its level for
+// "breaking"), not breaking when it expects only WARN/INFO changes or none (`require.Empty`).
+// Our verdict: breaking when the diff finds a change breaking for clients.
+//
+// Usage: node scripts/oasdiff-agreement.ts OASDIFF_CHECKOUT [--bin bin/flag-admin.js] [--list]
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+
+const { values, positionals } = parseArgs({ allowPositionals: true, options: { bin: { type: 'string', default: 'bin/flag-admin.js' }, list: { type: 'boolean', default: false } } });
+const root = positionals[0];
+if (!root || !existsSync(join(root, 'checker', 'rules.go'))) {
+  console.error('usage: node scripts/oasdiff-agreement.ts OASDIFF_CHECKOUT [--bin FILE] [--list]  (a checkout with checker/ and data/)');
+  process.exit(2);
+}
+const checker = join(root, 'checker');
+
+// The level oasdiff gives each change id: `newBackwardCompatibilityRule(FooId, ERR, ...)`.
+const levels = new Map<string, string>();
+for (const m of readFileSync(join(checker, 'rules.go'), 'utf8').matchAll(/newBackwardCompatibilityRule\(\s*(\w+Id)\s*,\s*(ERR|WARN|INFO)/g)) levels.set(m[1]!, m[2]!);
+
+interface Case {
+  old: string;
+  new: string;
+  breaking: boolean;
+  tests: string[];
+}
+const cases = new Map<string, Case>();
+
+for (const file of readdirSync(checker).filter((f) => f.endsWith('_test.go'))) {
+  const source = readFileSync(join(checker, file), 'utf8');
+  for (const fn of source.split(/\nfunc /).slice(1)) {
+    const name = /^(Test\w+)\(t \*testing\.T\)/.exec(fn)?.[1];
+    if (!name) continue;
+    // Documents by the variable they are opened into.
+    const docs = new Map<string, string>();
+    for (const m of fn.matchAll(/(\w+), (?:_|err) :?= open\("\.\.\/data\/([^"]+)"\)/g)) docs.set(m[1]!, m[2]!);
+    for (const m of fn.matchAll(/(\w+) :?= l\(t, (\d+)\)/g)) docs.set(m[1]!, `openapi-test${m[2]}.yaml`);
+    const call = /diff\.Get\w*\([^,()]+(?:\([^)]*\))?,\s*(\w+),\s*(\w+)\)/.exec(fn);
+    if (!call || !docs.has(call[1]!) || !docs.has(call[2]!)) continue;
+    // Edited in Go before the diff: not a pair of documents as written.
+    if (/\.Spec\.[^\n]*[^=!<>:]=[^=]|\.Spec\.[^\n]*\.(Set|Delete)\(|Extensions\[/.test(fn)) continue;
+    const stated = [...fn.matchAll(/Level:\s*checker\.(ERR|WARN|INFO)/g)].map((m) => m[1]!);
+    const ids = [...fn.matchAll(/checker\.(\w+Id)\b/g)].map((m) => levels.get(m[1]!)).filter((l): l is string => l !== undefined);
+    const empty = /require\.(Empty|Len)\(t, errs(, 0)?\)/.test(fn) && !/require\.NotEmpty/.test(fn);
+    if (stated.length === 0 && ids.length === 0 && !empty) continue;
+    const breaking = [...stated, ...ids].includes('ERR');
+    const [old, now] = [docs.get(call[1]!)!, docs.get(call[2]!)!];
+    if (old === now) continue;
+    const key = `${old} → ${now}`;
+    const known = cases.get(key);
+    if (known) {
+      known.breaking ||= breaking;
+      known.tests.push(name);
+    } else cases.set(key, { old, new: now, breaking, tests: [name] });
+  }
+}
+
+let read = 0;
+let agree = 0;
+let theirBreaking = 0;
+let recalled = 0;
+const falseBreaking: string[] = [];
+const missed: string[] = [];
+const unread: string[] = [];
+for (const c of cases.values()) {
+  const run = spawnSync(process.execPath, [resolve(values.bin), 'spec', 'diff', join(root, 'data', c.old), join(root, 'data', c.new), '--format', 'json', '--as-of', '2026-11-24'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  if (run.status === 2 || !run.stdout) {
+    unread.push(`${c.old} → ${c.new}: ${run.stderr.trim().split('\n')[0]}`);
+    continue;
+  }
+  read++;
+  const report = JSON.parse(run.stdout) as { breaking: { client: number }; changes: { ruleId: string; client: string; message: string }[] };
+  const ours = report.breaking.client > 0;
+  if (c.breaking) theirBreaking++;
+  if (ours === c.breaking) agree++;
+  if (ours && c.breaking) recalled++;
+  const why = report.changes.filter((x) => x.client === 'breaking').map((x) => `${x.ruleId}: ${x.message}`).join('; ');
+  if (ours && !c.breaking) falseBreaking.push(`${c.old} → ${c.new} (${c.tests.join(', ')}): ours ${why}`);
+  if (!ours && c.breaking) missed.push(`${c.old} → ${c.new} (${c.tests.join(', ')}): ours ${report.changes.map((x) => `${x.ruleId}[${x.client}]`).join(', ') || 'no change'}`);
+}
+
+const pct = (n: number, d: number) => (d === 0 ? '–' : `${((100 * n) / d).toFixed(1)}%`);
+console.log(`oasdiff corpus (${root}), cases: ${cases.size}, read: ${read}`);
+console.log(`agreement: ${agree}/${read} (${pct(agree, read)})`);
+console.log(`breaking recall: ${recalled}/${theirBreaking} (${pct(recalled, theirBreaking)})`);
+console.log(`breaking where oasdiff expects none (to review): ${falseBreaking.length}`);
+if (values.list) {
+  for (const [title, list] of [['breaking where oasdiff expects none', falseBreaking], ['missed breaking', missed], ['not read', unread]] as const) {
+    console.log(`\n## ${title} (${list.length})`);
+    for (const line of list) console.log(`- ${line}`);
+  }
+}
