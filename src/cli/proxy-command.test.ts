@@ -70,6 +70,15 @@ describe('flag-admin proxy', () => {
     expect(await mock.exited).toBe(0);
   });
 
+  it('refuses --add-cors with --no-cors, and a --target-timeout that is not a whole number of milliseconds', async () => {
+    const both = run(['proxy', '--target', 'http://127.0.0.1:1', '--add-cors', '--no-cors']);
+    expect(await both.exited).toBe(2);
+    expect(both.err()).toContain('--add-cors and --no-cors contradict each other');
+    const timeout = run(['proxy', '--target', 'http://127.0.0.1:1', '--target-timeout', '2s']);
+    expect(await timeout.exited).toBe(2);
+    expect(timeout.err()).toContain('--target-timeout expects a whole number of milliseconds, at least 1, got "2s"');
+  });
+
   it('says which port is taken in one line and exits 1, as the mock does', async () => {
     const blocker = createServer();
     await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));

@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { renderJson } from '../../conformance/report/json.ts';
 import { renderJunit } from '../../conformance/report/junit.ts';
 import { hideUrlCredentials } from '../../conformance/report/hide-url-credentials.ts';
+import { DEFAULT_TARGET_TIMEOUT_MS } from '../proxy/forward-to-target.ts';
 import { startProxy, type ProxyLogLine, type RunningProxy } from '../proxy/start-proxy.ts';
 import { formatAccessLog } from './access-log.ts';
 import { UsageError, usageFailure, type CommandIo } from './io.ts';
@@ -24,6 +25,13 @@ request of its own; keys are never logged, recorded or reported.
                            (flag-admin mock --fixtures FILE); keys become placeholders, printed once
   --json FILE  --junit FILE  write the reports on exit
   --strict                 also flag properties the spec does not list
+  --target-timeout MS      the backend may stay silent this long (before its answer, or within
+                           its body); then the client gets 504, or its connection is cut
+                                                                    (default ${DEFAULT_TARGET_TIMEOUT_MS})
+  --add-cors               also answer preflights and add CORS headers to forwarded answers, as
+                           the mock does (for a backend without CORS of its own; it changes what
+                           clients get). Otherwise the backend's CORS is forwarded as sent and
+                           --cors-origin/--no-cors apply to the proxy's own /__mock/ routes only
 ${SERVER_FLAGS_USAGE}`;
 
 interface ProxyArgs extends ServerArgs {
@@ -32,6 +40,8 @@ interface ProxyArgs extends ServerArgs {
   json: string | undefined;
   junit: string | undefined;
   strict: boolean;
+  addCors: boolean;
+  targetTimeoutMs: number;
 }
 
 function parseProxyArgs(argv: string[], env: Record<string, string | undefined>): ProxyArgs {
@@ -42,6 +52,8 @@ function parseProxyArgs(argv: string[], env: Record<string, string | undefined>)
     json: { type: 'string' },
     junit: { type: 'string' },
     strict: { type: 'boolean', default: false },
+    'add-cors': { type: 'boolean', default: false },
+    'target-timeout': { type: 'string' },
   });
   if (values.target === undefined) throw new UsageError('--target URL is required: the backend to forward to, e.g. --target https://staging.example.com');
   let url: URL;
@@ -52,7 +64,11 @@ function parseProxyArgs(argv: string[], env: Record<string, string | undefined>)
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--target expects an http or https URL, got ${JSON.stringify(url.protocol)}`);
   if (url.username || url.password) throw new UsageError('--target must not carry credentials in the URL: they would be sent to the backend and shown in reports');
-  return { ...serverArgs(values, env), target: values.target, record: values.record, json: values.json, junit: values.junit, strict: values.strict };
+  const timeout = values['target-timeout'] === undefined ? DEFAULT_TARGET_TIMEOUT_MS : Number(values['target-timeout']);
+  if (!Number.isInteger(timeout) || timeout < 1) throw new UsageError(`--target-timeout expects a whole number of milliseconds, at least 1, got ${JSON.stringify(values['target-timeout'])}`);
+  const cors = serverArgs(values, env);
+  if (values['add-cors'] && cors.cors === false) throw new UsageError('--add-cors and --no-cors contradict each other: choose one');
+  return { ...cors, target: values.target, record: values.record, json: values.json, junit: values.junit, strict: values.strict, addCors: values['add-cors'], targetTimeoutMs: timeout };
 }
 
 /** One access-log line of the proxy: the mock's line, plus the verdict and the failed checks. */
@@ -84,6 +100,8 @@ export async function proxyCommand(argv: string[], io: CommandIo): Promise<numbe
       controlToken: options.controlToken,
       allowedHosts: options.allowedHosts,
       strict: options.strict,
+      addCors: options.addCors,
+      targetTimeoutMs: options.targetTimeoutMs,
       record: options.record,
       ...options.limits,
       onExchange: options.quiet ? undefined : (line) => io.stdout(proxyLogLine(line, options.logFormat)),

@@ -130,3 +130,25 @@ describe('flag-admin proxy paths', () => {
     expect(backend.received.length).toBe(before);
   });
 });
+
+describe('flag-admin proxy and encoded bodies it cannot judge', () => {
+  it('hands on a body that does not decode, or decodes past the cap, as sent, and reports it as not judged', async () => {
+    const { gzipSync } = await import('node:zlib');
+    const bomb = gzipSync(Buffer.alloc(1024 * 1024, 0x20));
+    const backend = await serveDressedMock(contract, (req, res) => {
+      const body = req.url!.includes('default') ? Buffer.from('not gzip at all') : bomb;
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': String(body.length) });
+      res.end(body);
+    });
+    running.push(backend);
+    const proxy = await startProxy({ contract, port: 0, target: backend.url, maxJudgedBytes: 64 * 1024 });
+    running.push(proxy);
+    const broken = await exchange(proxy.url, 'GET', '/api/admin/environments/project/default', { authorization: KEY });
+    expect(broken.body.toString()).toBe('not gzip at all');
+    const inflating = await exchange(proxy.url, 'GET', '/api/admin/auth/oidc/settings', { authorization: KEY });
+    expect(inflating.body.equals(bomb)).toBe(true);
+    const report = (await control(proxy, '/__mock/report')) as { findings: unknown[]; notJudged: { reason: string }[] };
+    expect(report.findings).toEqual([]);
+    expect(report.notJudged.map((n) => n.reason)).toEqual([expect.stringContaining('Content-Encoding gzip that does not decode'), expect.stringContaining('decodes to more than 65536 bytes')]);
+  });
+});

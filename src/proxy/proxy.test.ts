@@ -249,10 +249,10 @@ describe('flag-admin proxy in front of a backend', () => {
     expect(journal + (await control(proxy, '/__mock/report')).text).not.toContain(ADMIN_KEY);
   });
 
-  it('answers preflights and adds CORS headers to forwarded answers, as the mock does', async () => {
+  it('with addCors (--add-cors), answers preflights and adds CORS headers to forwarded answers, as the mock does', async () => {
     const target = await serveHandler(freshMock(contract).handle, { port: 0 });
     running.push(target);
-    const proxy = await startProxy({ contract, port: 0, target: target.url, cors: { origins: ['http://localhost:8000'] } });
+    const proxy = await startProxy({ contract, port: 0, target: target.url, cors: { origins: ['http://localhost:8000'] }, addCors: true });
     running.push(proxy);
     const preflight = await fetch(`${proxy.url}/api/admin/auth/oidc/settings`, { method: 'OPTIONS', headers: { origin: 'http://localhost:8000', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' } });
     expect(preflight.status).toBe(204);
@@ -262,6 +262,22 @@ describe('flag-admin proxy in front of a backend', () => {
     expect(read.headers.get('access-control-allow-origin')).toBe('http://localhost:8000');
     // The preflight is the proxy's own answer: the backend never sees it, the journal does not judge it.
     expect(proxy.report().summary.requests).toBe(1);
+  });
+
+  it('without addCors, forwards preflights and adds no CORS header to forwarded answers, and keeps its own CORS on its own routes', async () => {
+    const target = await serveHandler(freshMock(contract).handle, { port: 0 });
+    running.push(target);
+    const proxy = await startProxy({ contract, port: 0, target: target.url });
+    running.push(proxy);
+    const origin = { origin: 'http://localhost:8000' };
+    const preflight = await fetch(`${proxy.url}/api/admin/auth/oidc/settings`, { method: 'OPTIONS', headers: { ...origin, 'access-control-request-method': 'GET' } });
+    // The mock as a backend has CORS of its own: its preflight answer is what the client gets.
+    const direct = await fetch(`${target.url}/api/admin/auth/oidc/settings`, { method: 'OPTIONS', headers: { ...origin, 'access-control-request-method': 'GET' } });
+    expect([preflight.status, preflight.headers.get('access-control-allow-headers')]).toEqual([direct.status, direct.headers.get('access-control-allow-headers')]);
+    const read = await fetch(`${proxy.url}/api/admin/auth/oidc/settings`, { headers: { ...origin, authorization: ADMIN_KEY } });
+    expect(read.headers.get('access-control-expose-headers')).toBe((await fetch(`${target.url}/api/admin/auth/oidc/settings`, { headers: { ...origin, authorization: ADMIN_KEY } })).headers.get('access-control-expose-headers'));
+    const journal = await fetch(`${proxy.url}/__mock/journal`, { headers: origin });
+    expect(journal.headers.get('access-control-allow-origin')).toBe('http://localhost:8000');
   });
 
   it('keeps the control API (dashboard and report included) to loopback callers addressed by a loopback name, or to the token, and refuses the mock-only operations', async () => {

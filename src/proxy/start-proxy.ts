@@ -4,7 +4,8 @@ import { renderJson } from '../../conformance/report/json.ts';
 import { renderJunit } from '../../conformance/report/junit.ts';
 import { loadContract, type Contract } from '../contract/index.ts';
 import { loggableTarget } from '../mock/core/loggable-target.ts';
-import { requestPath } from '../mock/core/request-path.ts';
+import { originForm, requestPath } from '../mock/core/request-path.ts';
+import { CONTROL_API_PREFIX } from '../mock/layers/control-api-document.ts';
 import { errorResponse, randomIds } from '../mock/core/errors.ts';
 import type { MockHandle, MockRequest } from '../mock/core/types.ts';
 import { serveHandler, type ForwardAnswer, type RunningServer, type ServeOptions } from '../mock/adapters/node-server.ts';
@@ -24,8 +25,20 @@ export interface StartProxyOptions extends Omit<ServeOptions, 'forward' | 'onRes
   target: string;
   /** A contract already loaded; by default the kit's spec. */
   contract?: Contract;
-  /** As the mock's: `false` for none, `{ origins }` to allow only those. @default any origin, reflected */
+  /**
+   * CORS on the proxy's own routes (/__mock/*), as the mock's: `false` for none, `{ origins }` to
+   * allow only those. Forwarded answers carry the backend's own CORS, unless `addCors`.
+   * @default any origin, reflected
+   */
   cors?: false | { origins?: readonly string[] };
+  /**
+   * `--add-cors`: also answer preflights and add CORS headers to forwarded answers, as the mock does
+   * (for a backend without CORS of its own). It changes what clients get, so only when asked.
+   * @default false
+   */
+  addCors?: boolean;
+  /** How long the backend may stay silent before the client gets a 504 (--target-timeout). @default 30000 */
+  targetTimeoutMs?: number;
   /** As the mock's: the control API (journal, report, dashboard) wants it from every caller. */
   controlToken?: string;
   /** As the mock's `--allowed-host`: host names besides the loopback ones the control API answers under. */
@@ -88,14 +101,16 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
     if (exchange.clientGone) return;
     const sent: MockRequest = { method: exchange.method, url: exchange.target, headers: exchange.headers };
     const key = authHeaders.map((name) => headerValue(sent, name)).find((value) => value !== undefined && value.trim() !== '');
-    const findings = judge.judge({ method: exchange.method, target: exchange.target, key, response: exchange.response, transportError: exchange.transportError, notJudged: exchange.notJudged });
-    recorder?.observe({ method: exchange.method, target: exchange.target, key, response: exchange.response });
+    // A request the proxy refused itself never reached the backend: the journal shows the refusal, nothing is judged.
+    // Nor is a CORS preflight (Fetch standard §3.2.2): the browser's question about the backend's CORS, not a call of the API.
+    const findings = exchange.refused || isPreflight(sent) ? undefined : judge.judge({ method: exchange.method, target: exchange.target, key, response: exchange.response, transportError: exchange.transportError, notJudged: exchange.notJudged });
+    if (!exchange.refused) recorder?.observe({ method: exchange.method, target: exchange.target, key, response: exchange.response });
     // A client that also put its key in the query (or userinfo) must not find it in the journal or the log.
     const shown = loggableTarget(exchange.target, (text) => key !== undefined && text.includes(key), authHeaders);
     const request: MockRequest = { ...sent, url: shown };
     const session = headerValue(sent, SESSION_HEADER) || DEFAULT_SESSION;
     // Without a whole answer kept: the status the client got (the target's, or the proxy's 502).
-    const response = exchange.response ?? { status: exchange.status ?? 502, headers: {}, body: '' };
+    const response = exchange.response ?? exchange.refused ?? { status: exchange.status ?? 502, headers: {}, body: '' };
     const journalFindings: JournalFinding[] | undefined = findings?.map(({ checkId, severity, title, message, expected, got, schemaPointer, instancePointer, response, curl }) => ({ checkId, severity, title, message, expected, got, schemaPointer, instancePointer, response, curl }));
     const verdict = findings === undefined ? undefined : findings.some((f) => f.severity === 'error') ? 'not conformant' : 'conformant';
     journal.record(request, session, exchange.at, exchange.durationMs, { status: response.status, headers: response.headers, body: response.body }, verdict && { verdict, findings: journalFindings ?? [] });
@@ -113,7 +128,15 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
     });
   };
 
-  const forwarder = createForwarder({ target, maxJudgedBytes: options.maxJudgedBytes ?? DEFAULT_MAX_JUDGED_BYTES, maxBodyBytes: options.maxBodyBytes ?? DEFAULT_LIMITS.maxBodyBytes, onExchange });
+  const forwarder = createForwarder({
+    target,
+    maxJudgedBytes: options.maxJudgedBytes ?? DEFAULT_MAX_JUDGED_BYTES,
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_LIMITS.maxBodyBytes,
+    // One socket per client connection at most: a request never waits for one (docs/proxy.md, Forwarding).
+    maxSockets: options.maxConnections ?? DEFAULT_LIMITS.maxConnections,
+    targetTimeoutMs: options.targetTimeoutMs,
+    onExchange,
+  });
   const report = () => judge.report();
 
   // The mock's layers with the forwarder as their core: CORS, then the control API, else forward.
@@ -141,12 +164,15 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
     },
   })(() => forwardAnswer);
   if (options.cors !== false) {
-    handle = corsLayer({
+    const inner = handle;
+    const withCors = corsLayer({
       origins: options.cors?.origins,
       allowHeaders: [...authHeaders, 'content-type', 'prefer', SESSION_HEADER, CONTROL_TOKEN_HEADER],
       exposeHeaders: ['allow', SESSION_HEADER],
       newId: randomIds,
-    })(handle);
+    })(inner);
+    // The client gets what the backend said, CORS and Vary included; the proxy's CORS is on its own routes (or --add-cors).
+    handle = options.addCors ? withCors : (request) => (originForm(request.url).startsWith(CONTROL_API_PREFIX) ? withCors(request) : inner(request));
   }
   const server = await serveHandler(handle, { ...options, forward: forwarder.forward });
 
@@ -162,4 +188,9 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
       if (options.record && recorder) writeFileSync(options.record, `${JSON.stringify(recorder.fixture().state, null, 2)}\n`);
     },
   };
+}
+
+/** A CORS preflight (Fetch standard §3.2.2): OPTIONS with Origin and Access-Control-Request-Method. */
+function isPreflight(request: MockRequest): boolean {
+  return request.method === 'OPTIONS' && headerValue(request, 'origin') !== undefined && headerValue(request, 'access-control-request-method') !== undefined;
 }
