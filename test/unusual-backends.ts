@@ -33,9 +33,10 @@ function writeWhole(res: ServerResponse, answer: Canned, extra: string[] = []): 
   res.end(answer.body);
 }
 
-function compressed(encoding: 'gzip' | 'br' | 'deflate', compress: (body: Buffer) => Buffer): Dress {
+/** `always`: compressed also for a client that did not ask (RFC 9110 §12.5.3 lets a server; CDNs do). */
+function compressed(encoding: 'gzip' | 'br' | 'deflate', compress: (body: Buffer) => Buffer, always = false): Dress {
   return (req, res, answer) => {
-    const accepted = String(req.headers['accept-encoding'] ?? '').toLowerCase().includes(encoding);
+    const accepted = always || String(req.headers['accept-encoding'] ?? '').toLowerCase().includes(encoding);
     if (!accepted || answer.body.length === 0) return writeWhole(res, answer, ['Vary', 'Accept-Encoding']);
     const body = compress(answer.body);
     res.writeHead(answer.status, answer.reason, [...answer.headers, 'Vary', 'Accept-Encoding', 'Content-Encoding', encoding, 'Content-Length', String(body.length)]);
@@ -108,6 +109,7 @@ export function unusualBackends(appOrigin: () => string | undefined = () => unde
     { name: 'plain (Content-Length)', dress: (_, res, answer) => writeWhole(res, answer) },
     { name: 'gzip', encodes: 'gzip', dress: compressed('gzip', (b) => gzipSync(b)) },
     { name: 'br', encodes: 'br', dress: compressed('br', (b) => brotliCompressSync(b)) },
+    { name: 'gzip, asked or not', encodes: 'gzip', dress: compressed('gzip', (b) => gzipSync(b), true) },
     { name: 'deflate', encodes: 'deflate', dress: compressed('deflate', (b) => deflateSync(b)) },
     { name: 'chunked body', dress: chunked },
     { name: '103 Early Hints first', dress: earlyHints },
@@ -119,7 +121,7 @@ export function unusualBackends(appOrigin: () => string | undefined = () => unde
 }
 
 export interface ServedBackend extends RunningServer {
-  /** Request targets as they reached the backend, in order. */
+  /** `METHOD target` of each request as it reached the backend, in order. */
   received: string[];
 }
 
@@ -152,7 +154,7 @@ export async function serveDressedMock(contract: Contract, dress: Dress): Promis
   const canned = new Map<string, Canned>();
   const received: string[] = [];
   const server = createServer((req, res) => {
-    received.push(req.url ?? '');
+    received.push(`${req.method} ${req.url}`);
     res.sendDate = false;
     req.resume();
     const h = req.headers;
@@ -182,7 +184,7 @@ function reasonOf(status: number): string {
 export async function serveSilent(): Promise<ServedBackend> {
   const received: string[] = [];
   const server = createServer({ requestTimeout: 0, headersTimeout: 0, keepAliveTimeout: 0 }, (req) => {
-    received.push(req.url ?? '');
+    received.push(`${req.method} ${req.url}`);
     req.resume();
   });
   return listen(server, received);
@@ -192,7 +194,7 @@ export async function serveSilent(): Promise<ServedBackend> {
 export async function servePartlySilent(): Promise<ServedBackend> {
   const received: string[] = [];
   const server = createServer({ requestTimeout: 0, headersTimeout: 0, keepAliveTimeout: 5000 }, (req, res) => {
-    received.push(req.url ?? '');
+    received.push(`${req.method} ${req.url}`);
     req.resume();
     if (req.url?.startsWith('/slow')) return;
     if (req.url?.startsWith('/stall')) {
