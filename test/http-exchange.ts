@@ -42,10 +42,11 @@ export function exchange(base: string, method: string, path: string, headers: Re
  * included) and the body bytes after the final one, undecoded (no --compressed), chunks joined as
  * curl does. (`-D /dev/stderr` would be neater; curl 7.88 crashes on it when stderr is a pipe.)
  */
-export function curlExchange(base: string, method: string, path: string, headers: Record<string, string> = {}): Promise<Exchanged> {
+export function curlExchange(base: string, method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<Exchanged> {
   return new Promise((resolve, reject) => {
     const args = ['-s', '-i', '--http1.1', '-X', method, '--max-time', '10', '--path-as-is'];
     for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}: ${value}`);
+    if (body !== undefined) args.push('--data-binary', body);
     args.push(base + path);
     const child = spawn('curl', args, { stdio: ['ignore', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
