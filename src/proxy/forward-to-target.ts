@@ -3,7 +3,6 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { errorResponse, randomIds } from '../mock/core/errors.ts';
 import { originForm } from '../mock/core/request-path.ts';
 import type { MockResponse } from '../mock/core/types.ts';
-import { decodeForJudging } from './decode-content.ts';
 
 /** What passed through: the response as the target sent it, its body kept up to the cap. */
 export interface ForwardedExchange {
@@ -15,13 +14,13 @@ export interface ForwardedExchange {
   /** When the request arrived (ms since the epoch) and how long until the last byte went out. */
   at: number;
   durationMs: number;
-  /** The answer as sent, its body decoded (Content-Encoding) for the judge. */
-  response?: { status: number; headers: Record<string, string>; body: string };
+  /** The answer as sent, whole: header names lower-case (repeats joined), the body's bytes still encoded (Content-Encoding). */
+  answer?: { status: number; headers: Record<string, string>; bytes: Buffer };
   /** The status the client got: the target's, or the proxy's own (502, 504, 400). */
   status?: number;
   /** Why no complete answer came: the target could not be reached, said nothing in time, or dropped the connection. */
   transportError?: string;
-  /** The answer came whole to the client, but its body could not be judged (over the cap, an encoding not decoded). */
+  /** The answer came whole to the client, but its body is larger than the proxy keeps for judging. */
   notJudged?: string;
   /** The client went away before the answer was complete: nothing to judge. */
   clientGone?: boolean;
@@ -60,8 +59,8 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'pro
  * Streams a request to the target and its answer back as the target sent it: status, reason,
  * header lines (case, order and repeats kept) but for hop-by-hop ones, body bytes as they come.
  * What the proxy adds is on its own routes, or the CORS headers `extraHeaders` carries when the
- * user asked for them. A copy of the body, up to `maxJudgedBytes`, is kept; the judge gets it
- * decoded, after the client got its last byte.
+ * user asked for them. A copy of the body, up to `maxJudgedBytes`, is kept and handed on
+ * (`onExchange`) after the client got its last byte.
  *
  * 1xx answers (RFC 9110 §15.2) are handed on to HTTP/1.1 clients as Node can write them (102, and
  * 103 with its Link fields); a 100 is not (the proxy's server answered the client's Expect itself,
@@ -185,11 +184,7 @@ export function createForwarder(options: ForwarderOptions): { forward: (req: Inc
         res.end();
         const headers = recordedHeaders(answer.headers);
         if (overflow) exchange.notJudged = `answered ${status} with a body over ${maxJudgedBytes} bytes, the most the proxy keeps for judging; the client got all of it, nothing of it was judged`;
-        else {
-          const decoded = decodeForJudging(Buffer.concat(kept, size), headers['content-encoding'], maxJudgedBytes);
-          if (typeof decoded === 'string') exchange.response = { status, headers, body: decoded };
-          else exchange.notJudged = `answered ${status} with a body the proxy could not decode for judging (${decoded.problem}); the client got it as sent, it was not judged`;
-        }
+        else exchange.answer = { status, headers, bytes: kept.length === 1 ? kept[0]! : Buffer.concat(kept, size) };
         finish();
       });
       // The target dropped the connection mid-body: the client's answer cannot be completed either.

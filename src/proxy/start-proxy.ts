@@ -19,6 +19,9 @@ import { DEFAULT_FIXTURES } from '../mock/core/default-fixtures.ts';
 import { DEFAULT_LIMITS } from '../mock/adapters/node-connection-guards.ts';
 import { createFixtureRecorder, type RecordedFixture } from './fixture-recorder.ts';
 import { createForwarder, type ForwardedExchange } from './forward-to-target.ts';
+import { decodeForJudging } from './decode-content.ts';
+import { createRepeatMemo, lazyResponse } from './repeat-memo.ts';
+import type { Finding, RecordedResponse } from '../../conformance/types.ts';
 
 export interface StartProxyOptions extends Omit<ServeOptions, 'forward' | 'onResponse'> {
   /** The real backend, e.g. `https://staging.example.com`; a path in it prefixes every forwarded path. */
@@ -82,6 +85,12 @@ export interface RunningProxy extends RunningServer {
 
 export const DEFAULT_MAX_JUDGED_BYTES = 4 * 1024 * 1024;
 
+/** Body characters the journal keeps of an answer it did not judge (for its own self-check); a longer one is kept without. */
+const JOURNAL_BODY_BYTES = 64 * 1024;
+
+/** The checks of what the journal calls `responseMatchesSpec`: status documented, media type, body schema (self-check.ts). */
+const SPEC_CHECKS: ReadonlySet<string> = new Set(['status-code-documented', 'content-type-conformance', 'response-schema-conformance', 'no-undocumented-body']);
+
 /**
  * flag-admin proxy (issue 15): forwards every request to `target` and the answer back, judges
  * each exchange of the API's operations with the suite's checks and the model of the contract as
@@ -97,28 +106,54 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
   const { journal } = createJournal({ contract, capacity: options.journalSize ?? DEFAULT_JOURNAL_SIZE });
   const authHeaders = authHeaderNames(contract);
 
+  const maxJudgedBytes = options.maxJudgedBytes ?? DEFAULT_MAX_JUDGED_BYTES;
+  const repeats = createRepeatMemo();
+
   const onExchange = (exchange: ForwardedExchange) => {
     if (exchange.clientGone) return;
     const sent: MockRequest = { method: exchange.method, url: exchange.target, headers: exchange.headers };
     const key = authHeaders.map((name) => headerValue(sent, name)).find((value) => value !== undefined && value.trim() !== '');
     // A request the proxy refused itself never reached the backend: the journal shows the refusal, nothing is judged.
     // Nor is a CORS preflight (Fetch standard §3.2.2): the browser's question about the backend's CORS, not a call of the API.
-    const findings = exchange.refused || isPreflight(sent) ? undefined : judge.judge({ method: exchange.method, target: exchange.target, key, response: exchange.response, transportError: exchange.transportError, notJudged: exchange.notJudged });
-    if (!exchange.refused) recorder?.observe({ method: exchange.method, target: exchange.target, key, response: exchange.response });
+    const judged = !exchange.refused && !isPreflight(sent);
+    const { answer } = exchange;
+    let notJudged = exchange.notJudged;
+    let response: RecordedResponse | undefined;
+    let findings: Finding[] | undefined;
+    if (judged && answer && repeats.isRepeat(exchange.method, exchange.target, key, answer)) {
+      // The same bytes to the same read by the same key as an answer judged without findings, nothing written between: judged the same.
+      response = lazyResponse(answer, maxJudgedBytes);
+      findings = judge.repeat({ method: exchange.method, target: exchange.target, key, response });
+    } else {
+      if (answer) {
+        const body = decodeForJudging(answer.bytes, answer.headers['content-encoding'], maxJudgedBytes);
+        if (typeof body === 'string') response = { status: answer.status, headers: answer.headers, body };
+        else notJudged = `answered ${answer.status} with a body the proxy could not decode for judging (${body.problem}); the client got it as sent, it was not judged`;
+      }
+      if (judged) {
+        findings = judge.judge({ method: exchange.method, target: exchange.target, key, response, transportError: exchange.transportError, notJudged });
+        repeats.judged(exchange.method, exchange.target, key, response && findings?.length === 0 ? answer : undefined);
+      }
+    }
+    if (!exchange.refused) recorder?.observe({ method: exchange.method, target: exchange.target, key, response });
     // A client that also put its key in the query (or userinfo) must not find it in the journal or the log.
     const shown = loggableTarget(exchange.target, (text) => key !== undefined && text.includes(key), authHeaders);
     const request: MockRequest = { ...sent, url: shown };
     const session = headerValue(sent, SESSION_HEADER) || DEFAULT_SESSION;
-    // Without a whole answer kept: the status the client got (the target's, or the proxy's 502).
-    const response = exchange.response ?? exchange.refused ?? { status: exchange.status ?? 502, headers: {}, body: '' };
     const journalFindings: JournalFinding[] | undefined = findings?.map(({ checkId, severity, title, message, expected, got, schemaPointer, instancePointer, response, curl }) => ({ checkId, severity, title, message, expected, got, schemaPointer, instancePointer, response, curl }));
     const verdict = findings === undefined ? undefined : findings.some((f) => f.severity === 'error') ? 'not conformant' : 'conformant';
-    journal.record(request, session, exchange.at, exchange.durationMs, { status: response.status, headers: response.headers, body: response.body }, verdict && { verdict, findings: journalFindings ?? [] });
+    // What the journal keeps: the verdicts of a judged answer (its body is not kept, whatever its size: what the
+    // spec says of it is in the findings); of an answer not judged, a body up to JOURNAL_BODY_BYTES for the self-check.
+    const status = response?.status ?? exchange.refused?.status ?? exchange.status ?? 502;
+    const headers = response?.headers ?? exchange.refused?.headers ?? {};
+    const unjudgedBody = exchange.refused?.body ?? (response && response.body.length <= JOURNAL_BODY_BYTES ? response.body : '');
+    const matchesSpec = verdict && response ? !findings!.some((f) => f.severity === 'error' && SPEC_CHECKS.has(f.checkId)) : undefined;
+    journal.record(request, session, exchange.at, exchange.durationMs, { status, headers, body: matchesSpec === undefined ? unjudgedBody : undefined }, verdict && { verdict, findings: journalFindings ?? [], ...(matchesSpec === undefined ? {} : { responseMatchesSpec: matchesSpec }) });
     const route = contract.matchRoute(exchange.method, requestPath(exchange.target));
     options.onExchange?.({
       method: exchange.method,
       url: shown,
-      status: response.status,
+      status,
       ms: exchange.durationMs,
       operationId: route.kind === 'operation' ? route.operation.operationId : null,
       session,
@@ -130,7 +165,7 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
 
   const forwarder = createForwarder({
     target,
-    maxJudgedBytes: options.maxJudgedBytes ?? DEFAULT_MAX_JUDGED_BYTES,
+    maxJudgedBytes,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_LIMITS.maxBodyBytes,
     // One socket per client connection at most: a request never waits for one (docs/proxy.md, Forwarding).
     maxSockets: options.maxConnections ?? DEFAULT_LIMITS.maxConnections,
