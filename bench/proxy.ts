@@ -7,8 +7,9 @@
 //    request by request (so drift in machine load hits both alike), on one kept-alive connection;
 //  - CPU: autocannon (in a process of its own) loads each route for a fixed time, direct and
 //    through the proxy, while /proc gives each server's CPU time;
-//  - memory: the proxy's RSS idle (started, one request served), then sampled over 150,000
-//    requests, half small answers and half the 200-environment list (74 kB).
+//  - memory: the proxy's RSS idle (warmed, at rest), then sampled over 150,000 requests, half
+//    small answers and half the 200-environment list, as users start it and with V8's young
+//    generation capped.
 // The target serves the default state plus one project with 200 environments (the large answer).
 // Usage: node bench/proxy.ts [--quick]
 import { fork } from 'node:child_process';
@@ -121,36 +122,51 @@ try {
     print(`| ${route.label} | ${fmt(alone.requests / alone.seconds)} | ${fmt(aloneCpu, 1)} | ${fmt(through.requests / through.seconds)} | ${fmt(proxyCpu, 1)} | ${fmt(targetCpu, 1)} | **${fmt(proxyCpu / aloneCpu, 2)}×** |`);
   }
   print();
-  // Memory last but one: the loads above already warmed it; idle is measured on a proxy of its own.
-  const fresh = await start(['proxy', '--target', target.url]);
-  try {
-    const idle = rssMb(fresh.pid);
-    let peak = idle;
-    const timer = setInterval(() => (peak = Math.max(peak, rssMb(fresh.pid))), 250);
-    const half = CONFIG.rssRequests / 2;
-    const small = await load(fresh.url, ROUTES[0]!, half);
-    const big = await load(fresh.url, LARGE, half);
-    clearInterval(timer);
-    const after = rssMb(fresh.pid);
-    peak = Math.max(peak, after);
-    print(`Memory: a proxy of its own, RSS idle (started, one request served), then ${fmt(CONFIG.rssRequests)} requests: ${fmt(half)} small answers, then ${fmt(half)} 200-environment lists; peak sampled every 250 ms.`);
-    print();
-    print('| RSS idle MB | peak MB | after MB | peak / idle | requests (non-2xx) |');
-    print('|---:|---:|---:|---:|---:|');
-    const failed = Object.entries({ ...small.statuses, ...big.statuses }).filter(([s]) => !s.startsWith('2')).reduce((n, [, c]) => n + c, 0);
-    print(`| ${fmt(idle, 1)} | ${fmt(peak, 1)} | ${fmt(after, 1)} | **${fmt(peak / idle, 2)}×** | ${fmt(small.requests + big.requests)} (${fmt(failed)}) |`);
-  } finally {
-    await fresh.stop();
+  // Memory last but one, on proxies of their own: idle is one started and warmed (every route served
+  // 200 times: validators compiled, code optimised), at rest; then the load. Twice: as users start it,
+  // and with V8's young generation capped (NODE_OPTIONS=--max-semi-space-size=8), because under a
+  // sustained load V8 grows it to its default cap (64 MB semi-spaces) whatever the heap holds.
+  const half = CONFIG.rssRequests / 2;
+  print(`Memory: a proxy of its own, RSS idle (warmed: each route served 200 times, then at rest), then ${fmt(CONFIG.rssRequests)} requests: ${fmt(half)} small answers, then ${fmt(half)} 200-environment lists; peak sampled every 250 ms.`);
+  print();
+  print('| proxy started with | RSS idle MB | peak MB | after MB | peak / idle | requests (non-2xx) |');
+  print('|---|---:|---:|---:|---:|---:|');
+  for (const [label, env] of [
+    ['node (defaults)', {}],
+    ['NODE_OPTIONS=--max-semi-space-size=8', { NODE_OPTIONS: '--max-semi-space-size=8' }],
+  ] as const) {
+    const fresh = await spawnServer(process.execPath, [BIN, 'proxy', '--target', target.url, '--port', '0', '--quiet'], { probe: { method: 'GET', path: ROUTES[0]!.path, headers: { authorization: KEY } }, env });
+    try {
+      for (const route of ROUTES) await load(fresh.url, route, 200);
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      const idle = rssMb(fresh.pid);
+      let peak = idle;
+      const timer = setInterval(() => (peak = Math.max(peak, rssMb(fresh.pid))), 250);
+      const small = await load(fresh.url, ROUTES[0]!, half);
+      const big = await load(fresh.url, LARGE, half);
+      clearInterval(timer);
+      const after = rssMb(fresh.pid);
+      peak = Math.max(peak, after);
+      const failed = [small, big].flatMap((r) => Object.entries(r.statuses)).filter(([s]) => !s.startsWith('2')).reduce((n, [, c]) => n + c, 0);
+      print(`| ${label} | ${fmt(idle, 1)} | ${fmt(peak, 1)} | ${fmt(after, 1)} | **${fmt(peak / idle, 2)}×** | ${fmt(small.requests + big.requests)} (${fmt(failed)}) |`);
+    } finally {
+      await fresh.stop();
+    }
   }
   print();
-  print(`Of the proxy's CPU, judging: the passive judge alone, in this process, on the target's own answers (${fmt(CONFIG.judged)} exchanges per route after as many to warm up).`);
+  print(`Of the proxy's CPU, judging an answer afresh (the proxy judges an identical repeated read once): the passive judge alone, in this process, on the target's own answers (${fmt(CONFIG.judged)} exchanges per route after as many to warm up).`);
   print();
   print('| route | judge µs/exchange |');
   print('|---|---:|');
   const contract = await loadContract({ validate: false, lazyValidators: true });
+  // Every answer fetched first: judging one route takes longer than the target keeps an idle connection open.
+  const answers = [];
   for (const route of ROUTES) {
     const answer = await request(target.url + route.path, { headers: route.headers });
-    const response = { status: answer.statusCode, headers: Object.fromEntries(Object.entries(answer.headers).map(([k, v]) => [k, String(v)])), body: await answer.body.text() };
+    answers.push({ status: answer.statusCode, headers: Object.fromEntries(Object.entries(answer.headers).map(([k, v]) => [k, String(v)])), body: await answer.body.text() });
+  }
+  for (const [i, route] of ROUTES.entries()) {
+    const response = answers[i]!;
     const judge = createPassiveJudge({ contract, baseUrl: target.url });
     // A response object of its own per exchange, as the proxy gets one: what is kept per response (a parsed body) is not reused.
     const passing = () => ({ method: 'GET', target: route.path, key: route.headers.authorization, response: { ...response } });

@@ -12,7 +12,7 @@ import { serveHandler, type ForwardAnswer, type RunningServer, type ServeOptions
 import { CONTROL_TOKEN_HEADER, controlLayer } from '../mock/layers/control.ts';
 import { corsLayer } from '../mock/layers/cors.ts';
 import { headerValue } from '../mock/layers/layer.ts';
-import { createJournal, DEFAULT_JOURNAL_SIZE, type Journal, type JournalFinding } from '../mock/layers/journal.ts';
+import { createJournal, DEFAULT_JOURNAL_SIZE, type Journal, type JournalFinding, type Judged } from '../mock/layers/journal.ts';
 import { authHeaderNames } from '../mock/layers/request-facts.ts';
 import { createSessions, DEFAULT_SESSION, SESSION_HEADER } from '../mock/layers/sessions.ts';
 import { DEFAULT_FIXTURES } from '../mock/core/default-fixtures.ts';
@@ -88,6 +88,9 @@ export const DEFAULT_MAX_JUDGED_BYTES = 4 * 1024 * 1024;
 /** Body characters the journal keeps of an answer it did not judge (for its own self-check); a longer one is kept without. */
 const JOURNAL_BODY_BYTES = 64 * 1024;
 
+const CONFORMANT: Judged = Object.freeze({ verdict: 'conformant', findings: Object.freeze([]), responseMatchesSpec: true });
+const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
+
 /** The checks of what the journal calls `responseMatchesSpec`: status documented, media type, body schema (self-check.ts). */
 const SPEC_CHECKS: ReadonlySet<string> = new Set(['status-code-documented', 'content-type-conformance', 'response-schema-conformance', 'no-undocumented-body']);
 
@@ -148,7 +151,10 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
     const headers = response?.headers ?? exchange.refused?.headers ?? {};
     const unjudgedBody = exchange.refused?.body ?? (response && response.body.length <= JOURNAL_BODY_BYTES ? response.body : '');
     const matchesSpec = verdict && response ? !findings!.some((f) => f.severity === 'error' && SPEC_CHECKS.has(f.checkId)) : undefined;
-    journal.record(request, session, exchange.at, exchange.durationMs, { status, headers, body: matchesSpec === undefined ? unjudgedBody : undefined }, verdict && { verdict, findings: journalFindings ?? [], ...(matchesSpec === undefined ? {} : { responseMatchesSpec: matchesSpec }) });
+    // The common entry (conformant, nothing found, the spec kept) shares one verdict object: the journal's ring then holds
+    // no object per exchange that lives long enough to be promoted (which grows V8's young generation, bench/proxy.ts).
+    const judgedEntry = verdict && (verdict === "conformant" && journalFindings!.length === 0 && matchesSpec === true ? CONFORMANT : { verdict: verdict as Judged["verdict"], findings: journalFindings ?? [], ...(matchesSpec === undefined ? {} : { responseMatchesSpec: matchesSpec }) });
+    journal.record(request, session, exchange.at, exchange.durationMs, matchesSpec === undefined ? { status, headers, body: unjudgedBody } : { status, headers: NO_HEADERS, body: undefined }, judgedEntry);
     const route = contract.matchRoute(exchange.method, requestPath(exchange.target));
     options.onExchange?.({
       method: exchange.method,
