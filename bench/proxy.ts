@@ -168,8 +168,10 @@ try {
   for (const [i, route] of ROUTES.entries()) {
     const response = answers[i]!;
     const judge = createPassiveJudge({ contract, baseUrl: target.url });
-    // A response object of its own per exchange, as the proxy gets one: what is kept per response (a parsed body) is not reused.
-    const passing = () => ({ method: 'GET', target: route.path, key: route.headers.authorization, response: { ...response } });
+    // A response object of its own per exchange, as the proxy gets one: what is kept per response (a parsed body) is not reused;
+    // and an error answer with an id of its own, as the target gives each (the same id twice is a finding, error-ids-unique).
+    let n = 0;
+    const passing = () => ({ method: 'GET', target: route.path, key: route.headers.authorization, response: response.status < 400 ? { ...response } : { ...response, body: response.body.replace(/"id":"[^"]*"/, () => `"id":"error-${++n}"`) } });
     for (let i = 0; i < CONFIG.judged; i++) judge.judge(passing());
     const started = performance.now();
     for (let i = 0; i < CONFIG.judged; i++) judge.judge(passing());

@@ -20,7 +20,7 @@ function lines(raw: string[]): string[] {
 }
 
 /** One request with node:http, on a connection of its own; the body as received (not decoded). */
-export function exchange(base: string, method: string, path: string, headers: Record<string, string> = {}, timeoutMs = 10_000): Promise<Exchanged> {
+export function exchange(base: string, method: string, path: string, headers: Record<string, string> = {}, timeoutMs = 10_000, body?: (string | Buffer)[]): Promise<Exchanged> {
   return new Promise((resolve, reject) => {
     const url = new URL(base);
     const informational: Exchanged['informational'] = [];
@@ -33,6 +33,8 @@ export function exchange(base: string, method: string, path: string, headers: Re
     req.on('information', (info) => informational.push({ status: info.statusCode, headers: lines(info.rawHeaders) }));
     req.on('timeout', () => req.destroy(new Error(`no answer within ${timeoutMs} ms to ${method} ${path}`)));
     req.on('error', reject);
+    // A body in pieces: with no Content-Length among the headers, node:http sends it chunked.
+    for (const piece of body ?? []) req.write(piece);
     req.end();
   });
 }

@@ -190,13 +190,20 @@ export async function serveSilent(): Promise<ServedBackend> {
   return listen(server, received);
 }
 
-/** Answers `/slow*` never, anything else at once with `ok <target>`: one backend, some requests lost in it. */
+/** Answers `/slow*` never, `/stall*` with half a body, `/echo*` with the method, framing and body it got, anything else at once with `ok <target>`. */
 export async function servePartlySilent(): Promise<ServedBackend> {
   const received: string[] = [];
   const server = createServer({ requestTimeout: 0, headersTimeout: 0, keepAliveTimeout: 5000 }, (req, res) => {
     received.push(`${req.method} ${req.url}`);
     req.resume();
     if (req.url?.startsWith('/slow')) return;
+    if (req.url?.startsWith('/echo')) {
+      const chunks: Buffer[] = [];
+      req.removeAllListeners('data');
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => res.writeHead(200, { 'content-type': 'text/plain' }).end(`${req.method} ${req.headers['content-length'] ?? '-'} ${req.headers['transfer-encoding'] ?? '-'} ${Buffer.concat(chunks).toString()}`));
+      return;
+    }
     if (req.url?.startsWith('/stall')) {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
       res.write('{"environments":[');

@@ -111,6 +111,26 @@ describe('flag-admin proxy in front of a backend that does not answer', () => {
   });
 });
 
+describe('flag-admin proxy request bodies', () => {
+  it('forwards a request body as sent, with a Content-Length or chunked, for any method', async () => {
+    const backend = await servePartlySilent();
+    running.push(backend);
+    const proxy = await startProxy({ contract, port: 0, target: backend.url });
+    running.push(proxy);
+    const cases: { method: string; headers: Record<string, string>; body: string[] }[] = [
+      { method: 'PUT', headers: { 'content-type': 'application/json', 'content-length': '13' }, body: ['{"enabled":1}'] },
+      { method: 'POST', headers: { 'content-type': 'application/json' }, body: ['{"name":', '"x"}'] },
+      { method: 'DELETE', headers: { 'content-type': 'text/plain', 'transfer-encoding': 'chunked' }, body: ['gone', ' now'] },
+    ];
+    for (const c of cases) {
+      const direct = await exchange(backend.url, c.method, '/echo', c.headers, 5_000, c.body);
+      const proxied = await exchange(proxy.url, c.method, '/echo', c.headers, 5_000, c.body);
+      expect(proxied.body.toString(), c.method).toBe(direct.body.toString());
+      expect(proxied.body.toString(), c.method).toContain(c.body.join(''));
+    }
+  });
+});
+
 describe('flag-admin proxy paths', () => {
   it('forwards paths as sent under the target prefix, and refuses with 400 any that would leave it', async () => {
     const backend = await servePartlySilent();

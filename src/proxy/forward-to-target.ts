@@ -127,7 +127,11 @@ export function createForwarder(options: ForwarderOptions): { forward: (req: Inc
     };
     timer = setTimeout(() => (res.headersSent ? stalled() : fail(`it said nothing for ${timeoutMs} ms (--target-timeout)`, 504)), timeoutMs);
 
-    upstream = send({ agent, host: target.hostname, port: target.port, method: req.method, path: prefix + path, headers: [...endToEnd(req.rawHeaders), 'Host', host], servername: https ? target.hostname : undefined });
+    const hasBody = req.headers['content-length'] !== undefined ? req.headers['content-length'] !== '0' : req.headers['transfer-encoding'] !== undefined;
+    const headers = [...endToEnd(req.rawHeaders), 'Host', host];
+    // A body of unknown length goes on chunked, whatever the method (Node frames only some methods so by itself; RFC 9112 §6.1).
+    if (hasBody && req.headers['content-length'] === undefined) headers.push('Transfer-Encoding', 'chunked');
+    upstream = send({ agent, host: target.hostname, port: target.port, method: req.method, path: prefix + path, headers, servername: https ? target.hostname : undefined });
     res.on('close', () => {
       if (res.writableFinished || done) return;
       exchange.clientGone = true;
@@ -199,7 +203,6 @@ export function createForwarder(options: ForwarderOptions): { forward: (req: Inc
       answer.on('close', broken);
     });
 
-    const hasBody = req.headers['content-length'] !== undefined ? req.headers['content-length'] !== '0' : req.headers['transfer-encoding'] !== undefined;
     if (!hasBody) return void upstream.end();
     let sent = 0;
     req.on('data', (chunk: Buffer) => {
