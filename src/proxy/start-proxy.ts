@@ -1,4 +1,3 @@
-import { writeFileSync } from 'node:fs';
 import { createPassiveJudge, type PassiveReport } from '../../conformance/judge/passive-judge.ts';
 import { renderJson } from '../../conformance/report/json.ts';
 import { renderJunit } from '../../conformance/report/junit.ts';
@@ -18,6 +17,7 @@ import { createSessions, DEFAULT_SESSION, SESSION_HEADER } from '../mock/layers/
 import { DEFAULT_FIXTURES } from '../mock/core/default-fixtures.ts';
 import { DEFAULT_LIMITS } from '../mock/adapters/node-connection-guards.ts';
 import { createFixtureRecorder, type RecordedFixture } from './fixture-recorder.ts';
+import { checkRecordingFile, writeRecording } from './recording-file.ts';
 import { createForwarder, type ForwardedExchange } from './forward-to-target.ts';
 import { decodeForJudging } from './decode-content.ts';
 import { createRepeatMemo, lazyResponse } from './repeat-memo.ts';
@@ -52,8 +52,10 @@ export interface StartProxyOptions extends Omit<ServeOptions, 'forward' | 'onRes
   strict?: boolean;
   /** Response body bytes kept for judging (clients always get all of it). @default 4 MiB */
   maxJudgedBytes?: number;
-  /** Write what the traffic showed to this fixture file when the proxy closes. */
+  /** Write what the traffic showed to this fixture file when the proxy closes; its folder must exist (checked at start). */
   record?: string;
+  /** What the recording keeps at most, in bytes (about the file's size). @default 64 MiB */
+  maxRecordingBytes?: number;
   /** Called once per forwarded exchange, after it was judged: e.g. the access log. Never given the key. */
   onExchange?: (line: ProxyLogLine) => void;
 }
@@ -105,7 +107,10 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
   const target = new URL(options.target);
   const baseUrl = target.href.replace(/\/+$/, '');
   const judge = createPassiveJudge({ contract, baseUrl, strict: options.strict });
-  const recorder = options.record ? createFixtureRecorder(contract) : undefined;
+  // Before listening: a recording that cannot be written is said now, not lost at the end.
+  if (options.record) checkRecordingFile(options.record);
+  const recorder = options.record ? createFixtureRecorder(contract, { maxBytes: options.maxRecordingBytes }) : undefined;
+  let written: RecordedFixture | undefined;
   const { journal } = createJournal({ contract, capacity: options.journalSize ?? DEFAULT_JOURNAL_SIZE });
   const authHeaders = authHeaderNames(contract);
 
@@ -138,7 +143,7 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
         repeats.judged(exchange.method, exchange.target, key, response && findings?.length === 0 ? answer : undefined);
       }
     }
-    if (!exchange.refused) recorder?.observe({ method: exchange.method, target: exchange.target, key, response });
+    if (!exchange.refused) recorder?.observe({ method: exchange.method, target: exchange.target, key, headers: exchange.headers, response });
     // A client that also put its key in the query (or userinfo) must not find it in the journal or the log.
     const shown = loggableTarget(exchange.target, (text) => key !== undefined && text.includes(key), authHeaders);
     const request: MockRequest = { ...sent, url: shown };
@@ -222,11 +227,12 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
     journal,
     contract,
     report,
-    recording: () => recorder?.fixture(),
+    // After close, the recording written (building it redacts every string of it: once is enough).
+    recording: () => written ?? recorder?.fixture(),
     close: async () => {
       await server.close();
       await forwarder.close();
-      if (options.record && recorder) writeFileSync(options.record, `${JSON.stringify(recorder.fixture().state, null, 2)}\n`);
+      if (options.record && recorder) writeRecording(options.record, (written = recorder.fixture()));
     },
   };
 }
