@@ -2,21 +2,24 @@ import { readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
 import { loadContract } from '../../src/contract/index.ts';
 import { serveHandler } from '../../src/mock/index.ts';
-import { CHECKS } from '../judge/checks/registry.ts';
+import { RULES } from '../judge/registry.ts';
+import { renderRulesTable, rulesTableOf } from '../report/rules-table.ts';
 import { runCheck } from './run-check.ts';
 import { freshMock } from './serve-target.ts';
 
 // fastify's rule: the documented list and the code's list cannot drift apart.
 const docs = readFileSync(new URL('../../docs/conformance.md', import.meta.url), 'utf8');
 
-it('documents every check with its severity in docs/conformance.md, and no check that does not exist', () => {
+it('documents every rule of the registry in docs/conformance.md as the rule states it, and no rule that does not exist (npm run gen:rules)', () => {
   const rows = [...docs.matchAll(/^\| `([a-z-]+)` \| (error|warning) \|/gm)].map((m) => `${m[1]} ${m[2]}`);
-  expect(rows).toEqual(CHECKS.map((c) => `${c.id} ${c.severity}`));
+  expect(rows).toEqual(RULES.map((c) => `${c.id} ${c.severity}`));
+  expect(rulesTableOf(docs)?.text).toBe(renderRulesTable(RULES));
 });
 
 it('states the number of requests that the documented command line sends to a fresh mock', async () => {
   // The first `flag-admin check` example, as written, pointed at a fresh mock instead of :4010.
-  const example = /```sh\n(?:export [^\n]*\n)*(flag-admin check [^`]*?)\n```/.exec(docs)![1]!;
+  // A checkout user copies it: through npx, which finds the checkout's bin (issue 18).
+  const example = /```sh\n(?:export [^\n]*\n)*npx (flag-admin check [^`]*?)\n```/.exec(docs)![1]!;
   const args = example.replace(/\\\n/g, ' ').split(/\s+/).slice(2).filter(Boolean);
   const at = (flag: string) => args.indexOf(flag);
   args.splice(at('--junit'), 2);
@@ -33,4 +36,11 @@ it('states the number of requests that the documented command line sends to a fr
   } finally {
     await server.close();
   }
+});
+
+it("writes every flag-admin command line of the suite's pages as a checkout user runs it: through npx", () => {
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  const pages = [docs, readFileSync(new URL('../../docs/conformance-reports.md', import.meta.url), 'utf8'), readme.slice(readme.indexOf('## For backend teams'), readme.indexOf('\n## ', readme.indexOf('## For backend teams') + 1))];
+  const bare = pages.flatMap((page) => [...page.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap(([, block]) => block!.split('\n').filter((line) => /^\s*flag-admin /.test(line))));
+  expect(bare).toEqual([]);
 });

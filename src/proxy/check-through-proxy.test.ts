@@ -44,6 +44,7 @@ describe('flag-admin check through the proxy', () => {
     expect(proxied.report).toBe(alone.report);
     // The same requests reached both backends, in the same order.
     expect(behind.received).toEqual(direct.received);
-    expect(direct.received.length).toBeGreaterThan(100);
+    // A set-up problem (exit 2: this does not look like the API) stops the run early, directly as through the proxy.
+    expect(direct.received.length).toBeGreaterThan(alone.code === 2 ? 0 : 100);
   }, 60_000);
 });
