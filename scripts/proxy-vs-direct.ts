@@ -15,7 +15,7 @@ import { startProxy } from '../src/proxy/start-proxy.ts';
 
 const { values, positionals } = parseArgs({ options: { target: { type: 'string' }, origin: { type: 'string' } }, allowPositionals: true });
 if (!values.target || positionals.length === 0) {
-  console.error('Usage: node scripts/proxy-vs-direct.ts --target URL FILE...');
+  console.error('Usage: node scripts/proxy-vs-direct.ts --target URL [--origin ORIGIN] FILE...');
   process.exit(2);
 }
 
