@@ -46,7 +46,8 @@ export function exchange(base: string, method: string, path: string, headers: Re
  */
 export function curlExchange(base: string, method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<Exchanged> {
   return new Promise((resolve, reject) => {
-    const args = ['-s', '-i', '--http1.1', '-X', method, '--max-time', '10', '--path-as-is'];
+    // HEAD with -I: with -X HEAD curl would wait for the body the Content-Length announces.
+    const args = ['-s', '-i', '--http1.1', ...(method === 'HEAD' ? ['-I'] : ['-X', method]), '--max-time', '10', '--path-as-is'];
     for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}: ${value}`);
     if (body !== undefined) args.push('--data-binary', body);
     args.push(base + path);

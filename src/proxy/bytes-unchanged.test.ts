@@ -16,6 +16,7 @@ const REQUESTS: { method: string; path: string; headers: Record<string, string> 
   { method: 'GET', path: '/api/admin/auth/oidc/settings', headers: { origin: ORIGIN } },
   { method: 'OPTIONS', path: '/api/admin/auth/oidc/settings', headers: { origin: ORIGIN, 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' } },
   { method: 'OPTIONS', path: '/api/admin/auth/oidc/settings', headers: { origin: 'http://elsewhere.localhost', 'access-control-request-method': 'GET' } },
+  { method: 'HEAD', path: '/api/admin/environments/project/default', headers: { authorization: KEY, 'accept-encoding': 'gzip, br' } },
 ];
 
 let contract: Contract;

@@ -122,8 +122,9 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
     const sent: MockRequest = { method: exchange.method, url: exchange.target, headers: exchange.headers };
     const key = authHeaders.map((name) => headerValue(sent, name)).find((value) => value !== undefined && value.trim() !== '');
     // A request the proxy refused itself never reached the backend: the journal shows the refusal, nothing is judged.
-    // Nor is a CORS preflight (Fetch standard §3.2.2): the browser's question about the backend's CORS, not a call of the API.
-    const judged = !exchange.refused && !isPreflight(sent);
+    // Nor is a CORS preflight (Fetch standard §3.2.2): the browser's question about the backend's CORS, not a call of the API;
+    // nor a HEAD, whose answer has no body by definition (RFC 9110 §9.3.2) where the spec describes its GET's.
+    const judged = !exchange.refused && !isPreflight(sent) && exchange.method !== 'HEAD';
     const { answer } = exchange;
     let notJudged = exchange.notJudged;
     let response: RecordedResponse | undefined;
