@@ -151,7 +151,8 @@ export function createForwarder(options: ForwarderOptions): { forward: (req: Inc
       }
     });
     upstream.on('error', (error: NodeJS.ErrnoException) => {
-      if (exchange.clientGone) return;
+      // After the answer went out whole (or the client left) nothing is left to fail: the client's connection stays.
+      if (exchange.clientGone || done) return;
       if (!res.headersSent) return fail(describeUpstreamError(error), 502);
       exchange.transportError = describeUpstreamError(error);
       clearTimeout(timer);
