@@ -38,6 +38,12 @@ export interface PassiveJudgeOptions {
 export interface PassiveJudge {
   /** Judges one exchange against what the traffic showed so far; its findings, redacted. `undefined` outside the API's operations. */
   judge(exchange: PassingExchange): Finding[] | undefined;
+  /**
+   * An answer the proxy saw before, byte for byte, to the same read by the same key, judged then
+   * without findings and with nothing written since (src/proxy/repeat-memo.ts): counted as judged
+   * again (requests, coverage), with the same outcome, none; the model learns nothing new from it.
+   */
+  repeat(exchange: PassingExchange): Finding[] | undefined;
   /** The suite's report over everything judged so far (rendered by the suite's JSON and JUnit reporters). */
   report(): PassiveReport;
 }
@@ -135,15 +141,24 @@ export function createPassiveJudge(options: PassiveJudgeOptions): PassiveJudge {
     const context = { contract, strict, all: [exchange], excerpt: { secretProperties: contract.secretProperties, redact }, verdicts: new Map([[exchange.seq, verdicts]]), secrets: { keys: keyCame ? [{ value: passing.key!, name: 'the key the request sent' }] : [], values: secretValues.keys() } };
     const results = judgeWithRules(PASSIVE_RULES, [exchange], [], context, new Set());
     foldRows(rows, results.rows);
-    if (route.kind === 'operation') countCoverage(coverage, route.operation, exchange, results.nonConformant.has(exchange.seq));
+    if (route.kind === 'operation' && exchange.response) countCoverage(coverage, route.operation, exchange.response.status, results.nonConformant.has(exchange.seq));
     const found = redactFindings(results.findings, redact).map((f) => (TWO_READINGS.has(f.checkId) ? { ...f, message: `${f.message} ${OTHER_READING}` } : f));
     findings.push(...found);
     if (findings.length > maxFindings) findingsDropped += findings.splice(0, findings.length - maxFindings).length;
     return found;
   };
 
+  const repeat = (passing: PassingExchange): Finding[] | undefined => {
+    const route = contract.matchRoute(passing.method, requestPath(passing.target));
+    if (route.kind !== 'operation' || !passing.response) return undefined;
+    requests++;
+    countCoverage(coverage, route.operation, passing.response.status, false);
+    return [];
+  };
+
   return {
     judge,
+    repeat,
     report: () => {
       const checks = [...rows.values()].map((row) => ({ ...row, operations: row.operations.map((o) => ({ ...o })) }));
       const cells = checks.flatMap((r) => r.operations);
@@ -216,9 +231,8 @@ function foldRows(rows: Map<string, CheckResultRow>, update: readonly CheckResul
   }
 }
 
-function countCoverage(coverage: Map<string, { provoked: number; bad: boolean }>, operation: Operation, exchange: Exchange, bad: boolean): void {
-  if (!exchange.response) return;
-  const status = responseFor(operation, exchange.response.status)?.status;
+function countCoverage(coverage: Map<string, { provoked: number; bad: boolean }>, operation: Operation, answered: number, bad: boolean): void {
+  const status = responseFor(operation, answered)?.status;
   if (status === undefined) return;
   const key = `${operation.operationId} ${status}`;
   const cell = coverage.get(key) ?? { provoked: 0, bad: false };

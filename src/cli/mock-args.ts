@@ -9,8 +9,8 @@ export const SERVER_FLAGS_USAGE = `  -p, --port PORT          port to listen on;
   --host HOST              interface to bind: an address or a name  (default 127.0.0.1)
   --cors-origin ORIGIN     allow browser calls from this origin only; repeatable
                                                                     (default: any origin)
-  --no-cors                no CORS headers; preflights not answered (the mock: 405,
-                           the proxy: forwarded to the target)
+  --no-cors                no CORS headers; preflights not answered (the mock: 405; the
+                           proxy: on its /__mock/ routes, it forwards the backend's as sent)
   --control-token TOKEN    open the control API (/__mock/) to callers sending this token in
                            X-Mock-Control-Token, and only to them   (default: loopback callers only;
                                                                     env FLAG_ADMIN_MOCK_CONTROL_TOKEN)

@@ -5,12 +5,13 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useCliProcesses } from '../../test/cli-process.ts';
 import { breakResponses } from '../../conformance/test/serve-target.ts';
+import { serveSilent } from '../../test/unusual-backends.ts';
 import { loadContract } from '../contract/index.ts';
 import { startMock, type RunningServer } from '../mock/index.ts';
 
 const ADMIN_KEY = 'mock-admin-key';
 const run = useCliProcesses({ PATH: process.env.PATH ?? '' });
-const servers: RunningServer[] = [];
+const servers: { close(): Promise<void> }[] = [];
 afterEach(async () => {
   for (const s of servers.splice(0)) await s.close();
 });
@@ -68,6 +69,29 @@ describe('flag-admin proxy', () => {
     expect(await (await fetch(`${mockUrl}/api/admin/environments/project/mobile-app`, { headers: { authorization: key } })).text()).toBe(direct);
     mock.child.kill('SIGTERM');
     expect(await mock.exited).toBe(0);
+  });
+
+  it('refuses --add-cors with --no-cors, and a --target-timeout that is not a whole number of milliseconds', async () => {
+    const both = run(['proxy', '--target', 'http://127.0.0.1:1', '--add-cors', '--no-cors']);
+    expect(await both.exited).toBe(2);
+    expect(both.err()).toContain('--add-cors and --no-cors contradict each other');
+    const timeout = run(['proxy', '--target', 'http://127.0.0.1:1', '--target-timeout', '2s']);
+    expect(await timeout.exited).toBe(2);
+    expect(timeout.err()).toContain('--target-timeout expects a whole number of milliseconds, at least 1, got "2s"');
+  });
+
+  it('with --add-cors answers preflights itself, and with --target-timeout answers 504 when the backend stays silent', async () => {
+    const silent = await serveSilent();
+    servers.push(silent);
+    const proxy = run(['proxy', '--target', silent.url, '--port', '0', '--add-cors', '--cors-origin', 'http://app.localhost', '--target-timeout', '300', '--quiet']);
+    const [, url] = (await proxy.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+)/))!;
+    const preflight = await fetch(`${url}/api/admin/auth/oidc/settings`, { method: 'OPTIONS', headers: { origin: 'http://app.localhost', 'access-control-request-method': 'GET' } });
+    expect([preflight.status, preflight.headers.get('access-control-allow-origin')]).toEqual([204, 'http://app.localhost']);
+    const read = await fetch(`${url}/api/admin/auth/oidc/settings`, { headers: { authorization: ADMIN_KEY } });
+    expect(read.status).toBe(504);
+    expect(((await read.json()) as { name: string }).name).toBe('ProxyTargetTimeout');
+    proxy.child.kill('SIGTERM');
+    expect(await proxy.exited).toBe(1);
   });
 
   it('refuses at start-up a --record file whose folder does not exist, in one line; with the folder there, Ctrl-C writes it', async () => {

@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { renderJson } from '../../conformance/report/json.ts';
 import { renderJunit } from '../../conformance/report/junit.ts';
 import { hideUrlCredentials } from '../../conformance/report/hide-url-credentials.ts';
+import { DEFAULT_TARGET_TIMEOUT_MS } from '../proxy/forward-to-target.ts';
 import { RecordingError } from '../proxy/recording-file.ts';
 import { startProxy, type ProxyLogLine, type RunningProxy } from '../proxy/start-proxy.ts';
 import { formatAccessLog } from './access-log.ts';
@@ -27,6 +28,13 @@ request of its own; keys are never logged, recorded or reported.
   --record-max-mib N       what the recording keeps at most, in MiB (default 64)
   --json FILE  --junit FILE  write the reports on exit
   --strict                 also flag properties the spec does not list
+  --target-timeout MS      the backend may stay silent this long (before its answer, or within
+                           its body); then the client gets 504, or its connection is cut
+                                                                    (default ${DEFAULT_TARGET_TIMEOUT_MS})
+  --add-cors               also answer preflights and add CORS headers to forwarded answers, as
+                           the mock does (for a backend without CORS of its own; it changes what
+                           clients get). Otherwise the backend's CORS is forwarded as sent and
+                           --cors-origin/--no-cors apply to the proxy's own /__mock/ routes only
 ${SERVER_FLAGS_USAGE}`;
 
 interface ProxyArgs extends ServerArgs {
@@ -36,6 +44,8 @@ interface ProxyArgs extends ServerArgs {
   json: string | undefined;
   junit: string | undefined;
   strict: boolean;
+  addCors: boolean;
+  targetTimeoutMs: number;
 }
 
 function parseProxyArgs(argv: string[], env: Record<string, string | undefined>): ProxyArgs {
@@ -47,6 +57,8 @@ function parseProxyArgs(argv: string[], env: Record<string, string | undefined>)
     json: { type: 'string' },
     junit: { type: 'string' },
     strict: { type: 'boolean', default: false },
+    'add-cors': { type: 'boolean', default: false },
+    'target-timeout': { type: 'string' },
   });
   if (values.target === undefined) throw new UsageError('--target URL is required: the backend to forward to, e.g. --target https://staging.example.com');
   let url: URL;
@@ -59,7 +71,21 @@ function parseProxyArgs(argv: string[], env: Record<string, string | undefined>)
   if (url.username || url.password) throw new UsageError('--target must not carry credentials in the URL: they would be sent to the backend and shown in reports');
   const recordMax = values['record-max-mib'];
   if (recordMax !== undefined && (!/^\d{1,6}$/.test(recordMax) || Number(recordMax) < 1)) throw new UsageError(`--record-max-mib expects an integer from 1 to 999999, got ${JSON.stringify(recordMax)}`);
-  return { ...serverArgs(values, env), target: values.target, record: values.record, recordMaxBytes: recordMax === undefined ? undefined : Number(recordMax) * 1024 * 1024, json: values.json, junit: values.junit, strict: values.strict };
+  const timeout = values['target-timeout'] === undefined ? DEFAULT_TARGET_TIMEOUT_MS : Number(values['target-timeout']);
+  if (!Number.isInteger(timeout) || timeout < 1) throw new UsageError(`--target-timeout expects a whole number of milliseconds, at least 1, got ${JSON.stringify(values['target-timeout'])}`);
+  const server = serverArgs(values, env);
+  if (values['add-cors'] && server.cors === false) throw new UsageError('--add-cors and --no-cors contradict each other: choose one');
+  return {
+    ...server,
+    target: values.target,
+    record: values.record,
+    recordMaxBytes: recordMax === undefined ? undefined : Number(recordMax) * 1024 * 1024,
+    json: values.json,
+    junit: values.junit,
+    strict: values.strict,
+    addCors: values['add-cors'],
+    targetTimeoutMs: timeout,
+  };
 }
 
 /** One access-log line of the proxy: the mock's line, plus the verdict and the failed checks. */
@@ -91,6 +117,8 @@ export async function proxyCommand(argv: string[], io: CommandIo): Promise<numbe
       controlToken: options.controlToken,
       allowedHosts: options.allowedHosts,
       strict: options.strict,
+      addCors: options.addCors,
+      targetTimeoutMs: options.targetTimeoutMs,
       record: options.record,
       maxRecordingBytes: options.recordMaxBytes,
       ...options.limits,

@@ -1,8 +1,8 @@
-import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingHttpHeaders, type IncomingMessage, type InformationEvent, type ServerResponse } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { errorResponse, randomIds } from '../mock/core/errors.ts';
 import { originForm } from '../mock/core/request-path.ts';
-import { Readable } from 'node:stream';
-import { Agent, type Dispatcher } from 'undici';
+import type { MockResponse } from '../mock/core/types.ts';
 
 /** What passed through: the response as the target sent it, its body kept up to the cap. */
 export interface ForwardedExchange {
@@ -14,46 +14,71 @@ export interface ForwardedExchange {
   /** When the request arrived (ms since the epoch) and how long until the last byte went out. */
   at: number;
   durationMs: number;
-  response?: { status: number; headers: Record<string, string>; body: string };
-  /** The status the target answered, also when its body was not kept. */
+  /** The answer as sent, whole: header names lower-case (repeats joined), the body's bytes still encoded (Content-Encoding). */
+  answer?: { status: number; headers: Record<string, string>; bytes: Buffer };
+  /** The status the client got: the target's, or the proxy's own (502, 504, 400). */
   status?: number;
-  /** Why no complete answer came: the target could not be reached or dropped the connection. */
+  /** Why no complete answer came: the target could not be reached, said nothing in time, or dropped the connection. */
   transportError?: string;
   /** The answer came whole to the client, but its body is larger than the proxy keeps for judging. */
   notJudged?: string;
   /** The client went away before the answer was complete: nothing to judge. */
   clientGone?: boolean;
+  /** The proxy refused the request itself (a client's mistake); the backend never saw it: nothing to judge. */
+  refused?: MockResponse;
 }
 
 export interface ForwarderOptions {
   /** The target's base URL; a path in it prefixes every forwarded path. */
   target: URL;
-  /** Body bytes of a response kept for the judge (the client still gets all of it). */
+  /** Body bytes of a response kept for the judge, encoded and decoded alike (the client still gets all of it). */
   maxJudgedBytes: number;
   /** Request body bytes forwarded at most (the mock's --max-body-bytes). */
   maxBodyBytes: number;
-  /** Sockets to the target kept at most: the proxy never opens more than this. @default 64 */
+  /**
+   * Sockets to the target at most. Each client connection has at most one request in flight, so
+   * with this at the proxy's own --max-connections no request ever waits for a socket that
+   * requests the target never answers hold. @default 1000
+   */
   maxSockets?: number;
-  /** Called once per request when its answer is complete or failed. */
+  /** How long the target may stay silent: before its answer's head, and between two pieces of its body. @default 30000 */
+  targetTimeoutMs?: number;
+  /** Called once per request when its answer is complete or failed, after its last byte went out. */
   onExchange: (exchange: ForwardedExchange) => void;
 }
 
-/** Hop-by-hop headers (RFC 9110 §7.6.1): about one connection, never forwarded. */
+export const DEFAULT_TARGET_TIMEOUT_MS = 30_000;
+
+/**
+ * Hop-by-hop header fields (RFC 9110 §7.6.1), about one connection, never forwarded; `Host` is the
+ * target's (RFC 9110 §7.2), `Expect` is answered by the proxy's own server (RFC 9110 §10.1.1).
+ */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host', 'expect']);
 
 /**
- * Streams a request to the target and its answer back unchanged but for hop-by-hop headers
- * (and the CORS headers the proxy's own layer adds): bytes go out as they come, a copy of the
- * first `maxJudgedBytes` of the body is kept for the judge. The target's slowness is the
- * target's: no deadline is added, but a client that goes away takes its upstream request with it.
- * A target that cannot be reached is answered 502 with an error body saying so.
+ * Streams a request to the target and its answer back as the target sent it: status, reason,
+ * header lines (case, order and repeats kept) but for hop-by-hop ones, body bytes as they come.
+ * What the proxy adds is on its own routes, or the CORS headers `extraHeaders` carries when the
+ * user asked for them. A copy of the body, up to `maxJudgedBytes`, is kept and handed on
+ * (`onExchange`) after the client got its last byte.
+ *
+ * 1xx answers (RFC 9110 §15.2) are handed on to HTTP/1.1 clients as Node can write them (102, and
+ * 103 with its Link fields); a 100 is not (the proxy's server answered the client's Expect itself,
+ * and sent none upstream), nor are 1xx codes Node has no writer for: a client must be ready for
+ * 1xx it did not ask for, so dropping them loses nothing of the answer.
+ *
+ * A target that says nothing for `targetTimeoutMs` gets the client a 504 in the API's error shape
+ * (a body that stalls as long: the connection is cut, as the answer cannot be completed); one that
+ * cannot be reached, a 502. A client that goes away takes its upstream request with it.
  */
 export function createForwarder(options: ForwarderOptions): { forward: (req: IncomingMessage, res: ServerResponse, extraHeaders: Record<string, string>) => void; close: () => Promise<void> } {
   const { target, maxJudgedBytes, maxBodyBytes, onExchange } = options;
-  // undici rather than node:http's client: about half the CPU per forwarded request (docs/proxy.md, Cost).
-  // No timeouts of its own: the target's slowness is the target's.
-  const agent = new Agent({ connections: options.maxSockets ?? 64, headersTimeout: 0, bodyTimeout: 0 });
+  const timeoutMs = options.targetTimeoutMs ?? DEFAULT_TARGET_TIMEOUT_MS;
+  const https = target.protocol === 'https:';
+  const agent = new (https ? HttpsAgent : HttpAgent)({ keepAlive: true, maxSockets: options.maxSockets ?? 1000, maxFreeSockets: 64, scheduling: 'lifo' });
+  const send = https ? httpsRequest : httpRequest;
   const prefix = target.pathname.replace(/\/+$/, '');
+  const host = target.host;
 
   const forward = (req: IncomingMessage, res: ServerResponse, extraHeaders: Record<string, string>) => {
     const at = Date.now();
@@ -61,96 +86,193 @@ export function createForwarder(options: ForwarderOptions): { forward: (req: Inc
     const path = originForm(req.url ?? '/');
     const exchange: ForwardedExchange = { method: req.method ?? 'GET', target: path, headers: req.headers, at, durationMs: 0 };
     let done = false;
+    // Judged after the last byte went out (Node flushes a response on the next tick), beside the path.
     const finish = () => {
       if (done) return;
       done = true;
       exchange.durationMs = performance.now() - started;
-      onExchange(exchange);
+      setImmediate(onExchange, exchange);
     };
-    const kept: Buffer[] = [];
-    let size = 0;
-    let overflow = false;
-    let status = 0;
-    let answerHeaders: Record<string, string> = {};
-    let controller: Dispatcher.DispatchController | undefined;
+    const answerOwn = (answer: MockResponse) => {
+      exchange.status = answer.status;
+      if (!res.headersSent && !res.destroyed) {
+        res.writeHead(answer.status, { ...answer.headers, ...extraHeaders, 'content-length': String(Buffer.byteLength(answer.body ?? '')) });
+        res.end(answer.body);
+      } else res.destroy();
+      finish();
+    };
 
+    if (prefix !== '' && leavesPrefix(path)) {
+      req.resume();
+      exchange.refused = errorResponse(400, 'ProxyPathError', `flag-admin proxy forwards only under the target's path ${prefix}/, and this request path has dot segments ("..", also percent-encoded) that would leave it (RFC 3986 §5.2.4).`, randomIds);
+      return answerOwn(exchange.refused);
+    }
+
+    let upstream: ClientRequest;
+    let timer: NodeJS.Timeout;
+    const fail = (reason: string, status: 502 | 504) => {
+      if (done) return;
+      exchange.transportError = reason;
+      clearTimeout(timer);
+      upstream.destroy();
+      const name = status === 504 ? 'ProxyTargetTimeout' : 'ProxyTargetError';
+      answerOwn(errorResponse(status, name, `flag-admin proxy could not get an answer from ${target.origin}: ${reason}.`, randomIds));
+    };
+    // The stalled body after the head: the client's answer cannot be completed, its connection is cut.
+    const stalled = () => {
+      exchange.transportError = `its answer stopped for ${timeoutMs} ms before the end of the body (--target-timeout)`;
+      upstream.destroy();
+      res.destroy();
+      finish();
+    };
+    timer = setTimeout(() => (res.headersSent ? stalled() : fail(`it said nothing for ${timeoutMs} ms (--target-timeout)`, 504)), timeoutMs);
+
+    const hasBody = req.headers['content-length'] !== undefined ? req.headers['content-length'] !== '0' : req.headers['transfer-encoding'] !== undefined;
+    const headers = [...endToEnd(req.rawHeaders), 'Host', host];
+    // A body of unknown length goes on chunked, whatever the method (Node frames only some methods so by itself; RFC 9112 §6.1).
+    if (hasBody && req.headers['content-length'] === undefined) headers.push('Transfer-Encoding', 'chunked');
+    upstream = send({ agent, host: target.hostname, port: target.port, method: req.method, path: prefix + path, headers, servername: https ? target.hostname : undefined });
     res.on('close', () => {
-      if (res.writableFinished) return;
+      if (res.writableFinished || done) return;
       exchange.clientGone = true;
-      controller?.abort(new Error('the client went away'));
+      clearTimeout(timer);
+      upstream.destroy();
       finish();
     });
-    const hasBody = req.headers['content-length'] !== undefined ? req.headers['content-length'] !== '0' : req.headers['transfer-encoding'] !== undefined;
-    agent.dispatch(
-      {
-        origin: target.origin,
-        path: prefix + path,
-        method: (req.method ?? 'GET') as Dispatcher.HttpMethod,
-        headers: endToEnd(req.headers) as Record<string, string | string[]>,
-        body: hasBody ? Readable.from(cappedBody(req, maxBodyBytes)) : null,
-      },
-      {
-        onRequestStart: (c) => {
-          controller = c;
-        },
-        onResponseStart: (c, statusCode, headers) => {
-          status = exchange.status = statusCode;
-          answerHeaders = recordedHeaders(headers);
-          if (!res.destroyed) res.writeHead(statusCode, { ...endToEnd(headers), ...extraHeaders } as OutgoingHttpHeaders);
-          // Back-pressure: a slow client slows the read from the target, memory stays bounded.
-          res.on('drain', () => c.resume());
-        },
-        onResponseData: (c, chunk) => {
-          if (!overflow) {
-            if (size + chunk.length > maxJudgedBytes) overflow = true;
-            else {
-              kept.push(chunk);
-              size += chunk.length;
-            }
+    upstream.on('information', (info: InformationEvent) => {
+      timer.refresh();
+      if (res.headersSent || req.httpVersionMinor < 1) return;
+      if (info.statusCode === 102) res.writeProcessing();
+      else if (info.statusCode === 103 && info.headers.link !== undefined) {
+        // writeEarlyHints checks each Link value's form; one it refuses is dropped, as a 1xx may be.
+        try {
+          res.writeEarlyHints({ ...endToEndObject(info.headers), link: info.headers.link });
+        } catch {}
+      }
+    });
+    upstream.on('error', (error: NodeJS.ErrnoException) => {
+      // After the answer went out whole (or the client left) nothing is left to fail: the client's connection stays.
+      if (exchange.clientGone || done) return;
+      if (!res.headersSent) return fail(describeUpstreamError(error), 502);
+      exchange.transportError = describeUpstreamError(error);
+      clearTimeout(timer);
+      res.destroy();
+      finish();
+    });
+    upstream.on('response', (answer: IncomingMessage) => {
+      const status = answer.statusCode ?? 502;
+      exchange.status = status;
+      timer.refresh();
+      const raw = endToEnd(answer.rawHeaders);
+      if (!res.destroyed) res.writeHead(status, answer.statusMessage, Object.keys(extraHeaders).length ? withExtra(raw, extraHeaders) : raw);
+      const kept: Buffer[] = [];
+      let size = 0;
+      let overflow = false;
+      // Back-pressure: a slow client slows the read from the target, memory stays bounded.
+      res.on('drain', () => answer.resume());
+      answer.on('data', (chunk: Buffer) => {
+        timer.refresh();
+        if (!overflow) {
+          if (size + chunk.length > maxJudgedBytes) {
+            overflow = true;
+            kept.length = 0;
+          } else {
+            kept.push(chunk);
+            size += chunk.length;
           }
-          if (!res.write(chunk)) c.pause();
-        },
-        onResponseEnd: () => {
-          res.end();
-          if (overflow) exchange.notJudged = `answered ${status} with a body over ${maxJudgedBytes} bytes, the most the proxy keeps for judging; the client got all of it, nothing of it was judged`;
-          else exchange.response = { status, headers: answerHeaders, body: Buffer.concat(kept).toString('utf8') };
-          finish();
-        },
-        onResponseError: (_, error) => {
-          if (exchange.clientGone) return finish();
-          exchange.transportError = describeUpstreamError(error as NodeJS.ErrnoException);
-          if (!res.headersSent && !res.destroyed) {
-            const refusal = errorResponse(502, 'ProxyTargetError', `flag-admin proxy could not get an answer from ${target.origin}: ${exchange.transportError}.`, randomIds, extraHeaders);
-            res.writeHead(refusal.status, { ...refusal.headers, 'content-length': String(Buffer.byteLength(refusal.body ?? '')) });
-            res.end(refusal.body);
-          } else res.destroy();
-          finish();
-        },
-      },
-    );
+        }
+        if (!res.write(chunk)) answer.pause();
+      });
+      answer.on('end', () => {
+        clearTimeout(timer);
+        if (done) return;
+        res.end();
+        const headers = recordedHeaders(answer.headers);
+        if (overflow) exchange.notJudged = `answered ${status} with a body over ${maxJudgedBytes} bytes, the most the proxy keeps for judging; the client got all of it, nothing of it was judged`;
+        else exchange.answer = { status, headers, bytes: kept.length === 1 ? kept[0]! : Buffer.concat(kept, size) };
+        finish();
+      });
+      // The target dropped the connection mid-body: the client's answer cannot be completed either.
+      const broken = () => {
+        if (done || answer.complete) return;
+        exchange.transportError ??= 'the connection closed before a complete response';
+        clearTimeout(timer);
+        res.destroy();
+        finish();
+      };
+      answer.on('error', broken);
+      answer.on('close', broken);
+    });
+
+    if (!hasBody) return void upstream.end();
+    let sent = 0;
+    req.on('data', (chunk: Buffer) => {
+      sent += chunk.length;
+      if (sent > maxBodyBytes) {
+        req.removeAllListeners('data');
+        req.resume();
+        exchange.refused = errorResponse(413, 'PayloadTooLarge', `The request body is larger than ${maxBodyBytes} bytes.`, randomIds);
+        clearTimeout(timer);
+        upstream.destroy();
+        return answerOwn(exchange.refused);
+      }
+      if (!upstream.write(chunk)) req.pause();
+    });
+    upstream.on('drain', () => req.resume());
+    req.on('end', () => upstream.end());
   };
 
-  return { forward, close: () => agent.destroy() };
+  return {
+    forward,
+    close: async () => {
+      agent.destroy();
+    },
+  };
 }
 
-/** The request body as it streams in, cut off past the cap (the mock's --max-body-bytes). */
-async function* cappedBody(req: IncomingMessage, maxBodyBytes: number): AsyncGenerator<Buffer> {
-  let sent = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    sent += chunk.length;
-    if (sent > maxBodyBytes) throw new Error(`the request body is larger than ${maxBodyBytes} bytes`);
-    yield chunk;
+/**
+ * Whether the dot segments of a request path would take it above the target's path prefix
+ * (RFC 3986 §5.2.4 remove_dot_segments), read as loosely as a backend might: `%2e` as a dot,
+ * `%2f`, `%5c` and `\` as slashes. The path itself is forwarded as sent, or refused.
+ */
+export function leavesPrefix(path: string): boolean {
+  const query = path.indexOf('?');
+  const loose = (query < 0 ? path : path.slice(0, query)).replace(/%2e/gi, '.').replace(/%2f|%5c|\\/gi, '/');
+  if (!loose.includes('..')) return false;
+  let depth = 0;
+  const segments = loose.split('/');
+  for (let i = 1; i < segments.length; i++) {
+    const segment = segments[i];
+    if (segment === '..') {
+      if (--depth < 0) return true;
+    } else if (segment !== '.') depth++;
   }
+  return false;
 }
 
-/** The headers a proxy passes on: all but the hop-by-hop ones and those the Connection header names. */
-function endToEnd(headers: IncomingHttpHeaders): IncomingHttpHeaders {
-  const named = String(headers.connection ?? '')
-    .toLowerCase()
-    .split(',')
-    .map((h) => h.trim());
-  const out: IncomingHttpHeaders = {};
-  for (const [name, value] of Object.entries(headers)) if (value !== undefined && !HOP_BY_HOP.has(name) && !named.includes(name)) out[name] = value;
+/** The header lines a proxy passes on (raw: case, order, repeats): all but the hop-by-hop ones and those Connection names. */
+function endToEnd(raw: string[]): string[] {
+  let named: string[] | undefined;
+  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.toLowerCase() === 'connection') (named ??= []).push(...raw[i + 1]!.toLowerCase().split(',').map((h) => h.trim()));
+  const out: string[] = [];
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!.toLowerCase();
+    if (!HOP_BY_HOP.has(name) && !named?.includes(name)) out.push(raw[i]!, raw[i + 1]!);
+  }
+  return out;
+}
+
+function endToEndObject(headers: IncomingHttpHeaders): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) out[name] = value;
+  return out;
+}
+
+/** `extra` (the CORS headers the user asked the proxy to add) in place of the target's lines of the same names. */
+function withExtra(raw: string[], extra: Record<string, string>): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < raw.length; i += 2) if (!(raw[i]!.toLowerCase() in extra)) out.push(raw[i]!, raw[i + 1]!);
+  for (const [name, value] of Object.entries(extra)) out.push(name, value);
   return out;
 }
 
@@ -163,6 +285,6 @@ function recordedHeaders(headers: IncomingHttpHeaders): Record<string, string> {
 
 function describeUpstreamError(error: NodeJS.ErrnoException): string {
   if (error.code === 'ECONNREFUSED' || error.code === 'ENOTFOUND' || error.code === 'EHOSTUNREACH' || error.code === 'EAI_AGAIN') return `the connection could not be made (${error.code})`;
-  if (error.code === 'ECONNRESET' || error.code === 'EPIPE' || error.code === 'UND_ERR_SOCKET' || error.code === 'UND_ERR_CLOSED') return 'the connection closed before a complete response';
+  if (error.code === 'ECONNRESET' || error.code === 'EPIPE' || error.code === 'HPE_INVALID_CONSTANT') return 'the connection closed before a complete response';
   return error.message;
 }

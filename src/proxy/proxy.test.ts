@@ -176,7 +176,32 @@ describe('flag-admin proxy in front of a backend', () => {
     const entries = JSON.parse((await control(proxy, '/__mock/journal')).text).entries as JournalEntry[];
     expect(entries).toHaveLength(TRAFFIC.length);
     expect(entries.every((e) => e.verdict === 'conformant')).toBe(true);
+    // What the journal says of the spec agrees with the checks (a charset on the media type is no mismatch, RFC 9110 §8.3.1).
+    expect(entries.filter((e) => !e.responseMatchesSpec).map((e) => e.path)).toEqual([]);
     for (const key of KEYS) expect(found.texts).not.toContain(key);
+  });
+
+  it('judges a repeated identical read as the first and counts it, and still catches the answer that changes between repeats', async () => {
+    let reads = 0;
+    const target = await breakResponses(contract, (req, res) => {
+      if (operationOf(contract, req) !== 'getOidcSettings' || res.status !== 200) return res;
+      // The 6th read changes with nothing written; the 7th and 8th (after a PUT) are the first again.
+      return ++reads === 6 ? editJson(res, (body) => ({ ...body, clientId: 'changed' })) : res;
+    });
+    running.push(target);
+    const proxy = await startProxy({ contract, port: 0, target: target.url });
+    running.push(proxy);
+    const read = () => fetch(`${proxy.url}/api/admin/auth/oidc/settings`, { headers: { authorization: ADMIN_KEY } }).then((r) => r.text());
+    for (let i = 0; i < 6; i++) await read();
+    await fetch(`${proxy.url}/api/admin/auth/oidc/settings`, { method: 'PUT', headers: { authorization: ADMIN_KEY } });
+    await read();
+    await read();
+    const report = proxy.report();
+    expect(report.summary.requests).toBe(9);
+    expect(report.coverage.find((c) => c.operationId === 'getOidcSettings' && c.status === '200')).toMatchObject({ provoked: 8 });
+    expect(report.findings.map((f) => f.checkId)).toEqual(['answers-agree']);
+    const entries = JSON.parse((await control(proxy, '/__mock/journal')).text).entries as JournalEntry[];
+    expect(entries.map((e) => `${e.method} ${e.verdict} ${e.findings?.length ?? 0}`)).toEqual([...Array(5).fill('GET conformant 0'), 'GET conformant 1', 'PUT conformant 0', 'GET conformant 0', 'GET conformant 0']);
   });
 
   it.each(BROKEN)('finds the defect of a broken backend: $name', async ({ serve, error: expected }) => {
@@ -249,10 +274,10 @@ describe('flag-admin proxy in front of a backend', () => {
     expect(journal + (await control(proxy, '/__mock/report')).text).not.toContain(ADMIN_KEY);
   });
 
-  it('answers preflights and adds CORS headers to forwarded answers, as the mock does', async () => {
+  it('with addCors (--add-cors), answers preflights and adds CORS headers to forwarded answers, as the mock does', async () => {
     const target = await serveHandler(freshMock(contract).handle, { port: 0 });
     running.push(target);
-    const proxy = await startProxy({ contract, port: 0, target: target.url, cors: { origins: ['http://localhost:8000'] } });
+    const proxy = await startProxy({ contract, port: 0, target: target.url, cors: { origins: ['http://localhost:8000'] }, addCors: true });
     running.push(proxy);
     const preflight = await fetch(`${proxy.url}/api/admin/auth/oidc/settings`, { method: 'OPTIONS', headers: { origin: 'http://localhost:8000', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' } });
     expect(preflight.status).toBe(204);
@@ -262,6 +287,22 @@ describe('flag-admin proxy in front of a backend', () => {
     expect(read.headers.get('access-control-allow-origin')).toBe('http://localhost:8000');
     // The preflight is the proxy's own answer: the backend never sees it, the journal does not judge it.
     expect(proxy.report().summary.requests).toBe(1);
+  });
+
+  it('without addCors, forwards preflights and adds no CORS header to forwarded answers, and keeps its own CORS on its own routes', async () => {
+    const target = await serveHandler(freshMock(contract).handle, { port: 0 });
+    running.push(target);
+    const proxy = await startProxy({ contract, port: 0, target: target.url });
+    running.push(proxy);
+    const origin = { origin: 'http://localhost:8000' };
+    const preflight = await fetch(`${proxy.url}/api/admin/auth/oidc/settings`, { method: 'OPTIONS', headers: { ...origin, 'access-control-request-method': 'GET' } });
+    // The mock as a backend has CORS of its own: its preflight answer is what the client gets.
+    const direct = await fetch(`${target.url}/api/admin/auth/oidc/settings`, { method: 'OPTIONS', headers: { ...origin, 'access-control-request-method': 'GET' } });
+    expect([preflight.status, preflight.headers.get('access-control-allow-headers')]).toEqual([direct.status, direct.headers.get('access-control-allow-headers')]);
+    const read = await fetch(`${proxy.url}/api/admin/auth/oidc/settings`, { headers: { ...origin, authorization: ADMIN_KEY } });
+    expect(read.headers.get('access-control-expose-headers')).toBe((await fetch(`${target.url}/api/admin/auth/oidc/settings`, { headers: { ...origin, authorization: ADMIN_KEY } })).headers.get('access-control-expose-headers'));
+    const journal = await fetch(`${proxy.url}/__mock/journal`, { headers: origin });
+    expect(journal.headers.get('access-control-allow-origin')).toBe('http://localhost:8000');
   });
 
   it('keeps the control API (dashboard and report included) to loopback callers addressed by a loopback name, or to the token, and refuses the mock-only operations', async () => {

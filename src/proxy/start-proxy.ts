@@ -3,14 +3,15 @@ import { renderJson } from '../../conformance/report/json.ts';
 import { renderJunit } from '../../conformance/report/junit.ts';
 import { loadContract, type Contract } from '../contract/index.ts';
 import { loggableTarget } from '../mock/core/loggable-target.ts';
-import { requestPath } from '../mock/core/request-path.ts';
+import { originForm, requestPath } from '../mock/core/request-path.ts';
+import { CONTROL_API_PREFIX } from '../mock/layers/control-api-document.ts';
 import { errorResponse, randomIds } from '../mock/core/errors.ts';
 import type { MockHandle, MockRequest } from '../mock/core/types.ts';
 import { serveHandler, type ForwardAnswer, type RunningServer, type ServeOptions } from '../mock/adapters/node-server.ts';
 import { CONTROL_TOKEN_HEADER, controlLayer } from '../mock/layers/control.ts';
 import { corsLayer } from '../mock/layers/cors.ts';
 import { headerValue } from '../mock/layers/layer.ts';
-import { createJournal, DEFAULT_JOURNAL_SIZE, type Journal, type JournalFinding } from '../mock/layers/journal.ts';
+import { createJournal, DEFAULT_JOURNAL_SIZE, type Journal, type JournalFinding, type Judged } from '../mock/layers/journal.ts';
 import { authHeaderNames } from '../mock/layers/request-facts.ts';
 import { createSessions, DEFAULT_SESSION, SESSION_HEADER } from '../mock/layers/sessions.ts';
 import { DEFAULT_FIXTURES } from '../mock/core/default-fixtures.ts';
@@ -18,14 +19,29 @@ import { DEFAULT_LIMITS } from '../mock/adapters/node-connection-guards.ts';
 import { createFixtureRecorder, type RecordedFixture } from './fixture-recorder.ts';
 import { checkRecordingFile, writeRecording } from './recording-file.ts';
 import { createForwarder, type ForwardedExchange } from './forward-to-target.ts';
+import { decodeForJudging } from './decode-content.ts';
+import { createRepeatMemo, lazyResponse } from './repeat-memo.ts';
+import type { Finding, RecordedResponse } from '../../conformance/types.ts';
 
 export interface StartProxyOptions extends Omit<ServeOptions, 'forward' | 'onResponse'> {
   /** The real backend, e.g. `https://staging.example.com`; a path in it prefixes every forwarded path. */
   target: string;
   /** A contract already loaded; by default the kit's spec. */
   contract?: Contract;
-  /** As the mock's: `false` for none, `{ origins }` to allow only those. @default any origin, reflected */
+  /**
+   * CORS on the proxy's own routes (/__mock/*), as the mock's: `false` for none, `{ origins }` to
+   * allow only those. Forwarded answers carry the backend's own CORS, unless `addCors`.
+   * @default any origin, reflected
+   */
   cors?: false | { origins?: readonly string[] };
+  /**
+   * `--add-cors`: also answer preflights and add CORS headers to forwarded answers, as the mock does
+   * (for a backend without CORS of its own). It changes what clients get, so only when asked.
+   * @default false
+   */
+  addCors?: boolean;
+  /** How long the backend may stay silent before the client gets a 504 (--target-timeout). @default 30000 */
+  targetTimeoutMs?: number;
   /** As the mock's: the control API (journal, report, dashboard) wants it from every caller. */
   controlToken?: string;
   /** As the mock's `--allowed-host`: host names besides the loopback ones the control API answers under. */
@@ -71,6 +87,15 @@ export interface RunningProxy extends RunningServer {
 
 export const DEFAULT_MAX_JUDGED_BYTES = 4 * 1024 * 1024;
 
+/** Body characters the journal keeps of an answer it did not judge (for its own self-check); a longer one is kept without. */
+const JOURNAL_BODY_BYTES = 64 * 1024;
+
+const CONFORMANT: Judged = Object.freeze({ verdict: 'conformant', findings: Object.freeze([]), responseMatchesSpec: true });
+const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
+
+/** The checks of what the journal calls `responseMatchesSpec`: status documented, media type, body schema (self-check.ts). */
+const SPEC_CHECKS: ReadonlySet<string> = new Set(['status-code-documented', 'content-type-conformance', 'response-schema-conformance', 'no-undocumented-body']);
+
 /**
  * flag-admin proxy (issue 15): forwards every request to `target` and the answer back, judges
  * each exchange of the API's operations with the suite's checks and the model of the contract as
@@ -89,26 +114,58 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
   const { journal } = createJournal({ contract, capacity: options.journalSize ?? DEFAULT_JOURNAL_SIZE });
   const authHeaders = authHeaderNames(contract);
 
+  const maxJudgedBytes = options.maxJudgedBytes ?? DEFAULT_MAX_JUDGED_BYTES;
+  const repeats = createRepeatMemo();
+
   const onExchange = (exchange: ForwardedExchange) => {
     if (exchange.clientGone) return;
     const sent: MockRequest = { method: exchange.method, url: exchange.target, headers: exchange.headers };
     const key = authHeaders.map((name) => headerValue(sent, name)).find((value) => value !== undefined && value.trim() !== '');
-    const findings = judge.judge({ method: exchange.method, target: exchange.target, key, response: exchange.response, transportError: exchange.transportError, notJudged: exchange.notJudged });
-    recorder?.observe({ method: exchange.method, target: exchange.target, key, headers: exchange.headers, response: exchange.response });
+    // A request the proxy refused itself never reached the backend: the journal shows the refusal, nothing is judged.
+    // Nor is a CORS preflight (Fetch standard §3.2.2): the browser's question about the backend's CORS, not a call of the API;
+    // nor a HEAD, whose answer has no body by definition (RFC 9110 §9.3.2) where the spec describes its GET's.
+    const judged = !exchange.refused && !isPreflight(sent) && exchange.method !== 'HEAD';
+    const { answer } = exchange;
+    let notJudged = exchange.notJudged;
+    let response: RecordedResponse | undefined;
+    let findings: Finding[] | undefined;
+    if (judged && answer && repeats.isRepeat(exchange.method, exchange.target, key, answer)) {
+      // The same bytes to the same read by the same key as an answer judged without findings, nothing written between: judged the same.
+      response = lazyResponse(answer, maxJudgedBytes);
+      findings = judge.repeat({ method: exchange.method, target: exchange.target, key, response });
+    } else {
+      if (answer) {
+        const body = decodeForJudging(answer.bytes, answer.headers['content-encoding'], maxJudgedBytes);
+        if (typeof body === 'string') response = { status: answer.status, headers: answer.headers, body };
+        else notJudged = `answered ${answer.status} with a body the proxy could not decode for judging (${body.problem}); the client got it as sent, it was not judged`;
+      }
+      if (judged) {
+        findings = judge.judge({ method: exchange.method, target: exchange.target, key, response, transportError: exchange.transportError, notJudged });
+        repeats.judged(exchange.method, exchange.target, key, response && findings?.length === 0 ? answer : undefined);
+      }
+    }
+    if (!exchange.refused) recorder?.observe({ method: exchange.method, target: exchange.target, key, headers: exchange.headers, response });
     // A client that also put its key in the query (or userinfo) must not find it in the journal or the log.
     const shown = loggableTarget(exchange.target, (text) => key !== undefined && text.includes(key), authHeaders);
     const request: MockRequest = { ...sent, url: shown };
     const session = headerValue(sent, SESSION_HEADER) || DEFAULT_SESSION;
-    // Without a whole answer kept: the status the client got (the target's, or the proxy's 502).
-    const response = exchange.response ?? { status: exchange.status ?? 502, headers: {}, body: '' };
     const journalFindings: JournalFinding[] | undefined = findings?.map(({ checkId, severity, title, message, expected, got, schemaPointer, instancePointer, response, curl }) => ({ checkId, severity, title, message, expected, got, schemaPointer, instancePointer, response, curl }));
     const verdict = findings === undefined ? undefined : findings.some((f) => f.severity === 'error') ? 'not conformant' : 'conformant';
-    journal.record(request, session, exchange.at, exchange.durationMs, { status: response.status, headers: response.headers, body: response.body }, verdict && { verdict, findings: journalFindings ?? [] });
+    // What the journal keeps: the verdicts of a judged answer (its body is not kept, whatever its size: what the
+    // spec says of it is in the findings); of an answer not judged, a body up to JOURNAL_BODY_BYTES for the self-check.
+    const status = response?.status ?? exchange.refused?.status ?? exchange.status ?? 502;
+    const headers = response?.headers ?? exchange.refused?.headers ?? {};
+    const unjudgedBody = exchange.refused?.body ?? (response && response.body.length <= JOURNAL_BODY_BYTES ? response.body : '');
+    const matchesSpec = verdict && response ? !findings!.some((f) => f.severity === 'error' && SPEC_CHECKS.has(f.checkId)) : undefined;
+    // The common entry (conformant, nothing found, the spec kept) shares one verdict object: the journal's ring then holds
+    // no object per exchange that lives long enough to be promoted (which grows V8's young generation, bench/proxy.ts).
+    const judgedEntry = verdict && (verdict === "conformant" && journalFindings!.length === 0 && matchesSpec === true ? CONFORMANT : { verdict: verdict as Judged["verdict"], findings: journalFindings ?? [], ...(matchesSpec === undefined ? {} : { responseMatchesSpec: matchesSpec }) });
+    journal.record(request, session, exchange.at, exchange.durationMs, matchesSpec === undefined ? { status, headers, body: unjudgedBody } : { status, headers: NO_HEADERS, body: undefined }, judgedEntry);
     const route = contract.matchRoute(exchange.method, requestPath(exchange.target));
     options.onExchange?.({
       method: exchange.method,
       url: shown,
-      status: response.status,
+      status,
       ms: exchange.durationMs,
       operationId: route.kind === 'operation' ? route.operation.operationId : null,
       session,
@@ -118,7 +175,15 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
     });
   };
 
-  const forwarder = createForwarder({ target, maxJudgedBytes: options.maxJudgedBytes ?? DEFAULT_MAX_JUDGED_BYTES, maxBodyBytes: options.maxBodyBytes ?? DEFAULT_LIMITS.maxBodyBytes, onExchange });
+  const forwarder = createForwarder({
+    target,
+    maxJudgedBytes,
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_LIMITS.maxBodyBytes,
+    // One socket per client connection at most: a request never waits for one (docs/proxy.md, Forwarding).
+    maxSockets: options.maxConnections ?? DEFAULT_LIMITS.maxConnections,
+    targetTimeoutMs: options.targetTimeoutMs,
+    onExchange,
+  });
   const report = () => judge.report();
 
   // The mock's layers with the forwarder as their core: CORS, then the control API, else forward.
@@ -146,12 +211,15 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
     },
   })(() => forwardAnswer);
   if (options.cors !== false) {
-    handle = corsLayer({
+    const inner = handle;
+    const withCors = corsLayer({
       origins: options.cors?.origins,
       allowHeaders: [...authHeaders, 'content-type', 'prefer', SESSION_HEADER, CONTROL_TOKEN_HEADER],
       exposeHeaders: ['allow', SESSION_HEADER],
       newId: randomIds,
-    })(handle);
+    })(inner);
+    // The client gets what the backend said, CORS and Vary included; the proxy's CORS is on its own routes (or --add-cors).
+    handle = options.addCors ? withCors : (request) => (originForm(request.url).startsWith(CONTROL_API_PREFIX) ? withCors(request) : inner(request));
   }
   const server = await serveHandler(handle, { ...options, forward: forwarder.forward });
 
@@ -168,4 +236,9 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
       if (options.record && recorder) writeRecording(options.record, (written = recorder.fixture()));
     },
   };
+}
+
+/** A CORS preflight (Fetch standard §3.2.2): OPTIONS with Origin and Access-Control-Request-Method. */
+function isPreflight(request: MockRequest): boolean {
+  return request.method === 'OPTIONS' && headerValue(request, 'origin') !== undefined && headerValue(request, 'access-control-request-method') !== undefined;
 }

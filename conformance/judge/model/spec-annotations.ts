@@ -78,7 +78,28 @@ function uniqueKeyOf(schema: JsonSchema | undefined): string | undefined {
   return undefined;
 }
 
-const escape = (token: string | number) => String(token).replaceAll('~', '~0').replaceAll('/', '~1');
+/** A JSON-pointer reference token (RFC 6901 §3); most names hold neither `~` nor `/` and are returned as they are. */
+const escape = (token: string | number) => {
+  const text = String(token);
+  return text.includes('~') || text.includes('/') ? text.replaceAll('~', '~0').replaceAll('/', '~1') : text;
+};
+
+/** Per annotation, per schema: whether the schema mentions it anywhere inside. Schemas never change after load. */
+const mentions = new Map<string, WeakMap<JsonSchema, boolean>>();
+
+/**
+ * Whether `annotation` appears anywhere in `schema`: a walk of a body for it can skip a part whose
+ * schema does not mention it (nothing below can carry it), and a schema is read once, not once per
+ * body. A part with no schema mentions nothing.
+ */
+export function mentionsAnnotation(schema: JsonSchema | undefined, annotation: string): boolean {
+  if (!schema || typeof schema !== 'object') return false;
+  let known = mentions.get(annotation);
+  if (!known) mentions.set(annotation, (known = new WeakMap()));
+  let found = known.get(schema);
+  if (found === undefined) known.set(schema, (found = JSON.stringify(schema).includes(annotation)));
+  return found;
+}
 
 /**
  * A body as two answers to the same request are compared: per-instance properties left out,
@@ -113,6 +134,7 @@ export function comparableForm(value: unknown, schema: JsonSchema | undefined): 
 export function instanceIds(value: unknown, schema: JsonSchema | undefined): { pointer: string; id: string }[] {
   const found: { pointer: string; id: string }[] = [];
   const walk = (node: unknown, at: JsonSchema | undefined, pointer: string): void => {
+    if (!mentionsAnnotation(at, INSTANCE_ID)) return;
     if (Array.isArray(node)) node.forEach((item, i) => walk(item, itemsOf(at), `${pointer}/${i}`));
     else if (node && typeof node === 'object') {
       const properties = propertiesOf(at);
@@ -131,7 +153,7 @@ export function instanceIds(value: unknown, schema: JsonSchema | undefined): { p
 export function constantValues(value: unknown, schema: JsonSchema | undefined): { pointer: string; value: string }[] {
   const found: { pointer: string; value: string }[] = [];
   const walk = (node: unknown, at: JsonSchema | undefined, pointer: string): void => {
-    if (!node || typeof node !== 'object' || Array.isArray(node)) return;
+    if (!node || typeof node !== 'object' || Array.isArray(node) || !mentionsAnnotation(at, CONSTANT)) return;
     const properties = propertiesOf(at);
     for (const [name, child] of Object.entries(node)) {
       const sub = properties.get(name);
@@ -147,6 +169,7 @@ export function constantValues(value: unknown, schema: JsonSchema | undefined): 
 export function repeatedKeys(value: unknown, schema: JsonSchema | undefined): { pointer: string; key: string; value: unknown; firstIndex: number; schemaKey: string }[] {
   const found: ReturnType<typeof repeatedKeys> = [];
   const walk = (node: unknown, at: JsonSchema | undefined, pointer: string): void => {
+    if (!mentionsAnnotation(at, UNIQUE_BY)) return;
     if (Array.isArray(node)) {
       const key = uniqueKeyOf(at);
       if (key !== undefined) {

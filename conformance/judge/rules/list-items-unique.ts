@@ -1,15 +1,8 @@
-import type { JsonSchema } from '../../../src/contract/index.ts';
-import { UNIQUE_BY } from '../model/spec-annotations.ts';
+import { mentionsAnnotation, UNIQUE_BY } from '../model/spec-annotations.ts';
 import { documented, ordinaryResponses, passed, type Rule } from '../rule.ts';
 
-const keyed = new WeakMap<JsonSchema, boolean>();
 /** Whether a response schema keys a list (x-unique-by) anywhere: read once per schema, not per answer. */
-function keysAList(schema: JsonSchema | undefined): boolean {
-  if (!schema) return false;
-  let found = keyed.get(schema);
-  if (found === undefined) keyed.set(schema, (found = JSON.stringify(schema).includes(UNIQUE_BY)));
-  return found;
-}
+const keysAList = (schema: Parameters<typeof mentionsAnnotation>[0]) => mentionsAnnotation(schema, UNIQUE_BY);
 
 /** Judged by the model (verdicts of kind list-items-unique): this rule reports them. */
 export const listItemsUnique: Rule = {

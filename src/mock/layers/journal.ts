@@ -58,6 +58,12 @@ export interface JournalFinding {
 export interface Judged {
   verdict: EntryVerdict;
   findings: readonly JournalFinding[];
+  /**
+   * Whether the answer kept the spec (status, media type, body schema), as the judge's checks
+   * found: the journal then keeps no body to work it out from (the proxy's bodies may be large;
+   * issue 19, Cost).
+   */
+  responseMatchesSpec?: boolean;
 }
 
 export interface JournalFilter {
@@ -140,8 +146,8 @@ export function createJournal(options: JournalOptions): { journal: Journal; laye
     const keyCame = keys[slot] === 1;
     const route = contract.matchRoute(method, requestPath(url));
     const operation = route.kind === 'operation' ? route.operation : undefined;
-    const responseMatchesSpec = check({ method, url }, responses[slot]!).length === 0;
     const given = verdicts[slot];
+    const responseMatchesSpec = given?.responseMatchesSpec ?? check({ method, url }, responses[slot]!).length === 0;
     return (judged[slot] = {
       seq: seqs[slot]!,
       time: new Date(ats[slot]!).toISOString(),
@@ -209,7 +215,8 @@ export function createJournal(options: JournalOptions): { journal: Journal; laye
     methods[slot] = request.method;
     urls[slot] = intern(target);
     sessionNames[slot] = session;
-    responses[slot] = response;
+    // A judged exchange's verdicts say what its body would: the body is not kept.
+    responses[slot] = verdict?.responseMatchesSpec === undefined ? response : undefined;
     judged[slot] = undefined;
     verdicts[slot] = verdict;
   };

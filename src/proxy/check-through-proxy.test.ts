@@ -1,0 +1,50 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { useCliProcesses } from '../../test/cli-process.ts';
+import { serveDressedMock, unusualBackends } from '../../test/unusual-backends.ts';
+import { loadContract, type Contract } from '../contract/index.ts';
+import { startProxy } from './start-proxy.ts';
+
+const run = useCliProcesses({ PATH: process.env.PATH ?? '' });
+let contract: Contract;
+const running: { close(): Promise<void> }[] = [];
+beforeAll(async () => {
+  contract = await loadContract({ validate: false, lazyValidators: true });
+});
+afterEach(async () => {
+  for (const server of running.splice(0).reverse()) await server.close();
+});
+
+/** `flag-admin check` against `url`; its JSON report with the base URL written as BASE (its reports are the same for the same answers without --timings). */
+async function check(url: string, dir: string, name: string): Promise<{ code: number | null; report: string }> {
+  const file = join(dir, `${name}.json`);
+  const child = run(['check', '--base-url', url, '--api-key', 'mock-admin-key', '--restricted-key', 'mock-viewer-key', '--token', '1/1', '--allow-delete', '--settle-ms', '0', '--json', file]);
+  const code = await child.exited;
+  return { code, report: readFileSync(file, 'utf8').replaceAll(url, 'BASE') };
+}
+
+// undici, the suite's client, refuses an unasked 100 Continue outright ('bad response'), where RFC
+// 9110 §15.2 says a client must ignore it; through the proxy it never sees one. Left out here: the
+// difference is the suite's, not the proxy's (docs/proxy.md, "Unusual backends").
+const BACKENDS = unusualBackends().filter((b) => !b.name.startsWith('100'));
+
+describe('flag-admin check through the proxy', () => {
+  it.each(BACKENDS)('reports the same as directly, run for run, against a backend answering $name', async ({ dress }) => {
+    const dir = mkdtempSync(join(tmpdir(), 'flag-admin-check-proxy-'));
+    const direct = await serveDressedMock(contract, dress);
+    running.push(direct);
+    const behind = await serveDressedMock(contract, dress);
+    running.push(behind);
+    const proxy = await startProxy({ contract, port: 0, target: behind.url });
+    running.push(proxy);
+    const [alone, proxied] = [await check(direct.url, dir, 'direct'), await check(proxy.url, dir, 'proxied')];
+    expect(proxied.code).toBe(alone.code);
+    expect(proxied.report).toBe(alone.report);
+    // The same requests reached both backends, in the same order.
+    expect(behind.received).toEqual(direct.received);
+    // A set-up problem (exit 2: this does not look like the API) stops the run early, directly as through the proxy.
+    expect(direct.received.length).toBeGreaterThan(alone.code === 2 ? 0 : 100);
+  }, 60_000);
+});
