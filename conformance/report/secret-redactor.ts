@@ -90,7 +90,8 @@ export function createRedactor(secrets: Iterable<string>): Redact {
  * a key that lie wholly inside this prefix are not redacted; any run that reaches past it is.
  */
 export function namingPrefixLength(secret: string): number {
-  return /^[^:.\s]+:[^:.\s]+\./.exec(secret)?.[0].length ?? 0;
+  // After a scheme, if any: `Bearer default:development.` as an Authorization header sends it.
+  return /^(?:[A-Za-z][A-Za-z0-9._~+-]*[ \t]+)?[^:.\s]+:[^:.\s]+\./.exec(secret)?.[0].length ?? 0;
 }
 
 /**

@@ -111,7 +111,7 @@ describe('flag-admin proxy between a client that carries keys everywhere and a b
     const entries = (JSON.parse(outputs.journal!) as { entries: { path: string }[] }).entries;
     expect(entries.map((e) => e.path)).toContain(ENVIRONMENTS);
     expect(entries.map((e) => e.path)).toContain(`${OIDC}?apiKey=<redacted>`);
-    expect(outputs['--json']).toContain('"name\\":\\"development\\"');
+    expect(outputs["--json"], "the environments list quoted").toMatch(/"excerpt": "{\\"version\\":\\"two\\",\\"environments\\":\[{\\"name\\":\\"development\\"/);
     expect(outputs['access log and console']).toContain(`GET ${ENVIRONMENTS} `);
   });
 });

@@ -3,7 +3,8 @@ import { createPassiveJudge, type PassiveReport } from '../../conformance/judge/
 import { renderJson } from '../../conformance/report/json.ts';
 import { renderJunit } from '../../conformance/report/junit.ts';
 import { loadContract, type Contract } from '../contract/index.ts';
-import { loggableTarget } from '../mock/core/loggable-target.ts';
+import { redactFindings } from '../../conformance/report/redact-findings.ts';
+import { createTrafficSecrets } from '../../conformance/report/traffic-secrets.ts';
 import { requestPath } from '../mock/core/request-path.ts';
 import { errorResponse, randomIds } from '../mock/core/errors.ts';
 import type { MockHandle, MockRequest } from '../mock/core/types.ts';
@@ -81,17 +82,21 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
   const baseUrl = target.href.replace(/\/+$/, '');
   const judge = createPassiveJudge({ contract, baseUrl, strict: options.strict });
   const recorder = options.record ? createFixtureRecorder(contract) : undefined;
-  const { journal } = createJournal({ contract, capacity: options.journalSize ?? DEFAULT_JOURNAL_SIZE });
   const authHeaders = authHeaderNames(contract);
+  // Every secret the traffic carried, and the one redactor every output of the proxy goes through.
+  const secrets = createTrafficSecrets({ contract, authHeaders });
+  const { journal } = createJournal({ contract, capacity: options.journalSize ?? DEFAULT_JOURNAL_SIZE, redact: () => secrets.redact });
 
   const onExchange = (exchange: ForwardedExchange) => {
     if (exchange.clientGone) return;
     const sent: MockRequest = { method: exchange.method, url: exchange.target, headers: exchange.headers };
     const key = authHeaders.map((name) => headerValue(sent, name)).find((value) => value !== undefined && value.trim() !== '');
+    secrets.learnRequest(sent);
+    if (exchange.response) secrets.learnResponse(exchange.response);
     const findings = judge.judge({ method: exchange.method, target: exchange.target, key, response: exchange.response, transportError: exchange.transportError, notJudged: exchange.notJudged });
     recorder?.observe({ method: exchange.method, target: exchange.target, key, response: exchange.response });
-    // A client that also put its key in the query (or userinfo) must not find it in the journal or the log.
-    const shown = loggableTarget(exchange.target, (text) => key !== undefined && text.includes(key), authHeaders);
+    // A key in the query, a cookie, the path or userinfo must not reach the journal or the log, in any form.
+    const shown = secrets.target(exchange.target);
     const request: MockRequest = { ...sent, url: shown };
     const session = headerValue(sent, SESSION_HEADER) || DEFAULT_SESSION;
     // Without a whole answer kept: the status the client got (the target's, or the proxy's 502).
@@ -114,7 +119,10 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
   };
 
   const forwarder = createForwarder({ target, maxJudgedBytes: options.maxJudgedBytes ?? DEFAULT_MAX_JUDGED_BYTES, maxBodyBytes: options.maxBodyBytes ?? DEFAULT_LIMITS.maxBodyBytes, onExchange });
-  const report = () => judge.report();
+  const report = (): PassiveReport => {
+    const raw = judge.report();
+    return { ...raw, findings: redactFindings(raw.findings, secrets.redact), notJudged: raw.notJudged.map((n) => ({ ...n, label: secrets.redact(n.label), reason: secrets.redact(n.reason) })) };
+  };
 
   // The mock's layers with the forwarder as their core: CORS, then the control API, else forward.
   const forwardAnswer: ForwardAnswer = { status: 0, headers: {}, body: undefined, forward: true };

@@ -88,6 +88,12 @@ export interface JournalOptions {
   capacity?: number;
   /** The clock, injectable to pin times. @default Date.now */
   now?: () => number;
+  /**
+   * The redactor of every output (conformance/report/secret-redactor.ts), asked when the journal
+   * is read: every text of an entry (its path, its findings) goes through the one that knows all
+   * secrets seen so far, so a key first seen later is redacted in earlier entries too.
+   */
+  redact?: () => (text: string) => string;
 }
 
 /** Interned request targets kept at most before the table starts over (it only saves memory). */
@@ -106,6 +112,7 @@ const MAX_INTERNED_URLS = 4096;
  */
 export function createJournal(options: JournalOptions): { journal: Journal; layer: (next: SessionHandle) => SessionHandle } {
   const { contract, capacity = DEFAULT_JOURNAL_SIZE, now = Date.now } = options;
+  const redactEntry = options.redact && ((entry: JournalEntry, redact: (text: string) => string): JournalEntry => ({ ...entry, path: redact(entry.path), ...(entry.findings ? { findings: entry.findings.map((f) => redactFinding(f, redact)) } : {}) }));
   // seq 0 marks an empty (or cleared) slot: recorded seqs start at 1.
   const seqs = new Float64Array(capacity);
   const ats = new Float64Array(capacity);
@@ -163,6 +170,7 @@ export function createJournal(options: JournalOptions): { journal: Journal; laye
     capacity,
     list(filter) {
       const entries: JournalEntry[] = [];
+      const redact = options.redact?.();
       for (let i = Math.max(0, seq - capacity); i < seq; i++) {
         const slot = i % capacity;
         if (seqs[slot] === 0 || sessionNames[slot] !== filter.session) continue;
@@ -171,7 +179,7 @@ export function createJournal(options: JournalOptions): { journal: Journal; laye
         const entry = judge(slot);
         if (filter.operationId !== undefined && entry.operationId !== filter.operationId) continue;
         if (filter.verdict !== undefined && entry.verdict !== filter.verdict) continue;
-        entries.push(entry);
+        entries.push(redact && redactEntry ? redactEntry(entry, redact) : entry);
       }
       return entries;
     },
@@ -223,4 +231,16 @@ export function createJournal(options: JournalOptions): { journal: Journal; laye
     return record(request, session, at, started, answer);
   };
   return { journal, layer };
+}
+
+/** Every text of a finding that can quote the traffic, redacted. */
+function redactFinding(finding: JournalFinding, redact: (text: string) => string): JournalFinding {
+  return {
+    ...finding,
+    message: redact(finding.message),
+    expected: redact(finding.expected),
+    got: redact(finding.got),
+    curl: redact(finding.curl),
+    ...(finding.response ? { response: { ...finding.response, excerpt: redact(finding.response.excerpt), ...(finding.response.contentType !== undefined ? { contentType: redact(finding.response.contentType) } : {}) } } : {}),
+  };
 }
