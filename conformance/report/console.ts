@@ -1,4 +1,5 @@
 import type { CheckOutcome, Finding, Report } from '../types.ts';
+import { groupFindings, type FindingGroup } from './group-findings.ts';
 import { abbreviateLongWords, printable, styler, type Style } from './terminal-text.ts';
 
 const MARK: Record<CheckOutcome, string> = { passed: 'pass', failed: 'FAIL', 'not checked': 'not checked' };
@@ -60,8 +61,10 @@ export function renderConsole(report: Report, options: ConsoleOptions = {}): str
 
   if (report.findings.length > 0) {
     lines.push('');
-    lines.push(`Findings: ${report.summary.errors} error(s), ${report.summary.warnings} warning(s)`);
-    report.findings.forEach((finding, i) => lines.push(...renderFinding(finding, i + 1, (text) => shorten(safe(text)), paint)));
+    const groups = groupFindings(report.findings);
+    const alike = groups.length < report.findings.length ? ` (${groups.length} distinct: identical findings shown once, with a count)` : '';
+    lines.push(`Findings: ${report.summary.errors} error(s), ${report.summary.warnings} warning(s)${alike}`);
+    groups.forEach((group, i) => lines.push(...renderGroup(group, i + 1, (text) => shorten(safe(text)), paint)));
   }
 
   lines.push('');
@@ -97,9 +100,28 @@ export function renderConsole(report: Report, options: ConsoleOptions = {}): str
   return `${lines.join('\n')}\n`;
 }
 
-function renderFinding(finding: Finding, n: number, safe: (text: string) => string, paint: (style: Style, text: string) => string): string[] {
+/**
+ * A group of identical findings (group-findings.ts): the first in full, the other examples by
+ * their request and curl line, and how many more there are; a group of one is the finding.
+ */
+function renderGroup(group: FindingGroup, n: number, safe: (text: string) => string, paint: (style: Style, text: string) => string): string[] {
+  const [first, ...others] = group.examples;
+  const count = group.count > 1 ? ` (${group.count} findings alike)` : '';
+  const lines = renderFinding(first!, n, safe, paint, { operations: group.operationIds.join(', '), count });
+  if (others.length === 0) return lines;
+  lines.push(safe(`   alike, e.g.:`));
+  for (const other of others) {
+    lines.push(safe(`   - ${other.request.method} ${other.request.url}${other.response ? ` -> ${other.response.status}` : ''}`));
+    lines.push(safe(`     reproduce: ${other.curl}`));
+  }
+  const rest = group.count - group.examples.length;
+  if (rest > 0) lines.push(safe(`   … and ${rest} more alike (every one in the JSON report)`));
+  return lines;
+}
+
+function renderFinding(finding: Finding, n: number, safe: (text: string) => string, paint: (style: Style, text: string) => string, group?: { operations: string; count: string }): string[] {
   const severity = paint(finding.severity === 'error' ? 'red' : 'yellow', `[${finding.severity}]`);
-  const lines = ['', `${n}. ${severity} ${safe(`${finding.checkId} on ${finding.operationId}: ${finding.title}`)}`, safe(`   ${finding.message}`)];
+  const lines = ['', `${n}. ${severity} ${safe(`${finding.checkId} on ${group?.operations ?? finding.operationId}: ${finding.title}${group?.count ?? ''}`)}`, safe(`   ${finding.message}`)];
   lines.push(safe(`   expected: ${finding.expected}`));
   lines.push(safe(`   got:      ${finding.got}`));
   if (finding.instancePointer !== undefined) lines.push(safe(`   at:       ${finding.instancePointer || '(root)'} in the body`));
