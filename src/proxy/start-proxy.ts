@@ -12,7 +12,7 @@ import { serveHandler, type ForwardAnswer, type RunningServer, type ServeOptions
 import { CONTROL_TOKEN_HEADER, controlLayer } from '../mock/layers/control.ts';
 import { corsLayer } from '../mock/layers/cors.ts';
 import { headerValue } from '../mock/layers/layer.ts';
-import { createJournal, DEFAULT_JOURNAL_SIZE, type Journal, type JournalFinding } from '../mock/layers/journal.ts';
+import { createJournal, DEFAULT_JOURNAL_SIZE, type EntryVerdict, type Journal, type JournalFinding } from '../mock/layers/journal.ts';
 import { authHeaderNames } from '../mock/layers/request-facts.ts';
 import { createSessions, DEFAULT_SESSION, SESSION_HEADER } from '../mock/layers/sessions.ts';
 import { DEFAULT_FIXTURES } from '../mock/core/default-fixtures.ts';
@@ -102,8 +102,10 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
     // Without a whole answer kept: the status the client got (the target's, or the proxy's 502).
     const response = exchange.response ?? { status: exchange.status ?? 502, headers: {}, body: '' };
     const journalFindings: JournalFinding[] | undefined = findings?.map(({ checkId, severity, title, message, expected, got, schemaPointer, instancePointer, response, curl }) => ({ checkId, severity, title, message, expected, got, schemaPointer, instancePointer, response, curl }));
-    const verdict = findings === undefined ? undefined : findings.some((f) => f.severity === 'error') ? 'not conformant' : 'conformant';
-    journal.record(request, session, exchange.at, exchange.durationMs, { status: response.status, headers: response.headers, body: response.body }, verdict && { verdict, findings: journalFindings ?? [] });
+    // Not judged: a path outside the API's operations, or a body over what the proxy keeps; the journal says which.
+    const notJudged = findings === undefined ? `not judged: ${exchange.method} ${requestPath(shown)} is outside the operations of the spec` : exchange.notJudged !== undefined ? `not judged: ${exchange.notJudged}` : undefined;
+    const verdict: EntryVerdict = notJudged !== undefined ? 'not judged' : findings!.some((f) => f.severity === 'error') ? 'not conformant' : 'conformant';
+    journal.record(request, session, exchange.at, exchange.durationMs, { status: response.status, headers: response.headers, body: response.body }, { verdict, findings: journalFindings ?? [], ...(notJudged !== undefined ? { note: notJudged } : {}) });
     const route = contract.matchRoute(exchange.method, requestPath(exchange.target));
     options.onExchange?.({
       method: exchange.method,
@@ -113,7 +115,7 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
       operationId: route.kind === 'operation' ? route.operation.operationId : null,
       session,
       keyPresent: key !== undefined,
-      verdict: verdict ?? 'not judged',
+      verdict,
       findings: [...new Set((findings ?? []).map((f) => f.checkId))],
     });
   };

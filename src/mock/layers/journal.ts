@@ -32,10 +32,13 @@ export interface JournalEntry {
   verdict: EntryVerdict;
   /** On the proxy, what the checks found in this exchange, redacted as the suite's reports are. */
   findings?: readonly JournalFinding[];
+  /** What else to know about the answer: why it was not judged (proxy), why a Prefer was refused or what forced the answer (mock). */
+  note?: string;
 }
 
-export type EntryVerdict = 'conformant' | 'not conformant';
-export const ENTRY_VERDICTS: readonly EntryVerdict[] = ['conformant', 'not conformant'];
+/** `not judged`: the proxy judged nothing (a path outside the API, a body over what it keeps), and says why in `note`. */
+export type EntryVerdict = 'conformant' | 'not conformant' | 'not judged';
+export const ENTRY_VERDICTS: readonly EntryVerdict[] = ['conformant', 'not conformant', 'not judged'];
 
 /**
  * A finding as the journal shows it: the suite's Finding (conformance/types.ts) with its
@@ -58,6 +61,8 @@ export interface JournalFinding {
 export interface Judged {
   verdict: EntryVerdict;
   findings: readonly JournalFinding[];
+  /** Why, when the verdict is `not judged`. */
+  note?: string;
 }
 
 export interface JournalFilter {
@@ -112,7 +117,7 @@ const MAX_INTERNED_URLS = 4096;
  */
 export function createJournal(options: JournalOptions): { journal: Journal; layer: (next: SessionHandle) => SessionHandle } {
   const { contract, capacity = DEFAULT_JOURNAL_SIZE, now = Date.now } = options;
-  const redactEntry = options.redact && ((entry: JournalEntry, redact: (text: string) => string): JournalEntry => ({ ...entry, path: redact(entry.path), ...(entry.findings ? { findings: entry.findings.map((f) => redactFinding(f, redact)) } : {}) }));
+  const redactEntry = options.redact && ((entry: JournalEntry, redact: (text: string) => string): JournalEntry => ({ ...entry, path: redact(entry.path), ...(entry.findings ? { findings: entry.findings.map((f) => redactFinding(f, redact)) } : {}), ...(entry.note !== undefined ? { note: redact(entry.note) } : {}) }));
   // seq 0 marks an empty (or cleared) slot: recorded seqs start at 1.
   const seqs = new Float64Array(capacity);
   const ats = new Float64Array(capacity);
@@ -163,6 +168,7 @@ export function createJournal(options: JournalOptions): { journal: Journal; laye
       responseMatchesSpec,
       verdict: given ? given.verdict : responseMatchesSpec ? 'conformant' : 'not conformant',
       ...(given && given.findings.length > 0 ? { findings: given.findings } : {}),
+      ...((given?.note ?? responses[slot]!.note) !== undefined ? { note: given?.note ?? responses[slot]!.note } : {}),
     });
   };
 
