@@ -66,6 +66,8 @@ export interface PlannedRequest {
   keyVariant?: KeyNearMiss;
   /** With credential `restricted`: which of the restricted keys (0, the first, when absent). */
   keyIndex?: number;
+  /** The shell variable the key header holds instead of the suite's own (the proxy's `$KEY_3`, one per key it saw). */
+  keyVariable?: string;
   /** Milliseconds to wait before sending it (--settle-ms before the final probes). */
   pauseMs?: number;
   /** Requests with the same batch number are sent at once (concurrent deletes). */

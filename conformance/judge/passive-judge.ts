@@ -23,6 +23,16 @@ export interface PassingExchange {
   transportError?: string;
   /** Why the answer is not judged (its body is larger than the proxy keeps): a warning in the report, not a defect. */
   notJudged?: string;
+  /** The number the journal gives the exchange: findings cite it as `request #N`. @default the count of judged exchanges */
+  seq?: number;
+  /** The header the key came in, lower case. @default the operation's first auth header */
+  keyHeader?: string;
+}
+
+/** What a `$KEY_N` of the proxy's curl lines stands for (never the key itself). */
+export interface KeyVariable {
+  variable: string;
+  standsFor: string;
 }
 
 export interface PassiveJudgeOptions {
@@ -43,7 +53,12 @@ export interface PassiveJudge {
 }
 
 /** The suite's Report, without what only a planned run has (seed, options, steps not run). */
-export type PassiveReport = Omit<Report, 'tool' | 'seed' | 'options' | 'stepsNotRun' | 'roles' | 'repetitions'> & { tool: 'flag-admin proxy'; findingsDropped: number };
+export type PassiveReport = Omit<Report, 'tool' | 'seed' | 'options' | 'stepsNotRun' | 'roles' | 'repetitions'> & {
+  tool: 'flag-admin proxy';
+  findingsDropped: number;
+  /** Each key the traffic carried is a variable of the curl lines (`$KEY_1`, ...): what each stands for, so a finding replays as it went. */
+  keys: KeyVariable[];
+};
 
 /**
  * What judges a passing exchange: the model of the contract (conformance/judge/model) on every
@@ -82,7 +97,7 @@ export function createPassiveJudge(options: PassiveJudgeOptions): PassiveJudge {
   let redact = createRedactor([]);
   let redactorVersion = -1;
   // Per key (in memory only): an id to compare reads by, and whether it has proved valid.
-  const keys = new BoundedMap<string, { id: number; valid: boolean }>(MAX_SECRETS);
+  const keys = new BoundedMap<string, KeySeen>(MAX_SECRETS);
   let state = createRunState({ contract });
   const notJudged: PassiveReport['notJudged'] = [];
   const findings: Finding[] = [];
@@ -92,11 +107,11 @@ export function createPassiveJudge(options: PassiveJudgeOptions): PassiveJudge {
   let requests = 0;
 
   /** The model's verdicts on one exchange, then what the exchange taught it. */
-  const consultModel = (passing: PassingExchange, key: { id: number; valid: boolean } | undefined): Verdict[] => {
+  const consultModel = (passing: PassingExchange, key: KeySeen | undefined, seq: number): Verdict[] => {
     if (state.observed() >= MODEL_MEMORY) state = createRunState({ contract });
     // A key that got a 2xx is a valid one (it may still lack a permission elsewhere); any other may be anything.
     const request = (): ModelRequest => ({ method: passing.method, path: passing.target, credential: !key ? 'none' : key.valid ? 'restricted' : 'unknown', principal: key ? `key ${key.id}` : 'none' });
-    const exchange: ModelExchange = { request: request(), ...(passing.response ? { response: passing.response } : {}), seq: state.observed() };
+    const exchange: ModelExchange = { request: request(), ...(passing.response ? { response: passing.response } : {}), seq };
     const verdicts = judgeExchange(exchange, state);
     if (key && passing.response && isSuccess(passing.response.status)) key.valid = true;
     state.observe({ ...exchange, request: request() });
@@ -123,15 +138,17 @@ export function createPassiveJudge(options: PassiveJudgeOptions): PassiveJudge {
       redactorVersion = secrets.version;
     }
     const decoded = decodePathParams(operationRoute.rawParams);
-    const exchange = toExchange(operationRoute.operation, passing, requests, baseUrl, decoded.ok ? decoded.params : undefined, route.kind !== 'operation');
+    const seq = passing.seq ?? requests;
+    let key = keyCame ? keys.get(passing.key!) : undefined;
+    if (keyCame && !key) keys.set(passing.key!, (key = { id: keys.version + 1, valid: false, firstSeq: seq, header: passing.keyHeader ?? operationRoute.operation.authHeaders[0]?.toLowerCase() ?? 'authorization', statuses: new Map() }));
+    if (key) key.statuses.set(passing.response?.status ?? 0, (key.statuses.get(passing.response?.status ?? 0) ?? 0) + 1);
+    const exchange = toExchange(operationRoute.operation, passing, seq, baseUrl, decoded.ok ? decoded.params : undefined, route.kind !== 'operation', key && `KEY_${key.id}`);
     if (passing.notJudged !== undefined) {
       notJudged.push({ operationId: exchange.operationId, label: exchange.label, reason: passing.notJudged });
       if (notJudged.length > maxFindings) notJudged.shift();
       return [];
     }
-    let key = keyCame ? keys.get(passing.key!) : undefined;
-    if (keyCame && !key) keys.set(passing.key!, (key = { id: keys.version + 1, valid: false }));
-    const verdicts = consultModel(passing, key);
+    const verdicts = consultModel(passing, key, seq);
     const context = { contract, strict, all: [exchange], excerpt: { secretProperties: contract.secretProperties, redact }, verdicts: new Map([[exchange.seq, verdicts]]), secrets: { keys: keyCame ? [{ value: passing.key!, name: 'the key the request sent' }] : [], values: secretValues.keys() } };
     const results = judgeWithRules(PASSIVE_RULES, [exchange], [], context, new Set());
     foldRows(rows, results.rows);
@@ -160,6 +177,7 @@ export function createPassiveJudge(options: PassiveJudgeOptions): PassiveJudge {
         findingsDropped,
         notJudged: [...notJudged],
         coverage: coverageRows(contract, coverage),
+        keys: [...keys.values()].sort((a, b) => a.id - b.id).map(keyVariable),
       };
     },
   };
@@ -169,11 +187,11 @@ export function createPassiveJudge(options: PassiveJudgeOptions): PassiveJudge {
  * The exchange as the suite records one, for its checks of one response: the step the suite
  * gives a request like it (what the checks skip or judge by), the key as the suite's placeholder.
  */
-function toExchange(operation: Operation, passing: PassingExchange, seq: number, baseUrl: string, params: Record<string, string> | undefined, unlisted: boolean): Exchange {
-  const header = operation.authHeaders[0];
+function toExchange(operation: Operation, passing: PassingExchange, seq: number, baseUrl: string, params: Record<string, string> | undefined, unlisted: boolean, keyVariable: string | undefined): Exchange {
+  const header = passing.keyHeader ?? operation.authHeaders[0];
   const keyCame = passing.key !== undefined && passing.key.trim() !== '';
-  // The key the client sent is never recorded; whether it was a full or a restricted one cannot be known.
-  const placeholder = keyPlaceholder('full')!;
+  // The key the client sent is never recorded: a variable of its own stands for it (what it stands for is in the report's `keys`).
+  const placeholder = keyVariable !== undefined ? `$${keyVariable}` : keyPlaceholder('full')!;
   const step: StepKind = unlisted ? 'unlisted-method' : !keyCame ? 'no-credentials' : operation.method === 'DELETE' ? 'delete' : 'read';
   const token = params && !unlisted && operation.method === 'DELETE' ? tokenOf(operation, params) : undefined;
   return {
@@ -188,6 +206,7 @@ function toExchange(operation: Operation, passing: PassingExchange, seq: number,
     ...(token ? { token } : {}),
     seq,
     request: { method: passing.method, url: baseUrl + passing.target, headers: keyCame && header ? { [header.toLowerCase()]: placeholder } : {} },
+    ...(keyVariable !== undefined ? { keyVariable } : {}),
     ...(passing.response ? { response: passing.response } : {}),
     ...(passing.transportError !== undefined ? { transportError: passing.transportError } : {}),
   };
@@ -197,6 +216,22 @@ function toExchange(operation: Operation, passing: PassingExchange, seq: number,
 function tokenOf(operation: Operation, params: Record<string, string>): TokenRef | undefined {
   const [account, token] = operation.pathParams.map((name) => params[name]);
   return account !== undefined && token !== undefined ? { account, token } : undefined;
+}
+
+/** A key the traffic carried, in memory only: its variable's number, whether it proved valid, and what the report says of it. */
+interface KeySeen {
+  id: number;
+  valid: boolean;
+  /** The journal number of the first request that carried it. */
+  firstSeq: number;
+  header: string;
+  /** How often each status answered it (0: no answer). */
+  statuses: Map<number, number>;
+}
+
+function keyVariable(key: KeySeen): KeyVariable {
+  const answers = [...key.statuses].sort(([a], [b]) => a - b).map(([status, count]) => `${status === 0 ? 'no answer' : status} ×${count}`);
+  return { variable: `KEY_${key.id}`, standsFor: `the key first sent in the ${key.header} header of request #${key.firstSeq}; answers it got: ${answers.join(', ')}` };
 }
 
 /** Distinct keys and secret values remembered for redaction. */
@@ -256,5 +291,8 @@ class BoundedMap<K, V> {
   }
   keys(): IterableIterator<K> {
     return this.#map.keys();
+  }
+  values(): IterableIterator<V> {
+    return this.#map.values();
   }
 }

@@ -26,8 +26,9 @@ export function keyPlaceholder(credential: Credential, nearMiss?: KeyNearMiss, k
  * placeholder expands; everything else is escaped. `--path-as-is` and `--globoff` keep odd
  * ids exactly as the suite sent them.
  */
-export function curlLine(request: RecordedRequest, credential: Credential, nearMiss?: KeyNearMiss, keyIndex?: number): string {
-  const placeholder = keyPlaceholder(credential, nearMiss, keyIndex);
+export function curlLine(request: RecordedRequest, credential: Credential, nearMiss?: KeyNearMiss, keyIndex?: number, keyVariable?: string): string {
+  // A variable of the caller's (the proxy's `KEY_3`) stands for the key as sent, wherever it was.
+  const placeholder = keyVariable !== undefined ? `$${keyVariable}` : keyPlaceholder(credential, nearMiss, keyIndex);
   const where = nearMiss?.placement;
   // The key's placeholder (alone, or as a cookie's value) is left to the shell to expand.
   const expanded = placeholder === undefined ? undefined : where?.in === 'cookie' ? `${where.name}=${placeholder}` : placeholder;

@@ -90,10 +90,12 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
   const onExchange = (exchange: ForwardedExchange) => {
     if (exchange.clientGone) return;
     const sent: MockRequest = { method: exchange.method, url: exchange.target, headers: exchange.headers };
-    const key = authHeaders.map((name) => headerValue(sent, name)).find((value) => value !== undefined && value.trim() !== '');
+    const keyHeader = authHeaders.find((name) => (headerValue(sent, name) ?? '').trim() !== '');
+    const key = keyHeader === undefined ? undefined : headerValue(sent, keyHeader);
     secrets.learnRequest(sent);
     if (exchange.response) secrets.learnResponse(exchange.response);
-    const findings = judge.judge({ method: exchange.method, target: exchange.target, key, response: exchange.response, transportError: exchange.transportError, notJudged: exchange.notJudged });
+    // The number the journal gives this exchange: findings cite it as `request #N`.
+    const findings = judge.judge({ method: exchange.method, target: exchange.target, key, keyHeader, seq: journal.nextSeq(), response: exchange.response, transportError: exchange.transportError, notJudged: exchange.notJudged });
     recorder?.observe({ method: exchange.method, target: exchange.target, key, response: exchange.response });
     // A key in the query, a cookie, the path or userinfo must not reach the journal or the log, in any form.
     const shown = secrets.target(exchange.target);

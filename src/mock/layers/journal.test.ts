@@ -103,7 +103,7 @@ describe('the request journal', () => {
     expect(answer.json.message).toBe('GET /__mock/journal#/status: expected an HTTP status from 100 to 599, got "teapot"');
     expect((await call('GET', '/__mock/journal?operationId=listFlags')).json.expected).toContain('getProjectEnvironments, getOidcSettings, deleteServiceAccountToken');
     expect((await call('GET', '/__mock/journal?since=yesterday')).status).toBe(400);
-    expect((await call('GET', '/__mock/journal?verdict=bad')).json.message).toBe('GET /__mock/journal#/verdict: expected "conformant" or "not conformant", got "bad"');
+    expect((await call('GET', '/__mock/journal?verdict=bad')).json.message).toBe('GET /__mock/journal#/verdict: expected "conformant" or "not conformant" or "not judged", got "bad"');
   });
 
   it('filters by verdict: the mock\'s own answers keep the spec', async () => {

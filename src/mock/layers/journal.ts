@@ -80,6 +80,8 @@ export interface Journal {
   list(filter: JournalFilter): JournalEntry[];
   /** Forgets the entries of one session. */
   clear(session: string): void;
+  /** The seq the next recorded request gets (entries start at 1): what a finding about it cites. */
+  nextSeq(): number;
   /** Records an exchange another component answered (the proxy), with what its judge said; `request.url` must already be fit to show (loggableTarget). */
   record(request: MockRequest, session: string, at: number, durationMs: number, response: MockResponse, judged?: Judged): void;
 }
@@ -198,6 +200,7 @@ export function createJournal(options: JournalOptions): { journal: Journal; laye
         }
       }
     },
+    nextSeq: () => seq + 1,
     record(request, session, at, durationMs, response, verdict) {
       store(request, session, request.url, at, durationMs, response, verdict);
     },
