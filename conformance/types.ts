@@ -165,6 +165,8 @@ export interface Finding {
   instancePointer?: string;
   /** Reproduces the request; keys appear as `$FLAG_ADMIN_API_KEY` / `$FLAG_ADMIN_RESTRICTED_KEY`. */
   curl: string;
+  /** On the proxy: the journal's number of the exchange (`request #N`, the entry /__mock/journal lists under seq N). */
+  seq?: number;
   /** For a random sequence (--random-steps): every request of it and the state it needs, to send again in order. */
   sequence?: { seed: string; setup: string[]; steps: string[]; shrunkFrom: number };
   /**

@@ -153,7 +153,7 @@ export function createPassiveJudge(options: PassiveJudgeOptions): PassiveJudge {
     const results = judgeWithRules(PASSIVE_RULES, [exchange], [], context, new Set());
     foldRows(rows, results.rows);
     if (route.kind === 'operation') countCoverage(coverage, route.operation, exchange, results.nonConformant.has(exchange.seq));
-    const found = redactFindings(results.findings, redact).map((f) => (TWO_READINGS.has(f.checkId) ? { ...f, message: `${f.message} ${OTHER_READING}` } : f));
+    const found = redactFindings(results.findings, redact).map((f) => ({ ...f, seq, ...(TWO_READINGS.has(f.checkId) ? { message: `${f.message} ${OTHER_READING}` } : {}) }));
     findings.push(...found);
     if (findings.length > maxFindings) findingsDropped += findings.splice(0, findings.length - maxFindings).length;
     return found;
