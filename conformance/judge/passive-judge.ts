@@ -9,7 +9,7 @@ import { createRunState, judgeExchange, type ModelExchange, type ModelRequest, t
 import { redactFindings } from '../report/redact-findings.ts';
 import { createRedactor } from '../report/secret-redactor.ts';
 import { secretsSeen } from './secrets-seen.ts';
-import type { CheckOutcome, CheckResultRow, CoverageRow, Exchange, Finding, RecordedResponse, Report, StepKind, TokenRef } from '../types.ts';
+import type { KeyVariable, CheckOutcome, CheckResultRow, CoverageRow, Exchange, Finding, RecordedResponse, Report, StepKind, TokenRef } from '../types.ts';
 
 /** One exchange as a proxy saw it pass: what the client sent and what the target answered. */
 export interface PassingExchange {
@@ -29,11 +29,6 @@ export interface PassingExchange {
   keyHeader?: string;
 }
 
-/** What a `$KEY_N` of the proxy's curl lines stands for (never the key itself). */
-export interface KeyVariable {
-  variable: string;
-  standsFor: string;
-}
 
 export interface PassiveJudgeOptions {
   contract: Contract;
@@ -56,8 +51,6 @@ export interface PassiveJudge {
 export type PassiveReport = Omit<Report, 'tool' | 'seed' | 'options' | 'stepsNotRun' | 'roles' | 'repetitions'> & {
   tool: 'flag-admin proxy';
   findingsDropped: number;
-  /** Each key the traffic carried is a variable of the curl lines (`$KEY_1`, ...): what each stands for, so a finding replays as it went. */
-  keys: KeyVariable[];
 };
 
 /**

@@ -1,3 +1,4 @@
+import { KEY_VARIABLES } from './curl-line.ts';
 import type { CheckOutcome, Finding, Report } from '../types.ts';
 import { groupFindings, type FindingGroup } from './group-findings.ts';
 import { abbreviateLongWords, printable, styler, type Style } from './terminal-text.ts';
@@ -65,6 +66,10 @@ export function renderConsole(report: Report, options: ConsoleOptions = {}): str
     const alike = groups.length < report.findings.length ? ` (${groups.length} distinct: identical findings shown once, with a count)` : '';
     lines.push(`Findings: ${report.summary.errors} error(s), ${report.summary.warnings} warning(s)${alike}`);
     groups.forEach((group, i) => lines.push(...renderGroup(group, i + 1, (text) => shorten(safe(text)), paint)));
+    // Each key is a variable of its own: a finding replays as it was sent once each is set.
+    lines.push('');
+    lines.push(`Keys in the curl lines (set each to the key it stands for, e.g. KEY_1="$${KEY_VARIABLES.full}"):`);
+    for (const key of report.keys) lines.push(safe(`  ${key.variable}  ${key.standsFor}`));
   }
 
   lines.push('');
