@@ -70,6 +70,24 @@ describe('flag-admin proxy', () => {
     expect(await mock.exited).toBe(0);
   });
 
+  it('refuses at start-up a --record file whose folder does not exist, in one line; with the folder there, Ctrl-C writes it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'flag-admin-proxy-cli-'));
+    const missing = run(['proxy', '--target', 'http://127.0.0.1:1', '--port', '0', '--record', join(dir, 'fixtures', 'staging.json')]);
+    expect(await missing.exited).toBe(2);
+    expect(missing.err()).toContain(`--record ${join(dir, 'fixtures', 'staging.json')}: the folder ${join(dir, 'fixtures')} does not exist; create it (mkdir -p ${join(dir, 'fixtures')})`);
+    expect(missing.err()).not.toMatch(/^\s+at /m);
+
+    const original = await startMock({ port: 0 });
+    servers.push(original);
+    const file = join(dir, 'staging.json');
+    const proxy = run(['proxy', '--target', original.url, '--port', '0', '--record', file, '--quiet']);
+    const [, url] = (await proxy.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+)/))!;
+    expect((await fetch(`${url}/api/admin/environments/project/default`, { headers: { authorization: ADMIN_KEY } })).status).toBe(200);
+    proxy.child.kill('SIGINT');
+    expect(await proxy.exited).toBe(0);
+    expect(JSON.parse(readFileSync(file, 'utf8')).projects.map((p: { id: string }) => p.id)).toEqual(['default']);
+  });
+
   it('says which port is taken in one line and exits 1, as the mock does', async () => {
     const blocker = createServer();
     await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));

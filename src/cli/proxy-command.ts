@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { renderJson } from '../../conformance/report/json.ts';
 import { renderJunit } from '../../conformance/report/junit.ts';
 import { hideUrlCredentials } from '../../conformance/report/hide-url-credentials.ts';
+import { RecordingError } from '../proxy/recording-file.ts';
 import { startProxy, type ProxyLogLine, type RunningProxy } from '../proxy/start-proxy.ts';
 import { formatAccessLog } from './access-log.ts';
 import { UsageError, usageFailure, type CommandIo } from './io.ts';
@@ -20,8 +21,10 @@ suite's reports (GET /__mock/report[?format=junit], and --json/--junit on exit).
 request of its own; keys are never logged, recorded or reported.
 
   --target URL             the real backend (http or https), e.g. https://staging.example.com
-  --record FILE            on exit, write what the traffic showed as a fixture the mock serves
-                           (flag-admin mock --fixtures FILE); keys become placeholders, printed once
+  --record FILE            on exit (Ctrl-C, SIGTERM), write what the traffic showed as a fixture the
+                           mock serves (flag-admin mock --fixtures FILE); keys become placeholders,
+                           printed once; its folder must exist
+  --record-max-mib N       what the recording keeps at most, in MiB (default 64)
   --json FILE  --junit FILE  write the reports on exit
   --strict                 also flag properties the spec does not list
 ${SERVER_FLAGS_USAGE}`;
@@ -29,6 +32,7 @@ ${SERVER_FLAGS_USAGE}`;
 interface ProxyArgs extends ServerArgs {
   target: string;
   record: string | undefined;
+  recordMaxBytes: number | undefined;
   json: string | undefined;
   junit: string | undefined;
   strict: boolean;
@@ -39,6 +43,7 @@ function parseProxyArgs(argv: string[], env: Record<string, string | undefined>)
     ...SERVER_FLAGS,
     target: { type: 'string' },
     record: { type: 'string' },
+    'record-max-mib': { type: 'string' },
     json: { type: 'string' },
     junit: { type: 'string' },
     strict: { type: 'boolean', default: false },
@@ -52,7 +57,9 @@ function parseProxyArgs(argv: string[], env: Record<string, string | undefined>)
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--target expects an http or https URL, got ${JSON.stringify(url.protocol)}`);
   if (url.username || url.password) throw new UsageError('--target must not carry credentials in the URL: they would be sent to the backend and shown in reports');
-  return { ...serverArgs(values, env), target: values.target, record: values.record, json: values.json, junit: values.junit, strict: values.strict };
+  const recordMax = values['record-max-mib'];
+  if (recordMax !== undefined && (!/^\d{1,6}$/.test(recordMax) || Number(recordMax) < 1)) throw new UsageError(`--record-max-mib expects an integer from 1 to 999999, got ${JSON.stringify(recordMax)}`);
+  return { ...serverArgs(values, env), target: values.target, record: values.record, recordMaxBytes: recordMax === undefined ? undefined : Number(recordMax) * 1024 * 1024, json: values.json, junit: values.junit, strict: values.strict };
 }
 
 /** One access-log line of the proxy: the mock's line, plus the verdict and the failed checks. */
@@ -85,11 +92,13 @@ export async function proxyCommand(argv: string[], io: CommandIo): Promise<numbe
       allowedHosts: options.allowedHosts,
       strict: options.strict,
       record: options.record,
+      maxRecordingBytes: options.recordMaxBytes,
       ...options.limits,
       onExchange: options.quiet ? undefined : (line) => io.stdout(proxyLogLine(line, options.logFormat)),
       onError: (error) => io.stderr(`flag-admin proxy: internal error: ${error instanceof Error ? error.message : String(error)}\n`),
     });
   } catch (error) {
+    if (error instanceof RecordingError) return usageFailure('proxy', error.message, io);
     const failed = listenFailure('proxy', options, error, io);
     if (failed !== undefined) return failed;
     throw error;
@@ -105,7 +114,13 @@ export async function proxyCommand(argv: string[], io: CommandIo): Promise<numbe
     ].join('\n') + '\n',
   );
   await stopped;
-  await proxy.close();
+  // The reports are written even when the recording cannot be (a disk full): nothing asked for is lost to another's failure.
+  let recordingFailed: unknown;
+  try {
+    await proxy.close();
+  } catch (error) {
+    recordingFailed = error;
+  }
   const report = proxy.report();
   for (const [file, text] of [
     [options.json, () => renderJson(report)],
@@ -116,6 +131,11 @@ export async function proxyCommand(argv: string[], io: CommandIo): Promise<numbe
     writeFileSync(file, text());
   }
   const recording = proxy.recording();
+  if (recordingFailed !== undefined) {
+    io.stderr(`flag-admin proxy: could not write the recording to ${options.record}: ${recordingFailed instanceof Error ? recordingFailed.message : String(recordingFailed)}\n`);
+    return 1;
+  }
+  for (const warning of recording?.warnings ?? []) io.stderr(`flag-admin proxy: recording: ${warning}\n`);
   if (options.record && recording) {
     io.stderr(`flag-admin proxy: recorded to ${options.record}. Placeholder keys (shown this once; the real keys were never written):\n${recording.keys.map((k) => `    ${k}`).join('\n') || '    (none: no request with a key got an answer)'}\n`);
   }

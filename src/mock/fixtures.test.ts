@@ -135,6 +135,50 @@ describe('a bad fixture', () => {
     expect(failure(() => loadFixtures(contract, state, 'inline')).message).toContain('inline#/apiKeys/1/permissions/0: expected "*" or an operationId of the spec (getProjectEnvironments, getOidcSettings, deleteServiceAccountToken)');
   });
 
+  it('rejects a recorded answer for an operation or a path parameter the spec does not have', () => {
+    const state = defaults();
+    state.apiKeys[1]!.answers = [{ operationId: 'getOidcSettings', status: 404 }, { operationId: 'readOidc', status: 404 }];
+    expect(failure(() => loadFixtures(contract, state, 'inline')).message).toContain('inline#/apiKeys/1/answers/1/operationId: expected an operationId of the spec');
+    state.apiKeys[1]!.answers = [{ operationId: 'getProjectEnvironments', params: { project: 'x' }, status: 404 }];
+    expect(failure(() => loadFixtures(contract, state, 'inline')).message).toContain('inline#/apiKeys/1/answers/0/params/project: expected a path parameter of getProjectEnvironments (projectId)');
+  });
+
+  it('serves an environment field the spec does not list as the fixture gives it (the spec allows them)', async () => {
+    const state = defaults();
+    state.projects[0]!.environments[0]!.visible = false;
+    const mock = await startMock({ port: 0, fixtures: state });
+    try {
+      const body = await (await fetch(`${mock.url}/api/admin/environments/project/${state.projects[0]!.id}`, { headers: { authorization: 'mock-admin-key' } })).json() as { environments: { name: string }[] };
+      expect(body.environments.find((e: { name: string }) => e.name === state.projects[0]!.environments[0]!.name)).toMatchObject({ visible: false });
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it('replays a recorded answer per key, for its ids or the whole operation, outside the self-check (it is the backend\u2019s)', async () => {
+    const state = defaults();
+    state.apiKeys[1]!.answers = [
+      { operationId: 'getProjectEnvironments', params: { projectId: 'odd\u0000id' }, status: 500, body: { name: 'UnknownError', message: 'invalid byte sequence' } },
+      { operationId: 'getOidcSettings', status: 404, body: { id: 'x', name: 'NotFoundError', message: 'The path you were looking for is not available.' } },
+    ];
+    // Under test every mock checks its answers against the spec (FLAG_ADMIN_MOCK_SELF_CHECK=1): a 404 on the OIDC read is not the spec's, and still served.
+    const mock = await startMock({ port: 0, fixtures: state });
+    try {
+      const get = (path: string, key: string) => fetch(`${mock.url}${path}`, { headers: { authorization: key } });
+      const oidc = await get('/api/admin/auth/oidc/settings', 'mock-viewer-key');
+      expect(oidc.status).toBe(404);
+      const body = (await oidc.json()) as { id: string };
+      expect(body).toMatchObject({ name: 'NotFoundError' });
+      expect(body.id).not.toBe('x');
+      expect((await get('/api/admin/environments/project/odd%00id', 'mock-viewer-key')).status).toBe(500);
+      expect((await get('/api/admin/environments/project/default', 'mock-viewer-key')).status).toBe(200);
+      // Another key's answers are its own.
+      expect((await get('/api/admin/auth/oidc/settings', 'mock-admin-key')).status).toBe(200);
+    } finally {
+      await mock.close();
+    }
+  });
+
   it('keeps secrets out of its errors', () => {
     const state = defaults() as any;
     state.oidcSettings.secret = 12345;

@@ -1,4 +1,3 @@
-import { writeFileSync } from 'node:fs';
 import { createPassiveJudge, type PassiveReport } from '../../conformance/judge/passive-judge.ts';
 import { renderJson } from '../../conformance/report/json.ts';
 import { renderJunit } from '../../conformance/report/junit.ts';
@@ -18,6 +17,7 @@ import { createSessions, DEFAULT_SESSION, SESSION_HEADER } from '../mock/layers/
 import { DEFAULT_FIXTURES } from '../mock/core/default-fixtures.ts';
 import { DEFAULT_LIMITS } from '../mock/adapters/node-connection-guards.ts';
 import { createFixtureRecorder, type RecordedFixture } from './fixture-recorder.ts';
+import { checkRecordingFile, writeRecording } from './recording-file.ts';
 import { createForwarder, type ForwardedExchange } from './forward-to-target.ts';
 
 export interface StartProxyOptions extends Omit<ServeOptions, 'forward' | 'onResponse'> {
@@ -37,8 +37,10 @@ export interface StartProxyOptions extends Omit<ServeOptions, 'forward' | 'onRes
   strict?: boolean;
   /** Response body bytes kept for judging (clients always get all of it). @default 4 MiB */
   maxJudgedBytes?: number;
-  /** Write what the traffic showed to this fixture file when the proxy closes. */
+  /** Write what the traffic showed to this fixture file when the proxy closes; its folder must exist (checked at start). */
   record?: string;
+  /** What the recording keeps at most, in bytes (about the file's size). @default 64 MiB */
+  maxRecordingBytes?: number;
   /** Called once per forwarded exchange, after it was judged: e.g. the access log. Never given the key. */
   onExchange?: (line: ProxyLogLine) => void;
 }
@@ -81,11 +83,14 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
   const target = new URL(options.target);
   const baseUrl = target.href.replace(/\/+$/, '');
   const judge = createPassiveJudge({ contract, baseUrl, strict: options.strict });
-  const recorder = options.record ? createFixtureRecorder(contract) : undefined;
   const authHeaders = authHeaderNames(contract);
-  // Every secret the traffic carried, and the one redactor every output of the proxy goes through.
+  // Every secret the traffic carried, and the one redactor every output of the proxy goes through (the recording too).
   const secrets = createTrafficSecrets({ contract, authHeaders });
   const { journal } = createJournal({ contract, capacity: options.journalSize ?? DEFAULT_JOURNAL_SIZE, redact: () => secrets.redact });
+  // Before listening: a recording that cannot be written is said now, not lost at the end.
+  if (options.record) checkRecordingFile(options.record);
+  const recorder = options.record ? createFixtureRecorder(contract, { maxBytes: options.maxRecordingBytes, secrets: () => secrets.keys() }) : undefined;
+  let written: RecordedFixture | undefined;
 
   const onExchange = (exchange: ForwardedExchange) => {
     if (exchange.clientGone) return;
@@ -96,7 +101,7 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
     if (exchange.response) secrets.learnResponse(exchange.response);
     // The number the journal gives this exchange: findings cite it as `request #N`.
     const findings = judge.judge({ method: exchange.method, target: exchange.target, key, keyHeader, seq: journal.nextSeq(), response: exchange.response, transportError: exchange.transportError, notJudged: exchange.notJudged });
-    recorder?.observe({ method: exchange.method, target: exchange.target, key, response: exchange.response });
+    recorder?.observe({ method: exchange.method, target: exchange.target, key, headers: exchange.headers, response: exchange.response });
     // A key in the query, a cookie, the path or userinfo must not reach the journal or the log, in any form.
     const shown = secrets.target(exchange.target);
     const request: MockRequest = { ...sent, url: shown };
@@ -167,11 +172,12 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
     journal,
     contract,
     report,
-    recording: () => recorder?.fixture(),
+    // After close, the recording written (building it redacts every string of it: once is enough).
+    recording: () => written ?? recorder?.fixture(),
     close: async () => {
       await server.close();
       await forwarder.close();
-      if (options.record && recorder) writeFileSync(options.record, `${JSON.stringify(recorder.fixture().state, null, 2)}\n`);
+      if (options.record && recorder) writeRecording(options.record, (written = recorder.fixture()));
     },
   };
 }

@@ -90,13 +90,20 @@ function checkReferences(state: MockState, file: string, contract: Contract): vo
 
   const operationIds = new Set(contract.operations.map((o) => o.operationId));
   unique(state.apiKeys, (k) => k.key, ['apiKeys'], 'key');
-  state.apiKeys.forEach((k, i) =>
+  state.apiKeys.forEach((k, i) => {
     k.permissions.forEach((permission, j) => {
       if (permission !== '*' && !operationIds.has(permission)) {
         fail(['apiKeys', i, 'permissions', j], `"*" or an operationId of the spec (${[...operationIds].join(', ')})`, JSON.stringify(permission));
       }
-    }),
-  );
+    });
+    k.answers?.forEach((answer, j) => {
+      const operation = contract.operations.find((o) => o.operationId === answer.operationId);
+      if (!operation) fail(['apiKeys', i, 'answers', j, 'operationId'], `an operationId of the spec (${[...operationIds].join(', ')})`, JSON.stringify(answer.operationId));
+      for (const [field, name] of [...Object.keys(answer.params ?? {}).map((n): [string, string] => ['params', n]), ...Object.keys(answer.rawParams ?? {}).map((n): [string, string] => ['rawParams', n])]) {
+        if (!operation!.pathParams.includes(name)) fail(['apiKeys', i, 'answers', j, field, name], `a path parameter of ${answer.operationId} (${operation!.pathParams.join(', ') || 'it has none'})`, JSON.stringify(name));
+      }
+    });
+  });
   unique(state.environments, (e) => e.name, ['environments'], 'environment name');
   const environments = new Set(state.environments.map((e) => e.name));
   unique(state.projects, (p) => p.id, ['projects'], 'project id');

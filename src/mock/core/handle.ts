@@ -1,5 +1,6 @@
 import { decodePathParams, presentedKey, type Contract, type Operation } from '../../contract/neutral.ts';
 import { MOCK_ERROR_KINDS, errorKindsByStatus, errorResponse, randomIds, type NewId } from './errors.ts';
+import { recordedAnswer } from './recorded-answers.ts';
 import { operationHandlers, type DispatchedHandler, type OperationHandlers } from './operations/index.ts';
 import { renderJson } from './render-json.ts';
 import { requestPath } from './request-path.ts';
@@ -51,6 +52,11 @@ export function createHandle({ contract, store, newId = randomIds, handlers = op
       return fail(405, `${request.method} is not allowed on this path; allowed: ${route.allow.join(', ')}.`, { allow: route.allow.join(', ') });
     }
     const { operation } = route;
+    if (store.holdsAnswers) {
+      const decoded = decodePathParams(route.rawParams);
+      const answer = recordedAnswer(operation, request, store, route.rawParams, decoded.ok ? decoded.params : undefined, newId);
+      if (answer) return answer;
+    }
     const denied = authorizationFailure(operation, request, store);
     if (denied) return fail(denied.status, denied.message);
     // Keyed by the path as sent: only paths without percent-encoding, so the raw path is the ids

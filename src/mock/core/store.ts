@@ -10,6 +10,8 @@ import type { ApiKeyRecord, MockState, ProjectRecord, ServiceAccountRecord } fro
  */
 export interface Store {
   apiKey(key: string): ApiKeyRecord | undefined;
+  /** Whether some key has recorded answers (apiKeys[].answers): only then does handle() look for one. */
+  readonly holdsAnswers: boolean;
   /** Whether the text is one of the state's keys or holds one: what a log must not show. */
   holdsKey(text: string): boolean;
   /** Whether the text is one of the state's keys: one lookup (a log asks it of every path segment). */
@@ -86,6 +88,7 @@ export function createStore(state: MockState): Store {
 
   return {
     apiKey: (key) => keys.get(key),
+    holdsAnswers: state.apiKeys.some((k) => k.answers !== undefined && k.answers.length > 0),
     holdsKey,
     isKey: (text) => keys.has(text),
     listApiKeys: (limit) => ({ keys: state.apiKeys.slice(0, limit), total: state.apiKeys.length }),
