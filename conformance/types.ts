@@ -180,6 +180,8 @@ export interface Finding {
    * token answered 404 may have been deleted before the run. Shown in full, beside the message.
    */
   alsoPossible?: string;
+  /** The set-up hint (Report.hints) that may explain this finding. */
+  likelyCause?: SetupHint['kind'];
 }
 
 /**

@@ -1,5 +1,5 @@
 import { failed, parsedBodyOf, type FindingDraft, type Judgement, type Rule, type RuleContext } from './rule.ts';
-import { goneOrDefect } from './token-history.ts';
+import { goneBeforeRun, goneOrDefect } from './token-history.ts';
 import { modelCredentialOf } from './judge-with-model.ts';
 import { COMPARING_KINDS, type Verdict } from './model/index.ts';
 import { curlLine } from '../report/curl-line.ts';
@@ -9,6 +9,8 @@ import type { CheckOutcome, CheckResultRow, Exchange, Finding, Severity, Skipped
 export interface JudgeResults {
   rows: CheckResultRow[];
   findings: Finding[];
+  /** The exchange each finding is about, by the finding's index (for set-up hints). */
+  findingExchanges: Exchange[];
   /** Sequence numbers of exchanges a response-level rule failed: their coverage cell is "not conformant". */
   nonConformant: ReadonlySet<number>;
 }
@@ -61,7 +63,7 @@ export function judge(rules: readonly Rule[], exchanges: readonly Exchange[], sk
       a.draft.exchange.seq - b.draft.exchange.seq ||
       (a.draft.instancePointer ?? '').localeCompare(b.draft.instancePointer ?? ''),
   );
-  return { rows, findings: found.map(({ rule, draft }) => toFinding(rule, draft, context)), nonConformant };
+  return { rows, findings: found.map(({ rule, draft }) => toFinding(rule, draft, context)), findingExchanges: found.map(({ draft }) => draft.exchange), nonConformant };
 }
 
 /**
@@ -123,6 +125,7 @@ function addModelVerdicts(rules: readonly Rule[], judged: Judgement[][], exchang
           got: verdict.got,
           ...(verdict.schemaPointer !== undefined ? { schemaPointer: verdict.schemaPointer } : {}),
           ...(verdict.instancePointer !== undefined ? { instancePointer: verdict.instancePointer } : {}),
+          ...(verdict.rule === 'resource-exists' && exchange.token ? { alsoPossible: goneBeforeRun(exchange.token) } : {}),
         }),
       );
     }
@@ -182,5 +185,6 @@ function toFinding(rule: Rule, draft: FindingDraft, context: RuleContext): Findi
     ...(draft.instancePointer !== undefined ? { instancePointer: draft.instancePointer } : {}),
     curl: curlLine(exchange.request, exchange.credential, exchange.keyVariant, exchange.keyIndex, exchange.keyVariable),
     ...(draft.sequence ? { sequence: draft.sequence } : {}),
+    ...(draft.alsoPossible !== undefined ? { alsoPossible: draft.alsoPossible } : {}),
   };
 }

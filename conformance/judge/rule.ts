@@ -34,6 +34,8 @@ export interface FindingDraft {
   response?: FindingResponse | null;
   /** The requests that lead up to this one (a random sequence), to send again in order. */
   sequence?: Finding['sequence'];
+  /** The other reading of the same evidence, when it is not a defect (Finding.alsoPossible). */
+  alsoPossible?: string;
 }
 
 export type Judgement =

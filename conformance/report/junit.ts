@@ -63,6 +63,7 @@ function runSuite(report: Report): string {
   const property = (name: string, value: string) => `      <property name="${xml(name)}" value="${xml(value)}"/>`;
   const properties = [
     property('seed', report.seed),
+    ...(report.hints ?? []).map((h) => property('likely cause', h.message)),
     property('projects', report.options.projects.join(', ')),
     ...report.roles.tokens.map((t) => property(`role ${t.token}`, t.roles.join(', ') || 'none')),
     ...report.roles.empty.map((e) => property(`role ${e.role}`, `empty; would be filled by ${e.fill}`)),
@@ -113,6 +114,7 @@ function describe(finding: Finding): string {
     `got: ${finding.got}`,
     ...(finding.instancePointer !== undefined ? [`at: ${finding.instancePointer || '(root)'}`] : []),
     ...(finding.schemaPointer !== undefined ? [`spec: ${finding.schemaPointer}`] : []),
+    ...(finding.alsoPossible !== undefined ? [`or: ${finding.alsoPossible}`] : []),
     `request: ${finding.request.method} ${finding.request.url}`,
     ...(finding.response ? [`response: ${finding.response.status} ${finding.response.contentType ?? ''} ${finding.response.excerpt}`] : []),
     `reproduce: ${finding.curl}`,
