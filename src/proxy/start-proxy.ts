@@ -102,8 +102,9 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
     // The number the journal gives this exchange: findings cite it as `request #N`.
     const findings = judge.judge({ method: exchange.method, target: exchange.target, key, keyHeader, seq: journal.nextSeq(), response: exchange.response, transportError: exchange.transportError, notJudged: exchange.notJudged });
     recorder?.observe({ method: exchange.method, target: exchange.target, key, headers: exchange.headers, response: exchange.response });
-    // A key in the query, a cookie, the path or userinfo must not reach the journal or the log, in any form.
-    const shown = secrets.target(exchange.target);
+    // A key in the query, a cookie, the path or userinfo must not reach the journal or the log, in any form: the journal
+    // keeps the target masked and redacts it when read, the log line (written now) is redacted now, and only when there is one.
+    const shown = secrets.mask(exchange.target);
     const request: MockRequest = { ...sent, url: shown };
     const session = headerValue(sent, SESSION_HEADER) || DEFAULT_SESSION;
     // Without a whole answer kept: the status the client got (the target's, or the proxy's 502).
@@ -114,9 +115,9 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
     const verdict: EntryVerdict = notJudged !== undefined ? 'not judged' : findings!.some((f) => f.severity === 'error') ? 'not conformant' : 'conformant';
     journal.record(request, session, exchange.at, exchange.durationMs, { status: response.status, headers: response.headers, body: response.body }, { verdict, findings: journalFindings ?? [], ...(notJudged !== undefined ? { note: notJudged } : {}) });
     const route = contract.matchRoute(exchange.method, requestPath(exchange.target));
-    options.onExchange?.({
+    if (options.onExchange) options.onExchange({
       method: exchange.method,
-      url: shown,
+      url: secrets.redact(shown),
       status: response.status,
       ms: exchange.durationMs,
       operationId: route.kind === 'operation' ? route.operation.operationId : null,
