@@ -76,8 +76,8 @@ beforeAll(async () => {
   contract = await loadContract({ validate: false });
   backend = await echoingBackend();
   const dir = mkdtempSync(join(tmpdir(), 'flag-admin-proxy-secrets-'));
-  const files = { json: join(dir, 'proxy.json'), junit: join(dir, 'proxy.xml') };
-  const proxy = run(['proxy', '--target', backend.url, '--port', '0', '--json', files.json, '--junit', files.junit]);
+  const files = { json: join(dir, 'proxy.json'), junit: join(dir, 'proxy.xml'), record: join(dir, 'recorded.json') };
+  const proxy = run(['proxy', '--target', backend.url, '--port', '0', '--json', files.json, '--junit', files.junit, '--record', files.record]);
   const [, url] = (await proxy.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+), forwarding to/))!;
   for (let round = 0; round < ROUNDS; round++) for (const { path, headers } of ROUND) await (await fetch(url + path, { headers })).arrayBuffer();
   const read = async (path: string) => (await fetch(url + path)).text();
@@ -91,6 +91,7 @@ beforeAll(async () => {
   outputs['access log and console'] = proxy.out() + proxy.err();
   outputs['--json'] = readFileSync(files.json, 'utf8');
   outputs['--junit'] = readFileSync(files.junit, 'utf8');
+  outputs['--record'] = readFileSync(files.record, 'utf8');
 }, 60_000);
 afterAll(() => backend?.close());
 
@@ -102,7 +103,7 @@ describe('flag-admin proxy between a client that carries keys everywhere and a b
     expect(quoted.size).toBeGreaterThan(Object.keys(ENCODINGS).length / 2);
   });
 
-  it.each(['journal', 'journal of findings', 'dashboard page', 'report served (JSON)', 'report served (JUnit)', 'access log and console', '--json', '--junit'])('%s: no secret in any encoding', (name) => {
+  it.each(['journal', 'journal of findings', 'dashboard page', 'report served (JSON)', 'report served (JUnit)', 'access log and console', '--json', '--junit', '--record'])('%s: no secret in any encoding', (name) => {
     expect(outputs[name]!.length).toBeGreaterThan(0);
     expect(leaks(outputs[name]!, SECRETS)).toEqual([]);
   });
