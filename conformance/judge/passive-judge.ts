@@ -27,6 +27,12 @@ export interface PassingExchange {
   seq?: number;
   /** The header the key came in, lower case. @default the operation's first auth header */
   keyHeader?: string;
+  /**
+   * Without a key in the header: one the client put in a query parameter or a cookie instead. The
+   * model judges the request as one without a key (the spec reads keys from the header only);
+   * the curl line sends it where it went, from the key's own variable.
+   */
+  placedKey?: { in: 'query' | 'cookie'; name: string; value: string };
 }
 
 
@@ -126,22 +132,28 @@ export function createPassiveJudge(options: PassiveJudgeOptions): PassiveJudge {
         secrets.set(secret, true);
         secretValues.set(secret, true);
       }
+    const decoded = decodePathParams(operationRoute.rawParams);
+    const seq = passing.seq ?? requests;
+    // The key's variable: one per key, wherever it was sent (the same key in the header and in `?apiKey=` is one variable).
+    const placed = !keyCame && passing.placedKey && passing.placedKey.value.trim() !== '' ? passing.placedKey : undefined;
+    const sentKey = keyCame ? passing.key! : placed?.value;
+    if (placed) secrets.set(placed.value, true);
+    let key = sentKey !== undefined ? keys.get(sentKey) : undefined;
+    const where = keyCame ? `the ${passing.keyHeader ?? operationRoute.operation.authHeaders[0]?.toLowerCase() ?? 'authorization'} header` : placed && `the ${placed.in === 'query' ? 'query parameter' : 'cookie'} ${placed.name}`;
+    if (sentKey !== undefined && !key) keys.set(sentKey, (key = { id: keys.version + 1, valid: false, firstSeq: seq, where: where!, statuses: new Map() }));
+    if (key) key.statuses.set(passing.response?.status ?? 0, (key.statuses.get(passing.response?.status ?? 0) ?? 0) + 1);
     if (secrets.version !== redactorVersion) {
       redact = createRedactor(secrets.keys());
       redactorVersion = secrets.version;
     }
-    const decoded = decodePathParams(operationRoute.rawParams);
-    const seq = passing.seq ?? requests;
-    let key = keyCame ? keys.get(passing.key!) : undefined;
-    if (keyCame && !key) keys.set(passing.key!, (key = { id: keys.version + 1, valid: false, firstSeq: seq, header: passing.keyHeader ?? operationRoute.operation.authHeaders[0]?.toLowerCase() ?? 'authorization', statuses: new Map() }));
-    if (key) key.statuses.set(passing.response?.status ?? 0, (key.statuses.get(passing.response?.status ?? 0) ?? 0) + 1);
-    const exchange = toExchange(operationRoute.operation, passing, seq, baseUrl, decoded.ok ? decoded.params : undefined, route.kind !== 'operation', key && `KEY_${key.id}`);
+    const exchange = toExchange(operationRoute.operation, passing, seq, baseUrl, decoded.ok ? decoded.params : undefined, route.kind !== 'operation', key && `KEY_${key.id}`, placed);
     if (passing.notJudged !== undefined) {
       notJudged.push({ operationId: exchange.operationId, label: exchange.label, reason: passing.notJudged });
       if (notJudged.length > maxFindings) notJudged.shift();
       return [];
     }
-    const verdicts = consultModel(passing, key, seq);
+    // A key outside the header is no key to the model.
+    const verdicts = consultModel(passing, keyCame ? key : undefined, seq);
     const context = { contract, strict, all: [exchange], excerpt: { secretProperties: contract.secretProperties, redact }, verdicts: new Map([[exchange.seq, verdicts]]), secrets: { keys: keyCame ? [{ value: passing.key!, name: 'the key the request sent' }] : [], values: secretValues.keys() } };
     const results = judgeWithRules(PASSIVE_RULES, [exchange], [], context, new Set());
     foldRows(rows, results.rows);
@@ -180,7 +192,7 @@ export function createPassiveJudge(options: PassiveJudgeOptions): PassiveJudge {
  * The exchange as the suite records one, for its checks of one response: the step the suite
  * gives a request like it (what the checks skip or judge by), the key as the suite's placeholder.
  */
-function toExchange(operation: Operation, passing: PassingExchange, seq: number, baseUrl: string, params: Record<string, string> | undefined, unlisted: boolean, keyVariable: string | undefined): Exchange {
+function toExchange(operation: Operation, passing: PassingExchange, seq: number, baseUrl: string, params: Record<string, string> | undefined, unlisted: boolean, keyVariable: string | undefined, placed?: PassingExchange['placedKey']): Exchange {
   const header = passing.keyHeader ?? operation.authHeaders[0];
   const keyCame = passing.key !== undefined && passing.key.trim() !== '';
   // The key the client sent is never recorded: a variable of its own stands for it (what it stands for is in the report's `keys`).
@@ -198,11 +210,35 @@ function toExchange(operation: Operation, passing: PassingExchange, seq: number,
     expects: [],
     ...(token ? { token } : {}),
     seq,
-    request: { method: passing.method, url: baseUrl + passing.target, headers: keyCame && header ? { [header.toLowerCase()]: placeholder } : {} },
+    request: {
+      method: passing.method,
+      // A key in the query leaves the URL: the curl line adds it back from its variable (-G --data-urlencode).
+      url: baseUrl + (placed?.in === 'query' ? withoutParameter(passing.target, placed.name) : passing.target),
+      headers: keyCame && header ? { [header.toLowerCase()]: placeholder } : placed?.in === 'cookie' ? { cookie: `${placed.name}=${placeholder}` } : {},
+    },
     ...(keyVariable !== undefined ? { keyVariable } : {}),
+    ...(placed ? { keyVariant: { id: `placement-${placed.in}-${placed.name}`, family: 'placement' as const, describe: `a key in the ${placed.in === 'query' ? 'query parameter' : 'cookie'} ${placed.name}`, transform: { kind: 'same' as const }, before: '', after: '', placement: { in: placed.in, name: placed.name } } } : {}),
     ...(passing.response ? { response: passing.response } : {}),
     ...(passing.transportError !== undefined ? { transportError: passing.transportError } : {}),
   };
+}
+
+/** The request target without the (first) query parameter of that name, as sent otherwise. */
+function withoutParameter(target: string, name: string): string {
+  const at = target.indexOf('?');
+  if (at < 0) return target;
+  const hash = target.indexOf('#', at);
+  const parts = target.slice(at + 1, hash < 0 ? undefined : hash).split('&');
+  const index = parts.findIndex((part) => {
+    const raw = part.slice(0, part.indexOf('=') < 0 ? part.length : part.indexOf('='));
+    try {
+      return decodeURIComponent(raw.replaceAll('+', ' ')) === name;
+    } catch {
+      return raw === name;
+    }
+  });
+  if (index >= 0) parts.splice(index, 1);
+  return target.slice(0, at) + (parts.length > 0 ? `?${parts.join('&')}` : '') + (hash < 0 ? '' : target.slice(hash));
 }
 
 /** The service account and token a delete names: its first two path parameters, in path order (API §4.3). */
@@ -217,14 +253,15 @@ interface KeySeen {
   valid: boolean;
   /** The journal number of the first request that carried it. */
   firstSeq: number;
-  header: string;
+  /** Where that request carried it: `the authorization header`, `the query parameter apiKey`. */
+  where: string;
   /** How often each status answered it (0: no answer). */
   statuses: Map<number, number>;
 }
 
 function keyVariable(key: KeySeen): KeyVariable {
   const answers = [...key.statuses].sort(([a], [b]) => a - b).map(([status, count]) => `${status === 0 ? 'no answer' : status} ×${count}`);
-  return { variable: `KEY_${key.id}`, standsFor: `the key first sent in the ${key.header} header of request #${key.firstSeq}; answers it got: ${answers.join(', ')}` };
+  return { variable: `KEY_${key.id}`, standsFor: `the key first sent in ${key.where} of request #${key.firstSeq}; answers it got: ${answers.join(', ')}` };
 }
 
 /** Distinct keys and secret values remembered for redaction. */

@@ -34,6 +34,15 @@ export interface TrafficSecrets {
   target(url: string): string;
   /** The keys learned, oldest first (never to be written anywhere). */
   keys(): string[];
+  /** The first key a request carries in a query parameter or a cookie under a key's name (the proxy's curl lines send it there from a variable). */
+  placedKey(request: WireRequest): PlacedKey | undefined;
+}
+
+/** A key sent where the spec does not read one: a query parameter or a cookie, by name. */
+export interface PlacedKey {
+  in: 'query' | 'cookie';
+  name: string;
+  value: string;
 }
 
 /**
@@ -80,30 +89,40 @@ export function createTrafficSecrets(options: { contract: Contract; authHeaders:
     return redactor(text);
   };
 
+  /** Every value under a key's name in the query (name as sent, decoded) and the cookies, in order. */
+  const placed = (request: WireRequest): PlacedKey[] => {
+    const found: PlacedKey[] = [];
+    const query = request.url.indexOf('?');
+    if (query >= 0) {
+      for (const part of request.url.slice(query + 1).split('#')[0]!.split('&')) {
+        const equals = part.indexOf('=');
+        if (equals < 0) continue;
+        const name = decoded(part.slice(0, equals));
+        const value = decoded(part.slice(equals + 1));
+        if (isCredentialName(name) && value.length >= MIN_NAMED_VALUE) found.push({ in: 'query', name, value });
+      }
+    }
+    const cookies = request.headers.cookie;
+    for (const header of typeof cookies === 'string' ? [cookies] : (cookies ?? [])) {
+      for (const pair of header.split(';')) {
+        const equals = pair.indexOf('=');
+        if (equals < 0) continue;
+        const name = pair.slice(0, equals).trim();
+        const value = decoded(pair.slice(equals + 1).trim().replace(/^"(.*)"$/, '$1'));
+        if (isCredentialName(name) && value.length >= MIN_NAMED_VALUE) found.push({ in: 'cookie', name, value });
+      }
+    }
+    return found;
+  };
+
   return {
+    placedKey: (request) => placed(request)[0],
     learnRequest(request) {
       for (const name of authHeaders) {
         const value = request.headers[name];
         for (const one of typeof value === 'string' ? [value] : (value ?? [])) addKey(one);
       }
-      const query = request.url.indexOf('?');
-      if (query >= 0) {
-        for (const part of request.url.slice(query + 1).split('#')[0]!.split('&')) {
-          const equals = part.indexOf('=');
-          if (equals < 0) continue;
-          const value = decoded(part.slice(equals + 1));
-          if (isCredentialName(decoded(part.slice(0, equals))) && value.length >= MIN_NAMED_VALUE) addKey(value);
-        }
-      }
-      const cookies = request.headers.cookie;
-      for (const header of typeof cookies === 'string' ? [cookies] : (cookies ?? [])) {
-        for (const pair of header.split(';')) {
-          const equals = pair.indexOf('=');
-          if (equals < 0) continue;
-          const value = decoded(pair.slice(equals + 1).trim().replace(/^"(.*)"$/, '$1'));
-          if (isCredentialName(pair.slice(0, equals).trim()) && value.length >= MIN_NAMED_VALUE) addKey(value);
-        }
-      }
+      for (const { value } of placed(request)) addKey(value);
     },
     learnResponse(response) {
       for (const value of secretsSeen([{ response } as Exchange], contract.secretProperties)) add(value, 'value');

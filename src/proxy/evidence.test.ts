@@ -138,3 +138,29 @@ describe('flag-admin proxy: evidence you can act on', () => {
     });
   });
 });
+
+describe('flag-admin proxy: a key sent in the query instead of the header', () => {
+  it('is the same variable as in the header, and the curl line sends it in the query again: the replay gets what the client got', async () => {
+    // A backend that reads keys from ?apiKey= too (API §5 reads them from the header only): a request "without a key" answered 200.
+    const mock = freshMock(contract);
+    const backend = await serveRaw((req, _, answer) => {
+      const url = new URL(req.url!, 'http://x');
+      const key = url.searchParams.get('apiKey');
+      url.searchParams.delete('apiKey');
+      answer(mock.handle({ ...toMockRequest(req), url: url.pathname + url.search, headers: key ? { ...req.headers, authorization: key } : req.headers }));
+    });
+    const { proxy } = await through(backend, [
+      { path: OIDC, key: ADMIN_KEY },
+      { path: `${OIDC}?apiKey=${ADMIN_KEY}` },
+    ]);
+    const report = proxy.report();
+    expect(report.keys).toEqual([{ variable: 'KEY_1', standsFor: 'the key first sent in the authorization header of request #1; answers it got: 200 ×2' }]);
+    // Judged as the suite's own near-miss of the key placed in the query is.
+    expect(report.findings.map((f) => f.checkId)).toEqual(['near-miss-key-rejected']);
+    const finding = report.findings[0]!;
+    expect(finding.curl).toContain('-G --data-urlencode "apiKey=$KEY_1"');
+    expect(JSON.stringify(report)).not.toContain(ADMIN_KEY);
+    const { stdout } = await promisify(execFile)('bash', ['-c', `${finding.curl} -s -o /dev/null -w '%{http_code}'`], { env: { PATH: process.env.PATH, KEY_1: ADMIN_KEY }, encoding: 'utf8' });
+    expect(stdout).toBe('200');
+  });
+});

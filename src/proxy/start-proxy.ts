@@ -100,7 +100,8 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
     secrets.learnRequest(sent);
     if (exchange.response) secrets.learnResponse(exchange.response);
     // The number the journal gives this exchange: findings cite it as `request #N`.
-    const findings = judge.judge({ method: exchange.method, target: exchange.target, key, keyHeader, seq: journal.nextSeq(), response: exchange.response, transportError: exchange.transportError, notJudged: exchange.notJudged });
+    const placedKey = key === undefined ? secrets.placedKey(sent) : undefined;
+    const findings = judge.judge({ method: exchange.method, target: exchange.target, key, keyHeader, placedKey, seq: journal.nextSeq(), response: exchange.response, transportError: exchange.transportError, notJudged: exchange.notJudged });
     recorder?.observe({ method: exchange.method, target: exchange.target, key, headers: exchange.headers, response: exchange.response });
     // A key in the query, a cookie, the path or userinfo must not reach the journal or the log, in any form: the journal
     // keeps the target masked and redacts it when read, the log line (written now) is redacted now, and only when there is one.
