@@ -22,8 +22,8 @@ enableCompileCache?.();
 // package, Node strips no types under node_modules, so it runs the JavaScript of the prepack build.
 const entry = import.meta.url.includes('/node_modules/') ? '../dist/src/cli/main.js' : '../src/cli/main.ts';
 // Installed from a git URL, npm builds nothing (the build runs on `npm pack`): say what to install instead of a stack trace.
-const { existsSync } = await import('node:fs');
-if (!existsSync(new URL(entry, import.meta.url))) {
+// The CommonJS module: an ESM import of node:fs builds its whole namespace (fs/promises, streams, watchers).
+if (!process.getBuiltinModule('node:fs').existsSync(new URL(entry, import.meta.url))) {
   process.stderr.write(
     'flag-admin: this copy of flag-admin-contract has no built JavaScript (' + new URL(entry, import.meta.url).pathname + ' is missing):\n' +
       'it was installed from its sources (a git URL?), which npm does not build. Install the tarball that `npm pack` makes\n' +
