@@ -10,7 +10,7 @@ export interface ConformanceOptions {
   baseUrl: string;
   /**
    * A key with full access (API §5). Sent in the header the spec's security scheme names; never
-   * printed, reports write `$FLAG_ADMIN_API_KEY`.
+   * printed, reports write `$KEY_1`.
    * @example process.env.FLAG_ADMIN_API_KEY
    */
   apiKey: string;

@@ -8,7 +8,7 @@ import { resolveOptions, type ResolvedRun } from './resolve-options.ts';
 import { curlLine } from './report/curl-line.ts';
 import { buildPlan } from './plan/scenarios/plan.ts';
 import { secretsSeen } from './judge/secrets-seen.ts';
-import { createRedactor } from './report/secret-redactor.ts';
+import { createRedactor, SUBSTRING_MIN } from './report/secret-redactor.ts';
 import { judgeWithModel } from './judge/judge-with-model.ts';
 import { nearMissValue } from './plan/near-miss/key-near-misses.ts';
 import { createSender, type Sender } from './send/send.ts';
@@ -52,8 +52,11 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
     await sender.close();
   }
   const { exchanges, problem } = sent;
-  // The near-misses of the full key are secrets too: each gives away all of it but a character or its case.
-  const keyForms = [run.keys.full, ...run.plan.keyNearMisses.map((v) => nearMissValue(run.keys.full, v)).filter((k) => k.length >= Math.min(4, run.keys.full.length))];
+  // The near-misses of a short full key are secrets too: each gives away all of it but a character or its case. A key of
+  // SUBSTRING_MIN characters or more is redacted wherever a run of it shows, which covers its near-misses already; adding
+  // them would make secrets of a near-miss that is only the key's naming prefix (`default:development`, issue 19).
+  const shortKey = [...run.keys.full].length < SUBSTRING_MIN;
+  const keyForms = [run.keys.full, ...(shortKey ? run.plan.keyNearMisses.map((v) => nearMissValue(run.keys.full, v)).filter((k) => k.length >= Math.min(4, run.keys.full.length)) : [])];
   const redact = createRedactor([...keyForms, ...run.keys.restricted, ...secretsSeen(exchanges, run.contract.secretProperties)]);
   const excerpt = { secretProperties: run.contract.secretProperties, redact };
   const notRun = problem ? `not judged: ${NOT_RUN[problem.kind]} (a set-up problem)` : undefined;

@@ -66,6 +66,8 @@ export interface PlannedRequest {
   keyVariant?: KeyNearMiss;
   /** With credential `restricted`: which of the restricted keys (0, the first, when absent). */
   keyIndex?: number;
+  /** The shell variable the key header holds instead of the suite's own (the proxy's `$KEY_3`, one per key it saw). */
+  keyVariable?: string;
   /** Milliseconds to wait before sending it (--settle-ms before the final probes). */
   pauseMs?: number;
   /** Requests with the same batch number are sent at once (concurrent deletes). */
@@ -145,6 +147,12 @@ export interface FindingResponse {
   excerpt: string;
 }
 
+/** A variable of the curl lines and the key it stands for (never the key itself): `KEY_1`, the full-access key. */
+export interface KeyVariable {
+  variable: string;
+  standsFor: string;
+}
+
 export interface Finding {
   checkId: string;
   severity: Severity;
@@ -161,8 +169,10 @@ export interface Finding {
   schemaPointer?: string;
   /** Where in the response body, e.g. `/environments/0/enabled`. */
   instancePointer?: string;
-  /** Reproduces the request; keys appear as `$FLAG_ADMIN_API_KEY` / `$FLAG_ADMIN_RESTRICTED_KEY`. */
+  /** Reproduces the request; each key appears as its own variable (`$KEY_1`, `$KEY_2`; a near-miss as the expansion that makes it from one), `Report.keys` says which key each stands for. */
   curl: string;
+  /** On the proxy: the journal's number of the exchange (`request #N`, the entry /__mock/journal lists under seq N). */
+  seq?: number;
   /** For a random sequence (--random-steps): every request of it and the state it needs, to send again in order. */
   sequence?: { seed: string; setup: string[]; steps: string[]; shrunkFrom: number };
   /**
@@ -241,6 +251,8 @@ export interface Report {
   summary: { requests: number; errors: number; warnings: number; checksFailed: number; checksNotChecked: number };
   checks: CheckResultRow[];
   findings: Finding[];
+  /** What each variable of the curl lines stands for: `KEY_1` the full-access key, `KEY_2`… the restricted keys in the order given. */
+  keys: KeyVariable[];
   coverage: CoverageRow[];
   /** Every planned step that was not sent, and why (an option not given, or the target stopped answering). */
   stepsNotRun: { operationId: string; step: StepKind; label: string; reason: string }[];

@@ -183,7 +183,7 @@ function toFinding(rule: Rule, draft: FindingDraft, context: RuleContext): Findi
     ...(response ? { response } : {}),
     ...(draft.schemaPointer !== undefined ? { schemaPointer: draft.schemaPointer } : {}),
     ...(draft.instancePointer !== undefined ? { instancePointer: draft.instancePointer } : {}),
-    curl: curlLine(exchange.request, exchange.credential, exchange.keyVariant, exchange.keyIndex),
+    curl: curlLine(exchange.request, exchange.credential, exchange.keyVariant, exchange.keyIndex, exchange.keyVariable),
     ...(draft.sequence ? { sequence: draft.sequence } : {}),
     ...(draft.alsoPossible !== undefined ? { alsoPossible: draft.alsoPossible } : {}),
   };

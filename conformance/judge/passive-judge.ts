@@ -9,7 +9,7 @@ import { createRunState, judgeExchange, type ModelExchange, type ModelRequest, t
 import { redactFindings } from '../report/redact-findings.ts';
 import { createRedactor } from '../report/secret-redactor.ts';
 import { secretsSeen } from './secrets-seen.ts';
-import type { CheckOutcome, CheckResultRow, CoverageRow, Exchange, Finding, RecordedResponse, Report, StepKind, TokenRef } from '../types.ts';
+import type { KeyVariable, CheckOutcome, CheckResultRow, CoverageRow, Exchange, Finding, RecordedResponse, Report, StepKind, TokenRef } from '../types.ts';
 
 /** One exchange as a proxy saw it pass: what the client sent and what the target answered. */
 export interface PassingExchange {
@@ -23,7 +23,18 @@ export interface PassingExchange {
   transportError?: string;
   /** Why the answer is not judged (its body is larger than the proxy keeps): a warning in the report, not a defect. */
   notJudged?: string;
+  /** The number the journal gives the exchange: findings cite it as `request #N`. @default the count of judged exchanges */
+  seq?: number;
+  /** The header the key came in, lower case. @default the operation's first auth header */
+  keyHeader?: string;
+  /**
+   * Without a key in the header: one the client put in a query parameter or a cookie instead. The
+   * model judges the request as one without a key (the spec reads keys from the header only);
+   * the curl line sends it where it went, from the key's own variable.
+   */
+  placedKey?: { in: 'query' | 'cookie'; name: string; value: string };
 }
+
 
 export interface PassiveJudgeOptions {
   contract: Contract;
@@ -49,7 +60,10 @@ export interface PassiveJudge {
 }
 
 /** The suite's Report, without what only a planned run has (seed, options, steps not run). */
-export type PassiveReport = Omit<Report, 'tool' | 'seed' | 'options' | 'stepsNotRun' | 'roles' | 'repetitions'> & { tool: 'flag-admin proxy'; findingsDropped: number };
+export type PassiveReport = Omit<Report, 'tool' | 'seed' | 'options' | 'stepsNotRun' | 'roles' | 'repetitions'> & {
+  tool: 'flag-admin proxy';
+  findingsDropped: number;
+};
 
 /**
  * What judges a passing exchange: the model of the contract (conformance/judge/model) on every
@@ -88,7 +102,7 @@ export function createPassiveJudge(options: PassiveJudgeOptions): PassiveJudge {
   let redact = createRedactor([]);
   let redactorVersion = -1;
   // Per key (in memory only): an id to compare reads by, and whether it has proved valid.
-  const keys = new BoundedMap<string, { id: number; valid: boolean }>(MAX_SECRETS);
+  const keys = new BoundedMap<string, KeySeen>(MAX_SECRETS);
   let state = createRunState({ contract });
   const notJudged: PassiveReport['notJudged'] = [];
   const findings: Finding[] = [];
@@ -98,11 +112,11 @@ export function createPassiveJudge(options: PassiveJudgeOptions): PassiveJudge {
   let requests = 0;
 
   /** The model's verdicts on one exchange, then what the exchange taught it. */
-  const consultModel = (passing: PassingExchange, key: { id: number; valid: boolean } | undefined): Verdict[] => {
+  const consultModel = (passing: PassingExchange, key: KeySeen | undefined, seq: number): Verdict[] => {
     if (state.observed() >= MODEL_MEMORY) state = createRunState({ contract });
     // A key that got a 2xx is a valid one (it may still lack a permission elsewhere); any other may be anything.
     const request = (): ModelRequest => ({ method: passing.method, path: passing.target, credential: !key ? 'none' : key.valid ? 'restricted' : 'unknown', principal: key ? `key ${key.id}` : 'none' });
-    const exchange: ModelExchange = { request: request(), ...(passing.response ? { response: passing.response } : {}), seq: state.observed() };
+    const exchange: ModelExchange = { request: request(), ...(passing.response ? { response: passing.response } : {}), seq };
     const verdicts = judgeExchange(exchange, state);
     if (key && passing.response && isSuccess(passing.response.status)) key.valid = true;
     state.observe({ ...exchange, request: request() });
@@ -124,25 +138,33 @@ export function createPassiveJudge(options: PassiveJudgeOptions): PassiveJudge {
         secrets.set(secret, true);
         secretValues.set(secret, true);
       }
+    const decoded = decodePathParams(operationRoute.rawParams);
+    const seq = passing.seq ?? requests;
+    // The key's variable: one per key, wherever it was sent (the same key in the header and in `?apiKey=` is one variable).
+    const placed = !keyCame && passing.placedKey && passing.placedKey.value.trim() !== '' ? passing.placedKey : undefined;
+    const sentKey = keyCame ? passing.key! : placed?.value;
+    if (placed) secrets.set(placed.value, true);
+    let key = sentKey !== undefined ? keys.get(sentKey) : undefined;
+    const where = keyCame ? `the ${passing.keyHeader ?? operationRoute.operation.authHeaders[0]?.toLowerCase() ?? 'authorization'} header` : placed && `the ${placed.in === 'query' ? 'query parameter' : 'cookie'} ${placed.name}`;
+    if (sentKey !== undefined && !key) keys.set(sentKey, (key = { id: keys.version + 1, valid: false, firstSeq: seq, where: where!, statuses: new Map() }));
+    if (key) key.statuses.set(passing.response?.status ?? 0, (key.statuses.get(passing.response?.status ?? 0) ?? 0) + 1);
     if (secrets.version !== redactorVersion) {
       redact = createRedactor(secrets.keys());
       redactorVersion = secrets.version;
     }
-    const decoded = decodePathParams(operationRoute.rawParams);
-    const exchange = toExchange(operationRoute.operation, passing, requests, baseUrl, decoded.ok ? decoded.params : undefined, route.kind !== 'operation');
+    const exchange = toExchange(operationRoute.operation, passing, seq, baseUrl, decoded.ok ? decoded.params : undefined, route.kind !== 'operation', key && `KEY_${key.id}`, placed);
     if (passing.notJudged !== undefined) {
       notJudged.push({ operationId: exchange.operationId, label: exchange.label, reason: passing.notJudged });
       if (notJudged.length > maxFindings) notJudged.shift();
       return [];
     }
-    let key = keyCame ? keys.get(passing.key!) : undefined;
-    if (keyCame && !key) keys.set(passing.key!, (key = { id: keys.version + 1, valid: false }));
-    const verdicts = consultModel(passing, key);
+    // A key outside the header is no key to the model.
+    const verdicts = consultModel(passing, keyCame ? key : undefined, seq);
     const context = { contract, strict, all: [exchange], excerpt: { secretProperties: contract.secretProperties, redact }, verdicts: new Map([[exchange.seq, verdicts]]), secrets: { keys: keyCame ? [{ value: passing.key!, name: 'the key the request sent' }] : [], values: secretValues.keys() } };
     const results = judgeWithRules(PASSIVE_RULES, [exchange], [], context, new Set());
     foldRows(rows, results.rows);
     if (route.kind === 'operation' && exchange.response) countCoverage(coverage, route.operation, exchange.response.status, results.nonConformant.has(exchange.seq));
-    const found = redactFindings(results.findings, redact).map((f) => (TWO_READINGS.has(f.checkId) ? { ...f, message: `${f.message} ${OTHER_READING}` } : f));
+    const found = redactFindings(results.findings, redact).map((f) => ({ ...f, seq, ...(TWO_READINGS.has(f.checkId) ? { message: `${f.message} ${OTHER_READING}` } : {}) }));
     findings.push(...found);
     if (findings.length > maxFindings) findingsDropped += findings.splice(0, findings.length - maxFindings).length;
     return found;
@@ -175,6 +197,7 @@ export function createPassiveJudge(options: PassiveJudgeOptions): PassiveJudge {
         findingsDropped,
         notJudged: [...notJudged],
         coverage: coverageRows(contract, coverage),
+        keys: [...keys.values()].sort((a, b) => a.id - b.id).map(keyVariable),
       };
     },
   };
@@ -184,11 +207,11 @@ export function createPassiveJudge(options: PassiveJudgeOptions): PassiveJudge {
  * The exchange as the suite records one, for its checks of one response: the step the suite
  * gives a request like it (what the checks skip or judge by), the key as the suite's placeholder.
  */
-function toExchange(operation: Operation, passing: PassingExchange, seq: number, baseUrl: string, params: Record<string, string> | undefined, unlisted: boolean): Exchange {
-  const header = operation.authHeaders[0];
+function toExchange(operation: Operation, passing: PassingExchange, seq: number, baseUrl: string, params: Record<string, string> | undefined, unlisted: boolean, keyVariable: string | undefined, placed?: PassingExchange['placedKey']): Exchange {
+  const header = passing.keyHeader ?? operation.authHeaders[0];
   const keyCame = passing.key !== undefined && passing.key.trim() !== '';
-  // The key the client sent is never recorded; whether it was a full or a restricted one cannot be known.
-  const placeholder = keyPlaceholder('full')!;
+  // The key the client sent is never recorded: a variable of its own stands for it (what it stands for is in the report's `keys`).
+  const placeholder = keyVariable !== undefined ? `$${keyVariable}` : keyPlaceholder('full')!;
   const step: StepKind = unlisted ? 'unlisted-method' : !keyCame ? 'no-credentials' : operation.method === 'DELETE' ? 'delete' : 'read';
   const token = params && !unlisted && operation.method === 'DELETE' ? tokenOf(operation, params) : undefined;
   return {
@@ -202,16 +225,58 @@ function toExchange(operation: Operation, passing: PassingExchange, seq: number,
     expects: [],
     ...(token ? { token } : {}),
     seq,
-    request: { method: passing.method, url: baseUrl + passing.target, headers: keyCame && header ? { [header.toLowerCase()]: placeholder } : {} },
+    request: {
+      method: passing.method,
+      // A key in the query leaves the URL: the curl line adds it back from its variable (-G --data-urlencode).
+      url: baseUrl + (placed?.in === 'query' ? withoutParameter(passing.target, placed.name) : passing.target),
+      headers: keyCame && header ? { [header.toLowerCase()]: placeholder } : placed?.in === 'cookie' ? { cookie: `${placed.name}=${placeholder}` } : {},
+    },
+    ...(keyVariable !== undefined ? { keyVariable } : {}),
+    ...(placed ? { keyVariant: { id: `placement-${placed.in}-${placed.name}`, family: 'placement' as const, describe: `a key in the ${placed.in === 'query' ? 'query parameter' : 'cookie'} ${placed.name}`, transform: { kind: 'same' as const }, before: '', after: '', placement: { in: placed.in, name: placed.name } } } : {}),
     ...(passing.response ? { response: passing.response } : {}),
     ...(passing.transportError !== undefined ? { transportError: passing.transportError } : {}),
   };
+}
+
+/** The request target without the (first) query parameter of that name, as sent otherwise. */
+function withoutParameter(target: string, name: string): string {
+  const at = target.indexOf('?');
+  if (at < 0) return target;
+  const hash = target.indexOf('#', at);
+  const parts = target.slice(at + 1, hash < 0 ? undefined : hash).split('&');
+  const index = parts.findIndex((part) => {
+    const raw = part.slice(0, part.indexOf('=') < 0 ? part.length : part.indexOf('='));
+    try {
+      return decodeURIComponent(raw.replaceAll('+', ' ')) === name;
+    } catch {
+      return raw === name;
+    }
+  });
+  if (index >= 0) parts.splice(index, 1);
+  return target.slice(0, at) + (parts.length > 0 ? `?${parts.join('&')}` : '') + (hash < 0 ? '' : target.slice(hash));
 }
 
 /** The service account and token a delete names: its first two path parameters, in path order (API §4.3). */
 function tokenOf(operation: Operation, params: Record<string, string>): TokenRef | undefined {
   const [account, token] = operation.pathParams.map((name) => params[name]);
   return account !== undefined && token !== undefined ? { account, token } : undefined;
+}
+
+/** A key the traffic carried, in memory only: its variable's number, whether it proved valid, and what the report says of it. */
+interface KeySeen {
+  id: number;
+  valid: boolean;
+  /** The journal number of the first request that carried it. */
+  firstSeq: number;
+  /** Where that request carried it: `the authorization header`, `the query parameter apiKey`. */
+  where: string;
+  /** How often each status answered it (0: no answer). */
+  statuses: Map<number, number>;
+}
+
+function keyVariable(key: KeySeen): KeyVariable {
+  const answers = [...key.statuses].sort(([a], [b]) => a - b).map(([status, count]) => `${status === 0 ? 'no answer' : status} ×${count}`);
+  return { variable: `KEY_${key.id}`, standsFor: `the key first sent in ${key.where} of request #${key.firstSeq}; answers it got: ${answers.join(', ')}` };
 }
 
 /** Distinct keys and secret values remembered for redaction. */
@@ -270,5 +335,8 @@ class BoundedMap<K, V> {
   }
   keys(): IterableIterator<K> {
     return this.#map.keys();
+  }
+  values(): IterableIterator<V> {
+    return this.#map.values();
   }
 }

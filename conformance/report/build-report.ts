@@ -1,3 +1,4 @@
+import { keyLegend } from './curl-line.ts';
 import { DELETE_SERVICE_ACCOUNT_TOKEN } from '../operation-ids.ts';
 import { REPEAT_ROUNDS } from '../plan/scenarios/repeat-reads.ts';
 import { allocateTokens, describeRoles } from '../plan/scenarios/token-allocation.ts';
@@ -63,6 +64,7 @@ export function buildReport(run: ResolvedRun, results: JudgeResults, coverage: C
     stepsNotRun: skipped.map(({ operationId, step, label, reason }) => ({ operationId, step, label, reason })),
     roles: describeRoles(run.plan.tokens, allocateTokens(run.plan.tokens), { allowDelete: run.plan.allowDelete, restrictedKeys: run.keys.restricted.length, restrictedMayDelete: !run.plan.forbidden.has(DELETE_SERVICE_ACCOUNT_TOKEN) }),
     repetitions: { reads: exchanges.filter((e) => e.step === 'repeat-read').length, rounds: [...REPEAT_ROUNDS], settleMs: run.settleMs },
+    keys: keyLegend(run.keys.restricted.length),
     notJudged: exchanges.flatMap((e) => (e.notJudged ? [{ operationId: e.operationId, label: e.label, reason: e.notJudged }] : [])),
     ...(timings ? { durationMs: timings.durationMs, operationDurationsMs: operationDurations(run, exchanges) } : {}),
   };

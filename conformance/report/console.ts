@@ -1,3 +1,4 @@
+import { KEY_VARIABLES } from './curl-line.ts';
 import type { CheckOutcome, Finding, Report, SetupHint } from '../types.ts';
 import { groupFindings, type FindingGroup } from './group-findings.ts';
 import { abbreviateLongWords, printable, styler, type Style } from './terminal-text.ts';
@@ -67,7 +68,11 @@ export function renderConsole(report: Report, options: ConsoleOptions = {}): str
     const groups = groupFindings(report.findings);
     const alike = groups.length < report.findings.length ? ` (${groups.length} distinct: identical findings shown once, with a count)` : '';
     lines.push(`Findings: ${report.summary.errors} error(s), ${report.summary.warnings} warning(s)${alike}`);
-    groups.forEach((group, i) => lines.push(...renderGroup(group, i + 1, (text) => shorten(safe(text)), paint)));
+    groups.forEach((group, i) => lines.push(...renderGroup(group, i + 1, (text) => shorten(safe(text)), paint, report.findings)));
+    // Each key is a variable of its own: a finding replays as it was sent once each is set.
+    lines.push('');
+    lines.push(`Keys in the curl lines (set each to the key it stands for, e.g. KEY_1="$${KEY_VARIABLES.full}"):`);
+    for (const key of report.keys) lines.push(safe(`  ${key.variable}  ${key.standsFor}`));
   }
 
   lines.push('');
@@ -127,7 +132,7 @@ function renderAroundCause(report: Report, hints: readonly SetupHint[], lines: s
   if (others.length > 0) {
     lines.push('');
     lines.push(`Other findings: ${others.length}`);
-    groupFindings(others).forEach((group, i) => lines.push(...renderGroup(group, i + 1, short, paint)));
+    groupFindings(others).forEach((group, i) => lines.push(...renderGroup(group, i + 1, short, paint, others)));
   }
   lines.push('');
   lines.push('The checks table, coverage and what was not checked or sent: in the JSON and JUnit reports (--json, --junit), and here once the set-up is fixed.');
@@ -148,7 +153,7 @@ function summaryLine(report: Report, paint: (style: Style, text: string) => stri
  * A group of identical findings (group-findings.ts): the first in full, the other examples by
  * their request and curl line, and how many more there are; a group of one is the finding.
  */
-function renderGroup(group: FindingGroup, n: number, safe: (text: string) => string, paint: (style: Style, text: string) => string): string[] {
+function renderGroup(group: FindingGroup, n: number, safe: (text: string) => string, paint: (style: Style, text: string) => string, grouped: readonly Finding[]): string[] {
   const [first, ...others] = group.examples;
   const count = group.count > 1 ? ` (${group.count} findings alike)` : '';
   const lines = renderFinding(first!, n, safe, paint, { operations: group.operationIds.join(', '), count });
@@ -159,7 +164,13 @@ function renderGroup(group: FindingGroup, n: number, safe: (text: string) => str
     lines.push(safe(`     reproduce: ${other.curl}`));
   }
   const rest = group.count - group.examples.length;
-  if (rest > 0) lines.push(safe(`   … and ${rest} more alike (every one in the JSON report)`));
+  if (rest > 0) {
+    // The last one too: with the first, the span the defect was seen over (issue 19).
+    const last = grouped[group.lastIndex]!;
+    lines.push(safe(`   … and ${rest} more alike (every one in the JSON report), the last:`));
+    lines.push(safe(`   - ${last.request.method} ${last.request.url}${last.response ? ` -> ${last.response.status}` : ''}`));
+    lines.push(safe(`     reproduce: ${last.curl}`));
+  }
   return lines;
 }
 

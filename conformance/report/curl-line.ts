@@ -1,19 +1,41 @@
 import { KEY_VARIABLES } from '../key-variables.ts';
 import { keyExpansion, type KeyNearMiss } from '../plan/near-miss/key-near-misses.ts';
-import type { Credential, RecordedRequest } from '../types.ts';
+import type { Credential, KeyVariable, RecordedRequest } from '../types.ts';
 
 export { KEY_VARIABLES };
+
+/**
+ * The variable a curl line reads a key from, one per key (issue 19): `KEY_1` the full-access
+ * key, `KEY_2`, `KEY_3`, ... the restricted keys in the order given. The generated invalid key is
+ * written as it is (it is no secret, and a replay needs it as sent).
+ */
+export function keyVariable(credential: Credential, keyIndex = 0): string | undefined {
+  if (credential === 'full') return 'KEY_1';
+  if (credential === 'restricted') return `KEY_${keyIndex + 2}`;
+  return undefined;
+}
 
 /**
  * How a key appears in recorded headers, findings and curl lines: the variable that holds it,
  * or for a near-miss of the key the shell expansion that makes it from that variable.
  */
 export function keyPlaceholder(credential: Credential, nearMiss?: KeyNearMiss, keyIndex = 0): string | undefined {
-  const base = KEY_VARIABLES[credential];
-  if (base === undefined) return undefined;
-  // The second restricted key and on: FLAG_ADMIN_RESTRICTED_KEY_2, _3, ... (the first keeps the CLI's own variable).
-  const variable = keyIndex > 0 ? `${base}_${keyIndex + 1}` : base;
+  const variable = keyVariable(credential, keyIndex);
+  if (variable === undefined) return undefined;
   return nearMiss ? keyExpansion(nearMiss, variable) : `$${variable}`;
+}
+
+/** What each variable of a run's curl lines stands for; the CLI's own variables are named, so `KEY_1="$FLAG_ADMIN_API_KEY"` sets one up. */
+export function keyLegend(restrictedKeys: number): KeyVariable[] {
+  return [
+    { variable: 'KEY_1', standsFor: `the full-access key, given as --api-key (or ${KEY_VARIABLES.full}); its near-misses are made from it in the line` },
+    ...Array.from({ length: restrictedKeys }, (_, i) => ({ variable: `KEY_${i + 2}`, standsFor: `the restricted key given as --restricted-key #${i + 1}${i === 0 ? ` (or ${KEY_VARIABLES.restricted})` : ''}` })),
+  ];
+}
+
+/** The legend lines of the variables a text (a curl line) uses: `KEY_2: the restricted key given as --restricted-key #1`. */
+export function keysUsed(text: string, keys: readonly KeyVariable[]): string[] {
+  return keys.filter((k) => new RegExp(`\\$\\{?${k.variable}\\b`).test(text)).map((k) => `${k.variable}: ${k.standsFor}`);
 }
 
 /**
@@ -21,8 +43,9 @@ export function keyPlaceholder(credential: Credential, nearMiss?: KeyNearMiss, k
  * placeholder expands; everything else is escaped. `--path-as-is` and `--globoff` keep odd
  * ids exactly as the suite sent them.
  */
-export function curlLine(request: RecordedRequest, credential: Credential, nearMiss?: KeyNearMiss, keyIndex?: number): string {
-  const placeholder = keyPlaceholder(credential, nearMiss, keyIndex);
+export function curlLine(request: RecordedRequest, credential: Credential, nearMiss?: KeyNearMiss, keyIndex?: number, keyVariable?: string): string {
+  // A variable of the caller's (the proxy's `KEY_3`) stands for the key as sent, wherever it was.
+  const placeholder = keyVariable !== undefined ? `$${keyVariable}` : keyPlaceholder(credential, nearMiss, keyIndex);
   const where = nearMiss?.placement;
   // The key's placeholder (alone, or as a cookie's value) is left to the shell to expand.
   const expanded = placeholder === undefined ? undefined : where?.in === 'cookie' ? `${where.name}=${placeholder}` : placeholder;

@@ -26,6 +26,8 @@ describe('groupFindings', () => {
     expect(group!.examples).toEqual(findings.slice(0, 3));
     expect(group!.exampleIndexes).toEqual([0, 1, 2]);
     expect(group!.operationIds).toEqual(['getOidcSettings', 'getProjectEnvironments']);
+    // The last one too (issue 19: first and last example): the console, JSON (lastIndex) and the proxy's dashboard show it.
+    expect(group!.lastIndex).toBe(67);
   });
 
   it('keeps findings apart that differ in rule, severity, what was got, or where in the spec or body; not in what each expected', () => {

@@ -29,6 +29,8 @@ export interface FindingGroup {
   examples: Finding[];
   /** Where each example sits in the findings given (for a report that keeps them all, e.g. JSON). */
   exampleIndexes: number[];
+  /** Where the group's last finding sits in the findings given: with the first, the span a defect was seen over (the proxy's dashboard). */
+  lastIndex: number;
 }
 
 /** The cause of a finding: its rule and severity, what came instead, and where in the spec and the body. */
@@ -61,10 +63,12 @@ export function groupFindings(findings: readonly Finding[], examples = EXAMPLES_
         count: 0,
         examples: [],
         exampleIndexes: [],
+        lastIndex: index,
       };
       groups.set(key, group);
     }
     group.count++;
+    group.lastIndex = index;
     if (!group.operationIds.includes(finding.operationId)) group.operationIds.push(finding.operationId);
     if (group.examples.length < examples) {
       group.examples.push(finding);

@@ -1,9 +1,10 @@
+import { keysUsed } from './curl-line.ts';
 import type { ProblemReport } from './build-report.ts';
-import type { Finding, Report } from '../types.ts';
+import type { KeyVariable, Finding, Report } from '../types.ts';
 import { groupFindings, type FindingGroup } from './group-findings.ts';
 
 /** What the JUnit rendering reads of a report: the suite's, or the proxy's (which has no plan). */
-export type JunitInput = Pick<Report, 'target' | 'problem' | 'checks' | 'findings' | 'coverage' | 'summary' | 'operationDurationsMs' | 'durationMs'> & { tool?: string };
+export type JunitInput = Pick<Report, 'target' | 'problem' | 'checks' | 'findings' | 'coverage' | 'summary' | 'operationDurationsMs' | 'durationMs' | 'keys'> & { tool?: string };
 
 /**
  * JUnit XML as CI systems read it: a testsuite per operation, a testcase per check. A failed
@@ -35,7 +36,7 @@ export function renderJunit(report: JunitInput | ProblemReport): string {
       if (cell.outcome === 'passed') return [`${open}/>`];
       // Identical findings (same rule, same cause) once, with a count (group-findings.ts).
       const groups = groupFindings(findings);
-      const details = groups.map(describeGroup).join('\n\n');
+      const details = groups.map((group) => describeGroup(group, report.keys)).join('\n\n');
       if (check.severity === 'error') {
         return [`${open}>\n      <failure message="${xml(groups[0] ? headline(groups[0]) : check.title)}" type="${xml(check.checkId)}">${xml(details)}</failure>\n    </testcase>`];
       }
@@ -93,11 +94,13 @@ function headline(group: FindingGroup): string {
 }
 
 /** The first finding in full, the other examples by their request, and how many more. */
-function describeGroup(group: FindingGroup): string {
+function describeGroup(group: FindingGroup, keys: readonly KeyVariable[]): string {
   const [first, ...others] = group.examples;
   const more = group.count - group.examples.length;
   return [
     describe(first!),
+    // What the variables of its curl line stand for: a failure is read on its own in a CI page.
+    ...keysUsed(first!.curl, keys),
     ...(group.count > 1 ? [`${group.count} findings alike${others.length > 0 ? ', e.g. also:' : ''}`] : []),
     ...others.map((o) => `- ${o.request.method} ${o.request.url}: reproduce: ${o.curl}`),
     ...(more > 0 ? [`… and ${more} more (every one in the JSON report)`] : []),

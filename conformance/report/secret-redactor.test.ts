@@ -98,3 +98,21 @@ describe('jsonExcerpt', () => {
     expect(jsonExcerpt({ a: { secret: { nested: true } }, b: `x ${KEY}` }, options)).toBe('{"a":{"secret":"<redacted>"},"b":"x <redacted>"}');
   });
 });
+
+describe('createRedactor: UTF-16 and keys that name a project and an environment (issue 19)', () => {
+  it.each([
+    ['UTF-16LE hex', Buffer.from(KEY, 'utf16le').toString('hex')],
+    ['UTF-16BE hex', Buffer.from(KEY, 'utf16le').swap16().toString('hex')],
+    ['UTF-16LE percent-encoded', [...Buffer.from(KEY, 'utf16le')].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('')],
+    ['UTF-16LE base64', Buffer.from(KEY, 'utf16le').toString('base64')],
+  ])('redacts a key echoed as %s, NUL halves included', (_, echo) => {
+    expect(redact(`echo ${echo} end`)).toBe('echo <redacted> end');
+  });
+
+  it('redacts the secret part of default:development.<secret>, never the project or the environment it names', () => {
+    const unleash = createRedactor(['default:development.be7c3f1a9d2e']);
+    expect(unleash('{"project":"default","environment":"development","title":"Everyone in development"}')).toBe('{"project":"default","environment":"development","title":"Everyone in development"}');
+    expect(unleash('key default:development.be7c3f1a9d2e refused')).toBe('key default:devel<redacted> refused');
+    expect(unleash('tail ment.be7c')).toBe('tail <redacted>');
+  });
+});

@@ -48,14 +48,23 @@ const MAX_VIEWS = 96;
 /** Redacting the same text again (the same error body quoted by several findings) is a lookup. */
 const CACHE_LIMIT = 4096;
 
+/**
+ * The one redactor of every output (DESIGN.md, "One redaction for every output"): the suite's
+ * reports, the proxy's journal, access log, dashboard and reports, and the recording all call
+ * this, never a redactor of their own. `createRedactor(secrets)` returns a pure function of text;
+ * give it every secret the traffic carried (keys from any header, query, cookie or path, `format:
+ * password` values) and call it on each text an output writes. Building one is cheap enough to
+ * build again when a new secret is learned; redacting twice changes nothing.
+ */
 export function createRedactor(secrets: Iterable<string>): Redact {
   const all = [...new Set([...secrets].filter((s) => s.length > 0))];
   const fragments = new Set<string>();
   const whole = new Set<string>();
   for (const secret of all) {
-    for (const form of spellings(secret)) {
-      if ([...secret].length >= SUBSTRING_MIN) for (let i = 0; i + SUBSTRING_MIN <= form.length; i++) fragments.add(form.slice(i, i + SUBSTRING_MIN));
-      else whole.add(form);
+    for (const { form, named } of spellings(secret)) {
+      if ([...secret].length < SUBSTRING_MIN) whole.add(form);
+      // A run that lies inside the naming prefix (`default:development.`) is data a body may hold for its own sake.
+      else for (let i = 0; i + SUBSTRING_MIN <= form.length; i++) if (i + SUBSTRING_MIN > named[0] && i < named[1]) fragments.add(form.slice(i, i + SUBSTRING_MIN));
     }
   }
   if (fragments.size === 0 && whole.size === 0) return (text) => text;
@@ -73,11 +82,34 @@ export function createRedactor(secrets: Iterable<string>): Redact {
   };
 }
 
-/** The forms a view is compared with: case-folded, forwards and reversed, as characters and as UTF-8 bytes read one per character. */
-function spellings(secret: string): string[] {
+/**
+ * How much of a key names things rather than being secret. Unleash's API tokens are
+ * `<project>:<environment>.<secret>` (docs.getunleash.io, "API tokens": `default:development.be7c…`,
+ * `*:*.…` for all): the project `default` and the environment `development` are data every body of
+ * the API holds, and a report that shows them as `<redacted>` hides the evidence (issue 19). Runs of
+ * a key that lie wholly inside this prefix are not redacted; any run that reaches past it is.
+ */
+export function namingPrefixLength(secret: string): number {
+  // After a scheme, if any: `Bearer default:development.` as an Authorization header sends it.
+  return /^(?:[A-Za-z][A-Za-z0-9._~+-]*[ \t]+)?[^:.\s]+:[^:.\s]+\./.exec(secret)?.[0].length ?? 0;
+}
+
+/**
+ * The forms a view is compared with: case-folded, forwards and reversed, as characters and as
+ * UTF-8 bytes read one per character; `named` is where in the form the secret part lies past the
+ * naming prefix (at its end when reversed).
+ */
+function spellings(secret: string): { form: string; named: [number, number] }[] {
   const chars = foldCase(secret);
   const bytes = foldCase(latin1(new TextEncoder().encode(secret)));
-  return [...new Set([chars, reverse(chars), bytes, reverse(bytes)])];
+  const prefix = secret.slice(0, namingPrefixLength(secret));
+  const prefixBytes = new TextEncoder().encode(prefix).length;
+  return [
+    { form: chars, named: [prefix.length, chars.length] },
+    { form: reverse(chars), named: [0, chars.length - prefix.length] },
+    { form: bytes, named: [prefixBytes, bytes.length] },
+    { form: reverse(bytes), named: [0, bytes.length - prefixBytes] },
+  ];
 }
 
 /** Spans where a run of SUBSTRING_MIN characters of a long secret shows in some view. */
@@ -302,6 +334,8 @@ const DECODERS: readonly Decoder[] = [
   },
   // Base64 and base64url (RFC 4648 §4, §5), at each of the four alignments an echo inside a longer run may have.
   { read: (view, minRun) => [0, 1, 2, 3].flatMap((shift) => present(base64View(view, Math.ceil((minRun * 4) / 3), shift))) },
+  // UTF-16 code units (LE or BE) once hex, percent or base64 is decoded: the NUL halves of ASCII characters dropped, each belonging to the character beside it.
+  { read: (view) => (view.text.includes('\0') ? [withoutNuls(view)] : []) },
   // Unicode compatibility forms (fullwidth ｋ, ligatures, superscripts) read as their plain letters (NFKC).
   {
     read: (view) => {
@@ -341,6 +375,21 @@ const DECODERS: readonly Decoder[] = [
   // The text of markup without its tags (a key split across two elements).
   { joinsOnly: true, read: (view) => (/<[A-Za-z/!?]/.test(view.text) ? present(substitute(view, /<[A-Za-z/!?][^<>]*>/g, () => '')) : []) },
 ];
+
+/** The view without NUL characters; each kept character spans the NULs right before and after it, so a redaction covers them. */
+function withoutNuls(view: View): View {
+  const out = builder(view);
+  const text = view.text;
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === '\0') continue;
+    let a = i;
+    while (a > 0 && text[a - 1] === '\0') a--;
+    let b = i + 1;
+    while (b < text.length && text[b] === '\0') b++;
+    out.push(text[i]!, a, b);
+  }
+  return out.done();
+}
 
 /** The contents of each double-quoted string literal (escapes left as written), and whether it names a property (followed by `:`). */
 function stringLiterals(text: string): { start: number; end: number; isName: boolean }[] {

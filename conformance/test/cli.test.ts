@@ -126,7 +126,14 @@ describe('secrets', () => {
     expect(everything).not.toContain(VIEWER_KEY);
     expect(everything).not.toContain('mock-oidc-secret');
     expect(run.report!.findings.some((f) => f.response?.excerpt.includes('"secret":"<redacted>"'))).toBe(true);
-    expect(run.report!.findings.some((f) => f.curl.includes('"Authorization: $FLAG_ADMIN_RESTRICTED_KEY"'))).toBe(true);
+    expect(run.report!.findings.some((f) => f.curl.includes('"Authorization: $KEY_2"'))).toBe(true);
+    // Each variable is printed with the key it stands for, in every report.
+    expect(run.report!.keys).toEqual([
+      { variable: 'KEY_1', standsFor: expect.stringContaining('the full-access key, given as --api-key') },
+      { variable: 'KEY_2', standsFor: 'the restricted key given as --restricted-key #1 (or FLAG_ADMIN_RESTRICTED_KEY)' },
+    ]);
+    expect(run.stdout).toContain('  KEY_2  the restricted key given as --restricted-key #1');
+    expect(run.junit).toContain('KEY_2: the restricted key given as --restricted-key #1');
     expect(run.junit).toContain('<failure message=');
   });
 });
@@ -143,7 +150,8 @@ describe('--restricted-key, repeatable', () => {
       expect(run.report!.options.restrictedKeys).toBe(2);
       expect([...new Set(run.report!.findings.map((f) => f.checkId))]).toEqual(['restricted-key-forbidden']);
       const curls = run.report!.findings.map((f) => f.curl);
-      expect(curls.every((c) => c.includes('$FLAG_ADMIN_RESTRICTED_KEY_2'))).toBe(true);
+      expect(curls.every((c) => c.includes('$KEY_3'))).toBe(true);
+      expect(run.report!.keys.at(-1)).toEqual({ variable: 'KEY_3', standsFor: 'the restricted key given as --restricted-key #2' });
       expect(run.report!.findings.map((f) => f.request.url.replace(server.url, ''))).toContain('/api/admin/service-account/2/token/4');
       expect(run.stdout + run.json + run.junit).not.toContain(second);
     } finally {

@@ -31,8 +31,8 @@ describe('the seeded random phase (--random-steps)', () => {
     expect(sequence.steps.length).toBeGreaterThan(0);
     expect(sequence.steps.length).toBeLessThanOrEqual(sequence.shrunkFrom);
     expect(sequence.steps.at(-1)).toBe(finding!.curl);
-    expect(sequence.steps.at(-1)).toContain('$FLAG_ADMIN_RESTRICTED_KEY');
-    expect(sequence.setup.some((line) => line.includes('-X DELETE') && line.includes('$FLAG_ADMIN_API_KEY'))).toBe(true);
+    expect(sequence.steps.at(-1)).toContain('$KEY_2');
+    expect(sequence.setup.some((line) => line.includes('-X DELETE') && line.includes('$KEY_1'))).toBe(true);
     expect(run.stdout).toContain('seed "sequence-demo"');
     expect(run.stdout).toContain('80 random steps from the seed');
     expect(run.stdout).toContain('sequence (--seed "sequence-demo"');

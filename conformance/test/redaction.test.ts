@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ADMIN_KEY, VIEWER_KEY, runCheck, targetArgs } from './run-check.ts';
 import { breakResponses, editJson, freshMock, mockWithKeys, operationOf, serveRaw, toMockRequest } from './serve-target.ts';
-import { B64, ENCODINGS, forbiddenForms, windows } from './secret-encodings.ts';
+import { B64, ENCODINGS, forbiddenForms, leaks, windows } from './secret-encodings.ts';
 import { useTargetServer } from './use-target-server.ts';
 
 /** Issue 7, "judge the bytes, redact the rendering": keys never corrupt what is judged, and no echo of one reaches a report. */
@@ -127,5 +127,33 @@ describe('a target whose OIDC secret is "x"', () => {
     expect(excerpts).toContainEqual(expect.stringContaining('"message":"<redacted>","hint":"<redacted>","extra":"xylophone"'));
     expect(excerpts).toContainEqual(expect.stringContaining('"secret":"<redacted>"'));
     expect(run.stdout).toContain('expected:');
+  });
+});
+
+/** Issue 19: Unleash keys are `<project>:<environment>.<secret>`; the project and environment they name are data, not secrets. */
+describe('keys shaped as Unleash makes them (default:development.<secret>)', () => {
+  it('redacts the secret part wherever it shows, and leaves the project default and the environment development readable', async () => {
+    const keys = { full: 'default:development.unleash-admin-4e5f6a7b', restricted: 'default:development.unleash-viewer-8c9d0e1f' };
+    const mock = await mockWithKeys(harness.contract, keys, { full: ADMIN_KEY, restricted: VIEWER_KEY });
+    harness.server = await serveRaw(async (req, _, answer) => {
+      // One defect that quotes the environments list: its version is a string; errors echo the key they got.
+      const response = await fetch(mock.url + req.url!, { method: req.method, headers: req.headers.authorization ? { authorization: req.headers.authorization } : {} });
+      const body = await response.text();
+      const edited = response.status === 200 && body.includes('"environments"') ? body.replace(/"version":\d+/, '"version":"one"') : response.status >= 400 ? body.replace(/"message":"/, `"message":"key ${req.headers.authorization ?? ''}: `) : body;
+      answer({ status: response.status, headers: { 'content-type': response.headers.get('content-type') ?? 'application/json' }, body: edited });
+    });
+    try {
+      const run = await runCheck(targetArgs(harness.server.url), { FLAG_ADMIN_API_KEY: keys.full, FLAG_ADMIN_RESTRICTED_KEY: keys.restricted });
+      const everything = run.stdout + run.stderr + run.json + run.junit;
+      for (const key of Object.values(keys)) expect(leaks(everything, [key])).toEqual([]);
+      const excerpts = run.report!.findings.map((f) => f.response?.excerpt ?? '').join('\n');
+      expect(excerpts).toContain('"name":"development"');
+      expect(run.report!.findings.map((f) => f.got + f.message).join('\n')).not.toMatch(/<redacted>"?,"?(type|enabled)/);
+      expect(run.stdout).toContain('/api/admin/environments/project/default');
+      // A group of more findings than it shows names the last one too (issue 19: first and last example).
+      expect(run.stdout).toMatch(/more alike \(every one in the JSON report\), the last:\n {3}- GET http:\/\/127\.0\.0\.1:\d+\/api\/admin\/environments\/project\/[\w-]+ -> 200\n {5}reproduce: curl /);
+    } finally {
+      await mock.close();
+    }
   });
 });

@@ -9,4 +9,5 @@ export { closeSchema, compileValidator, createAjv, type JsonSchema, type SchemaV
 export { pointerOf, pointerTokens, resolvePointer } from './json-pointer.ts';
 export { REDACTED, pointsIntoSecret, redactSecrets } from './secrets.ts';
 export { presentedKey } from './presented-key.ts';
+export { mediaTypeMatches, parseMediaType, type MediaType } from './media-type.ts';
 export type * from './types.gen.ts';

@@ -2,9 +2,10 @@ import { createPassiveJudge, type PassiveReport } from '../../conformance/judge/
 import { renderJson } from '../../conformance/report/json.ts';
 import { renderJunit } from '../../conformance/report/junit.ts';
 import { loadContract, type Contract } from '../contract/index.ts';
-import { loggableTarget } from '../mock/core/loggable-target.ts';
 import { originForm, requestPath } from '../mock/core/request-path.ts';
 import { CONTROL_API_PREFIX } from '../mock/layers/control-api-document.ts';
+import { redactFindings } from '../../conformance/report/redact-findings.ts';
+import { createTrafficSecrets } from '../../conformance/report/traffic-secrets.ts';
 import { errorResponse, randomIds } from '../mock/core/errors.ts';
 import type { MockHandle, MockRequest } from '../mock/core/types.ts';
 import { serveHandler, type ForwardAnswer, type RunningServer, type ServeOptions } from '../mock/adapters/node-server.ts';
@@ -107,12 +108,14 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
   const target = new URL(options.target);
   const baseUrl = target.href.replace(/\/+$/, '');
   const judge = createPassiveJudge({ contract, baseUrl, strict: options.strict });
+  const authHeaders = authHeaderNames(contract);
+  // Every secret the traffic carried, and the one redactor every output of the proxy goes through (the recording too).
+  const secrets = createTrafficSecrets({ contract, authHeaders });
+  const { journal } = createJournal({ contract, capacity: options.journalSize ?? DEFAULT_JOURNAL_SIZE, redact: () => secrets.redact });
   // Before listening: a recording that cannot be written is said now, not lost at the end.
   if (options.record) checkRecordingFile(options.record);
-  const recorder = options.record ? createFixtureRecorder(contract, { maxBytes: options.maxRecordingBytes }) : undefined;
+  const recorder = options.record ? createFixtureRecorder(contract, { maxBytes: options.maxRecordingBytes, secrets: () => secrets.keys() }) : undefined;
   let written: RecordedFixture | undefined;
-  const { journal } = createJournal({ contract, capacity: options.journalSize ?? DEFAULT_JOURNAL_SIZE });
-  const authHeaders = authHeaderNames(contract);
 
   const maxJudgedBytes = options.maxJudgedBytes ?? DEFAULT_MAX_JUDGED_BYTES;
   const repeats = createRepeatMemo();
@@ -120,7 +123,9 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
   const onExchange = (exchange: ForwardedExchange) => {
     if (exchange.clientGone) return;
     const sent: MockRequest = { method: exchange.method, url: exchange.target, headers: exchange.headers };
-    const key = authHeaders.map((name) => headerValue(sent, name)).find((value) => value !== undefined && value.trim() !== '');
+    const keyHeader = authHeaders.find((name) => (headerValue(sent, name) ?? '').trim() !== '');
+    const key = keyHeader === undefined ? undefined : headerValue(sent, keyHeader);
+    secrets.learnRequest(sent);
     // A request the proxy refused itself never reached the backend: the journal shows the refusal, nothing is judged.
     // Nor is a CORS preflight (Fetch standard §3.2.2): the browser's question about the backend's CORS, not a call of the API;
     // nor a HEAD, whose answer has no body by definition (RFC 9110 §9.3.2) where the spec describes its GET's.
@@ -129,6 +134,8 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
     let notJudged = exchange.notJudged;
     let response: RecordedResponse | undefined;
     let findings: Finding[] | undefined;
+    // The number the journal gives this exchange: findings cite it as `request #N`.
+    const seq = journal.nextSeq();
     if (judged && answer && repeats.isRepeat(exchange.method, exchange.target, key, answer)) {
       // The same bytes to the same read by the same key as an answer judged without findings, nothing written between: judged the same.
       response = lazyResponse(answer, maxJudgedBytes);
@@ -139,32 +146,49 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
         if (typeof body === 'string') response = { status: answer.status, headers: answer.headers, body };
         else notJudged = `answered ${answer.status} with a body the proxy could not decode for judging (${body.problem}); the client got it as sent, it was not judged`;
       }
+      if (response) secrets.learnResponse(response);
       if (judged) {
-        findings = judge.judge({ method: exchange.method, target: exchange.target, key, response, transportError: exchange.transportError, notJudged });
+        const placedKey = key === undefined ? secrets.placedKey(sent) : undefined;
+        findings = judge.judge({ method: exchange.method, target: exchange.target, key, keyHeader, placedKey, seq, response, transportError: exchange.transportError, notJudged });
         repeats.judged(exchange.method, exchange.target, key, response && findings?.length === 0 ? answer : undefined);
       }
     }
     if (!exchange.refused) recorder?.observe({ method: exchange.method, target: exchange.target, key, headers: exchange.headers, response });
-    // A client that also put its key in the query (or userinfo) must not find it in the journal or the log.
-    const shown = loggableTarget(exchange.target, (text) => key !== undefined && text.includes(key), authHeaders);
+    // A key in the query, a cookie, the path or userinfo must not reach the journal or the log, in any form: the journal
+    // keeps the target masked and redacts it when read, the log line (written now) is redacted now, and only when there is one.
+    const shown = secrets.mask(exchange.target);
     const request: MockRequest = { ...sent, url: shown };
     const session = headerValue(sent, SESSION_HEADER) || DEFAULT_SESSION;
     const journalFindings: JournalFinding[] | undefined = findings?.map(({ checkId, severity, title, message, expected, got, schemaPointer, instancePointer, response, curl }) => ({ checkId, severity, title, message, expected, got, schemaPointer, instancePointer, response, curl }));
-    const verdict = findings === undefined ? undefined : findings.some((f) => f.severity === 'error') ? 'not conformant' : 'conformant';
+    // Not judged: a path outside the API's operations, a preflight or HEAD, or a body over what the proxy keeps; the journal says which.
+    const note = exchange.refused
+      ? undefined
+      : !judged
+        ? `not judged: ${exchange.method === 'HEAD' ? 'a HEAD answer has no body to judge' : 'a CORS preflight is the browser asking about the backend\'s CORS'}`
+        : findings === undefined
+          ? `not judged: ${exchange.method} ${requestPath(shown)} is outside the operations of the spec`
+          : notJudged !== undefined
+            ? `not judged: ${notJudged}`
+            : undefined;
+    const verdict: Judged['verdict'] | undefined = exchange.refused ? undefined : note !== undefined ? 'not judged' : findings!.some((f) => f.severity === 'error') ? 'not conformant' : 'conformant';
     // What the journal keeps: the verdicts of a judged answer (its body is not kept, whatever its size: what the
     // spec says of it is in the findings); of an answer not judged, a body up to JOURNAL_BODY_BYTES for the self-check.
     const status = response?.status ?? exchange.refused?.status ?? exchange.status ?? 502;
     const headers = response?.headers ?? exchange.refused?.headers ?? {};
     const unjudgedBody = exchange.refused?.body ?? (response && response.body.length <= JOURNAL_BODY_BYTES ? response.body : '');
-    const matchesSpec = verdict && response ? !findings!.some((f) => f.severity === 'error' && SPEC_CHECKS.has(f.checkId)) : undefined;
+    const matchesSpec = verdict && verdict !== 'not judged' && response ? !findings!.some((f) => f.severity === 'error' && SPEC_CHECKS.has(f.checkId)) : undefined;
     // The common entry (conformant, nothing found, the spec kept) shares one verdict object: the journal's ring then holds
     // no object per exchange that lives long enough to be promoted (which grows V8's young generation, bench/proxy.ts).
-    const judgedEntry = verdict && (verdict === "conformant" && journalFindings!.length === 0 && matchesSpec === true ? CONFORMANT : { verdict: verdict as Judged["verdict"], findings: journalFindings ?? [], ...(matchesSpec === undefined ? {} : { responseMatchesSpec: matchesSpec }) });
+    const judgedEntry: Judged | undefined =
+      verdict &&
+      (verdict === 'conformant' && journalFindings!.length === 0 && matchesSpec === true
+        ? CONFORMANT
+        : { verdict, findings: journalFindings ?? [], ...(matchesSpec === undefined ? {} : { responseMatchesSpec: matchesSpec }), ...(note !== undefined ? { note } : {}) });
     journal.record(request, session, exchange.at, exchange.durationMs, matchesSpec === undefined ? { status, headers, body: unjudgedBody } : { status, headers: NO_HEADERS, body: undefined }, judgedEntry);
     const route = contract.matchRoute(exchange.method, requestPath(exchange.target));
-    options.onExchange?.({
+    if (options.onExchange) options.onExchange({
       method: exchange.method,
-      url: shown,
+      url: secrets.redact(shown),
       status,
       ms: exchange.durationMs,
       operationId: route.kind === 'operation' ? route.operation.operationId : null,
@@ -184,7 +208,10 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
     targetTimeoutMs: options.targetTimeoutMs,
     onExchange,
   });
-  const report = () => judge.report();
+  const report = (): PassiveReport => {
+    const raw = judge.report();
+    return { ...raw, findings: redactFindings(raw.findings, secrets.redact), notJudged: raw.notJudged.map((n) => ({ ...n, label: secrets.redact(n.label), reason: secrets.redact(n.reason) })) };
+  };
 
   // The mock's layers with the forwarder as their core: CORS, then the control API, else forward.
   const forwardAnswer: ForwardAnswer = { status: 0, headers: {}, body: undefined, forward: true };

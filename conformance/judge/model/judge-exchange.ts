@@ -1,4 +1,5 @@
 import { responseFor, type JsonSchema } from '../../../src/contract/index.ts';
+import { describeDifferences } from '../../report/json-diff.ts';
 import { mediaTypeOf, parsedBodyOf, statusList } from '../rule.ts';
 import { isErrorKindViolation } from '../rules/error-kind-conformance.ts';
 import { NOT_FOUND, isSuccess } from '../../http-status.ts';
@@ -107,7 +108,8 @@ function runWide(exchange: ModelExchange, state: RunState, value: unknown, schem
     if (first.status !== response.status || first.comparable !== now) {
       verdicts.push({
         rule: 'answer-stable',
-        message: `the same read answered differently than request #${first.seq} (${first.status === response.status ? 'same status, another body' : `${first.status}, now ${response.status}`}); nothing in the contract changes it, and only per-instance fields the spec names may differ.`,
+        // What changed, per JSON pointer (per-instance fields and the order of keyed lists already set aside), so a reader can check it.
+        message: `the same read answered differently than request #${first.seq} (${first.status === response.status ? 'same status, another body' : `${first.status}, now ${response.status}`}); nothing in the contract changes it, and only per-instance fields the spec names may differ. What changed: ${describeDifferences(first.comparable, now)}.`,
         expected: `status ${first.status} and the same body as request #${first.seq} (per-instance fields and the order of keyed lists aside)`,
         got: first.status === response.status ? 'another body' : `status ${response.status}`,
         contradicts: first.seq,

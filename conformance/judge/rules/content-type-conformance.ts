@@ -1,3 +1,4 @@
+import { mediaTypeMatches } from '../../../src/contract/index.ts';
 import { documented, failed, mediaTypeOf, ordinaryResponses, passed, type Rule } from '../rule.ts';
 
 export { mediaTypeOf };
@@ -15,7 +16,8 @@ export const contentTypeConformance: Rule = {
       const spec = documented(context, exchange);
       if (!spec?.response.mediaType) return [];
       const got = exchange.response.headers['content-type'];
-      if (mediaTypeOf(got) === spec.response.mediaType.toLowerCase()) return [passed(exchange)];
+      // RFC 9110 §8.3.1: type and parameters, as the mock's self-check and the proxy's journal compare them.
+      if (mediaTypeMatches(spec.response.mediaType, got)) return [passed(exchange)];
       return [
         failed({
           exchange,

@@ -145,8 +145,8 @@ describe('helpers', () => {
   });
 
   it('writes curl lines whose key is a shell variable and whose other values are escaped', () => {
-    const line = curlLine({ method: 'GET', url: "http://h/a'b", headers: { Authorization: '$FLAG_ADMIN_API_KEY', 'x-odd': 'a"$b' } }, 'full');
-    expect(line).toBe(`curl -i --path-as-is --globoff -X GET -H "Authorization: $FLAG_ADMIN_API_KEY" -H "x-odd: a\\"\\$b" 'http://h/a'\\''b'`);
+    const line = curlLine({ method: 'GET', url: "http://h/a'b", headers: { Authorization: '$KEY_1', 'x-odd': 'a"$b' } }, 'full');
+    expect(line).toBe(`curl -i --path-as-is --globoff -X GET -H "Authorization: $KEY_1" -H "x-odd: a\\"\\$b" 'http://h/a'\\''b'`);
   });
 
   it('generates the same id for the same seed and purpose, another for another', () => {

@@ -44,7 +44,7 @@ export const KEY_NEAR_MISS_BUDGET = 64;
  */
 const OTHER_SCHEMES = ['Basic', 'Digest', 'Negotiate', 'HOBA', 'Mutual', 'DPoP', 'GNAP', 'PrivateToken', 'Concealed', 'Token', 'ApiKey'];
 /** Query parameter and cookie names that servers read keys from, besides the header's own name. */
-const KEY_PARAMETER_NAMES = ['apiKey', 'api_key', 'token', 'access_token'];
+export const KEY_PARAMETER_NAMES: readonly string[] = ['apiKey', 'api_key', 'token', 'access_token'];
 const KEY_LIKE = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
 export function applyTransform(key: string, transform: KeyTransform): string {

@@ -1,3 +1,4 @@
+import { createRedactor } from '../../../conformance/report/secret-redactor.ts';
 import { loadContract, type Contract } from '../../contract/index.ts';
 import type { Store } from '../core/store.ts';
 import { createMockApp, type MockApp, type MockAppOptions } from '../layers/mock-app.ts';
@@ -35,7 +36,7 @@ export async function startMock(options: StartMockOptions = {}): Promise<Running
   const { fixtures, selfCheck = selfCheckFromEnv(), ...rest } = options;
   // The bound host is a name clients use on purpose.
   const allowedHosts = [...(options.allowedHosts ?? []), options.host ?? DEFAULT_HOST];
-  const app = createMockApp({ ...rest, allowedHosts, contract, selfCheck, fixtures: fixtures === undefined ? undefined : loadFixtures(contract, fixtures), fixtureLabels: nodeFixtureLabels(contract), docs: options.docs ?? nodeDocsOptions(contract, fixtures) });
+  const app = createMockApp({ redactor: createRedactor, ...rest, allowedHosts, contract, selfCheck, fixtures: fixtures === undefined ? undefined : loadFixtures(contract, fixtures), fixtureLabels: nodeFixtureLabels(contract), docs: options.docs ?? nodeDocsOptions(contract, fixtures) });
   const server = await serveHandler(app.handle, options);
   return {
     ...server,

@@ -18,7 +18,9 @@ export interface KnownKeys {
  * segments with no query, fragment or `@` comes back as it is, with a lookup per segment. `known`
  * may be one test for both questions.
  */
-export function loggableTarget(target: string, known: KnownKeys | ((text: string) => boolean), authNames: readonly string[] = []): string {
+export function loggableTarget(target: string, known: KnownKeys | ((text: string) => boolean), authNames: readonly string[] | ((name: string) => boolean) = []): string {
+  // A list of lower-case names, or a test of a name (the proxy's: every name a credential goes by).
+  const isAuthName = typeof authNames === 'function' ? authNames : (name: string) => authNames.includes(name.toLowerCase());
   // One test alone (a single key, where `includes` is as cheap as a lookup) answers both questions.
   const keys = typeof known === 'function' ? { holdsKey: known, isKey: known } : known;
   let hashAt = target.indexOf('#');
@@ -41,7 +43,7 @@ export function loggableTarget(target: string, known: KnownKeys | ((text: string
       if (isOrHolds(name, keys.holdsKey)) return REDACTED;
       if (equals < 0) return part;
       const value = part.slice(equals + 1);
-      return isOrHolds(value, keys.holdsKey) || authNames.includes(decoded(name).toLowerCase()) ? `${name}=${REDACTED}` : part;
+      return isOrHolds(value, keys.holdsKey) || isAuthName(decoded(name)) ? `${name}=${REDACTED}` : part;
     });
   return `${path}?${masked.join('&')}${fragment}`;
 }

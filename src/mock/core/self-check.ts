@@ -1,4 +1,4 @@
-import { compileValidator, createAjv, responseFor, type Contract, type JsonSchema, type Validate } from '../../contract/neutral.ts';
+import { compileValidator, createAjv, mediaTypeMatches, responseFor, type Contract, type JsonSchema, type Validate } from '../../contract/neutral.ts';
 import { isReplayed } from './recorded-answers.ts';
 import { requestPath } from './request-path.ts';
 import type { Handle, MockRequest, MockResponse } from './types.ts';
@@ -53,7 +53,8 @@ export function createResponseCheck(contract: Contract): (request: Pick<MockRequ
       } else if (documented.mediaType === undefined) {
         if (response.body !== undefined) problems.push('the spec describes no body, but one was sent');
       } else {
-        if (response.headers['content-type'] !== documented.mediaType) problems.push(`content-type ${response.headers['content-type']} is not ${documented.mediaType}`);
+        // RFC 9110 §8.3.1: `application/json; charset=utf-8` is the documented `application/json`.
+        if (!mediaTypeMatches(documented.mediaType, response.headers['content-type'])) problems.push(`content-type ${response.headers['content-type']} is not ${documented.mediaType}`);
         problems.push(...documented.validate(body).map((v) => `${v.message} (${v.schemaPointer})`));
       }
     } else {

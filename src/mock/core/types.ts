@@ -24,6 +24,8 @@ export interface MockResponse {
   headers: Record<string, string>;
   /** Serialized body (JSON text), or undefined for none. */
   body: string | undefined;
+  /** What the journal says of this answer besides its status (a Prefer refused, an answer forced); never sent. */
+  note?: string;
 }
 
 /** The contract core: one synchronous call from request to response, over one Store. */

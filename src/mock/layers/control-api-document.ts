@@ -158,7 +158,7 @@ export const CONTROL_API_DOCUMENT = {
           schemaPointer: { type: 'string' },
           instancePointer: { type: 'string' },
           response: { type: 'object', required: ['status', 'excerpt'], properties: { status: { type: 'integer' }, contentType: { type: 'string' }, excerpt: { type: 'string' } } },
-          curl: { type: 'string', description: 'Reproduces the request; the key appears as $FLAG_ADMIN_API_KEY.' },
+          curl: { type: 'string', description: 'Reproduces the request; each key appears as its own variable ($KEY_1, $KEY_2, ...), what each stands for is in the report (GET /__mock/report, keys).' },
         },
       },
       Journal: {

@@ -37,9 +37,9 @@ describeInBrowser('the dashboard at /__mock/ui in Chromium', (browser) => {
     expect(outside).toEqual([]);
     await page?.close();
   });
-  async function open(url: string): Promise<Page> {
+  async function open(url: string, viewport = { width: 1400, height: 800 }): Promise<Page> {
     outside.length = 0;
-    page = await browser().newPage({ viewport: { width: 1400, height: 800 } });
+    page = await browser().newPage({ viewport });
     page.on('request', (request) => new URL(request.url()).origin !== new URL(url).origin && outside.push(request.url()));
     page.on('console', (message) => /Content Security Policy/i.test(message.text()) && outside.push(message.text()));
     await page.goto(`${url}/__mock/ui`);
@@ -93,8 +93,10 @@ describeInBrowser('the dashboard at /__mock/ui in Chromium', (browser) => {
     await page.click('#rule-form button[type=submit]');
     await expect.poll(() => page.locator('#rule-error').textContent(), { timeout: 2_000 }).toContain('a status or example the operation documents');
 
-    await expect.poll(() => page.locator('#journal tbody tr').count(), { timeout: 2_000 }).toBeGreaterThanOrEqual(4);
-    const shown = await page.locator('#journal tbody tr').count();
+    // Every entry the journal holds is shown before the count is taken (the page polls; a count taken mid-way races it).
+    const held = ((await (await fetch(`${mock.url}/__mock/journal`)).json()) as { entries: unknown[] }).entries.length;
+    await expect.poll(() => page.locator('#journal tbody tr').count(), { timeout: 2_000 }).toBe(held);
+    const shown = held;
     await page.click('#session-list li[data-session="default"] button.reset');
     await page.locator('#session-list li[data-session="default"]', { hasText: 'reset to the fixtures at' }).waitFor({ timeout: 2_000 });
     expect(await call(mock.url, 'DELETE', token, ADMIN_KEY)).toBe(200);
@@ -120,28 +122,60 @@ describeInBrowser('the dashboard at /__mock/ui in Chromium', (browser) => {
     }
   });
 
-  it('on the proxy, shows each finding with its evidence', async () => {
-    const target = await breakResponses(contract, (req, res) => (operationOf(contract, req) === 'getOidcSettings' && res.status === 200 ? editJson(res, (body) => ({ ...body, defaultRootRole: 'Owner' })) : res));
+  it('on the proxy at 1280 px: findings grouped by rule and cause with counts, first and last, errors and warnings apart, keys explained, paths on one line', async () => {
+    // Two defects: every 401 names the wrong error kind (an error, once per request), the OIDC client id counts the reads (a warning).
+    let reads = 0;
+    const target = await breakResponses(contract, (req, res) => {
+      if (res.status === 401) return editJson(res, (body) => ({ ...body, name: 'Unauthorized' }));
+      if (operationOf(contract, req) === 'getOidcSettings' && res.status === 200) return editJson(res, (body) => ({ ...body, clientId: `client-${++reads}` }));
+      return res;
+    });
     const proxy = await startProxy({ contract, port: 0, target: target.url });
     try {
-      await open(proxy.url);
-      await call(proxy.url, 'GET', '/api/admin/environments/project/default', ADMIN_KEY);
-      await call(proxy.url, 'GET', '/api/admin/auth/oidc/settings', ADMIN_KEY);
-      await call(proxy.url, 'DELETE', '/api/admin/service-account/1/token/1');
-      const finding = page.locator('#finding-list li', { hasText: 'response-schema-conformance' });
-      await finding.waitFor({ timeout: 2_000 });
-      expect(await finding.textContent()).toContain('/defaultRootRole');
-      expect(await finding.locator('pre.curl').textContent()).toContain('$FLAG_ADMIN_API_KEY');
-      await finding.locator('a').click();
-      expect(JSON.parse((await page.locator('#entry-json').textContent())!)).toMatchObject({ operationId: 'getOidcSettings', verdict: 'not conformant' });
-      // The finding can show before the page's next poll brings the later DELETE into the journal.
-      await expect.poll(() => rows(page), { timeout: 2_000 }).toEqual([
-        ['DELETE', '/api/admin/service-account/1/token/1', '401', 'conformant'],
-        ['GET', '/api/admin/auth/oidc/settings', '200', 'not conformant (1)'],
-        ['GET', '/api/admin/environments/project/default', '200', 'conformant'],
-      ]);
-      expect(await page.content()).not.toContain(ADMIN_KEY);
+      await open(proxy.url, { width: 1280, height: 800 });
+      for (let i = 0; i < 6; i++) {
+        await call(proxy.url, 'GET', '/api/admin/environments/project/default', 'not-a-key');
+        await call(proxy.url, 'GET', '/api/admin/auth/oidc/settings', ADMIN_KEY);
+      }
+      await call(proxy.url, 'GET', '/api/admin/nothing/here', ADMIN_KEY);
+      const kinds = page.locator('#finding-list li.group.error', { hasText: 'error-kind-conformance' });
+      // Once the last request is in, everything before it is too.
+      await expect.poll(async () => (await rows(page))[0], { timeout: 3_000 }).toEqual(['GET', '/api/admin/nothing/here', '404', 'not judged']);
+      await expect.poll(() => kinds.locator('.count').textContent(), { timeout: 2_000 }).toBe('×6');
+      expect(await page.locator('#finding-list li.group').count()).toBe(2);
+      // First and last link to their journal entries; the evidence holds a curl line with the key's own variable.
+      expect(await kinds.locator('dd.first').textContent()).toBe('#1 GET /api/admin/environments/project/default');
+      expect(await kinds.locator('dd.last').textContent()).toBe('#11 GET /api/admin/environments/project/default');
+      expect(await kinds.locator('pre.curl').textContent()).toContain('"authorization: $KEY_1"');
+      expect(await page.locator('#key-list').textContent()).toContain('$KEY_1the key first sent in the authorization header of request #1; answers it got: 401 ×6');
+      const changed = page.locator('#finding-list li.group.warning', { hasText: 'answers-agree' });
+      await expect.poll(() => changed.locator('.count').textContent(), { timeout: 2_000 }).toBe('×5');
+      expect(await changed.locator('.finding p').first().textContent()).toContain('request #2');
+      expect(await changed.locator('.finding p').first().textContent()).toContain('/clientId: "client-1" → "client-2"');
+      await changed.locator('dd.first a').click();
+      expect(JSON.parse((await page.locator('#entry-json').textContent())!)).toMatchObject({ seq: 4, operationId: 'getOidcSettings', verdict: 'conformant' });
+      // At 1280 px every path of the journal stays on one line.
+      const lines = await page.$$eval('#journal tbody td.path', (cells) =>
+        cells.map((td) => {
+          // The number of line boxes the path's text takes (the test's tsconfig has no DOM types: the page's document, typed here).
+          const range = (td.ownerDocument as unknown as { createRange(): { selectNodeContents(node: unknown): void; getClientRects(): { length: number } } }).createRange();
+          range.selectNodeContents(td);
+          return range.getClientRects().length;
+        }),
+      );
+      expect(lines.length).toBe(13);
+      expect(Math.max(...lines)).toBe(1);
       await page.screenshot({ path: `${REPORTS}dashboard-proxy.png`, fullPage: true });
+      // Warnings apart from errors: the filter keeps the warning group and the rows that hold a warning.
+      await page.selectOption('#filter-severity', 'warning');
+      await expect.poll(() => page.locator('#finding-list li.group').count(), { timeout: 2_000 }).toBe(1);
+      expect(await page.locator('#finding-list li.group.warning').count()).toBe(1);
+      expect(new Set((await rows(page)).map((r) => r[1]))).toEqual(new Set(['/api/admin/auth/oidc/settings']));
+      await page.selectOption('#filter-severity', 'error');
+      await expect.poll(() => page.locator('#finding-list li.group.error').count(), { timeout: 2_000 }).toBe(1);
+      expect(await page.locator('#finding-list li.group.warning').count()).toBe(0);
+      expect(await page.content()).not.toContain(ADMIN_KEY);
+      expect(await page.content()).not.toContain('not-a-key');
     } finally {
       await proxy.close();
       await target.close();

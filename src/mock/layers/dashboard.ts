@@ -1,6 +1,7 @@
 import type { MockResponse } from '../core/types.ts';
 import type { ControlHandler } from './control-handlers.ts';
 import { DASHBOARD_SCRIPT, DASHBOARD_STYLE } from './dashboard-assets.ts';
+import { ENTRY_VERDICTS } from './journal.ts';
 
 /** The control operations that serve the dashboard's page and files (no data in them). */
 export const DASHBOARD_OPERATIONS: ReadonlySet<string> = new Set(['getDashboard', 'getDashboardScript', 'getDashboardStyle']);
@@ -52,15 +53,17 @@ function dashboardPage(mode: 'mock' | 'proxy', operationIds: readonly string[]):
 <label>Session <select id="filter-session"></select></label>
 <label>Operation <select id="filter-operation"><option value="">any</option></select></label>
 <label>Status <input id="filter-status" inputmode="numeric" size="4" placeholder="any"></label>
-<label>Verdict <select id="filter-verdict"><option value="">any</option><option>conformant</option><option>not conformant</option></select></label>
+<label>Verdict <select id="filter-verdict"><option value="">any</option>${ENTRY_VERDICTS.map((v) => `<option>${v}</option>`).join('')}</select></label>
+${mode === 'proxy' ? '<label>Findings <select id="filter-severity"><option value="">any</option><option value="error">errors</option><option value="warning">warnings</option></select></label>' : ''}
 </form>
-<table id="journal"><thead><tr><th>#</th><th>time</th><th>method</th><th>path</th><th>operation</th><th>status</th><th>ms</th><th>key</th><th>verdict</th></tr></thead><tbody></tbody></table>
+<div class="scroll"><table id="journal"><thead><tr><th>#</th><th>time</th><th>method</th><th>path</th><th>operation</th><th>status</th><th>ms</th><th>key</th><th>verdict</th></tr></thead><tbody></tbody></table></div>
 </section>
 <aside>
 <section id="details" aria-label="Entry"><h2>Entry</h2><p class="hint">Click a row of the journal.</p></section>
 ${
   mode === 'proxy'
-    ? `<section id="findings" aria-label="Findings"><h2>Findings</h2><p><a href="/__mock/report" id="report-json">report (JSON)</a> · <a href="/__mock/report?format=junit" id="report-junit">JUnit</a></p><ol id="finding-list"></ol></section>`
+    ? `<section id="findings" aria-label="Findings"><h2>Findings</h2><p><span id="finding-summary"></span> <a href="/__mock/report" id="report-json">report (JSON)</a> · <a href="/__mock/report?format=junit" id="report-junit">JUnit</a></p><ol id="finding-list"></ol></section>
+<section id="keys" aria-label="Keys"><h2>Keys in curl lines</h2><p class="hint">Each key the traffic carried is a variable of its own; set it to the key it stands for to replay a finding.</p><dl id="key-list"></dl></section>`
     : `<section id="sessions" aria-label="Sessions"><h2>Sessions</h2><ul id="session-list"></ul></section>
 <section id="rules" aria-label="Rules"><h2>Sticky rules of <span id="rules-session"></span></h2><ul id="rule-list"></ul>
 <form id="rule-form">

@@ -63,10 +63,32 @@ describe('Prefer: code=…, example=… (per request)', () => {
     expect((await call('DELETE', paths.token('1', '1'), VIEWER_KEY, prefer('code=200'))).status).toBe(403);
   });
 
-  it('ignores preferences it does not know, and forces nothing outside the spec', async () => {
+  it('ignores the preferences registered with IANA that are not its own (RFC 7240 §5), and forces nothing outside the spec', async () => {
     const { call } = await start();
-    expect((await call('GET', paths.oidc(), ADMIN_KEY, prefer('return=minimal, respond-async'))).status).toBe(200);
+    expect((await call('GET', paths.oidc(), ADMIN_KEY, prefer('return=minimal, respond-async, wait=5, handling=lenient'))).status).toBe(200);
     expect((await call('GET', '/api/admin/nothing', ADMIN_KEY, prefer('code=200'))).status).toBe(404);
+  });
+
+  it.each([
+    ['cod=400', 'Prefer cod=400: not a preference the mock knows (did you mean code=400?); it knows code=STATUS, example=NAME and delay=MS, and ignores return, respond-async, wait, handling, depth-noroot and safe (RFC 7240).'],
+    ['dealy=50', 'Prefer dealy=50: not a preference the mock knows (did you mean delay=50?); it knows code=STATUS, example=NAME and delay=MS, and ignores return, respond-async, wait, handling, depth-noroot and safe (RFC 7240).'],
+  ])('refuses an unknown preference %s like a bad value: a typo must not pass as the real answer', async (value, message) => {
+    const { call } = await start();
+    const answer = await call('GET', paths.oidc(), ADMIN_KEY, prefer(value));
+    expect([answer.status, answer.json.name, answer.json.message]).toEqual([400, 'MockPreferError', message]);
+  });
+
+  it('says in the journal entry why a Prefer was refused, and what a forced answer was forced by', async () => {
+    const { call } = await start();
+    await call('GET', paths.oidc(), ADMIN_KEY, prefer('code=abc'));
+    await call('GET', paths.oidc(), ADMIN_KEY, prefer('code=400'));
+    await call('GET', paths.oidc(), ADMIN_KEY);
+    const entries = (await call('GET', '/__mock/journal')).json.entries as JournalEntry[];
+    expect(entries.map((e) => [e.status, e.note])).toEqual([
+      [400, 'Prefer refused: Prefer code=abc: expected an HTTP status from 100 to 599.'],
+      [400, 'answered as Prefer: code=400 asked; the operation did not run'],
+      [200, undefined],
+    ]);
   });
 
   it.each([

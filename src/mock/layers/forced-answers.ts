@@ -26,7 +26,7 @@ export const CLIENT_GONE_STATUS = 499;
  * goes straight on: two property reads on the plain path.
  */
 export function forcedAnswersLayer(contract: Contract, newId: NewId): (next: SessionHandle) => SessionHandle {
-  const refuse = (message: string): MockResponse => errorResponse(400, FORCING_ERROR_KIND, message, newId);
+  const refuse = (message: string): MockResponse => ({ ...errorResponse(400, FORCING_ERROR_KIND, message, newId), note: `Prefer refused: ${message}` });
   return (next) => (request, session) => {
     const prefer = headerValue(request, 'prefer');
     if (prefer === undefined && session.rules.length === 0) return next(request, session);
@@ -48,7 +48,7 @@ export function forcedAnswersLayer(contract: Contract, newId: NewId): (next: Ses
     if (forcesAnswer && !authorizationFailure(route.operation, request, session.store)) {
       const forced = forcedResponse(route.operation, forcing, newId);
       if ('problem' in forced) return refuse(`${forced.problem}.`);
-      answer = forced.response;
+      answer = { ...forced.response, note: rule ? `answered as a sticky rule of the session asked (${describeForcing(forcing)}); the operation did not run` : `answered as Prefer: ${describeForcing(forcing)} asked; the operation did not run` };
     }
     // A rule that forces an answer is used up only by requests that get it, not by those refused at auth.
     if (rule && (answer || !forcesAnswer)) useRule(session.rules, rule);
@@ -58,4 +58,8 @@ export function forcedAnswersLayer(contract: Contract, newId: NewId): (next: Ses
       return answer ?? next(request, session);
     });
   };
+}
+
+function describeForcing(forcing: Forcing): string {
+  return [forcing.code !== undefined && `code=${forcing.code}`, forcing.example !== undefined && `example=${forcing.example}`, forcing.delay !== undefined && `delay=${forcing.delay}`].filter(Boolean).join(', ');
 }

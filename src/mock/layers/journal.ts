@@ -32,10 +32,13 @@ export interface JournalEntry {
   verdict: EntryVerdict;
   /** On the proxy, what the checks found in this exchange, redacted as the suite's reports are. */
   findings?: readonly JournalFinding[];
+  /** What else to know about the answer: why it was not judged (proxy), why a Prefer was refused or what forced the answer (mock). */
+  note?: string;
 }
 
-export type EntryVerdict = 'conformant' | 'not conformant';
-export const ENTRY_VERDICTS: readonly EntryVerdict[] = ['conformant', 'not conformant'];
+/** `not judged`: the proxy judged nothing (a path outside the API, a body over what it keeps), and says why in `note`. */
+export type EntryVerdict = 'conformant' | 'not conformant' | 'not judged';
+export const ENTRY_VERDICTS: readonly EntryVerdict[] = ['conformant', 'not conformant', 'not judged'];
 
 /**
  * A finding as the journal shows it: the suite's Finding (conformance/types.ts) with its
@@ -64,6 +67,8 @@ export interface Judged {
    * issue 19, Cost).
    */
   responseMatchesSpec?: boolean;
+  /** Why, when the verdict is `not judged`. */
+  note?: string;
 }
 
 export interface JournalFilter {
@@ -81,6 +86,8 @@ export interface Journal {
   list(filter: JournalFilter): JournalEntry[];
   /** Forgets the entries of one session. */
   clear(session: string): void;
+  /** The seq the next recorded request gets (entries start at 1): what a finding about it cites. */
+  nextSeq(): number;
   /** Records an exchange another component answered (the proxy), with what its judge said; `request.url` must already be fit to show (loggableTarget). */
   record(request: MockRequest, session: string, at: number, durationMs: number, response: MockResponse, judged?: Judged): void;
 }
@@ -94,6 +101,12 @@ export interface JournalOptions {
   capacity?: number;
   /** The clock, injectable to pin times. @default Date.now */
   now?: () => number;
+  /**
+   * The redactor of every output (conformance/report/secret-redactor.ts), asked when the journal
+   * is read: every text of an entry (its path, its findings) goes through the one that knows all
+   * secrets seen so far, so a key first seen later is redacted in earlier entries too.
+   */
+  redact?: () => (text: string) => string;
 }
 
 /** Interned request targets kept at most before the table starts over (it only saves memory). */
@@ -112,6 +125,7 @@ const MAX_INTERNED_URLS = 4096;
  */
 export function createJournal(options: JournalOptions): { journal: Journal; layer: (next: SessionHandle) => SessionHandle } {
   const { contract, capacity = DEFAULT_JOURNAL_SIZE, now = Date.now } = options;
+  const redactEntry = options.redact && ((entry: JournalEntry, redact: (text: string) => string): JournalEntry => ({ ...entry, path: redact(entry.path), ...(entry.findings ? { findings: entry.findings.map((f) => redactFinding(f, redact)) } : {}), ...(entry.note !== undefined ? { note: redact(entry.note) } : {}) }));
   // seq 0 marks an empty (or cleared) slot: recorded seqs start at 1.
   const seqs = new Float64Array(capacity);
   const ats = new Float64Array(capacity);
@@ -162,6 +176,7 @@ export function createJournal(options: JournalOptions): { journal: Journal; laye
       responseMatchesSpec,
       verdict: given ? given.verdict : responseMatchesSpec ? 'conformant' : 'not conformant',
       ...(given && given.findings.length > 0 ? { findings: given.findings } : {}),
+      ...((given?.note ?? responses[slot]?.note) !== undefined ? { note: given?.note ?? responses[slot]?.note } : {}),
     });
   };
 
@@ -169,6 +184,7 @@ export function createJournal(options: JournalOptions): { journal: Journal; laye
     capacity,
     list(filter) {
       const entries: JournalEntry[] = [];
+      const redact = options.redact?.();
       for (let i = Math.max(0, seq - capacity); i < seq; i++) {
         const slot = i % capacity;
         if (seqs[slot] === 0 || sessionNames[slot] !== filter.session) continue;
@@ -177,7 +193,7 @@ export function createJournal(options: JournalOptions): { journal: Journal; laye
         const entry = judge(slot);
         if (filter.operationId !== undefined && entry.operationId !== filter.operationId) continue;
         if (filter.verdict !== undefined && entry.verdict !== filter.verdict) continue;
-        entries.push(entry);
+        entries.push(redact && redactEntry ? redactEntry(entry, redact) : entry);
       }
       return entries;
     },
@@ -190,6 +206,7 @@ export function createJournal(options: JournalOptions): { journal: Journal; laye
         }
       }
     },
+    nextSeq: () => seq + 1,
     record(request, session, at, durationMs, response, verdict) {
       store(request, session, request.url, at, durationMs, response, verdict);
     },
@@ -230,4 +247,16 @@ export function createJournal(options: JournalOptions): { journal: Journal; laye
     return record(request, session, at, started, answer);
   };
   return { journal, layer };
+}
+
+/** Every text of a finding that can quote the traffic, redacted. */
+function redactFinding(finding: JournalFinding, redact: (text: string) => string): JournalFinding {
+  return {
+    ...finding,
+    message: redact(finding.message),
+    expected: redact(finding.expected),
+    got: redact(finding.got),
+    curl: redact(finding.curl),
+    ...(finding.response ? { response: { ...finding.response, excerpt: redact(finding.response.excerpt), ...(finding.response.contentType !== undefined ? { contentType: redact(finding.response.contentType) } : {}) } } : {}),
+  };
 }

@@ -58,6 +58,13 @@ export interface MockAppOptions {
    * Outside sessions and the journal, inside CORS. @default none (startMock serves them)
    */
   docs?: DocsOptions;
+  /**
+   * The redactor of every output (conformance/report/secret-redactor.ts `createRedactor`), given
+   * by the runtime that writes outputs (startMock): the journal and the access log then read the
+   * fixtures' keys and OIDC secret in every encoding it knows. Without it (the runtime-neutral
+   * bundle), keys as sent or percent-encoded are masked only.
+   */
+  redactor?: (secrets: readonly string[]) => (text: string) => string;
 }
 
 export interface MockApp {
@@ -87,7 +94,20 @@ export function createMockApp(options: MockAppOptions): MockApp {
   // compiling the fixture schema was the largest part of the mock's start-up (bench/RESULTS.md).
   const fixtures = options.fixtures === undefined ? DEFAULT_FIXTURES : checkFixtures(contract, options.fixtures, '(fixtures object)', options.fixtureLabels);
   const sessions = createSessions({ contract, fixtures, maxSessions, selfCheck: options.selfCheck ?? false, newId });
-  const { journal, layer: journalLayer } = createJournal({ contract, capacity: options.journalSize, now: options.now });
+  // One redactor per default store (its keys and OIDC secret), made when an output first asks for it.
+  const redactors = new WeakMap<Store, (text: string) => string>();
+  const redact = options.redactor
+    ? (): ((text: string) => string) => {
+        const store = sessions.get(DEFAULT_SESSION).store;
+        let redactor = redactors.get(store);
+        if (!redactor) {
+          const secrets = [...store.listApiKeys(Number.POSITIVE_INFINITY).keys.map((k) => k.key), ...Object.entries(store.oidcSettings()).flatMap(([name, value]) => (contract.secretProperties.has(name) && typeof value === 'string' ? [value] : []))];
+          redactors.set(store, (redactor = options.redactor!(secrets)));
+        }
+        return redactor;
+      }
+    : undefined;
+  const { journal, layer: journalLayer } = createJournal({ contract, capacity: options.journalSize, now: options.now, redact });
 
   const core = forcedAnswersLayer(contract, newId)((request, session) => session.handle(request));
   let handle: MockHandle = sessionLayer(sessions, newId)(journalLayer(core));
@@ -109,7 +129,8 @@ export function createMockApp(options: MockAppOptions): MockApp {
   const loggable = (request: MockRequest): string => {
     let stores: (Store | undefined)[] | undefined;
     const any = (ask: (store: Store) => boolean) => (stores ??= [sessions.peek(headerValue(request, SESSION_HEADER) || DEFAULT_SESSION)?.store, sessions.get(DEFAULT_SESSION).store]).some((store) => store !== undefined && ask(store));
-    return loggableTarget(request.url, { holdsKey: (text) => any((store) => store.holdsKey(text)), isKey: (text) => any((store) => store.isKey(text)) }, authNames);
+    const shown = loggableTarget(request.url, { holdsKey: (text) => any((store) => store.holdsKey(text)), isKey: (text) => any((store) => store.isKey(text)) }, authNames);
+    return redact ? redact()(shown) : shown;
   };
   return { handle, sessions, journal, loggableTarget: loggable, setFixtures: (state) => sessions.setFixtures(state) };
 }

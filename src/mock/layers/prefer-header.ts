@@ -1,3 +1,5 @@
+import { didYouMean } from '../../cli/did-you-mean.ts';
+
 /**
  * The longest delay a request or a rule may ask for. Long enough for any loading state a UI
  * shows, short enough that a forgotten rule cannot hang a test suite for minutes.
@@ -15,9 +17,19 @@ export interface Forcing {
 }
 
 /**
+ * Preferences registered with IANA (RFC 7240 §5 and the HTTP Preferences registry: RFC 7240,
+ * RFC 8144 `depth-noroot`, RFC 8674 `safe`): a client may send them for reasons of its own, and
+ * the mock ignores them as RFC 7240 §2 asks.
+ */
+const REGISTERED = ['return', 'respond-async', 'wait', 'handling', 'depth-noroot', 'safe'];
+const OWN = ['code', 'example', 'delay'];
+
+/**
  * Reads `Prefer: code=404, example=NAME, delay=MS` (RFC 7240: comma-separated preferences,
- * `name=value`, values possibly quoted; preferences it does not know, e.g. `return=minimal`,
- * are ignored as §2 asks). Undefined when it holds none of the three.
+ * `name=value`, values possibly quoted). Registered preferences that are not the mock's
+ * (`return=minimal`) are ignored; any other name is refused like a bad value (issue 19): a typo
+ * such as `cod=400` would otherwise get the real answer and pass for the forced one. Undefined
+ * when it holds none of the three.
  */
 export function parsePrefer(header: string): { forcing: Forcing | undefined } | { problem: string } {
   const forcing: Forcing = {};
@@ -37,7 +49,12 @@ export function parsePrefer(header: string): { forcing: Forcing | undefined } | 
     } else if (name === 'delay') {
       if (!/^\d{1,6}$/.test(value) || Number(value) > MAX_DELAY_MS) return { problem: `Prefer delay=${value}: expected milliseconds from 0 to ${MAX_DELAY_MS}` };
       forcing.delay = Number(value);
-    } else continue;
+    } else if (name === '' || REGISTERED.includes(name)) continue;
+    else {
+      const near = didYouMean(name, OWN);
+      const shown = token.trim().slice(0, 60);
+      return { problem: `Prefer ${shown}: not a preference the mock knows${near ? ` (did you mean ${near}${equals < 0 ? '' : `=${value}`}?)` : ''}; it knows code=STATUS, example=NAME and delay=MS, and ignores ${REGISTERED.slice(0, -1).join(', ')} and ${REGISTERED.at(-1)} (RFC 7240)` };
+    }
     any = true;
   }
   return { forcing: any ? forcing : undefined };
