@@ -82,12 +82,15 @@ async function sendPlan(requests: readonly PlannedRequest[], sender: Sender, ski
   let overLimit = 0;
   for (let seq = 0; seq < requests.length; ) {
     const batch = requests[seq]!.batch;
+    const chain = requests[seq]!.variant?.chain;
     let end = seq + 1;
     while (batch !== undefined && end < requests.length && requests[end]!.batch === batch) end++;
+    while (chain !== undefined && end < requests.length && requests[end]!.variant?.chain === chain) end++;
     const first = seq;
     const pause = requests[seq]!.pauseMs;
     if (pause) await new Promise((resolve) => setTimeout(resolve, pause));
-    const answers = await Promise.all(requests.slice(seq, end).map((planned, i) => sender.send(planned, first + i)));
+    // Invariance variants go one after another on one kept-alive connection; a batch, at once.
+    const answers = chain !== undefined ? await sender.sendChain(requests.slice(seq, end), first) : await Promise.all(requests.slice(seq, end).map((planned, i) => sender.send(planned, first + i)));
     exchanges.push(...answers);
     seq = end;
     timedOut += answers.filter((e) => e.timedOut).length;

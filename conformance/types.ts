@@ -5,6 +5,7 @@
  */
 
 import type { KeyNearMiss } from './plan/near-miss/key-near-misses.ts';
+import type { VariantKind } from './plan/variants/variant-kinds.ts';
 
 export type Severity = 'error' | 'warning';
 
@@ -45,9 +46,12 @@ export type StepKind =
   | 'repeat-read'
   | 'final-probe'
   | 'bystander-delete'
-  | 'random-step';
+  | 'random-step'
+  | 'variant'
+  | 'overlap';
 
-export const HOSTILE_STEPS: ReadonlySet<StepKind> = new Set(['odd-id', 'unlisted-method', 'trailing-slash']);
+/** Invariance variants (HEAD, OPTIONS, odd headers) are judged by the model under their own checks, and left out of the coverage of documented statuses. */
+export const HOSTILE_STEPS: ReadonlySet<StepKind> = new Set(['odd-id', 'unlisted-method', 'trailing-slash', 'variant']);
 
 /** One request of a scenario, before it is sent. */
 export interface PlannedRequest {
@@ -70,6 +74,13 @@ export interface PlannedRequest {
   pauseMs?: number;
   /** Requests with the same batch number are sent at once (concurrent deletes). */
   batch?: number;
+  /**
+   * An invariance variant (issue 18): the request differs from the one it was made from only in
+   * what the contract does not name, and is judged by the same allowed answers. Variants with the
+   * same chain number go one after another on one kept-alive connection (conformance/send/raw-chain.ts).
+   */
+  /** `fresh`, once sent: it went on a connection of its own (the chain's first, or the server had closed the one before). */
+  variant?: { kind: VariantKind; chain: number; fresh?: boolean };
 }
 
 /** A step the options do not allow: reported as not checked, with the reason. */

@@ -1,5 +1,6 @@
 import { failed, type Check, type CheckContext, type FindingDraft, type Judgement } from './checks/check.ts';
 import { goneOrDefect } from './checks/token-history.ts';
+import { carriedBefore } from './checks/variant-exchanges.ts';
 import { modelCredentialOf } from './judge-with-model.ts';
 import { RUN_WIDE_RULES, categoryOf } from './model-categories.ts';
 import type { Verdict } from './model/index.ts';
@@ -99,7 +100,7 @@ function addModelVerdicts(checks: readonly Check[], judged: Judgement[][], excha
         failed({
           exchange,
           // A given token answered 404 is ambiguous evidence (token-history.ts): name both readings.
-          message: `${exchange.label}: ${verdict.message}${verdict.rule === 'resource-exists' && exchange.token ? ` ${goneOrDefect(exchange.token, 'the server lost or failed to find a token that existed')}` : ''}`,
+          message: `${exchange.label}: ${verdict.message}${verdict.rule === 'resource-exists' && exchange.token ? ` ${goneOrDefect(exchange.token, 'the server lost or failed to find a token that existed')}` : ''}${onConnection(exchange, exchanges)}`,
           expected: verdict.expected,
           got: verdict.got,
           ...(verdict.schemaPointer !== undefined ? { schemaPointer: verdict.schemaPointer } : {}),
@@ -124,6 +125,12 @@ function sameDefect(verdict: Verdict, exchange: Exchange): string {
   // One id given to many answers is one defect, however many answers reuse it.
   if (verdict.rule === 'error-id-unique') return `${verdict.rule} ${verdict.got}`;
   return `${verdict.rule} ${exchange.method} ${exchange.path} ${exchange.credential} ${exchange.keyVariant?.id ?? ''}`;
+}
+
+/** For a variant sent on a kept-alive connection: what the connection carried just before, a likely cause (issue 18). */
+function onConnection(exchange: Exchange, exchanges: readonly Exchange[]): string {
+  const before = carriedBefore(exchange, exchanges);
+  return before ? ` (Sent on a kept-alive connection that had just carried ${before}.)` : '';
 }
 
 function outcomeOf(operationId: string, judgements: readonly Judgement[]): CheckResultRow['operations'] {

@@ -1,4 +1,5 @@
 import type { Rule, Verdict } from './model/index.ts';
+import { VARIANT_KIND } from '../plan/variants/variant-kinds.ts';
 import type { Exchange, StepKind } from '../types.ts';
 
 /**
@@ -7,6 +8,9 @@ import type { Exchange, StepKind } from '../types.ts';
  * A rule maps by the kind of request it was broken on, never by the status it got.
  */
 export function categoryOf(rule: Rule, exchange: Exchange): string {
+  // An invariance variant is judged by the allowed answers of the request it was made from: whatever rule it breaks, the variant is the defect's cause.
+  if (exchange.variant) return VARIANT_KIND.get(exchange.variant.kind)!.check;
+  if (exchange.step === 'overlap') return 'overlap-independent';
   switch (rule) {
     case 'server-error':
       return 'not-a-server-error';

@@ -32,6 +32,12 @@ import { statusCodeDocumented } from './status-code-documented.ts';
 import { undocumentedProperties } from './undocumented-properties.ts';
 import { unknownTokenNotFound } from './unknown-token-not-found.ts';
 import { unlistedMethodRejected } from './unlisted-method-rejected.ts';
+import { conditionalAfterAuth } from './conditional-after-auth.ts';
+import { connectionIndependent } from './connection-independent.ts';
+import { headersIgnored } from './headers-ignored.ts';
+import { headLikeGet } from './head-like-get.ts';
+import { optionsHarmless } from './options-harmless.ts';
+import { overlapIndependent } from './overlap-independent.ts';
 
 /** Every check, in report order: responses first, then the scenarios' rules. Ids are stable. */
 export const CHECKS: readonly Check[] = [
@@ -67,6 +73,12 @@ export const CHECKS: readonly Check[] = [
   deletionsLast,
   bystandersUntouched,
   randomSequenceConformant,
+  headLikeGet,
+  optionsHarmless,
+  headersIgnored,
+  conditionalAfterAuth,
+  connectionIndependent,
+  overlapIndependent,
   oddIdRejected,
   unlistedMethodRejected,
 ];

@@ -121,10 +121,13 @@ function runWide(exchange: ModelExchange, state: RunState, value: unknown, schem
  * together: of deletes of one resource that existed, exactly one succeeds.
  */
 export function judgeConcurrent(exchanges: readonly ModelExchange[], state: RunState): Verdict[][] {
-  const verdicts = exchanges.map((e) => judgeExchange(e, state, { concurrent: true }));
+  // Only a delete of the same resource in the same batch can have come first; requests on other resources (overlap, two accounts at once) are judged as if alone.
+  const sameResource = (e: ModelExchange) => exchanges.some((o) => o !== e && o.request.method === 'DELETE' && o.request.path === e.request.path);
+  const verdicts = exchanges.map((e) => judgeExchange(e, state, { concurrent: sameResource(e) }));
   const byResource = new Map<string, number[]>();
   exchanges.forEach((e, i) => {
-    if (e.request.method !== 'DELETE' || state.fact(e.request) !== 'exists' || !e.response) return;
+    // Deletes the contract lets succeed: a key refused by auth deletes nothing, and that is judged on its own.
+    if (e.request.method !== 'DELETE' || state.fact(e.request) !== 'exists' || !e.response || !allowedAnswers(e.request, state).statuses.some(isSuccess)) return;
     const key = `${e.request.path} ${e.request.credential}`;
     byResource.set(key, [...(byResource.get(key) ?? []), i]);
   });

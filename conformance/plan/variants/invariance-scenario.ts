@@ -1,0 +1,95 @@
+import type { Operation } from '../../../src/contract/index.ts';
+import { DELETE_SERVICE_ACCOUNT_TOKEN, GET_PROJECT_ENVIRONMENTS } from '../../operation-ids.ts';
+import type { Credential, PlannedRequest } from '../../types.ts';
+import { pick, randomFor, type Random } from '../seeded-random.ts';
+import { encodeId, pathOf, type PlanInput } from '../scenarios/plan-input.ts';
+import { missingValues } from '../scenarios/probe-path.ts';
+import type { ScenarioPlan } from '../scenarios/scenario-plan.ts';
+import { allocateTokens } from '../scenarios/token-allocation.ts';
+import { VARIANT_KINDS, type VariantKindSpec } from './variant-kinds.ts';
+
+/** Requests per kept-alive connection: each one after the first is also a probe of what the one before left on the connection. */
+const CHAIN_LENGTH = 6;
+
+/** One cell of the sample: which kind meets which operation with which credential, on which resource. */
+export interface VariantCell {
+  kind: VariantKindSpec['kind'];
+  operationId: string;
+  credential: Credential;
+  resource: 'given' | 'missing';
+}
+
+/**
+ * The invariance variants of a run (issue 18, DESIGN.md "Invariance"), sampled so that every
+ * variant kind meets every operation and every credential class at least once (a covering of
+ * both pairs, not their cross product: max(operations, credentials) requests a kind), seeded by
+ * the run's seed. They are sent in chains on kept-alive connections in a seeded order, so each
+ * request after the first of a chain is also sent on a connection that just carried another
+ * key, a 401, a 404 or a HEAD (the connection dimension costs no request of its own).
+ *
+ * Resources: a variant never deletes what the run deletes later. The full key's deletes go to
+ * a token that cannot exist; a key that must be refused (none, invalid, restricted where the
+ * delete is --forbidden) is tried on a given token, so that a variant that gets past auth
+ * shows, as a success now and as a 404 for the deletion step later.
+ */
+export function invarianceScenario(input: PlanInput): ScenarioPlan {
+  const random = randomFor(input.seed, 'invariance variants');
+  const credentials: Credential[] = input.hasRestrictedKey ? ['full', 'restricted', 'none', 'invalid'] : ['full', 'none', 'invalid'];
+  const operations = input.contract.operations.filter((o) => o.authHeaders.length > 0);
+  const cells: VariantCell[] = [];
+  VARIANT_KINDS.forEach((spec, index) => {
+    const creds = spec.emptyAuth ? (['none'] as Credential[]) : shuffled(credentials, random);
+    const ops = shuffled(operations, random);
+    for (let i = 0; i < Math.max(creds.length, ops.length); i++) {
+      const operation = ops[i % ops.length]!;
+      const credential = creds[i % creds.length]!;
+      // The full key alternates between a given and a missing resource from kind to kind (a HEAD on a missing project, a 404 left on the connection).
+      const resource = credential === 'full' && (index + i) % 2 === 0 ? 'missing' : 'given';
+      cells.push({ kind: spec.kind, operationId: operation.operationId, credential, resource });
+    }
+  });
+  const order = shuffled(cells, random);
+  const requests = order.map((cell, i) => variantRequest(cell, input, Math.floor(i / CHAIN_LENGTH))).filter((r): r is PlannedRequest => r !== undefined);
+  return { requests, skipped: [] };
+}
+
+function variantRequest(cell: VariantCell, input: PlanInput, chain: number): PlannedRequest | undefined {
+  const operation = input.contract.operation(cell.operationId);
+  const spec = VARIANT_KINDS.find((k) => k.kind === cell.kind)!;
+  const path = pathOf(operation, idsFor(operation, cell, input));
+  const method = spec.method?.(operation.method) ?? operation.method;
+  return {
+    operationId: operation.operationId,
+    step: 'variant',
+    label: `${operation.operationId} ${credentialName(cell.credential)}, ${spec.describe}`,
+    credential: cell.credential,
+    method,
+    path,
+    // The base request's allowed answers are the model's to say; a hostile-style empty list keeps the step out of the scenario checks.
+    expects: [],
+    variant: { kind: cell.kind, chain },
+  };
+}
+
+/** The ids a variant is sent with (see invarianceScenario on resources). */
+function idsFor(operation: Operation, cell: VariantCell, input: PlanInput): string[] {
+  if (operation.pathParams.length === 0) return [];
+  if (operation.operationId === GET_PROJECT_ENVIRONMENTS) return cell.resource === 'missing' ? missingValues(operation, input) : [encodeId(input.project)];
+  if (operation.operationId !== DELETE_SERVICE_ACCOUNT_TOKEN || !input.allowDelete) return missingValues(operation, input);
+  const { primary, restrictedTargets } = allocateTokens(input.tokens);
+  const refused = cell.credential === 'none' || cell.credential === 'invalid' || (cell.credential === 'restricted' && input.forbidden.has(operation.operationId));
+  const target = cell.credential === 'restricted' ? restrictedTargets[0] : primary;
+  if (refused && target) return [encodeId(target.account), encodeId(target.token)];
+  return primary ? [encodeId(primary.account), encodeId(input.missingToken)] : missingValues(operation, input);
+}
+
+const credentialName = (credential: Credential) => (credential === 'full' ? 'with the full key' : credential === 'restricted' ? 'with the restricted key' : credential === 'none' ? 'without a key' : 'with an invalid key');
+
+function shuffled<T>(items: readonly T[], random: Random): T[] {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = pick(random, i + 1);
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
