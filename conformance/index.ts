@@ -1,7 +1,7 @@
 // The conformance suite's public surface: run it, render its report, know its checks.
 export { runConformance } from './run.ts';
 export { checkCommand } from './cli.ts';
-export { CHECKS, CHECK_IDS } from './judge/checks/registry.ts';
+export { CHECKS, CHECK_IDS, RULES, RULE_IDS } from './judge/registry.ts';
 export { renderConsole } from './report/console.ts';
 export { renderJson } from './report/json.ts';
 export { renderJunit } from './report/junit.ts';

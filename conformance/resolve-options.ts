@@ -1,5 +1,5 @@
 import { loadContract, type Contract } from '../src/contract/index.ts';
-import { CHECK_IDS } from './judge/checks/registry.ts';
+import { RULE_IDS } from './judge/registry.ts';
 import { UsageError } from './errors.ts';
 import { generatedId } from './plan/generated-ids.ts';
 import { DEFAULT_FORBIDDEN, DEFAULT_MAX_BODY_BYTES, DEFAULT_PROJECT, DEFAULT_SEED, DEFAULT_SETTLE_MS, DEFAULT_TIMEOUT_MS, type ConformanceOptions } from './options.ts';
@@ -41,7 +41,7 @@ export async function resolveOptions(options: ConformanceOptions): Promise<Resol
     if (!known.has(id)) throw new UsageError(`--forbidden: the spec has no operation ${JSON.stringify(id)}; it has ${[...known].join(', ')}`);
   }
   for (const id of options.skipChecks ?? []) {
-    if (!CHECK_IDS.includes(id)) throw new UsageError(`--skip-check: no check ${JSON.stringify(id)}; the checks are ${CHECK_IDS.join(', ')}`);
+    if (!RULE_IDS.includes(id)) throw new UsageError(`--skip-check: no check ${JSON.stringify(id)}; the checks are ${RULE_IDS.join(', ')}`);
   }
   const tokens = dedupeTokens(tokenRefs);
   const seed = options.seed ?? DEFAULT_SEED;

@@ -1,6 +1,6 @@
-import { applyChecks } from './judge/apply-checks.ts';
+import { judge } from './judge/judge.ts';
 import { buildReport, type RunProblem } from './report/build-report.ts';
-import { CHECKS } from './judge/checks/registry.ts';
+import { RULES } from './judge/registry.ts';
 import { buildCoverage } from './report/coverage.ts';
 import type { ConformanceOptions } from './options.ts';
 import { redactFindings } from './report/redact-findings.ts';
@@ -59,7 +59,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
   const notRun = problem ? `not judged: ${problem.kind === 'unreachable' ? 'the target is unreachable' : 'the full-access key was refused'} (a set-up problem)` : undefined;
   // The random phase judged its own exchanges as it went, on its own state (random-sequence-conformant).
   const verdicts = judgeWithModel(run.plan, exchanges.filter((e) => e.step !== 'random-step'));
-  const results = applyChecks(CHECKS, exchanges, skipped, { contract: run.contract, strict: run.strict, all: exchanges, excerpt, verdicts, secrets: { keys: [{ value: run.keys.full, name: 'the full-access key' }, ...run.keys.restricted.map((value, i) => ({ value, name: `restricted key ${i + 1}` }))] } }, run.skipChecks, notRun);
+  const results = judge(RULES, exchanges, skipped, { contract: run.contract, strict: run.strict, all: exchanges, excerpt, verdicts, secrets: { keys: [{ value: run.keys.full, name: 'the full-access key' }, ...run.keys.restricted.map((value, i) => ({ value, name: `restricted key ${i + 1}` }))] } }, run.skipChecks, notRun);
   const coverage = buildCoverage(run.contract, exchanges, skipped, results.nonConformant);
   const findings = redactFindings(results.findings, redact);
   return buildReport(run, { ...results, findings }, coverage, skipped, exchanges, problem, options.timings ? { durationMs: Math.round(performance.now() - started) } : undefined);

@@ -1,8 +1,8 @@
 import { decodePathParams, responseFor, type Contract, type Operation } from '../../src/contract/index.ts';
 import { requestPath } from '../../src/mock/core/request-path.ts';
-import { applyChecks } from './apply-checks.ts';
-import { CHECKS } from './checks/registry.ts';
-import type { Check } from './checks/check.ts';
+import { judge as judgeWithRules } from './judge.ts';
+import { RULES } from './registry.ts';
+import type { Rule } from './rule.ts';
 import { keyPlaceholder } from '../report/curl-line.ts';
 import { isSuccess } from '../http-status.ts';
 import { createRunState, judgeExchange, type ModelExchange, type ModelRequest, type Verdict } from './model/index.ts';
@@ -47,32 +47,28 @@ export type PassiveReport = Omit<Report, 'tool' | 'seed' | 'options' | 'stepsNot
 
 /**
  * What judges a passing exchange: the model of the contract (conformance/judge/model) on every
- * exchange, its verdicts filed under the suite's named checks by applyChecks, exactly as in a
- * `flag-admin check` run, and beside it the checks that judge a response on its own. The checks
- * that judge a planned step by what the plan expects (a restricted key it was told about, a
- * near-miss id, a concurrent batch) have no plan to read here: they carry the model's verdicts only.
+ * exchange, its verdicts reported by the rules that claim them (judge.ts), exactly as in a
+ * `flag-admin check` run. A rule's own `judge` runs where it reads nothing but the exchange
+ * (`judgesTraffic`, by default the response-level rules); the rules that judge a planned step by
+ * what the plan expects (a restricted key it was told about, a near-miss id, a concurrent batch)
+ * have no plan to read here: they report the model's verdicts only. A rule whose breach a client
+ * beside the proxy can explain (`anotherClientMayExplain`) is a warning here, naming both readings.
  */
-const OWN_JUDGEMENT = new Set(['response-received', 'project-environments-enabled']);
-
-/**
- * Checks whose breach traffic through a proxy can show for two reasons: the server, or a client
- * that does not go through the proxy (a project created or deleted in the admin UI, a token
- * created, a key revoked, a setting changed). Warnings in the proxy, and their findings name both.
- */
-export const OUTSIDE_WRITE_CHECKS: ReadonlySet<string> = new Set(['answers-agree', 'missing-project-not-found', 'unknown-token-not-found', 'documented-success', 'delete-token-succeeds']);
 const OTHER_READING = 'Or a client that does not go through this proxy changed it in between (the admin UI, another service); the traffic cannot tell which.';
 
-export const PASSIVE_CHECKS: readonly Check[] = CHECKS.map((check): Check => {
-  const own = check.level === 'response' || OWN_JUDGEMENT.has(check.id);
-  if (own && !OUTSIDE_WRITE_CHECKS.has(check.id)) return check;
-  return { ...check, ...(OUTSIDE_WRITE_CHECKS.has(check.id) ? { severity: 'warning' as const } : {}), judge: own ? check.judge : () => [] };
+export const PASSIVE_RULES: readonly Rule[] = RULES.map((rule): Rule => {
+  const own = rule.judgesTraffic ?? rule.level === 'response';
+  if (own && !rule.anotherClientMayExplain) return rule;
+  return { ...rule, ...(rule.anotherClientMayExplain ? { severity: 'warning' as const } : {}), judge: own ? rule.judge : () => [] };
 });
+
+const TWO_READINGS: ReadonlySet<string> = new Set(RULES.filter((r) => r.anotherClientMayExplain).map((r) => r.id));
 
 /** Exchanges the model's run state remembers before it starts afresh: its memory of facts, error ids and first answers stays bounded. */
 export const MODEL_MEMORY = 100_000;
 
 /**
- * Judges traffic someone else sends (flag-admin proxy) with the suite's checks and the model of
+ * Judges traffic someone else sends (flag-admin proxy) with the suite's rules and the model of
  * the contract. Keys are told apart in memory only: a key that got a 2xx is a valid one from
  * then on (the model's `restricted`: it may still lack a permission), any other is `unknown`.
  * Memory is bounded: the model starts afresh every MODEL_MEMORY exchanges.
@@ -91,7 +87,7 @@ export function createPassiveJudge(options: PassiveJudgeOptions): PassiveJudge {
   const notJudged: PassiveReport['notJudged'] = [];
   const findings: Finding[] = [];
   let findingsDropped = 0;
-  const rows = new Map<string, CheckResultRow>(PASSIVE_CHECKS.map((c) => [c.id, { checkId: c.id, severity: c.severity, title: c.title, operations: [] }]));
+  const rows = new Map<string, CheckResultRow>(PASSIVE_RULES.map((c) => [c.id, { checkId: c.id, severity: c.severity, title: c.title, operations: [] }]));
   const coverage = new Map<string, { provoked: number; bad: boolean }>();
   let requests = 0;
 
@@ -137,10 +133,10 @@ export function createPassiveJudge(options: PassiveJudgeOptions): PassiveJudge {
     if (keyCame && !key) keys.set(passing.key!, (key = { id: keys.version + 1, valid: false }));
     const verdicts = consultModel(passing, key);
     const context = { contract, strict, all: [exchange], excerpt: { secretProperties: contract.secretProperties, redact }, verdicts: new Map([[exchange.seq, verdicts]]), secrets: { keys: keyCame ? [{ value: passing.key!, name: 'the key the request sent' }] : [], values: secretValues.keys() } };
-    const results = applyChecks(PASSIVE_CHECKS, [exchange], [], context, new Set());
+    const results = judgeWithRules(PASSIVE_RULES, [exchange], [], context, new Set());
     foldRows(rows, results.rows);
     if (route.kind === 'operation') countCoverage(coverage, route.operation, exchange, results.nonConformant.has(exchange.seq));
-    const found = redactFindings(results.findings, redact).map((f) => (OUTSIDE_WRITE_CHECKS.has(f.checkId) ? { ...f, message: `${f.message} ${OTHER_READING}` } : f));
+    const found = redactFindings(results.findings, redact).map((f) => (TWO_READINGS.has(f.checkId) ? { ...f, message: `${f.message} ${OTHER_READING}` } : f));
     findings.push(...found);
     if (findings.length > maxFindings) findingsDropped += findings.splice(0, findings.length - maxFindings).length;
     return found;

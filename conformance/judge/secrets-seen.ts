@@ -1,4 +1,4 @@
-import { parsedBodyOf } from './checks/check.ts';
+import { parsedBodyOf } from './rule.ts';
 import type { Exchange } from '../types.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { DELETE_SERVICE_ACCOUNT_TOKEN } from '../operation-ids.ts';
 import { REPEAT_ROUNDS } from '../plan/scenarios/repeat-reads.ts';
 import { allocateTokens, describeRoles } from '../plan/scenarios/token-allocation.ts';
-import type { CheckResults } from '../judge/apply-checks.ts';
+import type { JudgeResults } from '../judge/judge.ts';
 import type { ResolvedRun } from '../resolve-options.ts';
 import type { CoverageRow, Exchange, Report, SkippedStep } from '../types.ts';
 
@@ -20,7 +20,7 @@ export function problemReport(target: string, message: string): ProblemReport {
 }
 
 /** The report: everything in it is derived from the options and the target's answers, nothing from the clock unless `timings`. */
-export function buildReport(run: ResolvedRun, results: CheckResults, coverage: CoverageRow[], skipped: readonly SkippedStep[], exchanges: readonly Exchange[], problem: RunProblem | undefined, timings?: { durationMs: number }): Report {
+export function buildReport(run: ResolvedRun, results: JudgeResults, coverage: CoverageRow[], skipped: readonly SkippedStep[], exchanges: readonly Exchange[], problem: RunProblem | undefined, timings?: { durationMs: number }): Report {
   const requests = exchanges.length;
   const info = (run.contract.rawDocument.info ?? {}) as { title?: unknown; version?: unknown };
   const errors = results.findings.filter((f) => f.severity === 'error').length;

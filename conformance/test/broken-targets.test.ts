@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CHECKS } from '../judge/checks/registry.ts';
+import { RULES } from '../judge/registry.ts';
 import { BROKEN_TARGETS, CONFORMANT_VARIANTS } from './broken-targets.ts';
 import { failingChecks, runCheck, targetArgs } from './run-check.ts';
 import { useTargetServer } from './use-target-server.ts';
@@ -20,7 +20,7 @@ describe('a broken target, one defect each', () => {
   it('has, for every check, a target that only it catches', () => {
     const caughtAlone = (id: string, severity: string) =>
       BROKEN_TARGETS.some((t) => (severity === 'error' ? t.errors.length === 1 && t.errors[0] === id : t.errors.length === 0 && t.warnings?.length === 1 && t.warnings[0] === id));
-    expect(CHECKS.filter((check) => !caughtAlone(check.id, check.severity)).map((c) => c.id)).toEqual([]);
+    expect(RULES.filter((check) => !caughtAlone(check.id, check.severity)).map((c) => c.id)).toEqual([]);
   });
 });
 

@@ -2,16 +2,18 @@ import { readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
 import { loadContract } from '../../src/contract/index.ts';
 import { serveHandler } from '../../src/mock/index.ts';
-import { CHECKS } from '../judge/checks/registry.ts';
+import { RULES } from '../judge/registry.ts';
+import { renderRulesTable, rulesTableOf } from '../report/rules-table.ts';
 import { runCheck } from './run-check.ts';
 import { freshMock } from './serve-target.ts';
 
 // fastify's rule: the documented list and the code's list cannot drift apart.
 const docs = readFileSync(new URL('../../docs/conformance.md', import.meta.url), 'utf8');
 
-it('documents every check with its severity in docs/conformance.md, and no check that does not exist', () => {
+it('documents every rule of the registry in docs/conformance.md as the rule states it, and no rule that does not exist (npm run gen:rules)', () => {
   const rows = [...docs.matchAll(/^\| `([a-z-]+)` \| (error|warning) \|/gm)].map((m) => `${m[1]} ${m[2]}`);
-  expect(rows).toEqual(CHECKS.map((c) => `${c.id} ${c.severity}`));
+  expect(rows).toEqual(RULES.map((c) => `${c.id} ${c.severity}`));
+  expect(rulesTableOf(docs)?.text).toBe(renderRulesTable(RULES));
 });
 
 it('states the number of requests that the documented command line sends to a fresh mock', async () => {

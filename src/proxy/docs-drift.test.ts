@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CHECKS } from '../../conformance/judge/checks/registry.ts';
-import { OUTSIDE_WRITE_CHECKS, PASSIVE_CHECKS } from '../../conformance/judge/passive-judge.ts';
+import { RULES } from '../../conformance/judge/registry.ts';
+import { PASSIVE_RULES } from '../../conformance/judge/passive-judge.ts';
 import { PROXY_USAGE } from '../cli/proxy-command.ts';
 import { DEFAULT_MAX_JUDGED_BYTES } from './start-proxy.ts';
 
@@ -10,14 +10,16 @@ const judged = docs.slice(docs.indexOf('## How traffic is judged'), docs.indexOf
 
 describe('docs/proxy.md', () => {
   it('names the checks that judge on their own, the warnings with their severity, and only checks that exist', () => {
-    const suite = new Map(CHECKS.map((c) => [c.id, c]));
-    const own = PASSIVE_CHECKS.filter((c) => c.judge === suite.get(c.id)!.judge && c.level === 'response' || ['response-received', 'project-environments-enabled'].includes(c.id));
+    const suite = new Map(RULES.map((c) => [c.id, c]));
+    // The rules whose own judging runs on traffic: what they read is the exchange alone.
+    const own = PASSIVE_RULES.filter((c) => c.judge === suite.get(c.id)!.judge && (c.judgesTraffic ?? c.level === 'response'));
+    expect(own.map((c) => c.id)).toEqual(expect.arrayContaining(['response-received', 'project-environments-enabled', 'response-schema-conformance']));
     for (const check of own) expect(judged).toContain(`\`${check.id}\``);
     const rows = [...judged.matchAll(/^\| `([a-z-]+)` \| (error|warning) \|/gm)].map(([, id, severity]) => `${id} ${severity}`);
-    const twoReadings = PASSIVE_CHECKS.filter((c) => OUTSIDE_WRITE_CHECKS.has(c.id)).map((c) => `${c.id} ${c.severity}`);
+    const twoReadings = PASSIVE_RULES.filter((c) => c.anotherClientMayExplain).map((c) => `${c.id} ${c.severity}`);
     expect(rows.sort()).toEqual(twoReadings.sort());
     // The proxy only ever lowers a severity, and only for those.
-    expect(PASSIVE_CHECKS.filter((c) => c.severity !== suite.get(c.id)!.severity).every((c) => OUTSIDE_WRITE_CHECKS.has(c.id) && c.severity === 'warning')).toBe(true);
+    expect(PASSIVE_RULES.filter((c) => c.severity !== suite.get(c.id)!.severity).every((c) => c.anotherClientMayExplain && c.severity === 'warning')).toBe(true);
     const mentioned = [...judged.matchAll(/`([a-z]+(?:-[a-z]+)+)`/g)].map(([, id]) => id!);
     expect(mentioned.filter((id) => !suite.has(id) && !id.includes('/'))).toEqual([]);
   });

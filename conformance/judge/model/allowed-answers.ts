@@ -4,28 +4,37 @@ import type { ModelRequest, RunState } from './run-state.ts';
 import { toleratedRefusals } from './spec-annotations.ts';
 
 /**
- * The rule a status outside the allowed set breaks; the suite files each under one of its named
- * checks, the proxy shows it as is.
+ * The kinds of verdict the model gives: what an exchange breaks. Each is reported under the rule
+ * of the registry that claims it (conformance/judge/rule.ts `claims`); the proxy shows it as is.
  */
-export type Rule =
-  | 'server-error'
-  | 'status-documented'
-  | 'auth-required'
-  | 'permission-required'
-  | 'valid-key-accepted'
-  | 'full-key-allowed'
-  | 'resource-exists'
-  | 'resource-missing'
-  | 'resource-gone'
-  | 'method-refused'
-  | 'media-type'
-  | 'body-schema'
-  | 'error-kind'
-  | 'no-body'
-  | 'answer-stable'
-  | 'error-id-unique'
-  | 'list-items-unique'
-  | 'permission-consistent';
+export const VERDICT_KINDS = [
+  'server-error',
+  'status-documented',
+  'auth-required',
+  'permission-required',
+  'valid-key-accepted',
+  'full-key-allowed',
+  'resource-exists',
+  'resource-missing',
+  'resource-gone',
+  'method-refused',
+  'media-type',
+  'body-schema',
+  'error-kind',
+  'no-body',
+  'answer-stable',
+  'error-id-unique',
+  'list-items-unique',
+  'permission-consistent',
+] as const;
+
+export type VerdictKind = (typeof VERDICT_KINDS)[number];
+
+/**
+ * Kinds whose verdict compares an answer with earlier ones: the only word on a defect that spans
+ * exchanges, so reported even where another rule already has a finding on the exchange.
+ */
+export const COMPARING_KINDS: ReadonlySet<VerdictKind> = new Set(['answer-stable', 'error-id-unique', 'list-items-unique']);
 
 export interface AllowedAnswers {
   /** `outside`: no path of the spec holds the request; the contract says nothing about it. */
@@ -36,7 +45,7 @@ export interface AllowedAnswers {
   /** The statuses the contract allows for this request now, given what the run has seen. */
   statuses: readonly number[];
   /** What a status outside `statuses` breaks, unless it is undocumented (status-documented) or a 5xx. */
-  rule: Rule;
+  rule: VerdictKind;
   /** Why, in the contract's words, for messages. */
   because: string;
   /** Malformed input (an id that does not decode, holds a slash or control character, or is very long): the spec's tolerated refusals apply. */
@@ -128,7 +137,7 @@ export function allowedAnswers(request: ModelRequest, state: RunState): AllowedA
     return { ...base, statuses: [FORBIDDEN], rule: 'permission-consistent', because: `this key got 403 on ${operation.operationId} before (request #${permission.seq}), and a permission is the same on every resource` };
   }
   const fact = Object.values(route.rawParams).some(undecodable) ? 'missing' : state.fact(request);
-  let resource: { statuses: number[]; rule: Rule; because: string };
+  let resource: { statuses: number[]; rule: VerdictKind; because: string };
   // An id spelled with needless percent-encoding (%64efault, RFC 3986 §6.2.2.2) has no fact (run-state.ts resourceOf): the same id or nothing, both allowed.
   if (fact === 'exists') resource = { statuses: successes(operation), rule: 'resource-exists', because: 'the resource exists' };
   else if (fact === 'deleted') resource = { statuses: [NOT_FOUND], rule: 'resource-gone', because: 'it was deleted earlier in the run, and a deletion is final (API §4.3)' };
@@ -144,7 +153,7 @@ export function allowedAnswers(request: ModelRequest, state: RunState): AllowedA
 }
 
 /** The rule a status breaks when it is not in `allowed`; undefined when it is allowed (a tolerated refusal of malformed input included). */
-export function brokenRule(allowed: AllowedAnswers, request: ModelRequest, status: number, state: RunState): Rule | undefined {
+export function brokenRule(allowed: AllowedAnswers, request: ModelRequest, status: number, state: RunState): VerdictKind | undefined {
   if (allowed.kind === 'outside' || allowed.statuses.includes(status)) return undefined;
   if (allowed.malformed && (status === NOT_FOUND || status === METHOD_NOT_ALLOWED || refusalsOf(state).has(status))) return undefined;
   if (status >= 500) return 'server-error';

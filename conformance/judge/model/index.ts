@@ -15,8 +15,8 @@
  *   credentialOf(headerValue, keys) -> ModelCredential, for traffic whose keys are partly known
  *
  * A request is `{ method, path, credential }`: the path relative to the base URL as sent, the
- * credential `none | invalid | restricted | full | unknown`. Verdicts name a Rule; the suite
- * files them under its named checks (conformance/judge/model-categories.ts).
+ * credential `none | invalid | restricted | full | unknown`. A verdict names its kind (VERDICT_KINDS);
+ * the rule of the registry that claims that kind reports it (conformance/judge/judge.ts).
  *
  * Why not the mock's core (src/mock/core)? The mock answers from a complete state it owns: one
  * answer per request. A judge of a server it does not own knows only part of the state (a token
@@ -25,7 +25,7 @@
  * is the contract layer: routes, path decoding, documented statuses, error kinds and validators
  * come from src/contract for both, and the auth order is the same decision read from the spec.
  */
-export { allowedAnswers, brokenRule, type AllowedAnswers, type Rule } from './allowed-answers.ts';
+export { allowedAnswers, brokenRule, COMPARING_KINDS, VERDICT_KINDS, type AllowedAnswers, type VerdictKind } from './allowed-answers.ts';
 export { credentialOf } from './credential-of.ts';
 export { judgeConcurrent, judgeExchange, type Verdict } from './judge-exchange.ts';
 export { judgeRun } from './judge-run.ts';

@@ -1,14 +1,15 @@
 import { responseFor, type JsonSchema } from '../../../src/contract/index.ts';
-import { mediaTypeOf, parsedBodyOf, statusList } from '../checks/check.ts';
-import { isErrorKindViolation } from '../checks/error-kind-conformance.ts';
+import { mediaTypeOf, parsedBodyOf, statusList } from '../rule.ts';
+import { isErrorKindViolation } from '../rules/error-kind-conformance.ts';
 import { NOT_FOUND, isSuccess } from '../../http-status.ts';
-import { allowedAnswers, brokenRule, type AllowedAnswers, type Rule } from './allowed-answers.ts';
+import { allowedAnswers, brokenRule, type AllowedAnswers, type VerdictKind } from './allowed-answers.ts';
 import { comparableForm, constantValues, instanceIds, repeatedKeys } from './spec-annotations.ts';
 import type { ModelExchange, RunState } from './run-state.ts';
 
 /** One way an exchange breaks the contract. Data, like a finding: the suite adds request, excerpt and curl line. */
 export interface Verdict {
-  rule: Rule;
+  /** What it breaks; the rule of the registry that claims this kind reports it (conformance/judge/rule.ts `claims`). */
+  rule: VerdictKind;
   message: string;
   expected: string;
   got: string;

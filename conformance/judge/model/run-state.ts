@@ -1,5 +1,5 @@
 import { decodePathParams, type Contract, type Operation } from '../../../src/contract/index.ts';
-import { parsedBodyOf } from '../checks/check.ts';
+import { parsedBodyOf } from '../rule.ts';
 import { isSuccess } from '../../http-status.ts';
 import { comparableForm, constantValues, instanceIds } from './spec-annotations.ts';
 

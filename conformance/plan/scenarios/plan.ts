@@ -1,5 +1,5 @@
 import { ContractError } from '../../../src/contract/index.ts';
-import { CHECKS } from '../../judge/checks/registry.ts';
+import { RULES } from '../../judge/registry.ts';
 import type { StepKind } from '../../types.ts';
 import { SCENARIO_OPERATIONS } from '../../operation-ids.ts';
 import { authScenario } from './auth.ts';
@@ -46,7 +46,7 @@ const NEEDS_EARLIER: Partial<Record<StepKind, StepKind>> = { 'delete-again': 'de
 function withoutSwitchedOff(plan: ScenarioPlan, switchedOff: ReadonlySet<string>): ScenarioPlan {
   if (switchedOff.size === 0) return plan;
   const dropped = new Map<StepKind, string>();
-  const owners = (step: StepKind) => CHECKS.filter((c) => c.steps?.includes(step)).map((c) => c.id);
+  const owners = (step: StepKind) => RULES.filter((c) => c.steps?.includes(step)).map((c) => c.id);
   for (const { step } of plan.requests) {
     const own = owners(step);
     if (own.length > 0 && own.every((id) => switchedOff.has(id))) dropped.set(step, `not sent: its check ${own.join(', ')} is switched off (--skip-check)`);

@@ -1,0 +1,95 @@
+import { SUBSTRING_MIN } from '../../report/secret-redactor.ts';
+import { failed, ordinaryResponses, parsedBodyOf, passed, type Rule, type RuleContext } from '../rule.ts';
+import type { Exchange } from '../../types.ts';
+
+/**
+ * A secret belongs in one place: the keys in the request's header, a `format: password` value in
+ * its own property of a 2xx body. An error message that quotes the caller's key or the OIDC
+ * secret, or a header that carries one, puts it into every client log and error tracker.
+ */
+export const noSecretEcho: Rule = {
+  id: 'no-secret-echo',
+  severity: 'error',
+  title: 'No secret outside its own field',
+  proves:
+    'no error body and no header carries a key the run sends (full or restricted) or a `format: password` value it has seen (the OIDC secret), as sent or as a JSON string value; a secret shorter than 8 characters, or one that is also ordinary data of the run\'s successful answers (a key `production`), cannot be told from data and is not judged',
+  level: 'response',
+  judge: (exchanges, context) => {
+    const secrets = judgeableSecrets(context);
+    return ordinaryResponses(exchanges).flatMap((exchange) => {
+      // The suite itself put the key into the URL or a cookie (near-miss-key probes): an answer quoting the request back is not judged on it.
+      if (keyOutsideHeader(exchange)) return [];
+      const echo = secrets.length === 0 ? undefined : echoIn(exchange, secrets);
+      if (!echo) return [passed(exchange)];
+      return [
+        failed({
+          exchange,
+          message: `${exchange.label}: the ${echo.where} of a ${exchange.response.status} carries ${echo.secret.name}, which belongs only ${echo.secret.home}.`,
+          expected: `no secret in the ${echo.where}`,
+          got: `${echo.secret.name} in the ${echo.where} (redacted in this report)`,
+        }),
+      ];
+    });
+  },
+};
+
+/** Whether the request carried its key elsewhere than the header (a near-miss-key probe's query parameter or cookie). */
+function keyOutsideHeader(exchange: Exchange): boolean {
+  const placement = exchange.keyVariant?.placement;
+  return placement !== undefined && placement.in !== 'header';
+}
+
+interface Secret {
+  value: string;
+  name: string;
+  home: string;
+}
+
+/** The secrets of the run that can be told from data: long enough, and in no successful answer outside a secret property. */
+function judgeableSecrets(context: RuleContext): Secret[] {
+  const given = context.secrets;
+  if (!given) return [];
+  const data: string[] = [];
+  const seen = new Set<string>(given.values ?? []);
+  for (const exchange of context.all) {
+    const response = exchange.response;
+    if (!response || response.status < 200 || response.status > 299) continue;
+    const body = parsedBodyOf(response);
+    if (body.ok) walkStrings(body.value, context.contract.secretProperties, (value) => data.push(value), (value) => seen.add(value));
+  }
+  const all: Secret[] = [
+    ...given.keys.map((key) => ({ ...key, home: 'in the Authorization header of a request' })),
+    ...[...seen].map((value) => ({ value, name: 'a secret value (a `format: password` property, e.g. the OIDC secret)', home: 'in its own property of a successful answer' })),
+  ];
+  return all.filter((s) => [...s.value].length >= SUBSTRING_MIN && !data.some((d) => d.includes(s.value)));
+}
+
+/** Where in the answer a secret shows: a header, or an error body (raw, or once its JSON strings are decoded). */
+function echoIn(exchange: Exchange & { response: NonNullable<Exchange['response']> }, secrets: readonly Secret[]): { where: string; secret: Secret } | undefined {
+  const { response } = exchange;
+  for (const [name, value] of Object.entries(response.headers)) {
+    const secret = secrets.find((s) => value.includes(s.value));
+    if (secret) return { where: `header ${name}`, secret };
+  }
+  if (response.status >= 200 && response.status <= 299) return undefined;
+  const texts = [response.body];
+  const body = parsedBodyOf(response);
+  if (body.ok) walkStrings(body.value, new Set(), (value) => texts.push(value), () => {});
+  const secret = secrets.find((s) => texts.some((t) => t.includes(s.value)));
+  return secret ? { where: 'body', secret } : undefined;
+}
+
+/** Every string value (and property name) of a JSON value, those of secret properties apart; iterative, so depth cannot exhaust the stack. */
+function walkStrings(root: unknown, secretProperties: ReadonlySet<string>, onData: (s: string) => void, onSecret: (s: string) => void): void {
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (typeof node === 'string') onData(node);
+    if (node === null || typeof node !== 'object') continue;
+    for (const [name, value] of Object.entries(node)) {
+      onData(name);
+      if (secretProperties.has(name) && typeof value === 'string') onSecret(value);
+      else stack.push(value);
+    }
+  }
+}

@@ -1,0 +1,49 @@
+import { METHOD_NOT_ALLOWED, NOT_FOUND, isCleanRefusal } from '../../http-status.ts';
+import { failed, passed, type Rule, type Judgement } from '../rule.ts';
+
+export const unlistedMethodRejected: Rule = {
+  id: 'unlisted-method-rejected',
+  severity: 'warning',
+  title: 'Methods the spec does not list get 404/405',
+  // A warning: a backend may implement more than these three operations (e.g. an update of the
+  // OIDC settings), which the spec neither forbids nor describes.
+  proves:
+    'GET, PUT, POST, PATCH, DELETE where the spec lists none get 405, 404 or a documented 4xx of the path, and a 405 carries Allow naming the methods the spec lists there (RFC 9110 §15.5.6); a warning because a backend may implement more than these operations. HEAD and OPTIONS are not sent: servers answer them legitimately',
+  level: 'behaviour',
+  claims: [{ kinds: ['method-refused'] }],
+  steps: ['unlisted-method'],
+  judge: (exchanges, context) =>
+    exchanges.flatMap((exchange): Judgement[] => {
+      const status = exchange.response?.status;
+      if (status === undefined || status >= 500) return [];
+      const operation = context.contract.operation(exchange.operationId);
+      const samePath = context.contract.operations.filter((o) => o.path === operation.path);
+      // RFC 9110 §15.5.6: a 405 MUST name the methods the resource supports; a client cannot otherwise learn them. Those the spec lists must be among them.
+      const missing = status === METHOD_NOT_ALLOWED ? missingFromAllow(exchange.response?.headers.allow, samePath.map((o) => o.method.toUpperCase())) : [];
+      if (missing.length > 0) {
+        return [
+          failed({
+            exchange,
+            message: `${exchange.label}: a 405 must carry an Allow header naming the methods of the path (RFC 9110 §15.5.6); ${exchange.response?.headers.allow === undefined ? 'it has none' : `it lacks ${missing.join(', ')}`}.`,
+            expected: `405 with Allow naming ${samePath.map((o) => o.method.toUpperCase()).join(', ')}`,
+            got: exchange.response?.headers.allow === undefined ? '405 without Allow' : `Allow: ${exchange.response.headers.allow}`,
+          }),
+        ];
+      }
+      if (isCleanRefusal(status, samePath)) return [passed(exchange)];
+      return [
+        failed({
+          exchange,
+          message: `${exchange.label}: the spec lists no ${exchange.method} on ${operation.path}, yet the server answered ${status}.`,
+          expected: `${METHOD_NOT_ALLOWED}, ${NOT_FOUND} or a documented 4xx of the path`,
+          got: `status ${status}`,
+        }),
+      ];
+    }),
+};
+
+/** The spec's methods of a path that an Allow header value (`GET, HEAD`; names are case-sensitive, RFC 9110 §9.1) does not name; all of them when it is absent. */
+function missingFromAllow(allow: string | undefined, listed: readonly string[]): string[] {
+  const named = new Set((allow ?? '').split(',').map((m) => m.trim()));
+  return listed.filter((method) => !named.has(method));
+}

@@ -1,0 +1,23 @@
+import { VARIANT_KIND } from '../../plan/variants/variant-kinds.ts';
+import type { Exchange } from '../../types.ts';
+import { VERDICT_KINDS } from '../model/index.ts';
+import type { VerdictClaim } from '../rule.ts';
+
+/** The invariance variants among the exchanges whose kind files its findings under the check `check` (conformance/plan/variants/variant-kinds.ts). */
+export function variantsOf(exchanges: readonly Exchange[], check: string): Exchange[] {
+  return exchanges.filter((e) => e.variant !== undefined && VARIANT_KIND.get(e.variant.kind)?.check === check);
+}
+
+/** What the connection carried just before this request (a chain of invariance variants), for messages; undefined on a fresh connection. */
+export function carriedBefore(exchange: Exchange, all: readonly Exchange[]): string | undefined {
+  if (!exchange.variant || exchange.variant.fresh !== false) return undefined;
+  const before = all.find((e) => e.seq === exchange.seq - 1 && e.variant?.chain === exchange.variant!.chain);
+  if (!before) return undefined;
+  const answer = before.response ? `answered ${before.response.status}` : 'not answered';
+  return `${before.method} ${before.path} ${before.credential === 'full' ? 'with the full key' : before.credential === 'restricted' ? 'with the restricted key' : before.credential === 'none' ? 'without a key' : 'with an invalid key'} (${answer})`;
+}
+
+/** The claim of a variant rule: every kind of verdict the model gives on a variant whose kind files under `rule`. */
+export function variantClaim(rule: string): VerdictClaim {
+  return { kinds: VERDICT_KINDS, steps: ['variant'], where: (e) => e.variant !== undefined && VARIANT_KIND.get(e.variant.kind)?.check === rule };
+}
