@@ -365,7 +365,7 @@ export const INVARIANCE_BROKEN_TARGETS: InvarianceTarget[] = [
     },
   },
   {
-    name: "a delete removes the account's other tokens 150 ms later (an asynchronous cleanup job)",
+    name: "a delete removes the account's other tokens 60 ms later, within --settle-ms (an asynchronous cleanup job)",
     dimension: 'overlap',
     caughtBy: ['bystanders-untouched', 'overlap-independent', 'deletions-last', 'delete-token-succeeds'],
     serve: (contract) =>
@@ -375,7 +375,7 @@ export const INVARIANCE_BROKEN_TARGETS: InvarianceTarget[] = [
           setTimeout(() => {
             const account = mock.store.snapshot().serviceAccounts.find((a) => a.id === ids[0]);
             for (const token of account?.tokens ?? []) mock.store.deleteToken(ids[0], token.id);
-          }, 150);
+          }, 60);
         }
         return res;
       }),

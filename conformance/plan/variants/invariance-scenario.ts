@@ -40,17 +40,45 @@ export function invarianceScenario(input: PlanInput): ScenarioPlan {
   VARIANT_KINDS.forEach((spec, index) => {
     const creds = spec.emptyAuth ? (['none'] as Credential[]) : shuffled(credentials, random);
     const ops = shuffled(operations, random);
-    for (let i = 0; i < Math.max(creds.length, ops.length); i++) {
-      const operation = ops[i % ops.length]!;
-      const credential = creds[i % creds.length]!;
-      // The full key alternates between a given and a missing resource from kind to kind (a HEAD on a missing project, a 404 left on the connection).
+    if (spec.everyCell) {
+      for (const operation of ops) {
+        for (const credential of creds) cells.push({ kind: spec.kind, operationId: operation.operationId, credential, resource: 'given' });
+        if (operation.pathParams.length > 0) cells.push({ kind: spec.kind, operationId: operation.operationId, credential: 'full', resource: 'missing' });
+      }
+      return;
+    }
+    const pairs = Array.from({ length: Math.max(creds.length, ops.length) }, (_, i) => ({ operation: ops[i % ops.length]!, credential: creds[i % creds.length]! }));
+    // The restricted key shows most where it must be refused: it gets an operation it lacks the permission for (--forbidden), where there is one.
+    const restricted = pairs.find((p) => p.credential === 'restricted');
+    const lacking = pairs.find((p) => p.credential !== 'restricted' && input.forbidden.has(p.operation.operationId));
+    if (restricted && lacking && !input.forbidden.has(restricted.operation.operationId)) [restricted.operation, lacking.operation] = [lacking.operation, restricted.operation];
+    for (let i = 0; i < pairs.length; i++) {
+      const { operation, credential } = pairs[i]!;
+      // The full key alternates between a given and a missing resource from kind to kind (a 404 left on the connection).
       const resource = credential === 'full' && (index + i) % 2 === 0 ? 'missing' : 'given';
       cells.push({ kind: spec.kind, operationId: operation.operationId, credential, resource });
     }
   });
-  const order = shuffled(cells, random);
+  const order = afterEachHead(shuffled(cells, random), input);
   const requests = order.map((cell, i) => variantRequest(cell, input, Math.floor(i / CHAIN_LENGTH))).filter((r): r is PlannedRequest => r !== undefined);
   return { requests, skipped: [] };
+}
+
+/**
+ * What a HEAD leaves on a connection shows on the next answer that has a body: after each HEAD,
+ * the next cell that is a read with the full key on a given resource is moved up to follow it.
+ */
+function afterEachHead(cells: VariantCell[], input: PlanInput): VariantCell[] {
+  const out = [...cells];
+  const bodied = (c: VariantCell) => c.kind !== 'head' && c.kind !== 'options' && c.kind !== 'preflight' && c.credential === 'full' && c.resource === 'given' && input.contract.operation(c.operationId).method === 'GET';
+  for (let i = 0; i < out.length - 1; i++) {
+    if (out[i]!.kind !== 'head' || bodied(out[i + 1]!)) continue;
+    const j = out.findIndex((c, k) => k > i + 1 && bodied(c));
+    if (j < 0) break;
+    const [moved] = out.splice(j, 1);
+    out.splice(i + 1, 0, moved!);
+  }
+  return out;
 }
 
 function variantRequest(cell: VariantCell, input: PlanInput, chain: number): PlannedRequest | undefined {

@@ -22,11 +22,9 @@ export type VariantKind =
   | 'head'
   | 'options'
   | 'preflight'
-  | 'no-accept'
+  | 'bare'
   | 'accept-any'
   | 'browser'
-  | 'fetch'
-  | 'no-user-agent'
   | 'authorization-lower-case'
   | 'x-requested-with'
   | 'method-override'
@@ -49,12 +47,15 @@ export interface VariantKindSpec {
   omit?: readonly string[];
   /** The Authorization header's field name as spelled on the wire (RFC 9110 §5.1: case-insensitive). */
   authName?: (name: string) => string;
+  /** Not sampled: every operation with every credential class (and the full key on a given and a missing resource). */
+  everyCell?: true;
   /** Only with no credential: send the auth header with an empty value (no key, spec decision key-in-header-only). */
   emptyAuth?: true;
 }
 
 export const VARIANT_KINDS: readonly VariantKindSpec[] = [
-  { kind: 'head', check: 'head-like-get', describe: 'HEAD instead of the method', method: () => 'HEAD' },
+  // HEAD for every GET (issue 18): not sampled, every operation's path with every credential, and the full key on a missing resource too.
+  { kind: 'head', check: 'head-like-get', describe: 'HEAD instead of the method', method: () => 'HEAD', everyCell: true },
   { kind: 'options', check: 'options-harmless', describe: 'OPTIONS instead of the method', method: () => 'OPTIONS' },
   {
     kind: 'preflight',
@@ -67,16 +68,14 @@ export const VARIANT_KINDS: readonly VariantKindSpec[] = [
       ['access-control-request-headers', 'authorization'],
     ],
   },
-  { kind: 'no-accept', check: 'headers-ignored', describe: 'no Accept header', omit: ['accept'] },
-  { kind: 'accept-any', check: 'headers-ignored', describe: "curl's Accept: */* and User-Agent", add: [['accept', '*/*'], ['user-agent', 'curl/8.5.0']] },
+  { kind: 'bare', check: 'headers-ignored', describe: 'no Accept and no User-Agent header (a bare HTTP client)', omit: ['accept', 'user-agent'] },
+  { kind: 'accept-any', check: 'headers-ignored', describe: "Accept: */* (curl's and fetch()'s) and curl's User-Agent", add: [['accept', '*/*'], ['user-agent', 'curl/8.5.0']] },
   {
     kind: 'browser',
     check: 'headers-ignored',
     describe: "a browser's Accept, Accept-Language, Accept-Encoding and User-Agent",
     add: [['accept', BROWSER_ACCEPT], ['accept-language', 'de-CH,de;q=0.9,en;q=0.8'], ['accept-encoding', 'gzip, deflate, br'], ['user-agent', BROWSER_USER_AGENT]],
   },
-  { kind: 'fetch', check: 'headers-ignored', describe: "fetch()'s Accept: */* and Accept-Language: *", add: [['accept', '*/*'], ['accept-language', '*'], ['sec-fetch-mode', 'cors']] },
-  { kind: 'no-user-agent', check: 'headers-ignored', describe: 'no User-Agent header', omit: ['user-agent'] },
   { kind: 'authorization-lower-case', check: 'headers-ignored', describe: 'the field name authorization in lower case', authName: (name) => name.toLowerCase() },
   { kind: 'x-requested-with', check: 'headers-ignored', describe: 'X-Requested-With: XMLHttpRequest', add: [['x-requested-with', 'XMLHttpRequest']] },
   // Never a way around a missing permission: a read asks to be a delete, a delete asks to be a read.
