@@ -25,6 +25,8 @@ export interface InvarianceTarget {
 export interface ConformantInvarianceVariant {
   name: string;
   args?: string[];
+  /** Warnings it gets by the suite's design (exit 0 still): the exact set of checks. */
+  warnings?: string[];
   serve(contract: Contract): Promise<RunningServer>;
 }
 
@@ -480,6 +482,8 @@ export const INVARIANCE_CONFORMANT_VARIANTS: ConformantInvarianceVariant[] = [
   },
   {
     name: '400 ValidationError to an id holding a C0 control character (default%09)',
+    // The odd ids %00 get 400 here too: a clean undocumented 4xx on an odd id warns by design (odd-id-rejected), and exits 0.
+    warnings: ['odd-id-rejected'],
     serve: (contract) =>
       breakResponses(contract, (req, res) => {
         let decoded = '';
