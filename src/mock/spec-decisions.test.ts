@@ -246,7 +246,8 @@ describe('options-requests', () => {
 describe('conditional-requests', () => {
   decision('conditional-requests');
   it('ignores If-None-Match and If-Modified-Since: 200 with the key, 401 without', async () => {
-    for (const headers of [{ 'if-none-match': '"x"' }, { 'if-none-match': '*' }, { 'if-modified-since': 'Sat, 01 Jan 2000 00:00:00 GMT' }]) {
+    const conditions: Record<string, string>[] = [{ 'if-none-match': '"x"' }, { 'if-none-match': '*' }, { 'if-modified-since': 'Sat, 01 Jan 2000 00:00:00 GMT' }];
+    for (const headers of conditions) {
       expect((await client.call('GET', paths.oidc(), ADMIN_KEY, headers)).status).toBe(200);
       expect((await client.call('GET', paths.oidc(), undefined, headers)).status).toBe(401);
     }
