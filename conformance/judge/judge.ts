@@ -1,6 +1,7 @@
 import { failed, parsedBodyOf, type FindingDraft, type Judgement, type Rule, type RuleContext } from './rule.ts';
 import { goneOrDefect } from './token-history.ts';
 import { carriedBefore } from './rules/variant-exchanges.ts';
+import { isDerived, withoutBaseDefects } from './base-twin.ts';
 import { modelCredentialOf } from './judge-with-model.ts';
 import { COMPARING_KINDS, type Verdict } from './model/index.ts';
 import { curlLine } from '../report/curl-line.ts';
@@ -25,7 +26,7 @@ export function judge(rules: readonly Rule[], exchanges: readonly Exchange[], sk
   const found: { rule: Rule; draft: FindingDraft; index: number }[] = [];
   const nonConformant = new Set<number>();
 
-  const judged = rules.map((rule): Judgement[] => {
+  const ruled = rules.map((rule): Judgement[] => {
     if (notRun !== undefined) {
       // A set-up problem stopped the run: every rule is listed where a normal run of this plan would judge it, none judged, each with the reason.
       // As in a normal run: a step the options left out is "not checked" only for the rules that own it.
@@ -42,7 +43,8 @@ export function judge(rules: readonly Rule[], exchanges: readonly Exchange[], sk
       ...skipped.filter((s) => steps?.includes(s.step)).map((s): Judgement => ({ operationId: s.operationId, verdict: 'not checked', reason: s.reason })),
     ];
   });
-  if (notRun === undefined && context.verdicts) addModelVerdicts(rules, judged, exchanges, context.verdicts, switchedOff);
+  if (notRun === undefined && context.verdicts) addModelVerdicts(rules, ruled, exchanges, context.verdicts, switchedOff);
+  const judged = withoutBaseDefects(ruled, exchanges);
 
   const rows: CheckResultRow[] = rules.map((rule, index) => {
     const judgements = judged[index]!;
@@ -110,7 +112,8 @@ function addModelVerdicts(rules: readonly Rule[], judged: Judgement[][], exchang
     for (const verdict of verdicts.get(exchange.seq) ?? []) {
       const index = owner(verdict, exchange);
       if (index === undefined || switchedOff.has(rules[index]!.id)) continue;
-      const defect = sameDefect(verdict, exchange);
+      // A derived request (a variant, the overlap batch) never stands in for the plan's own: its findings may yet be dropped as the base's (base-twin.ts).
+      const defect = `${isDerived(exchange) ? `derived #${exchange.seq} ` : ''}${sameDefect(verdict, exchange)}`;
       const seen = reported.has(defect) || reported.has(`${index} ${group(exchange)}`);
       reported.add(defect);
       if (seen || (covered(exchange, rules[index]!.severity) && !COMPARING_KINDS.has(verdict.rule))) continue;
@@ -124,6 +127,7 @@ function addModelVerdicts(rules: readonly Rule[], judged: Judgement[][], exchang
           got: verdict.got,
           ...(verdict.schemaPointer !== undefined ? { schemaPointer: verdict.schemaPointer } : {}),
           ...(verdict.instancePointer !== undefined ? { instancePointer: verdict.instancePointer } : {}),
+          ...(verdict.contradicts !== undefined ? { contradicts: verdict.contradicts } : {}),
         }),
       );
     }

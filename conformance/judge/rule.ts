@@ -34,6 +34,8 @@ export interface FindingDraft {
   response?: FindingResponse | null;
   /** The requests that lead up to this one (a random sequence), to send again in order. */
   sequence?: Finding['sequence'];
+  /** The earlier exchange (its seq) the answer contradicts, for findings that compare answers. */
+  contradicts?: number;
 }
 
 export type Judgement =

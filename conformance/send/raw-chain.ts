@@ -17,6 +17,8 @@ export interface RawOutcome {
   /** With an error: a status line had arrived. */
   began?: boolean;
   timedOut?: boolean;
+  /** Why the answer was not judged (a body over --max-body): not a defect. */
+  notJudged?: string;
   /** Sent on a connection of its own (the first of the chain, or the server had closed the one before). */
   fresh: boolean;
 }
@@ -145,6 +147,11 @@ class Connection {
       if (code < 200) continue;
       const body = head || code === 204 || code === 304 ? { bytes: Buffer.alloc(0) } : await this.body(headers, deadline, options.maxBodyBytes);
       if ('error' in body) return { ...body, began: true, response: undefined };
+      // The spec declares no size limit (decision no-declared-limits): a body over the suite's cap is not judged, never a defect; the connection is left.
+      if ('overflow' in body) {
+        this.closed = true;
+        return { notJudged: `answered ${code} with a body over --max-body ${options.maxBodyBytes} bytes; reading stopped and nothing of it was judged (raise --max-body to judge such a body)` };
+      }
       if (/\bclose\b/i.test(headers.connection ?? '')) this.closed = true;
       const decoded = decode(body.bytes, headers['content-encoding'], options.maxBodyBytes);
       if ('error' in decoded) return { error: decoded.error, began: true };
@@ -157,7 +164,7 @@ class Connection {
     return { error: began ? 'the connection closed in the middle of the answer' : 'the connection closed before an answer', began };
   }
 
-  private async body(headers: Record<string, string>, deadline: number, max: number): Promise<{ bytes: Buffer } | { error: string; timedOut?: boolean }> {
+  private async body(headers: Record<string, string>, deadline: number, max: number): Promise<{ bytes: Buffer } | { error: string; timedOut?: boolean } | { overflow: true }> {
     if (/\bchunked\b/i.test(headers['transfer-encoding'] ?? '')) {
       const chunks: Buffer[] = [];
       let size = 0;
@@ -181,7 +188,7 @@ class Connection {
             if (!(await this.more(deadline))) return this.cut(deadline, true) as { error: string };
           }
         }
-        if (size + length > max) return { error: `a body over --max-body ${max} bytes` };
+        if (size + length > max) return { overflow: true };
         while (this.buffer.length < line + 2 + length + 2) if (!(await this.more(deadline))) return this.cut(deadline, true) as { error: string };
         chunks.push(this.buffer.subarray(line + 2, line + 2 + length));
         size += length;
@@ -192,7 +199,7 @@ class Connection {
     if (declared !== undefined) {
       if (!/^\d+$/.test(declared)) return { error: `an invalid Content-Length (${JSON.stringify(declared.slice(0, 20))})` };
       const length = Number(declared);
-      if (length > max) return { error: `a body over --max-body ${max} bytes` };
+      if (length > max) return { overflow: true };
       while (this.buffer.length < length) if (!(await this.more(deadline))) return this.cut(deadline, true) as { error: string };
       const bytes = this.buffer.subarray(0, length);
       this.buffer = this.buffer.subarray(length);
@@ -200,7 +207,7 @@ class Connection {
     }
     // Neither: the body ends where the connection does (RFC 9112 §6.3, item 8).
     while (!this.closed) {
-      if (this.buffer.length > max) return { error: `a body over --max-body ${max} bytes` };
+      if (this.buffer.length > max) return { overflow: true };
       if (!(await this.more(deadline)) && !this.closed) return { error: 'no complete answer within --timeout on this connection', timedOut: true };
     }
     const bytes = this.buffer;

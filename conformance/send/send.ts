@@ -140,6 +140,7 @@ export function createSender(options: SenderOptions): Sender {
         const exchange: Exchange = { ...planned, seq: firstSeq + i, request: { method: planned.method, url: wire[i]!.recordedUrl, headers: wire[i]!.recorded } };
         if (planned.variant) exchange.variant = { ...planned.variant, fresh: outcome.fresh };
         if (outcome.response) exchange.response = outcome.response;
+        else if (outcome.notJudged !== undefined) exchange.notJudged = outcome.notJudged;
         else {
           exchange.transportError = outcome.error ?? 'no answer';
           if (outcome.timedOut) exchange.timedOut = true;

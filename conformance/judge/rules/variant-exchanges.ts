@@ -1,6 +1,6 @@
 import { VARIANT_KIND } from '../../plan/variants/variant-kinds.ts';
 import type { Exchange } from '../../types.ts';
-import { VERDICT_KINDS } from '../model/index.ts';
+import { COMPARING_KINDS, VERDICT_KINDS } from '../model/index.ts';
 import type { VerdictClaim } from '../rule.ts';
 
 /** The invariance variants among the exchanges whose kind files its findings under the check `check` (conformance/plan/variants/variant-kinds.ts). */
@@ -17,7 +17,15 @@ export function carriedBefore(exchange: Exchange, all: readonly Exchange[]): str
   return `${before.method} ${before.path} ${before.credential === 'full' ? 'with the full key' : before.credential === 'restricted' ? 'with the restricted key' : before.credential === 'none' ? 'without a key' : 'with an invalid key'} (${answer})`;
 }
 
-/** The claim of a variant rule: every kind of verdict the model gives on a variant whose kind files under `rule`. */
+/**
+ * What a derived request (a variant, the overlap batch) can break on its own: every kind of
+ * verdict but those that compare answers across the run (answer-stable, error-id-unique,
+ * list-items-unique), which the rules of those kinds report with the variant's label: a stale
+ * cache shows on whichever read comes third, variant or not.
+ */
+export const DERIVED_KINDS = VERDICT_KINDS.filter((kind) => !COMPARING_KINDS.has(kind));
+
+/** The claim of a variant rule: the kinds of DERIVED_KINDS the model gives on a variant whose kind files under `rule`. */
 export function variantClaim(rule: string): VerdictClaim {
-  return { kinds: VERDICT_KINDS, steps: ['variant'], where: (e) => e.variant !== undefined && VARIANT_KIND.get(e.variant.kind)?.check === rule };
+  return { kinds: DERIVED_KINDS, steps: ['variant'], where: (e) => e.variant !== undefined && VARIANT_KIND.get(e.variant.kind)?.check === rule };
 }

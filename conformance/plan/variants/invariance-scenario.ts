@@ -103,10 +103,21 @@ function variantRequest(cell: VariantCell, input: PlanInput, chain: number): Pla
 function idsFor(operation: Operation, cell: VariantCell, input: PlanInput): string[] {
   if (operation.pathParams.length === 0) return [];
   if (operation.operationId === GET_PROJECT_ENVIRONMENTS) return cell.resource === 'missing' ? missingValues(operation, input) : [encodeId(input.project)];
-  if (operation.operationId !== DELETE_SERVICE_ACCOUNT_TOKEN || !input.allowDelete) return missingValues(operation, input);
+  if (operation.operationId !== DELETE_SERVICE_ACCOUNT_TOKEN) return missingValues(operation, input);
+  return derivedDeleteIds(operation, cell.credential, input);
+}
+
+/**
+ * The ids of a delete derived from the plan's own (a variant, the overlap batch): a key that must
+ * be refused on a given token (so that getting past auth shows, as a success now and a 404 for
+ * the deletion step later), the full key on the unknown token of the primary account, as the
+ * unknown-token step sends it (so that the two compare), never on a token the run deletes.
+ */
+export function derivedDeleteIds(operation: Operation, credential: Credential, input: PlanInput): string[] {
+  if (!input.allowDelete) return missingValues(operation, input);
   const { primary, restrictedTargets } = allocateTokens(input.tokens);
-  const refused = cell.credential === 'none' || cell.credential === 'invalid' || (cell.credential === 'restricted' && input.forbidden.has(operation.operationId));
-  const target = cell.credential === 'restricted' ? restrictedTargets[0] : primary;
+  const refused = credential === 'none' || credential === 'invalid' || (credential === 'restricted' && input.forbidden.has(operation.operationId));
+  const target = credential === 'restricted' ? restrictedTargets[0] : primary;
   if (refused && target) return [encodeId(target.account), encodeId(target.token)];
   return primary ? [encodeId(primary.account), encodeId(input.missingToken)] : missingValues(operation, input);
 }
