@@ -113,7 +113,7 @@ function addModelVerdicts(rules: readonly Rule[], judged: Judgement[][], exchang
       const index = owner(verdict, exchange);
       if (index === undefined || switchedOff.has(rules[index]!.id)) continue;
       // A derived request (a variant, the overlap batch) never stands in for the plan's own: its findings may yet be dropped as the base's (base-twin.ts).
-      const defect = `${isDerived(exchange) ? `derived #${exchange.seq} ` : ''}${sameDefect(verdict, exchange)}`;
+      const defect = `${isDerived(exchange) && !COMPARING_KINDS.has(verdict.rule) ? `derived #${exchange.seq} ` : ''}${sameDefect(verdict, exchange)}`;
       const seen = reported.has(defect) || reported.has(`${index} ${group(exchange)}`);
       reported.add(defect);
       if (seen || (covered(exchange, rules[index]!.severity) && !COMPARING_KINDS.has(verdict.rule))) continue;
