@@ -240,6 +240,12 @@ export interface Report {
   roles: { tokens: { token: string; roles: string[] }[]; empty: { role: string; fill: string }[] };
   /** The identical reads repeated at the start, middle and end of the run, and the pause before the end. */
   repetitions: { reads: number; rounds: string[]; settleMs: number };
+  /**
+   * The invariance variants this run sent (issue 18), drawn from `seed`: each kind met every
+   * operation and credential class; sent in `chains` kept-alive connections; `overlap` requests
+   * sent at once. `sample` lists each variant in the order sent.
+   */
+  variants: { requests: number; chains: number; overlap: number; sample: { kind: string; operationId: string; credential: Credential; method: string; path: string }[] };
   /** Exchanges the suite did not judge, and why (a body over --max-body); never defects. */
   notJudged: { operationId: string; label: string; reason: string }[];
   /** Only with `timings: true`: wall time of the run. */

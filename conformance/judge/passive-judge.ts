@@ -43,7 +43,7 @@ export interface PassiveJudge {
 }
 
 /** The suite's Report, without what only a planned run has (seed, options, steps not run). */
-export type PassiveReport = Omit<Report, 'tool' | 'seed' | 'options' | 'stepsNotRun' | 'roles' | 'repetitions'> & { tool: 'flag-admin proxy'; findingsDropped: number };
+export type PassiveReport = Omit<Report, 'tool' | 'seed' | 'options' | 'stepsNotRun' | 'roles' | 'repetitions' | 'variants'> & { tool: 'flag-admin proxy'; findingsDropped: number };
 
 /**
  * What judges a passing exchange: the model of the contract (conformance/judge/model) on every
