@@ -92,6 +92,10 @@ async function sendPlan(requests: readonly PlannedRequest[], sender: Sender, ski
     // Invariance variants go one after another on one kept-alive connection; a batch, at once.
     const answers = chain !== undefined ? await sender.sendChain(requests.slice(seq, end), first) : await Promise.all(requests.slice(seq, end).map((planned, i) => sender.send(planned, first + i)));
     exchanges.push(...answers);
+    // A chain stops at a request that ran into the deadline: the rest of it was not sent.
+    if (answers.length < end - seq) {
+      skipped.push(...requests.slice(seq + answers.length, end).map(({ operationId, step, label, expects }) => ({ operationId, step, label, expects, reason: 'not sent: an earlier request on its kept-alive connection got no answer within --timeout', stopped: true })));
+    }
     seq = end;
     timedOut += answers.filter((e) => e.timedOut).length;
     overLimit += answers.filter((e) => !e.timedOut && e.responseBegan && e.transportError !== undefined).length;

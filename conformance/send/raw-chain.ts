@@ -1,4 +1,5 @@
-import { connect, type Socket } from 'node:net';
+import { connect, isIP, type Socket } from 'node:net';
+import { connect as tlsConnect } from 'node:tls';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import type { RecordedResponse } from '../types.ts';
 
@@ -33,7 +34,8 @@ const MAX_HEADER_BYTES = 16 * 1024;
  * until close). Bytes that arrive beyond an answer's framing belong to no answer: the next
  * request's outcome says so (a HEAD answered with a body spills so). Where the server closes the
  * connection (Connection: close is allowed after any answer, RFC 9112 §9.6), the next request
- * goes on a fresh one. Bounded: one deadline per request, at most maxBodyBytes of a body.
+ * goes on a fresh one. Bounded: one deadline per request, at most maxBodyBytes of a body, and
+ * the chain stops at the first request that ran into its deadline (fewer outcomes than requests).
  * undici cannot do this: it hides which connection a request went on, and reuses or drops
  * connections by its own rules.
  */
@@ -57,6 +59,8 @@ export async function sendChain(origin: URL, requests: readonly RawRequest[], op
         sentFresh = true;
       }
       outcomes.push({ ...outcome, fresh: sentFresh });
+      // A request held for the whole deadline ends the chain: the run's wall time stays bounded (the rest is reported as not sent).
+      if (outcome.timedOut) break;
       if (outcome.error !== undefined) {
         connection!.destroy();
         connection = undefined;
@@ -77,7 +81,9 @@ class Connection {
   leftover = false;
 
   constructor(origin: URL) {
-    this.socket = connect(Number(origin.port || 80), origin.hostname.replace(/^\[|\]$/g, ''));
+    const host = origin.hostname.replace(/^\[|\]$/g, '');
+    // An https target gets TLS with the certificate checked, as undici does for the rest of the run.
+    this.socket = origin.protocol === 'https:' ? tlsConnect({ host, port: Number(origin.port || 443), ...(isIP(host) ? {} : { servername: host }) }) : connect(Number(origin.port || 80), host);
     this.socket.on('data', (chunk: Buffer) => {
       this.buffer = Buffer.concat([this.buffer, chunk]);
       this.wake();

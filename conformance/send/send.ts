@@ -22,7 +22,7 @@ export interface SenderOptions {
 
 export interface Sender {
   send(planned: PlannedRequest, seq: number): Promise<Exchange>;
-  /** Sends requests one after another on one kept-alive connection (invariance variants): seq numbers from firstSeq on. */
+  /** Sends requests one after another on one kept-alive connection (invariance variants): seq numbers from firstSeq on; stops after one that ran into the deadline. */
   sendChain(chain: readonly PlannedRequest[], firstSeq: number): Promise<Exchange[]>;
   /** Whether the target still answers at all (any HTTP response to `GET /`), tried a few times. */
   alive(): Promise<boolean>;
@@ -135,7 +135,7 @@ export function createSender(options: SenderOptions): Sender {
       const origin = new URL(options.baseUrl);
       const prefix = origin.pathname.replace(/\/$/, '');
       const outcomes = await sendChain(origin, wire.map((w, i) => ({ method: chain[i]!.method, path: prefix + w.url.slice(options.baseUrl.length), headers: [['host', origin.host], ...w.headers] })), options);
-      return chain.map((planned, i): Exchange => {
+      return chain.slice(0, outcomes.length).map((planned, i): Exchange => {
         const outcome = outcomes[i]!;
         const exchange: Exchange = { ...planned, seq: firstSeq + i, request: { method: planned.method, url: wire[i]!.recordedUrl, headers: wire[i]!.recorded } };
         if (planned.variant) exchange.variant = { ...planned.variant, fresh: outcome.fresh };
