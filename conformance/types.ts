@@ -77,7 +77,7 @@ export interface PlannedRequest {
   /**
    * An invariance variant (issue 18): the request differs from the one it was made from only in
    * what the contract does not name, and is judged by the same allowed answers. Variants with the
-   * same chain number go one after another on one kept-alive connection (conformance/send/raw-chain.ts).
+   * same chain number go one after another on one kept-alive connection (conformance/send/send-chain.ts).
    */
   /** `fresh`, once sent: it went on a connection of its own (the chain's first, or the server had closed the one before). */
   variant?: { kind: VariantKind; chain: number; fresh?: boolean };

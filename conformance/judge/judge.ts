@@ -1,7 +1,7 @@
 import { failed, parsedBodyOf, type FindingDraft, type Judgement, type Rule, type RuleContext } from './rule.ts';
 import { goneOrDefect } from './token-history.ts';
 import { carriedBefore } from './rules/variant-exchanges.ts';
-import { isDerived, withoutBaseDefects } from './base-twin.ts';
+import { isDerived, withoutBaseDefects } from './without-base-defects.ts';
 import { modelCredentialOf } from './judge-with-model.ts';
 import { COMPARING_KINDS, type Verdict } from './model/index.ts';
 import { curlLine } from '../report/curl-line.ts';
@@ -112,7 +112,7 @@ function addModelVerdicts(rules: readonly Rule[], judged: Judgement[][], exchang
     for (const verdict of verdicts.get(exchange.seq) ?? []) {
       const index = owner(verdict, exchange);
       if (index === undefined || switchedOff.has(rules[index]!.id)) continue;
-      // A derived request (a variant, the overlap batch) never stands in for the plan's own: its findings may yet be dropped as the base's (base-twin.ts).
+      // A derived request (a variant, the overlap batch) never stands in for the plan's own: its findings may yet be dropped as the base's (without-base-defects.ts).
       const defect = `${isDerived(exchange) && !COMPARING_KINDS.has(verdict.rule) ? `derived #${exchange.seq} ` : ''}${sameDefect(verdict, exchange)}`;
       const seen = reported.has(defect) || reported.has(`${index} ${group(exchange)}`);
       reported.add(defect);

@@ -7,7 +7,7 @@ import { keyPlaceholder } from '../report/curl-line.ts';
 import { nearMissValue } from '../plan/near-miss/key-near-misses.ts';
 import type { Credential, Exchange, PlannedRequest } from '../types.ts';
 import { SUITE_USER_AGENT, VARIANT_KIND } from '../plan/variants/variant-kinds.ts';
-import { sendChain } from './raw-chain.ts';
+import { sendChain } from './send-chain.ts';
 
 export interface SenderOptions {
   /** Origin and path prefix, without a trailing slash. */

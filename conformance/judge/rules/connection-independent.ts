@@ -4,7 +4,7 @@ import { carriedBefore } from './variant-exchanges.ts';
 /**
  * Spec decision requests-independent: an answer depends on its own request, never on what the
  * connection carried before. The invariance variants go in chains on kept-alive connections
- * (conformance/send/raw-chain.ts); each must get exactly one well-formed answer. What the answer
+ * (conformance/send/send-chain.ts); each must get exactly one well-formed answer. What the answer
  * says is the model's to judge (filed under the variant's own check, its message naming what
  * the connection carried before); this check owns the framing.
  */

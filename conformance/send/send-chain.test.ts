@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { gzipSync } from 'node:zlib';
 import type { RunningServer } from '../../src/mock/index.ts';
 import { serveSocket, frame } from '../test/serve-socket.ts';
-import { sendChain, type RawRequest } from './raw-chain.ts';
+import { sendChain, type RawRequest } from './send-chain.ts';
 
 let server: RunningServer | undefined;
 afterEach(async () => {
