@@ -21,6 +21,16 @@ enableCompileCache?.();
 // In a checkout this runs the TypeScript sources (Node >= 22.18 strips types). Installed as a
 // package, Node strips no types under node_modules, so it runs the JavaScript of the prepack build.
 const entry = import.meta.url.includes('/node_modules/') ? '../dist/src/cli/main.js' : '../src/cli/main.ts';
+// Installed from a git URL, npm builds nothing (the build runs on `npm pack`): say what to install instead of a stack trace.
+// The CommonJS module: an ESM import of node:fs builds its whole namespace (fs/promises, streams, watchers).
+if (!process.getBuiltinModule('node:fs').existsSync(new URL(entry, import.meta.url))) {
+  process.stderr.write(
+    'flag-admin: this copy of flag-admin-contract has no built JavaScript (' + new URL(entry, import.meta.url).pathname + ' is missing):\n' +
+      'it was installed from its sources (a git URL?), which npm does not build. Install the tarball that `npm pack` makes\n' +
+      'in a checkout of the kit instead (docs/conformance-reports.md, "In CI").\n',
+  );
+  process.exit(2);
+}
 const { main } = await import(entry);
 
 process.exitCode = await main(process.argv.slice(2));

@@ -1,4 +1,5 @@
-import { loadContract, type Contract } from '../src/contract/index.ts';
+import { resolve } from 'node:path';
+import { DEFAULT_SPEC_FILE, loadContract, type Contract } from '../src/contract/index.ts';
 import { RULE_IDS } from './judge/registry.ts';
 import { UsageError } from './errors.ts';
 import { generatedId } from './plan/generated-ids.ts';
@@ -34,7 +35,7 @@ export async function resolveOptions(options: ConformanceOptions): Promise<Resol
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   // A ContractError from here (bad spec) propagates: the CLI prints it and exits 2.
-  const contract = options.contract ?? (await loadContract({ specFile: options.specFile }));
+  const contract = options.contract ?? (await loadSpec(options.specFile));
   const known = new Set(contract.operations.map((o) => o.operationId));
   const forbidden = [...(options.forbidden ?? DEFAULT_FORBIDDEN)];
   for (const id of forbidden) {
@@ -76,6 +77,19 @@ export async function resolveOptions(options: ConformanceOptions): Promise<Resol
       seed,
     },
   };
+}
+
+/**
+ * The contract to judge by. The kit's own spec is not validated again (the test suite validates
+ * it, as the mock relies on) and is read from spec/openapi.parsed.json when that was made from
+ * exactly its text (src/contract/parsed-spec.ts; a test keeps the two in step), so a run does
+ * not import swagger-parser (~100 ms of a ~500 ms run). Any other --spec is validated, so a bad one exits 2
+ * naming its file and pointer. Validators are compiled on first use: a run compiles only those of
+ * the statuses its target answers (the strict ones only with --strict).
+ */
+function loadSpec(specFile: string | undefined): Promise<Contract> {
+  const own = specFile === undefined || resolve(specFile) === DEFAULT_SPEC_FILE;
+  return loadContract({ specFile: specFile ?? DEFAULT_SPEC_FILE, validate: !own, lazyValidators: true });
 }
 
 function normalizeBaseUrl(text: string): string {

@@ -12,7 +12,7 @@ import { createRedactor } from './report/secret-redactor.ts';
 import { judgeWithModel } from './judge/judge-with-model.ts';
 import { nearMissValue } from './plan/near-miss/key-near-misses.ts';
 import { createSender, type Sender } from './send/send.ts';
-import { fullKeyRefusal, silentTargetMessage } from './report/setup-problems.ts';
+import { fullKeyRefusal, notThisApi, restrictedKeyHint, silentTargetMessage, tokensGoneHint } from './report/setup-problems.ts';
 import type { Exchange, PlannedRequest, Report, SkippedStep } from './types.ts';
 
 /**
@@ -39,7 +39,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
   const skipped = [...plan.skipped];
   let sent: { exchanges: Exchange[]; problem?: RunProblem };
   try {
-    sent = await sendPlan(plan.requests, sender, skipped, run.baseUrl, run.timeoutMs);
+    sent = await sendPlan(plan.requests, sender, skipped, run);
     const why = randomPhaseOff(run, sent.problem, sent.exchanges.length < plan.requests.length);
     if (why) skipped.push(...run.contract.operations.map((o) => ({ operationId: o.operationId, step: 'random-step' as const, label: 'random sequences', expects: [], reason: why })));
     else {
@@ -56,14 +56,30 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
   const keyForms = [run.keys.full, ...run.plan.keyNearMisses.map((v) => nearMissValue(run.keys.full, v)).filter((k) => k.length >= Math.min(4, run.keys.full.length))];
   const redact = createRedactor([...keyForms, ...run.keys.restricted, ...secretsSeen(exchanges, run.contract.secretProperties)]);
   const excerpt = { secretProperties: run.contract.secretProperties, redact };
-  const notRun = problem ? `not judged: ${problem.kind === 'unreachable' ? 'the target is unreachable' : 'the full-access key was refused'} (a set-up problem)` : undefined;
+  const notRun = problem ? `not judged: ${NOT_RUN[problem.kind]} (a set-up problem)` : undefined;
   // The random phase judged its own exchanges as it went, on its own state (random-sequence-conformant).
   const verdicts = judgeWithModel(run.plan, exchanges.filter((e) => e.step !== 'random-step'));
   const results = judge(RULES, exchanges, skipped, { contract: run.contract, strict: run.strict, all: exchanges, excerpt, verdicts, secrets: { keys: [{ value: run.keys.full, name: 'the full-access key' }, ...run.keys.restricted.map((value, i) => ({ value, name: `restricted key ${i + 1}` }))] } }, run.skipChecks, notRun);
   const coverage = buildCoverage(run.contract, exchanges, skipped, results.nonConformant);
-  const findings = redactFindings(results.findings, redact);
-  return buildReport(run, { ...results, findings }, coverage, skipped, exchanges, problem, options.timings ? { durationMs: Math.round(performance.now() - started) } : undefined);
+  // Likely set-up causes the answers point at, each with the findings it may explain.
+  const hints = problem ? [] : [restrictedKeyHint(exchanges), tokensGoneHint(exchanges, run.plan.tokens)].filter((h) => h !== undefined);
+  const causeOf = (i: number) => hints.find((h) => h.covers(results.findingExchanges[i]!))?.kind;
+  const findings = redactFindings(results.findings, redact).map((f, i) => {
+    const cause = causeOf(i);
+    return cause ? { ...f, likelyCause: cause } : f;
+  });
+  const shown = hints.map(({ kind, message }) => ({ kind, message: redact(message), explains: findings.filter((f) => f.likelyCause === kind).length }));
+  // A set-up problem quotes what the target answered: redacted like everything else it sent.
+  const redactedProblem = problem && { ...problem, message: redact(problem.message) };
+  return buildReport(run, { ...results, findings }, coverage, skipped, exchanges, redactedProblem, options.timings ? { durationMs: Math.round(performance.now() - started) } : undefined, shown);
 }
+
+/** What "not judged" says of a run a set-up problem stopped. */
+const NOT_RUN: Record<RunProblem['kind'], string> = {
+  unreachable: 'the target is unreachable',
+  'full-key-refused': 'the full-access key was refused',
+  'not-this-api': 'the base URL does not look like this API',
+};
 
 /** Why the random phase does not run, if it does not. */
 function randomPhaseOff(run: ResolvedRun, problem: RunProblem | undefined, planCut: boolean): string | undefined {
@@ -75,7 +91,8 @@ function randomPhaseOff(run: ResolvedRun, problem: RunProblem | undefined, planC
 }
 
 /** Sends the plan in order; stops early (the rest listed as not sent) when the target stops answering or the key is refused. */
-async function sendPlan(requests: readonly PlannedRequest[], sender: Sender, skipped: SkippedStep[], baseUrl: string, timeoutMs: number): Promise<{ exchanges: Exchange[]; problem?: RunProblem }> {
+async function sendPlan(requests: readonly PlannedRequest[], sender: Sender, skipped: SkippedStep[], run: ResolvedRun): Promise<{ exchanges: Exchange[]; problem?: RunProblem }> {
+  const { baseUrl, timeoutMs } = run;
   const exchanges: Exchange[] = [];
   const notSent = (from: number, reason: string) => skipped.push(...requests.slice(from).map(({ operationId, step, label, expects }) => ({ operationId, step, label, expects, reason, stopped: true })));
   let timedOut = 0;
@@ -104,6 +121,11 @@ async function sendPlan(requests: readonly PlannedRequest[], sender: Sender, ski
       // Not one answer, not even to GET /: nothing can be judged (exit 3).
       notSent(0, 'no answer: the target is unreachable (a set-up problem, see above)');
       return { exchanges: [], problem: { kind: 'unreachable', message: silentTargetMessage(baseUrl, dropped, timeoutMs) } };
+    }
+    const elsewhere = notThisApi(exchanges, requests[seq], run.contract, baseUrl);
+    if (elsewhere) {
+      notSent(seq, 'not sent: the base URL does not look like this API (a set-up problem, see above)');
+      return { exchanges, problem: { kind: 'not-this-api', message: elsewhere } };
     }
     const refusal = fullKeyRefusal(exchanges, requests[seq]);
     if (refusal) {

@@ -176,6 +176,23 @@ export interface Finding {
   curl: string;
   /** For a random sequence (--random-steps): every request of it and the state it needs, to send again in order. */
   sequence?: { seed: string; setup: string[]; steps: string[]; shrunkFrom: number };
+  /**
+   * The other reading of the same evidence, when it is not a defect of the server: e.g. a given
+   * token answered 404 may have been deleted before the run. Shown in full, beside the message.
+   */
+  alsoPossible?: string;
+  /** The set-up hint (Report.hints) that may explain this finding. */
+  likelyCause?: SetupHint['kind'];
+}
+
+/**
+ * A likely set-up cause the run's answers point at, which does not stop the run (the answers
+ * cannot rule out a defect): shown first, once. `explains`: how many findings it may account for.
+ */
+export interface SetupHint {
+  kind: 'full-key-restricted' | 'tokens-gone';
+  message: string;
+  explains: number;
 }
 
 export type CheckOutcome = 'passed' | 'failed' | 'not checked';
@@ -229,7 +246,9 @@ export interface Report {
    * judged; `problem` says why and what to fix.
    */
   verdict: 'conformant' | 'not conformant' | 'set-up problem' | 'unreachable';
-  problem?: { kind: 'unreachable' | 'full-key-refused'; message: string };
+  problem?: { kind: 'unreachable' | 'full-key-refused' | 'not-this-api'; message: string };
+  /** Likely set-up causes of some findings (a restricted key given as the full one, tokens gone before the run); first in the console. */
+  hints?: SetupHint[];
   summary: { requests: number; errors: number; warnings: number; checksFailed: number; checksNotChecked: number };
   checks: CheckResultRow[];
   findings: Finding[];

@@ -1,5 +1,5 @@
 import { failed, parsedBodyOf, type FindingDraft, type Judgement, type Rule, type RuleContext } from './rule.ts';
-import { goneOrDefect } from './token-history.ts';
+import { goneBeforeRun, goneOrDefect } from './token-history.ts';
 import { carriedBefore } from './rules/variant-exchanges.ts';
 import { isDerived, withoutBaseDefects } from './without-base-defects.ts';
 import { modelCredentialOf } from './judge-with-model.ts';
@@ -11,6 +11,8 @@ import type { CheckOutcome, CheckResultRow, Exchange, Finding, Severity, Skipped
 export interface JudgeResults {
   rows: CheckResultRow[];
   findings: Finding[];
+  /** The exchange each finding is about, by the finding's index (for set-up hints). */
+  findingExchanges: Exchange[];
   /** Sequence numbers of exchanges a response-level rule failed: their coverage cell is "not conformant". */
   nonConformant: ReadonlySet<number>;
 }
@@ -64,7 +66,7 @@ export function judge(rules: readonly Rule[], exchanges: readonly Exchange[], sk
       a.draft.exchange.seq - b.draft.exchange.seq ||
       (a.draft.instancePointer ?? '').localeCompare(b.draft.instancePointer ?? ''),
   );
-  return { rows, findings: found.map(({ rule, draft }) => toFinding(rule, draft, context)), nonConformant };
+  return { rows, findings: found.map(({ rule, draft }) => toFinding(rule, draft, context)), findingExchanges: found.map(({ draft }) => draft.exchange), nonConformant };
 }
 
 /**
@@ -128,6 +130,7 @@ function addModelVerdicts(rules: readonly Rule[], judged: Judgement[][], exchang
           ...(verdict.schemaPointer !== undefined ? { schemaPointer: verdict.schemaPointer } : {}),
           ...(verdict.instancePointer !== undefined ? { instancePointer: verdict.instancePointer } : {}),
           ...(verdict.contradicts !== undefined ? { contradicts: verdict.contradicts } : {}),
+          ...(verdict.rule === 'resource-exists' && exchange.token ? { alsoPossible: goneBeforeRun(exchange.token) } : {}),
         }),
       );
     }
@@ -193,5 +196,6 @@ function toFinding(rule: Rule, draft: FindingDraft, context: RuleContext): Findi
     ...(draft.instancePointer !== undefined ? { instancePointer: draft.instancePointer } : {}),
     curl: curlLine(exchange.request, exchange.credential, exchange.keyVariant, exchange.keyIndex),
     ...(draft.sequence ? { sequence: draft.sequence } : {}),
+    ...(draft.alsoPossible !== undefined ? { alsoPossible: draft.alsoPossible } : {}),
   };
 }

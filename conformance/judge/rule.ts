@@ -36,6 +36,8 @@ export interface FindingDraft {
   sequence?: Finding['sequence'];
   /** The earlier exchange (its seq) the answer contradicts, for findings that compare answers. */
   contradicts?: number;
+  /** The other reading of the same evidence, when it is not a defect (Finding.alsoPossible). */
+  alsoPossible?: string;
 }
 
 export type Judgement =

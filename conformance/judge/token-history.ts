@@ -12,8 +12,13 @@ export function earlierStep(all: readonly Exchange[], before: Exchange, step: St
  * one the server failed to find or delete. Findings say what was observed and name both readings.
  */
 export function goneOrDefect(token: TokenRef | undefined, defect: string): string {
+  return `Either ${defect}, or ${goneBeforeRun(token)}; the answers cannot tell which.`;
+}
+
+/** The other reading of a 404 for a given token, on its own: the finding's `alsoPossible`, shown in full beside the message. */
+export function goneBeforeRun(token: TokenRef | undefined): string {
   const name = token ? `token ${token.account}/${token.token}` : 'the token';
-  return `Either ${defect}, or ${name} no longer existed when the run started (deleted by an earlier run or by hand: pass fresh disposable --token values); the answers cannot tell which.`;
+  return `${name} no longer existed when the run started (deleted by an earlier run or by hand: pass fresh disposable --token values)`;
 }
 
 /**

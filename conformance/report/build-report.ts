@@ -3,7 +3,7 @@ import { REPEAT_ROUNDS } from '../plan/scenarios/repeat-reads.ts';
 import { allocateTokens, describeRoles } from '../plan/scenarios/token-allocation.ts';
 import type { JudgeResults } from '../judge/judge.ts';
 import type { ResolvedRun } from '../resolve-options.ts';
-import type { CoverageRow, Exchange, Report, SkippedStep } from '../types.ts';
+import type { CoverageRow, Exchange, Report, SetupHint, SkippedStep } from '../types.ts';
 
 export type RunProblem = NonNullable<Report['problem']>;
 
@@ -20,7 +20,7 @@ export function problemReport(target: string, message: string): ProblemReport {
 }
 
 /** The report: everything in it is derived from the options and the target's answers, nothing from the clock unless `timings`. */
-export function buildReport(run: ResolvedRun, results: JudgeResults, coverage: CoverageRow[], skipped: readonly SkippedStep[], exchanges: readonly Exchange[], problem: RunProblem | undefined, timings?: { durationMs: number }): Report {
+export function buildReport(run: ResolvedRun, results: JudgeResults, coverage: CoverageRow[], skipped: readonly SkippedStep[], exchanges: readonly Exchange[], problem: RunProblem | undefined, timings?: { durationMs: number }, hints: readonly SetupHint[] = []): Report {
   const requests = exchanges.length;
   const info = (run.contract.rawDocument.info ?? {}) as { title?: unknown; version?: unknown };
   const errors = results.findings.filter((f) => f.severity === 'error').length;
@@ -49,6 +49,7 @@ export function buildReport(run: ResolvedRun, results: JudgeResults, coverage: C
     },
     verdict: problem ? (problem.kind === 'unreachable' ? 'unreachable' : 'set-up problem') : errors > 0 ? 'not conformant' : 'conformant',
     ...(problem ? { problem } : {}),
+    ...(hints.length > 0 ? { hints: [...hints] } : {}),
     summary: {
       requests,
       errors,

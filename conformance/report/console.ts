@@ -1,4 +1,5 @@
-import type { CheckOutcome, Finding, Report } from '../types.ts';
+import type { CheckOutcome, Finding, Report, SetupHint } from '../types.ts';
+import { groupFindings, type FindingGroup } from './group-findings.ts';
 import { abbreviateLongWords, printable, styler, type Style } from './terminal-text.ts';
 
 const MARK: Record<CheckOutcome, string> = { passed: 'pass', failed: 'FAIL', 'not checked': 'not checked' };
@@ -22,6 +23,9 @@ export function renderConsole(report: Report, options: ConsoleOptions = {}): str
   const operations = [...new Set(report.coverage.map((c) => c.operationId))];
   const lines: string[] = [];
   lines.push(safe(`flag-admin check ${report.target}`));
+  // The likely cause first, once: a set-up problem (nothing judged) or a hint (the findings stand).
+  if (report.problem) lines.push(paint('red', safe(`SET-UP PROBLEM: ${report.problem.message}`)));
+  for (const hint of report.hints ?? []) lines.push(paint('yellow', safe(`LIKELY CAUSE: ${hint.message}`)));
   lines.push(safe(`spec ${report.spec.file} (${report.spec.title} ${report.spec.version})`));
   lines.push(
     safe(`seed ${JSON.stringify(report.seed)}; project ${JSON.stringify(report.options.project)}; missing project ${JSON.stringify(report.options.missingProject)}${report.options.missingProjectGenerated ? ' (generated from the seed)' : ''}${report.options.randomSteps > 0 ? `; ${report.options.randomSteps} random steps from the seed` : ''}`),
@@ -30,11 +34,11 @@ export function renderConsole(report: Report, options: ConsoleOptions = {}): str
   if (report.problem) {
     // Nothing was judged: the problem and what to fix, not a table of checks that did not run (issue 13, item 11).
     lines.push('');
-    lines.push(paint('red', safe(`SET-UP PROBLEM: ${report.problem.message}`)));
-    lines.push('');
     lines.push(paint('bold', paint('red', `SET-UP PROBLEM: ${report.summary.requests} request(s) sent, nothing judged; fix the set-up and run again`)));
     return `${lines.join('\n')}\n`;
   }
+  const summarized = (report.hints ?? []).filter((h) => SUMMARIZED.has(h.kind) && h.explains > 0);
+  if (summarized.length > 0) return renderAroundCause(report, summarized, lines, safe, paint, options);
   lines.push('');
   lines.push('Roles');
   for (const t of report.roles.tokens) lines.push(safe(`  token ${t.token}: ${t.roles.join(', ') || 'no role'}`));
@@ -61,8 +65,10 @@ export function renderConsole(report: Report, options: ConsoleOptions = {}): str
 
   if (report.findings.length > 0) {
     lines.push('');
-    lines.push(`Findings: ${report.summary.errors} error(s), ${report.summary.warnings} warning(s)`);
-    report.findings.forEach((finding, i) => lines.push(...renderFinding(finding, i + 1, (text) => shorten(safe(text)), paint)));
+    const groups = groupFindings(report.findings);
+    const alike = groups.length < report.findings.length ? ` (${groups.length} distinct: identical findings shown once, with a count)` : '';
+    lines.push(`Findings: ${report.summary.errors} error(s), ${report.summary.warnings} warning(s)${alike}`);
+    groups.forEach((group, i) => lines.push(...renderGroup(group, i + 1, (text) => shorten(safe(text)), paint)));
   }
 
   lines.push('');
@@ -90,17 +96,77 @@ export function renderConsole(report: Report, options: ConsoleOptions = {}): str
   }
 
   lines.push('');
+  lines.push(summaryLine(report, paint, options));
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * Hints whose findings the console sums up under the cause instead of listing: a key without
+ * some permissions makes most of a run's findings one cause (every 403), while a token gone
+ * before the run is a finding or two that each need their own reading.
+ */
+const SUMMARIZED: ReadonlySet<SetupHint['kind']> = new Set(['full-key-restricted']);
+
+/**
+ * The console of a run whose findings mostly follow from a likely set-up cause: the findings it
+ * may explain counted per rule with one way to reproduce, the others in full, and the verdict;
+ * the tables (checks, coverage, what was not sent) are in the JSON and JUnit reports.
+ */
+function renderAroundCause(report: Report, hints: readonly SetupHint[], lines: string[], safe: (text: string) => string, paint: (style: Style, text: string) => string, options: ConsoleOptions): string {
+  const short = (text: string) => shorten(safe(text));
+  for (const hint of hints) {
+    const explained = report.findings.filter((f) => f.likelyCause === hint.kind);
+    const perRule = new Map<string, number>();
+    for (const f of explained) perRule.set(f.checkId, (perRule.get(f.checkId) ?? 0) + 1);
+    lines.push('');
+    lines.push(`Findings that may follow from it: ${explained.length} (${[...perRule].map(([id, n]) => `${id} ${n}`).join(', ')})`);
+    const first = explained[0]!;
+    lines.push(short(`  e.g. ${first.message}`));
+    lines.push(short(`  reproduce: ${first.curl}`));
+  }
+  const others = report.findings.filter((f) => !hints.some((h) => h.kind === f.likelyCause));
+  if (others.length > 0) {
+    lines.push('');
+    lines.push(`Other findings: ${others.length}`);
+    groupFindings(others).forEach((group, i) => lines.push(...renderGroup(group, i + 1, short, paint)));
+  }
+  lines.push('');
+  lines.push('The checks table, coverage and what was not checked or sent: in the JSON and JUnit reports (--json, --junit), and here once the set-up is fixed.');
+  lines.push('');
+  lines.push(summaryLine(report, paint, options));
+  return `${lines.join('\n')}\n`;
+}
+
+function summaryLine(report: Report, paint: (style: Style, text: string) => string, options: ConsoleOptions): string {
   const time = report.durationMs === undefined ? '' : ` in ${report.durationMs} ms`;
   const notRunFails = options.failOnNotChecked && report.summary.checksNotChecked > 0 && report.verdict === 'conformant';
   const verdict = notRunFails ? 'NOT CONFORMANT (checks not run, --fail-on-not-checked)' : report.verdict === 'conformant' ? 'CONFORMANT' : 'NOT CONFORMANT';
   const summary = `${verdict}: ${report.summary.requests} requests${time}, ${report.summary.errors} error(s), ${report.summary.warnings} warning(s), ${report.summary.checksNotChecked} check(s) not checked`;
-  lines.push(paint('bold', paint(verdict === 'CONFORMANT' ? 'green' : 'red', summary)));
-  return `${lines.join('\n')}\n`;
+  return paint('bold', paint(verdict === 'CONFORMANT' ? 'green' : 'red', summary));
 }
 
-function renderFinding(finding: Finding, n: number, safe: (text: string) => string, paint: (style: Style, text: string) => string): string[] {
+/**
+ * A group of identical findings (group-findings.ts): the first in full, the other examples by
+ * their request and curl line, and how many more there are; a group of one is the finding.
+ */
+function renderGroup(group: FindingGroup, n: number, safe: (text: string) => string, paint: (style: Style, text: string) => string): string[] {
+  const [first, ...others] = group.examples;
+  const count = group.count > 1 ? ` (${group.count} findings alike)` : '';
+  const lines = renderFinding(first!, n, safe, paint, { operations: group.operationIds.join(', '), count });
+  if (others.length === 0) return lines;
+  lines.push(safe(`   alike, e.g.:`));
+  for (const other of others) {
+    lines.push(safe(`   - ${other.request.method} ${other.request.url}${other.response ? ` -> ${other.response.status}` : ''}`));
+    lines.push(safe(`     reproduce: ${other.curl}`));
+  }
+  const rest = group.count - group.examples.length;
+  if (rest > 0) lines.push(safe(`   … and ${rest} more alike (every one in the JSON report)`));
+  return lines;
+}
+
+function renderFinding(finding: Finding, n: number, safe: (text: string) => string, paint: (style: Style, text: string) => string, group?: { operations: string; count: string }): string[] {
   const severity = paint(finding.severity === 'error' ? 'red' : 'yellow', `[${finding.severity}]`);
-  const lines = ['', `${n}. ${severity} ${safe(`${finding.checkId} on ${finding.operationId}: ${finding.title}`)}`, safe(`   ${finding.message}`)];
+  const lines = ['', `${n}. ${severity} ${safe(`${finding.checkId} on ${group?.operations ?? finding.operationId}: ${finding.title}${group?.count ?? ''}`)}`, safe(`   ${finding.message}`)];
   lines.push(safe(`   expected: ${finding.expected}`));
   lines.push(safe(`   got:      ${finding.got}`));
   if (finding.instancePointer !== undefined) lines.push(safe(`   at:       ${finding.instancePointer || '(root)'} in the body`));
@@ -109,6 +175,7 @@ function renderFinding(finding: Finding, n: number, safe: (text: string) => stri
   if (finding.response) {
     lines.push(safe(`   response: ${finding.response.status}${finding.response.contentType ? ` ${finding.response.contentType}` : ''}${finding.response.excerpt ? ` ${finding.response.excerpt}` : ''}`));
   }
+  if (finding.alsoPossible !== undefined) lines.push(safe(`   or:       ${finding.alsoPossible}`));
   lines.push(safe(`   reproduce: ${finding.curl}`));
   const sequence = finding.sequence;
   if (sequence) {

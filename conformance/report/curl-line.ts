@@ -1,13 +1,8 @@
+import { KEY_VARIABLES } from '../key-variables.ts';
 import { keyExpansion, type KeyNearMiss } from '../plan/near-miss/key-near-misses.ts';
 import type { Credential, RecordedRequest } from '../types.ts';
 
-/** The environment variables a curl line reads the keys from (the same the CLI reads). */
-export const KEY_VARIABLES: Readonly<Record<Credential, string | undefined>> = {
-  none: undefined,
-  invalid: undefined,
-  full: 'FLAG_ADMIN_API_KEY',
-  restricted: 'FLAG_ADMIN_RESTRICTED_KEY',
-};
+export { KEY_VARIABLES };
 
 /**
  * How a key appears in recorded headers, findings and curl lines: the variable that holds it,

@@ -1,5 +1,6 @@
 import type { ProblemReport } from './build-report.ts';
 import type { Finding, Report } from '../types.ts';
+import { groupFindings, type FindingGroup } from './group-findings.ts';
 
 /** What the JUnit rendering reads of a report: the suite's, or the proxy's (which has no plan). */
 export type JunitInput = Pick<Report, 'target' | 'problem' | 'checks' | 'findings' | 'coverage' | 'summary' | 'operationDurationsMs' | 'durationMs'> & { tool?: string };
@@ -32,11 +33,13 @@ export function renderJunit(report: JunitInput | ProblemReport): string {
       const open = `    <testcase classname="${xml(operationId)}" name="${xml(`${check.checkId} (${check.severity}): ${check.title}`)}"`;
       if (cell.outcome === 'not checked') return [`${open}>\n      <skipped message="${xml(cell.reason ?? '')}"/>\n    </testcase>`];
       if (cell.outcome === 'passed') return [`${open}/>`];
-      const details = findings.map(describe).join('\n\n');
+      // Identical findings (same rule, same cause) once, with a count (group-findings.ts).
+      const groups = groupFindings(findings);
+      const details = groups.map(describeGroup).join('\n\n');
       if (check.severity === 'error') {
-        return [`${open}>\n      <failure message="${xml(findings[0]?.message ?? check.title)}" type="${xml(check.checkId)}">${xml(details)}</failure>\n    </testcase>`];
+        return [`${open}>\n      <failure message="${xml(groups[0] ? headline(groups[0]) : check.title)}" type="${xml(check.checkId)}">${xml(details)}</failure>\n    </testcase>`];
       }
-      const properties = findings.map((f) => `        <property name="warning" value="${xml(f.message)}"/>`).join('\n');
+      const properties = groups.map((g) => `        <property name="warning" value="${xml(headline(g))}"/>`).join('\n');
       return [`${open}>\n      <properties>\n${properties}\n      </properties>\n      <system-out>${xml(`warning\n${details}`)}</system-out>\n    </testcase>`];
     });
     const count = (pattern: string) => cases.filter((c) => c.includes(pattern)).length;
@@ -59,6 +62,7 @@ function runSuite(report: Report): string {
   const property = (name: string, value: string) => `      <property name="${xml(name)}" value="${xml(value)}"/>`;
   const properties = [
     property('seed', report.seed),
+    ...(report.hints ?? []).map((h) => property('likely cause', h.message)),
     property('projects', report.options.projects.join(', ')),
     ...report.roles.tokens.map((t) => property(`role ${t.token}`, t.roles.join(', ') || 'none')),
     ...report.roles.empty.map((e) => property(`role ${e.role}`, `empty; would be filled by ${e.fill}`)),
@@ -84,6 +88,23 @@ function seconds(ms: number): string {
   return (ms / 1000).toFixed(3);
 }
 
+/** A group's first message, and how many findings it stands for. */
+function headline(group: FindingGroup): string {
+  return group.count > 1 ? `${group.examples[0]!.message} (${group.count} findings alike)` : group.examples[0]!.message;
+}
+
+/** The first finding in full, the other examples by their request, and how many more. */
+function describeGroup(group: FindingGroup): string {
+  const [first, ...others] = group.examples;
+  const more = group.count - group.examples.length;
+  return [
+    describe(first!),
+    ...(group.count > 1 ? [`${group.count} findings alike${others.length > 0 ? ', e.g. also:' : ''}`] : []),
+    ...others.map((o) => `- ${o.request.method} ${o.request.url}: reproduce: ${o.curl}`),
+    ...(more > 0 ? [`… and ${more} more (every one in the JSON report)`] : []),
+  ].join('\n');
+}
+
 function describe(finding: Finding): string {
   return [
     finding.message,
@@ -91,6 +112,7 @@ function describe(finding: Finding): string {
     `got: ${finding.got}`,
     ...(finding.instancePointer !== undefined ? [`at: ${finding.instancePointer || '(root)'}`] : []),
     ...(finding.schemaPointer !== undefined ? [`spec: ${finding.schemaPointer}`] : []),
+    ...(finding.alsoPossible !== undefined ? [`or: ${finding.alsoPossible}`] : []),
     `request: ${finding.request.method} ${finding.request.url}`,
     ...(finding.response ? [`response: ${finding.response.status} ${finding.response.contentType ?? ''} ${finding.response.excerpt}`] : []),
     `reproduce: ${finding.curl}`,

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
-import { maxHeaderSize } from 'node:http';
 import type { Socket } from 'node:net';
-import { Agent, buildConnector, request } from 'undici';
+import { Agent, buildConnector, request, type Connector } from './undici-client.ts';
 import type { Contract } from '../../src/contract/index.ts';
 import { keyPlaceholder } from '../report/curl-line.ts';
 import { nearMissValue } from '../plan/near-miss/key-near-misses.ts';
@@ -54,8 +53,12 @@ function responseBegan(error: unknown): boolean {
   return code !== undefined && (RESPONSE_BEGAN.has(code) || (code === PARSE_ERROR && !notHttp(error)));
 }
 
-/** undici reads at most Node's header limit (--max-http-header-size), as Node's own client does. */
-const HEADER_LIMIT_KIB = Math.round(maxHeaderSize / 1024);
+/**
+ * undici reads at most Node's header limit (--max-http-header-size), as Node's own client does.
+ * Read from the CommonJS module: an ESM import of node:http builds a namespace of all its exports,
+ * whose lazy WebSocket getters load Node's bundled undici, web streams and zlib (~30 ms).
+ */
+const HEADER_LIMIT_KIB = Math.round(process.getBuiltinModule('node:http').maxHeaderSize / 1024);
 
 /** undici error codes meaning no connection could be made at all. */
 const CONNECT_FAILURES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
@@ -200,7 +203,7 @@ function wireRequest(planned: PlannedRequest, options: SenderOptions, keyFor: (c
 }
 
 /** A connector for the agent whose sockets add up the bytes they read, open and closed ones alike. */
-function bytesReadCounter(): { connector: buildConnector.connector; total(): number } {
+function bytesReadCounter(): { connector: Connector; total(): number } {
   const connect = buildConnector({});
   const open = new Set<Socket>();
   let closed = 0;

@@ -18,7 +18,8 @@ it('documents every rule of the registry in docs/conformance.md as the rule stat
 
 it('states the number of requests that the documented command line sends to a fresh mock', async () => {
   // The first `flag-admin check` example, as written, pointed at a fresh mock instead of :4010.
-  const example = /```sh\n(?:export [^\n]*\n)*(flag-admin check [^`]*?)\n```/.exec(docs)![1]!;
+  // A checkout user copies it: through npx, which finds the checkout's bin (issue 18).
+  const example = /```sh\n(?:export [^\n]*\n)*npx (flag-admin check [^`]*?)\n```/.exec(docs)![1]!;
   const args = example.replace(/\\\n/g, ' ').split(/\s+/).slice(2).filter(Boolean);
   const at = (flag: string) => args.indexOf(flag);
   args.splice(at('--junit'), 2);
@@ -35,4 +36,11 @@ it('states the number of requests that the documented command line sends to a fr
   } finally {
     await server.close();
   }
+});
+
+it("writes every flag-admin command line of the suite's pages as a checkout user runs it: through npx", () => {
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  const pages = [docs, readFileSync(new URL('../../docs/conformance-reports.md', import.meta.url), 'utf8'), readme.slice(readme.indexOf('## For backend teams'), readme.indexOf('\n## ', readme.indexOf('## For backend teams') + 1))];
+  const bare = pages.flatMap((page) => [...page.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap(([, block]) => block!.split('\n').filter((line) => /^\s*flag-admin /.test(line))));
+  expect(bare).toEqual([]);
 });

@@ -40,9 +40,12 @@ describe('a wrong full-access key', () => {
     harness.server = await breakResponses(harness.contract, (_, res) => res);
     const run = await runCheck(targetArgs(harness.server.url), { FLAG_ADMIN_API_KEY: 'not-the-admin-key', FLAG_ADMIN_RESTRICTED_KEY: VIEWER_KEY });
     expect(run.code).toBe(2);
-    expect(run.stderr).toBe(
-      'flag-admin check: the full-access key was refused on all 4 requests that carried it, with 401 (not a key this target knows): check --api-key / FLAG_ADMIN_API_KEY is a key of this target. Either the key is wrong for this target, or the server refuses every key; nothing else was judged.\n',
-    );
+    const message = 'the full-access key was refused on all 4 requests that carried it, with 401 (not a key this target knows): check --api-key / FLAG_ADMIN_API_KEY is a key of this target. Either the key is wrong for this target, or the server refuses every key; nothing else was judged.';
+    expect(run.report!.problem!.message).toBe(message);
+    // Each message once (issue 18): in the console report's first lines, not again on stderr.
+    expect(run.stderr).toBe('');
+    expect(run.stdout.split(message).length - 1).toBe(1);
+    expect(run.stdout.split('\n')[1]).toBe(`SET-UP PROBLEM: ${message}`);
     expect(run.report!.verdict).toBe('set-up problem');
     expect(run.report!.findings).toEqual([]);
     expect(run.report!.summary.requests).toBe(4);
@@ -62,7 +65,7 @@ describe('a wrong full-access key', () => {
     expect(run.code).toBe(2);
     const lines = run.stdout.trimEnd().split('\n');
     expect(lines.length).toBeLessThanOrEqual(8);
-    expect(lines).toContain(`SET-UP PROBLEM: ${run.stderr.replace('flag-admin check: ', '').trimEnd()}`);
+    expect(lines).toContain(`SET-UP PROBLEM: ${run.report!.problem!.message}`);
     // The reads of every given project come first; the key is known refused after them.
     expect(run.report!.summary.requests).toBeLessThanOrEqual(5);
     expect(lines.at(-1)).toBe(`SET-UP PROBLEM: ${run.report!.summary.requests} request(s) sent, nothing judged; fix the set-up and run again`);
@@ -75,7 +78,7 @@ describe('a wrong full-access key', () => {
     harness.server = await breakResponses(harness.contract, (req, res) => (req.headers.authorization === ADMIN_KEY ? { status: 403, headers: { 'content-type': 'application/json' }, body: '{"id":"e","name":"NoAccessError","message":"no"}' } : res));
     const run = await runCheck(targetArgs(harness.server.url));
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain('with 403 (a valid key without the permissions): give a key that may do everything');
+    expect(run.stdout).toContain('with 403 (a valid key without the permissions): give a key that may do everything');
   });
 });
 

@@ -1,7 +1,9 @@
 import { COMMANDS } from './commands.ts';
-import { didYouMean } from './did-you-mean.ts';
 import { processIo, type CommandIo } from './io.ts';
-import { kitVersion } from './version.ts';
+
+// did-you-mean.ts and version.ts (with package-files.ts) load only where they are used: every
+// start pays for each module it loads, and `flag-admin check --help` stays near `node -e 0`
+// (bench/run.ts, CLI start-up).
 
 function usage(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
@@ -18,7 +20,8 @@ function usage(): string {
 }
 
 /** A mistyped or unknown command: one line, a suggestion when one is close, never the whole usage. */
-function unknownCommand(word: string, io: CommandIo): number {
+async function unknownCommand(word: string, io: CommandIo): Promise<number> {
+  const { didYouMean } = await import('./did-you-mean.ts');
   const meant = didYouMean(word, COMMANDS.map((c) => c.name));
   io.stderr(`flag-admin: unknown command "${word}"${meant ? ` (did you mean "${meant}"?)` : ''}. Run 'flag-admin help' for the list.\n`);
   return 2;
@@ -28,7 +31,8 @@ function unknownCommand(word: string, io: CommandIo): number {
 const GLOBAL_OPTIONS = ['--version', '-v', '--help', '-h'];
 
 /** A mistyped global option (`--versoin`): one line, with the option meant when one is close. */
-function unknownOption(word: string, io: CommandIo): number {
+async function unknownOption(word: string, io: CommandIo): Promise<number> {
+  const { didYouMean } = await import('./did-you-mean.ts');
   const meant = didYouMean(word, GLOBAL_OPTIONS.filter((o) => o.startsWith('--')));
   io.stderr(`flag-admin: unknown option "${word}"${meant ? ` (did you mean "${meant}"?)` : ''}. Run 'flag-admin help' for the list.\n`);
   return 2;
@@ -42,6 +46,7 @@ export async function main(argv: string[], io: CommandIo = processIo): Promise<n
     return 2;
   }
   if (word === GLOBAL_OPTIONS[0] || word === GLOBAL_OPTIONS[1] || word === 'version') {
+    const { kitVersion } = await import('./version.ts');
     io.stdout(`flag-admin-contract ${kitVersion()}\n`);
     return 0;
   }

@@ -41,6 +41,12 @@ export interface CreateContractOptions {
    * @default false
    */
   lazyValidators?: boolean;
+  /**
+   * Check each schema against the JSON Schema 2020-12 meta-schema when it is compiled. Off only
+   * for a document already checked (loadContract's `validate: false`: the kit's own spec).
+   * @default true
+   */
+  validateSchemas?: boolean;
 }
 
 /**
@@ -60,7 +66,7 @@ export function createContract(rawDocument: JsonSchema, options: CreateContractO
   const operations = collectOperations(specFile, rawDocument, document, (schema, pointer) => {
     const compileNow = (): Validate => {
       try {
-        return compileValidator((ajv ??= createAjv()), schema, (schemaPath) => authoredPointer(rawDocument, pointer + schemaPath));
+        return compileValidator((ajv ??= createAjv({ validateSchemas: options.validateSchemas ?? true })), schema, (schemaPath) => authoredPointer(rawDocument, pointer + schemaPath));
       } catch (error) {
         throw new ContractError('SPEC_SCHEMA', { file: specFile, pointer: authoredPointer(rawDocument, pointer), expected: 'a JSON Schema 2020-12 that Ajv compiles in strict mode', got: firstLine(error) });
       }

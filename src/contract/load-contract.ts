@@ -38,7 +38,8 @@ export async function loadContract(options: LoadContractOptions = {}): Promise<C
   const specFile = options.specFile ?? DEFAULT_SPEC_FILE;
   if (options.validate === false && options.parsedSpec !== false) {
     const parsed = readParsedSpec(specFile);
-    if (parsed) return createContract(parsed, { specFile, lazyValidators: options.lazyValidators });
+    // A document the caller vouches for (the kit's own, which its tests validate and compile): its schemas are not checked against the meta-schema again.
+    if (parsed) return createContract(parsed, { specFile, lazyValidators: options.lazyValidators, validateSchemas: false });
   }
   // Loaded only here: importing swagger-parser alone takes longer than the mock's whole start.
   const { default: SwaggerParser } = await import('@apidevtools/swagger-parser');
@@ -65,5 +66,5 @@ export async function loadContract(options: LoadContractOptions = {}): Promise<C
       got: detail?.message ? undefined : firstLine(error),
     });
   }
-  return createContract(rawDocument, { specFile, dereferenced: document, lazyValidators: options.lazyValidators });
+  return createContract(rawDocument, { specFile, dereferenced: document, lazyValidators: options.lazyValidators, validateSchemas: options.validate !== false });
 }

@@ -1,6 +1,6 @@
-import { isSuccess } from '../../http-status.ts';
+import { NOT_FOUND, isSuccess } from '../../http-status.ts';
 import { RESOURCE_KINDS, failed, passed, type Rule, type Judgement } from '../rule.ts';
-import { deletedEarlierBy, goneOrDefect } from '../token-history.ts';
+import { deletedEarlierBy, goneBeforeRun, goneOrDefect } from '../token-history.ts';
 
 export const concurrentDeleteSingleSuccess: Rule = {
   id: 'concurrent-delete-single-success',
@@ -33,6 +33,7 @@ export const concurrentDeleteSingleSuccess: Rule = {
         expected: `exactly one success, the other ${answered.length - 1} answered 404 (no such token)`,
         got: `statuses ${statuses.join(', ')}`,
         response: null,
+        ...(statuses.every((s) => s === NOT_FOUND) ? { alsoPossible: goneBeforeRun(first.token) } : {}),
       }),
     ];
   },

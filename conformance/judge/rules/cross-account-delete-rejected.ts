@@ -1,6 +1,6 @@
 import { NOT_FOUND } from '../../http-status.ts';
 import { RESOURCE_KINDS, failed, passed, statusList, type Rule, type Judgement } from '../rule.ts';
-import { earlierStep, goneOrDefect, succeeded } from '../token-history.ts';
+import { earlierStep, goneBeforeRun, goneOrDefect, succeeded } from '../token-history.ts';
 
 export const crossAccountDeleteRejected: Rule = {
   id: 'cross-account-delete-rejected',
@@ -41,6 +41,7 @@ export const crossAccountDeleteRejected: Rule = {
           message: `${exchange.label}: answered 404 after the request through the other account answered ${cross.response.status}. ${goneOrDefect(exchange.token, 'that request removed the token although it answered as if nothing was deleted (API §4.3: a token is identified by both ids)')}`,
           expected: `status ${statusList(exchange.expects)} (the token, untouched by the other account's path, is deleted now)`,
           got: `status ${exchange.response.status}`,
+          alsoPossible: goneBeforeRun(exchange.token),
         }),
       ];
     }),

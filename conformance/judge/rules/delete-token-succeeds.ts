@@ -1,6 +1,6 @@
 import { failed, passed, statusList, type Rule, type Judgement } from '../rule.ts';
 import { NOT_FOUND } from '../../http-status.ts';
-import { deletedEarlierBy, goneOrDefect } from '../token-history.ts';
+import { deletedEarlierBy, goneBeforeRun, goneOrDefect } from '../token-history.ts';
 
 export const deleteTokenSucceeds: Rule = {
   id: 'delete-token-succeeds',
@@ -30,6 +30,7 @@ export const deleteTokenSucceeds: Rule = {
               : `${exchange.label}: deleting an existing token with the full key must succeed with the documented status (API §4.3).`,
           expected: `status ${statusList(exchange.expects)}`,
           got: `status ${exchange.response.status}`,
+          ...(exchange.response.status === NOT_FOUND ? { alsoPossible: goneBeforeRun(exchange.token) } : {}),
         }),
       ];
     }),

@@ -1,0 +1,51 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { serveHandler } from '../../src/mock/index.ts';
+import { loadContract } from '../../src/contract/index.ts';
+import { freshMock } from './serve-target.ts';
+
+const BIN = fileURLToPath(new URL('../../bin/flag-admin.js', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+// Loaded before the bin: reports on stderr every module the process loads (module.registerHooks
+// sees imports and requires) as `loaded <url>`.
+const REPORT_LOADS = `data:text/javascript,${encodeURIComponent(`
+import { registerHooks } from 'node:module';
+registerHooks({ load(url, context, next) {
+  if (!url.startsWith('node:')) process.stderr.write('loaded ' + url + '\\n');
+  return next(url, context);
+} });
+`)}`;
+
+async function run(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; loaded: string[] }> {
+  const child = spawn(process.execPath, ['--import', REPORT_LOADS, BIN, ...args], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+  return { code, stdout, loaded: [...stderr.matchAll(/^loaded (.+)$/gm)].map((m) => m[1]!.replace(/^file:\/\//, '').replace(ROOT, '')) };
+}
+
+describe('flag-admin check start-up', () => {
+  it('prints --help from the usage module alone: no package, nothing of the suite but its constants', async () => {
+    const help = await run(['check', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: flag-admin check --base-url URL/);
+    expect(help.loaded.filter((path) => path.includes('node_modules/'))).toEqual([]);
+    expect(help.loaded.filter((path) => path.startsWith('conformance/')).sort()).toEqual(['conformance/check-usage.ts', 'conformance/key-variables.ts', 'conformance/options.ts']);
+  });
+
+  it("judges the kit's own spec without swagger-parser or YAML (spec/openapi.parsed.json)", async () => {
+    const mock = freshMock(await loadContract({ validate: false }));
+    const server = await serveHandler((request) => mock.handle(request), { port: 0 });
+    try {
+      const check = await run(['check', '--base-url', server.url], { FLAG_ADMIN_API_KEY: 'mock-admin-key' });
+      expect(check.stdout).toMatch(/^CONFORMANT: /m);
+      expect(check.loaded.filter((path) => /node_modules\/(@apidevtools|yaml)\//.test(path))).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
+});
