@@ -173,6 +173,24 @@ export const INVARIANCE_BROKEN_TARGETS: InvarianceTarget[] = [
     caughtBy: ['headers-ignored', 'full-key-never-forbidden'],
     serve: (contract) => breakResponses(contract, (req, res) => (req.headers['user-agent'] === undefined && res.status !== 401 ? error(403, 'NoAccessError') : res)),
   },
+  {
+    name: 'X-Forwarded-For: 127.0.0.1 is taken for an internal caller, who needs no key (trust in a header any client can send)',
+    dimension: 'headers',
+    caughtBy: ['headers-ignored'],
+    serve: (contract) => breakResponses(contract, (req, res, mock) => (String(req.headers['x-forwarded-for'] ?? '').startsWith('127.') && res.status === 401 ? mock.handle(asAdmin(req)) : res)),
+  },
+  {
+    name: 'a request with Origin http://localhost:3000 needs no key (a development CORS shortcut left on)',
+    dimension: 'headers',
+    caughtBy: ['headers-ignored'],
+    serve: (contract) => breakResponses(contract, (req, res, mock) => (req.method !== 'OPTIONS' && String(req.headers.origin ?? '').startsWith('http://localhost') && res.status === 401 ? mock.handle(asAdmin(req)) : res)),
+  },
+  {
+    name: 'a query string the spec does not name (a cache-buster ?_=…) makes the router miss the path: 404',
+    dimension: 'headers',
+    caughtBy: ['headers-ignored'],
+    serve: (contract) => breakResponses(contract, (req, res) => (req.url.includes('?') && req.method !== 'OPTIONS' ? error(404, 'NotFoundError') : res)),
+  },
   // Conditional requests (spec decision conditional-requests).
   {
     name: 'If-None-Match answered 304 before auth, to any tag',
