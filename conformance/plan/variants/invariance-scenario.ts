@@ -41,10 +41,12 @@ export function invarianceScenario(input: PlanInput): ScenarioPlan {
     const creds = spec.emptyAuth ? (['none'] as Credential[]) : shuffled(credentials, random);
     const ops = shuffled(operations, random);
     if (spec.everyCell) {
-      for (const operation of ops) {
-        for (const credential of creds) cells.push({ kind: spec.kind, operationId: operation.operationId, credential, resource: 'given' });
-        if (operation.pathParams.length > 0) cells.push({ kind: spec.kind, operationId: operation.operationId, credential: 'full', resource: 'missing' });
-      }
+      ops.forEach((operation, i) => {
+        // A path without a GET gets HEAD with one credential class, a different one each run (drawn from the seed).
+        const own = operation.method === 'GET' ? creds : [creds[i % creds.length]!];
+        for (const credential of own) cells.push({ kind: spec.kind, operationId: operation.operationId, credential, resource: 'given' });
+        if (operation.method === 'GET' && operation.pathParams.length > 0) cells.push({ kind: spec.kind, operationId: operation.operationId, credential: 'full', resource: 'missing' });
+      });
       return;
     }
     const pairs = Array.from({ length: Math.max(creds.length, ops.length) }, (_, i) => ({ operation: ops[i % ops.length]!, credential: creds[i % creds.length]! }));
@@ -84,7 +86,7 @@ function afterEachHead(cells: VariantCell[], input: PlanInput): VariantCell[] {
 function variantRequest(cell: VariantCell, input: PlanInput, chain: number): PlannedRequest | undefined {
   const operation = input.contract.operation(cell.operationId);
   const spec = VARIANT_KINDS.find((k) => k.kind === cell.kind)!;
-  const path = pathOf(operation, idsFor(operation, cell, input));
+  const path = `${pathOf(operation, idsFor(operation, cell, input))}${spec.query ? `?${spec.query}` : ''}`;
   const method = spec.method?.(operation.method) ?? operation.method;
   return {
     operationId: operation.operationId,

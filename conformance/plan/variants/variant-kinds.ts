@@ -27,6 +27,8 @@ export type VariantKind =
   | 'browser'
   | 'authorization-lower-case'
   | 'x-requested-with'
+  | 'proxied'
+  | 'query'
   | 'method-override'
   | 'if-none-match'
   | 'if-modified-since'
@@ -47,14 +49,16 @@ export interface VariantKindSpec {
   omit?: readonly string[];
   /** The Authorization header's field name as spelled on the wire (RFC 9110 §5.1: case-insensitive). */
   authName?: (name: string) => string;
-  /** Not sampled: every operation with every credential class (and the full key on a given and a missing resource). */
+  /** A query string appended to the path. */
+  query?: string;
+  /** Not sampled on the GET operations: each with every credential class (and the full key on a given and a missing resource). */
   everyCell?: true;
   /** Only with no credential: send the auth header with an empty value (no key, spec decision key-in-header-only). */
   emptyAuth?: true;
 }
 
 export const VARIANT_KINDS: readonly VariantKindSpec[] = [
-  // HEAD for every GET (issue 18): not sampled, every operation's path with every credential, and the full key on a missing resource too.
+  // HEAD for every GET (issue 18): not sampled, every GET's path with every credential, and the full key on a missing resource too; the paths without a GET are sampled.
   { kind: 'head', check: 'head-like-get', describe: 'HEAD instead of the method', method: () => 'HEAD', everyCell: true },
   { kind: 'options', check: 'options-harmless', describe: 'OPTIONS instead of the method', method: () => 'OPTIONS' },
   {
@@ -78,6 +82,15 @@ export const VARIANT_KINDS: readonly VariantKindSpec[] = [
   },
   { kind: 'authorization-lower-case', check: 'headers-ignored', describe: 'the field name authorization in lower case', authName: (name) => name.toLowerCase() },
   { kind: 'x-requested-with', check: 'headers-ignored', describe: 'X-Requested-With: XMLHttpRequest', add: [['x-requested-with', 'XMLHttpRequest']] },
+  // What a browser page on another origin and a reverse proxy add: none is a credential, whatever address or origin it claims.
+  {
+    kind: 'proxied',
+    check: 'headers-ignored',
+    describe: 'Origin: http://localhost:3000 and X-Forwarded-For, X-Real-IP claiming 127.0.0.1',
+    add: [['origin', 'http://localhost:3000'], ['x-forwarded-for', '127.0.0.1'], ['x-real-ip', '127.0.0.1'], ['x-forwarded-proto', 'https']],
+  },
+  // A query parameter the spec does not name (jQuery's cache-buster): the path is the same resource (RFC 3986 §3.4).
+  { kind: 'query', check: 'headers-ignored', describe: 'a query string the spec does not name (?_=1700000000000)', query: '_=1700000000000' },
   // Never a way around a missing permission: a read asks to be a delete, a delete asks to be a read.
   { kind: 'method-override', check: 'headers-ignored', describe: 'X-HTTP-Method-Override naming the other method of the API', add: [['x-http-method-override', (method) => (method === 'GET' ? 'DELETE' : 'GET')]] },
   { kind: 'if-none-match', check: 'conditional-after-auth', describe: `If-None-Match: ${NEVER_GIVEN_ETAG} (a tag never given)`, add: [['if-none-match', NEVER_GIVEN_ETAG]] },
