@@ -144,7 +144,7 @@ export function tokensGoneHint(exchanges: readonly Exchange[], tokens: readonly 
   const names = gone.map((t) => `token ${t.account}/${t.token}`).join(', ');
   return {
     kind: 'tokens-gone',
-    message: `${names} answered 404 to ${gone.length > 1 ? 'their' : 'its'} first delete with the full key: most likely already deleted before the run (an earlier run, a curl, by hand). Pass fresh disposable --token values (restart the mock for its default tokens); if ${gone.length > 1 ? 'they' : 'it'} did exist, the server failed to find ${gone.length > 1 ? 'them' : 'it'}, as the findings say.`,
+    message: `${names} answered 404 to ${gone.length > 1 ? 'their' : 'its'} first delete with the full key: most likely already deleted before the run (an earlier run, a curl, by hand). Pass fresh disposable --token values; if ${gone.length > 1 ? 'they' : 'it'} did exist, the server failed to find ${gone.length > 1 ? 'them' : 'it'}, as the findings say.`,
     covers: (e) => gone.some((t) => sameToken(e.token, t)),
   };
 }
