@@ -18,7 +18,9 @@ function isTwin(derived: Exchange, base: Exchange): boolean {
   if (base.operationId !== derived.operationId || base.credential !== derived.credential || (base.keyIndex ?? 0) !== (derived.keyIndex ?? 0)) return false;
   const method = derived.method === 'HEAD' ? 'GET' : derived.method;
   if (base.method !== method) return false;
-  return derived.credential !== 'full' || base.path === derived.path;
+  // A query string the spec does not name addresses the same resource (the `query` variant).
+  const resource = (e: Exchange) => e.path.split('?')[0];
+  return derived.credential !== 'full' || resource(base) === resource(derived);
 }
 
 /**
