@@ -166,7 +166,8 @@ class Connection {
   }
 
   private cut(deadline: number, began: boolean): Omit<RawOutcome, 'fresh'> {
-    if (Date.now() >= deadline) return { error: 'no complete answer within --timeout on this connection', timedOut: true, began };
+    // more() gives up for two reasons only: the connection closed, or the deadline passed (a timer may fire a millisecond before Date.now() says so).
+    if (!this.closed || Date.now() >= deadline) return { error: 'no complete answer within --timeout on this connection', timedOut: true, began };
     return { error: began ? 'the connection closed in the middle of the answer' : 'the connection closed before an answer', began };
   }
 
