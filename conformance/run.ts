@@ -102,13 +102,20 @@ async function sendPlan(requests: readonly PlannedRequest[], sender: Sender, ski
   let overLimit = 0;
   for (let seq = 0; seq < requests.length; ) {
     const batch = requests[seq]!.batch;
+    const chain = requests[seq]!.variant?.chain;
     let end = seq + 1;
     while (batch !== undefined && end < requests.length && requests[end]!.batch === batch) end++;
+    while (chain !== undefined && end < requests.length && requests[end]!.variant?.chain === chain) end++;
     const first = seq;
     const pause = requests[seq]!.pauseMs;
     if (pause) await new Promise((resolve) => setTimeout(resolve, pause));
-    const answers = await Promise.all(requests.slice(seq, end).map((planned, i) => sender.send(planned, first + i)));
+    // Invariance variants go one after another on one kept-alive connection; a batch, at once.
+    const answers = chain !== undefined ? await sender.sendChain(requests.slice(seq, end), first) : await Promise.all(requests.slice(seq, end).map((planned, i) => sender.send(planned, first + i)));
     exchanges.push(...answers);
+    // A chain stops at a request that ran into the deadline: the rest of it was not sent.
+    if (answers.length < end - seq) {
+      skipped.push(...requests.slice(seq + answers.length, end).map(({ operationId, step, label, expects }) => ({ operationId, step, label, expects, reason: 'not sent: an earlier request on its kept-alive connection got no answer within --timeout', stopped: true })));
+    }
     seq = end;
     timedOut += answers.filter((e) => e.timedOut).length;
     overLimit += answers.filter((e) => !e.timedOut && e.responseBegan && e.transportError !== undefined).length;

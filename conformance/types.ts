@@ -5,6 +5,7 @@
  */
 
 import type { KeyNearMiss } from './plan/near-miss/key-near-misses.ts';
+import type { VariantKind } from './plan/variants/variant-kinds.ts';
 
 export type Severity = 'error' | 'warning';
 
@@ -45,9 +46,12 @@ export type StepKind =
   | 'repeat-read'
   | 'final-probe'
   | 'bystander-delete'
-  | 'random-step';
+  | 'random-step'
+  | 'variant'
+  | 'overlap';
 
-export const HOSTILE_STEPS: ReadonlySet<StepKind> = new Set(['odd-id', 'unlisted-method', 'trailing-slash']);
+/** Invariance variants (HEAD, OPTIONS, odd headers) are judged by the model under their own checks, and left out of the coverage of documented statuses. */
+export const HOSTILE_STEPS: ReadonlySet<StepKind> = new Set(['odd-id', 'unlisted-method', 'trailing-slash', 'variant']);
 
 /** One request of a scenario, before it is sent. */
 export interface PlannedRequest {
@@ -72,6 +76,13 @@ export interface PlannedRequest {
   pauseMs?: number;
   /** Requests with the same batch number are sent at once (concurrent deletes). */
   batch?: number;
+  /**
+   * An invariance variant (issue 18): the request differs from the one it was made from only in
+   * what the contract does not name, and is judged by the same allowed answers. Variants with the
+   * same chain number go one after another on one kept-alive connection (conformance/send/send-chain.ts).
+   */
+  /** `fresh`, once sent: it went on a connection of its own (the chain's first, or the server had closed the one before). */
+  variant?: { kind: VariantKind; chain: number; fresh?: boolean };
 }
 
 /** A step the options do not allow: reported as not checked, with the reason. */
@@ -260,6 +271,12 @@ export interface Report {
   roles: { tokens: { token: string; roles: string[] }[]; empty: { role: string; fill: string }[] };
   /** The identical reads repeated at the start, middle and end of the run, and the pause before the end. */
   repetitions: { reads: number; rounds: string[]; settleMs: number };
+  /**
+   * The invariance variants this run sent (issue 18), drawn from `seed`: each kind met every
+   * operation and credential class; sent in `chains` kept-alive connections; `overlap` requests
+   * sent at once. `sample` lists each variant in the order sent.
+   */
+  variants: { requests: number; chains: number; overlap: number; sample: { kind: string; operationId: string; credential: Credential; method: string; path: string }[] };
   /** Exchanges the suite did not judge, and why (a body over --max-body); never defects. */
   notJudged: { operationId: string; label: string; reason: string }[];
   /** Only with `timings: true`: wall time of the run. */

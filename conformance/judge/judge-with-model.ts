@@ -52,7 +52,8 @@ export function knownBeforeRun(input: PlanInput, exchanges: readonly Exchange[])
  * shrink (check random-sequence-conformant): they are left out here.
  */
 export function judgeWithModel(input: PlanInput, all: readonly Exchange[]): Map<number, Verdict[]> {
-  const exchanges = all.filter((e) => e.step !== 'random-step');
+  // An OPTIONS is no operation of the spec: the variants that send one are judged by their own rule (options-harmless).
+  const exchanges = all.filter((e) => e.step !== 'random-step' && !(e.variant && (e.variant.kind === 'options' || e.variant.kind === 'preflight')));
   const verdicts = judgeRun(exchanges.map(toModelExchange), knownBeforeRun(input, exchanges));
   return new Map(exchanges.map((e, i) => [e.seq, verdicts[i] ?? []]));
 }

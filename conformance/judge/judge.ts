@@ -1,5 +1,7 @@
 import { failed, parsedBodyOf, type FindingDraft, type Judgement, type Rule, type RuleContext } from './rule.ts';
 import { goneBeforeRun, goneOrDefect } from './token-history.ts';
+import { carriedBefore } from './rules/variant-exchanges.ts';
+import { isDerived, withoutBaseDefects } from './without-base-defects.ts';
 import { modelCredentialOf } from './judge-with-model.ts';
 import { COMPARING_KINDS, type Verdict } from './model/index.ts';
 import { curlLine } from '../report/curl-line.ts';
@@ -26,7 +28,7 @@ export function judge(rules: readonly Rule[], exchanges: readonly Exchange[], sk
   const found: { rule: Rule; draft: FindingDraft; index: number }[] = [];
   const nonConformant = new Set<number>();
 
-  const judged = rules.map((rule): Judgement[] => {
+  const ruled = rules.map((rule): Judgement[] => {
     if (notRun !== undefined) {
       // A set-up problem stopped the run: every rule is listed where a normal run of this plan would judge it, none judged, each with the reason.
       // As in a normal run: a step the options left out is "not checked" only for the rules that own it.
@@ -43,7 +45,8 @@ export function judge(rules: readonly Rule[], exchanges: readonly Exchange[], sk
       ...skipped.filter((s) => steps?.includes(s.step)).map((s): Judgement => ({ operationId: s.operationId, verdict: 'not checked', reason: s.reason })),
     ];
   });
-  if (notRun === undefined && context.verdicts) addModelVerdicts(rules, judged, exchanges, context.verdicts, switchedOff);
+  if (notRun === undefined && context.verdicts) addModelVerdicts(rules, ruled, exchanges, context.verdicts, switchedOff);
+  const judged = withoutBaseDefects(ruled, exchanges);
 
   const rows: CheckResultRow[] = rules.map((rule, index) => {
     const judgements = judged[index]!;
@@ -111,7 +114,8 @@ function addModelVerdicts(rules: readonly Rule[], judged: Judgement[][], exchang
     for (const verdict of verdicts.get(exchange.seq) ?? []) {
       const index = owner(verdict, exchange);
       if (index === undefined || switchedOff.has(rules[index]!.id)) continue;
-      const defect = sameDefect(verdict, exchange);
+      // A derived request (a variant, the overlap batch) never stands in for the plan's own: its findings may yet be dropped as the base's (without-base-defects.ts).
+      const defect = `${isDerived(exchange) && !COMPARING_KINDS.has(verdict.rule) ? `derived #${exchange.seq} ` : ''}${sameDefect(verdict, exchange)}`;
       const seen = reported.has(defect) || reported.has(`${index} ${group(exchange)}`);
       reported.add(defect);
       if (seen || (covered(exchange, rules[index]!.severity) && !COMPARING_KINDS.has(verdict.rule))) continue;
@@ -120,11 +124,12 @@ function addModelVerdicts(rules: readonly Rule[], judged: Judgement[][], exchang
         failed({
           exchange,
           // A given token answered 404 is ambiguous evidence (token-history.ts): name both readings.
-          message: `${exchange.label}: ${verdict.message}${verdict.rule === 'resource-exists' && exchange.token ? ` ${goneOrDefect(exchange.token, 'the server lost or failed to find a token that existed')}` : ''}`,
+          message: `${exchange.label}: ${verdict.message}${verdict.rule === 'resource-exists' && exchange.token ? ` ${goneOrDefect(exchange.token, 'the server lost or failed to find a token that existed')}` : ''}${onConnection(exchange, exchanges)}`,
           expected: verdict.expected,
           got: verdict.got,
           ...(verdict.schemaPointer !== undefined ? { schemaPointer: verdict.schemaPointer } : {}),
           ...(verdict.instancePointer !== undefined ? { instancePointer: verdict.instancePointer } : {}),
+          ...(verdict.contradicts !== undefined ? { contradicts: verdict.contradicts } : {}),
           ...(verdict.rule === 'resource-exists' && exchange.token ? { alsoPossible: goneBeforeRun(exchange.token) } : {}),
         }),
       );
@@ -146,6 +151,12 @@ function sameDefect(verdict: Verdict, exchange: Exchange): string {
   // One id given to many answers is one defect, however many answers reuse it.
   if (verdict.rule === 'error-id-unique') return `${verdict.rule} ${verdict.got}`;
   return `${verdict.rule} ${exchange.method} ${exchange.path} ${exchange.credential} ${exchange.keyVariant?.id ?? ''}`;
+}
+
+/** For a variant sent on a kept-alive connection: what the connection carried just before, a likely cause (issue 18). */
+function onConnection(exchange: Exchange, exchanges: readonly Exchange[]): string {
+  const before = carriedBefore(exchange, exchanges);
+  return before ? ` (Sent on a kept-alive connection that had just carried ${before}.)` : '';
 }
 
 function outcomeOf(operationId: string, judgements: readonly Judgement[]): CheckResultRow['operations'] {

@@ -60,7 +60,7 @@ export interface PassiveJudge {
 }
 
 /** The suite's Report, without what only a planned run has (seed, options, steps not run). */
-export type PassiveReport = Omit<Report, 'tool' | 'seed' | 'options' | 'stepsNotRun' | 'roles' | 'repetitions'> & {
+export type PassiveReport = Omit<Report, 'tool' | 'seed' | 'options' | 'stepsNotRun' | 'roles' | 'repetitions' | 'variants'> & {
   tool: 'flag-admin proxy';
   findingsDropped: number;
 };

@@ -31,6 +31,12 @@ import { statusCodeDocumented } from './rules/status-code-documented.ts';
 import { undocumentedProperties } from './rules/undocumented-properties.ts';
 import { unknownTokenNotFound } from './rules/unknown-token-not-found.ts';
 import { unlistedMethodRejected } from './rules/unlisted-method-rejected.ts';
+import { conditionalAfterAuth } from './rules/conditional-after-auth.ts';
+import { connectionIndependent } from './rules/connection-independent.ts';
+import { headersIgnored } from './rules/headers-ignored.ts';
+import { headLikeGet } from './rules/head-like-get.ts';
+import { optionsHarmless } from './rules/options-harmless.ts';
+import { overlapIndependent } from './rules/overlap-independent.ts';
 
 import type { Rule } from './rule.ts';
 
@@ -73,6 +79,12 @@ export const RULES: readonly Rule[] = [
   deletionsLast,
   bystandersUntouched,
   randomSequenceConformant,
+  headLikeGet,
+  optionsHarmless,
+  headersIgnored,
+  conditionalAfterAuth,
+  connectionIndependent,
+  overlapIndependent,
   oddIdRejected,
   unlistedMethodRejected,
 ];

@@ -34,6 +34,8 @@ export interface FindingDraft {
   response?: FindingResponse | null;
   /** The requests that lead up to this one (a random sequence), to send again in order. */
   sequence?: Finding['sequence'];
+  /** The earlier exchange (its seq) the answer contradicts, for findings that compare answers. */
+  contradicts?: number;
   /** The other reading of the same evidence, when it is not a defect (Finding.alsoPossible). */
   alsoPossible?: string;
 }
@@ -137,7 +139,8 @@ export function mediaTypeOf(contentType: string | undefined): string | undefined
 export function judgedBodies(exchanges: readonly Exchange[]): ReturnType<typeof ordinaryResponses> {
   return exchanges.filter(
     (e): e is Exchange & { response: NonNullable<Exchange['response']> } =>
-      e.response !== undefined && (!HOSTILE_STEPS.has(e.step) || mediaTypeOf(e.response.headers['content-type']) === 'application/json'),
+      // A HEAD answer has no body to judge (RFC 9110 §9.3.2), whatever its Content-Type says.
+      e.response !== undefined && e.method !== 'HEAD' && (!HOSTILE_STEPS.has(e.step) || mediaTypeOf(e.response.headers['content-type']) === 'application/json'),
   );
 }
 

@@ -65,8 +65,20 @@ export function buildReport(run: ResolvedRun, results: JudgeResults, coverage: C
     roles: describeRoles(run.plan.tokens, allocateTokens(run.plan.tokens), { allowDelete: run.plan.allowDelete, restrictedKeys: run.keys.restricted.length, restrictedMayDelete: !run.plan.forbidden.has(DELETE_SERVICE_ACCOUNT_TOKEN) }),
     repetitions: { reads: exchanges.filter((e) => e.step === 'repeat-read').length, rounds: [...REPEAT_ROUNDS], settleMs: run.settleMs },
     keys: keyLegend(run.keys.restricted.length),
+    variants: variantsOf(exchanges),
     notJudged: exchanges.flatMap((e) => (e.notJudged ? [{ operationId: e.operationId, label: e.label, reason: e.notJudged }] : [])),
     ...(timings ? { durationMs: timings.durationMs, operationDurationsMs: operationDurations(run, exchanges) } : {}),
+  };
+}
+
+/** The invariance variants and the overlap batch the run sent: the sample, as the report shows it. */
+function variantsOf(exchanges: readonly Exchange[]): Report['variants'] {
+  const variants = exchanges.filter((e) => e.variant !== undefined);
+  return {
+    requests: variants.length,
+    chains: new Set(variants.map((e) => e.variant!.chain)).size,
+    overlap: exchanges.filter((e) => e.step === 'overlap').length,
+    sample: variants.map((e) => ({ kind: e.variant!.kind, operationId: e.operationId, credential: e.credential, method: e.method, path: e.path })),
   };
 }
 

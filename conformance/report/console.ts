@@ -45,6 +45,7 @@ export function renderConsole(report: Report, options: ConsoleOptions = {}): str
   for (const t of report.roles.tokens) lines.push(safe(`  token ${t.token}: ${t.roles.join(', ') || 'no role'}`));
   for (const e of report.roles.empty) lines.push(safe(`  ${e.role}: empty; would be filled by ${e.fill}`));
   lines.push(safe(`Repetitions: the reads of the start sent again ${report.repetitions.reads} times (rounds: ${report.repetitions.rounds.join(', ')}); --settle-ms ${report.repetitions.settleMs} before the end`));
+  if (report.variants.requests > 0) lines.push(safe(`Invariance: ${report.variants.requests} variants (every kind on every operation and credential class, drawn from seed ${report.seed}) on ${report.variants.chains} kept-alive connections; ${report.variants.overlap} requests at once; the sample in the JSON report (variants)`));
   if (report.notJudged.length > 0) {
     lines.push('');
     lines.push(paint('yellow', `Not judged (warning, not a defect): ${report.notJudged.length} answer(s)`));

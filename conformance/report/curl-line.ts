@@ -50,6 +50,8 @@ export function curlLine(request: RecordedRequest, credential: Credential, nearM
   // The key's placeholder (alone, or as a cookie's value) is left to the shell to expand.
   const expanded = placeholder === undefined ? undefined : where?.in === 'cookie' ? `${where.name}=${placeholder}` : placeholder;
   const headers = Object.entries(request.headers).map(([name, value]) => {
+    // curl drops a header given as `Name:`; `Name;` sends it with an empty value (an empty Authorization is a variant of its own).
+    if (value === '') return `-H "${escapeDoubleQuoted(name)};"`;
     const shown = value === expanded ? value : escapeDoubleQuoted(value);
     return `-H "${escapeDoubleQuoted(name)}: ${shown}"`;
   });

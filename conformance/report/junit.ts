@@ -68,6 +68,7 @@ function runSuite(report: Report): string {
     ...report.roles.tokens.map((t) => property(`role ${t.token}`, t.roles.join(', ') || 'none')),
     ...report.roles.empty.map((e) => property(`role ${e.role}`, `empty; would be filled by ${e.fill}`)),
     property('repetitions', `${report.repetitions.reads} repeated reads (${report.repetitions.rounds.join(', ')}), --settle-ms ${report.repetitions.settleMs}`),
+    property('invariance', `${report.variants.requests} variants on ${report.variants.chains} kept-alive connections, ${report.variants.overlap} requests at once (the sample in the JSON report)`),
     ...report.notJudged.map((n) => property('warning', `not judged: ${n.operationId} ${n.label}: ${n.reason}`)),
   ];
   return [`  <testsuite name="run" tests="0" failures="0" errors="0" skipped="0">`, '    <properties>', ...properties, '    </properties>', '  </testsuite>'].join('\n');

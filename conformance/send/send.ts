@@ -5,6 +5,8 @@ import type { Contract } from '../../src/contract/index.ts';
 import { keyPlaceholder } from '../report/curl-line.ts';
 import { nearMissValue } from '../plan/near-miss/key-near-misses.ts';
 import type { Credential, Exchange, PlannedRequest } from '../types.ts';
+import { SUITE_USER_AGENT, VARIANT_KIND } from '../plan/variants/variant-kinds.ts';
+import { sendChain } from './send-chain.ts';
 
 export interface SenderOptions {
   /** Origin and path prefix, without a trailing slash. */
@@ -19,6 +21,8 @@ export interface SenderOptions {
 
 export interface Sender {
   send(planned: PlannedRequest, seq: number): Promise<Exchange>;
+  /** Sends requests one after another on one kept-alive connection (invariance variants): seq numbers from firstSeq on; stops after one that ran into the deadline. */
+  sendChain(chain: readonly PlannedRequest[], firstSeq: number): Promise<Exchange[]>;
   /** Whether the target still answers at all (any HTTP response to `GET /`), tried a few times. */
   alive(): Promise<boolean>;
   close(): Promise<void>;
@@ -85,37 +89,13 @@ export function createSender(options: SenderOptions): Sender {
 
   return {
     async send(planned, seq) {
-      const operation = options.contract.operation(planned.operationId);
-      let url = options.baseUrl + planned.path;
-      let recordedUrl = url;
-      // API §4.1, §4.2: the reads ask for JSON; harmless on the others.
-      const headers: Record<string, string> = { accept: 'application/json' };
-      const recorded: Record<string, string> = { ...headers };
-      const given = keyFor(planned.credential, planned.keyIndex);
-      const nearMiss = planned.keyVariant;
-      const header = operation.authHeaders[0];
-      if (given !== undefined && header !== undefined) {
-        const key = nearMiss ? nearMissValue(given, nearMiss) : given;
-        const placeholder = keyPlaceholder(planned.credential, nearMiss, planned.keyIndex) ?? key;
-        const where = nearMiss?.placement ?? { in: 'header' };
-        if (where.in === 'header') {
-          headers[header] = key;
-          recorded[header] = placeholder;
-        } else if (where.in === 'cookie') {
-          headers.cookie = `${where.name}=${key}`;
-          recorded.cookie = `${where.name}=${placeholder}`;
-        } else {
-          const separator = url.includes('?') ? '&' : '?';
-          url += `${separator}${encodeURIComponent(where.name)}=${encodeURIComponent(key)}`;
-          recordedUrl += `${separator}${encodeURIComponent(where.name)}=${placeholder}`;
-        }
-      }
+      const { url, recordedUrl, headers, recorded } = wireRequest(planned, options, keyFor);
       const exchange: Exchange = { ...planned, seq, request: { method: planned.method, url: recordedUrl, headers: recorded } };
       const started = performance.now();
       const bytesBefore = socketBytes.total();
       inFlight++;
       const alone = inFlight === 1;
-      const outcome = await fetchBounded(agent, url, { method: planned.method, headers }, options, bodies).finally(() => inFlight--);
+      const outcome = await fetchBounded(agent, url, { method: planned.method, headers: Object.fromEntries(headers) }, options, bodies).finally(() => inFlight--);
       exchange.elapsedMs = performance.now() - started;
       // Bytes are the run's, not the request's: they are its own only when no other request was in flight.
       const bytesArrived = alone && inFlight === 0 ? socketBytes.total() - bytesBefore : 0;
@@ -153,8 +133,73 @@ export function createSender(options: SenderOptions): Sender {
       }
       return false;
     },
+    async sendChain(chain, firstSeq) {
+      const wire = chain.map((planned) => wireRequest(planned, options, keyFor));
+      const origin = new URL(options.baseUrl);
+      const prefix = origin.pathname.replace(/\/$/, '');
+      const outcomes = await sendChain(origin, wire.map((w, i) => ({ method: chain[i]!.method, path: prefix + w.url.slice(options.baseUrl.length), headers: [['host', origin.host], ...w.headers] })), options);
+      return chain.slice(0, outcomes.length).map((planned, i): Exchange => {
+        const outcome = outcomes[i]!;
+        const exchange: Exchange = { ...planned, seq: firstSeq + i, request: { method: planned.method, url: wire[i]!.recordedUrl, headers: wire[i]!.recorded } };
+        if (planned.variant) exchange.variant = { ...planned.variant, fresh: outcome.fresh };
+        if (outcome.response) exchange.response = outcome.response;
+        else if (outcome.notJudged !== undefined) exchange.notJudged = outcome.notJudged;
+        else {
+          exchange.transportError = outcome.error ?? 'no answer';
+          if (outcome.timedOut) exchange.timedOut = true;
+          if (outcome.began) exchange.responseBegan = true;
+        }
+        return exchange;
+      });
+    },
     close: () => agent.close(),
   };
+}
+
+/**
+ * The request as it goes on the wire: the suite's own headers (Accept as API §4.1 and §4.2 ask,
+ * a User-Agent), the key where the step puts it, then what an invariance variant changes
+ * (conformance/plan/variants/variant-kinds.ts). The recorded copy carries placeholders for keys.
+ */
+function wireRequest(planned: PlannedRequest, options: SenderOptions, keyFor: (credential: Credential, keyIndex?: number) => string | undefined): { url: string; recordedUrl: string; headers: [string, string][]; recorded: Record<string, string> } {
+  const operation = options.contract.operation(planned.operationId);
+  let url = options.baseUrl + planned.path;
+  let recordedUrl = url;
+  const headers: [string, string][] = [['accept', 'application/json'], ['user-agent', SUITE_USER_AGENT]];
+  const recorded: [string, string][] = [...headers];
+  const given = keyFor(planned.credential, planned.keyIndex);
+  const nearMiss = planned.keyVariant;
+  const header = operation.authHeaders[0];
+  const spec = planned.variant ? VARIANT_KIND.get(planned.variant.kind) : undefined;
+  if (given !== undefined && header !== undefined) {
+    const key = nearMiss ? nearMissValue(given, nearMiss) : given;
+    const placeholder = keyPlaceholder(planned.credential, nearMiss, planned.keyIndex) ?? key;
+    const where = nearMiss?.placement ?? { in: 'header' };
+    if (where.in === 'header') {
+      const name = spec?.authName?.(header) ?? header;
+      headers.push([name, key]);
+      recorded.push([name, placeholder]);
+    } else if (where.in === 'cookie') {
+      headers.push(['cookie', `${where.name}=${key}`]);
+      recorded.push(['cookie', `${where.name}=${placeholder}`]);
+    } else {
+      const separator = url.includes('?') ? '&' : '?';
+      url += `${separator}${encodeURIComponent(where.name)}=${encodeURIComponent(key)}`;
+      recordedUrl += `${separator}${encodeURIComponent(where.name)}=${placeholder}`;
+    }
+  }
+  if (spec) {
+    if (spec.emptyAuth && header !== undefined && given === undefined) {
+      headers.push([header, '']);
+      recorded.push([header, '']);
+    }
+    const dropped = new Set([...(spec.omit ?? []), ...(spec.add ?? []).map(([name]) => name)]);
+    const keep = ([name]: [string, string]) => !dropped.has(name.toLowerCase());
+    const added = (spec.add ?? []).map(([name, value]): [string, string] => [name, typeof value === 'string' ? value : value(operation.method)]);
+    headers.splice(0, headers.length, ...headers.filter(keep), ...added);
+    recorded.splice(0, recorded.length, ...recorded.filter(keep), ...added);
+  }
+  return { url, recordedUrl, headers, recorded: Object.fromEntries(recorded) };
 }
 
 /** A connector for the agent whose sockets add up the bytes they read, open and closed ones alike. */

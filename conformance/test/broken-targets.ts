@@ -4,6 +4,7 @@ import { DELETE_SERVICE_ACCOUNT_TOKEN, GET_OIDC_SETTINGS, GET_PROJECT_ENVIRONMEN
 import { ODD_IDS } from '../plan/scenarios/odd-ids.ts';
 import { NEAR_MISS_BROKEN_TARGETS, NEAR_MISS_CONFORMANT_VARIANTS } from './near-miss-targets.ts';
 import { SEQUENCE_BROKEN_TARGETS } from './sequence-targets.ts';
+import { INVARIANCE_ALONE_TARGETS } from './invariance-targets.ts';
 import { createMock, serveHandler } from '../../src/mock/index.ts';
 import { breakResponses, editJson, freshMock, operationOf, rewriteRequests, serveRaw, toMockRequest } from './serve-target.ts';
 
@@ -453,6 +454,7 @@ export const BROKEN_TARGETS: BrokenTarget[] = [
   },
   ...NEAR_MISS_BROKEN_TARGETS,
   ...SEQUENCE_BROKEN_TARGETS,
+  ...INVARIANCE_ALONE_TARGETS,
   {
     name: 'the 401 of the OIDC read quotes the OIDC secret ("login failed for client secret …")',
     errors: ['no-secret-echo'],

@@ -110,12 +110,12 @@ describe('--skip-check ID', () => {
     harness.server = await mockTarget();
     const run = await runCheck([...targetArgs(harness.server.url), '--skip-check', 'delete-token-succeeds']);
     expect(run.code).toBe(0);
-    // One delete and one delete-again per token with the own-delete role (1/1, 2/4, 2/5).
-    expect(run.report!.stepsNotRun.filter((s) => s.step === 'delete' || s.step === 'delete-again').map((s) => `${s.step}: ${s.reason}`)).toEqual(
-      Array.from({ length: 3 }).flatMap(() => [
+    // One delete and one delete-again per token with the own-delete role (1/1 and 2/4, deleted at once; 2/5 is their neighbour, kept to the end).
+    expect(run.report!.stepsNotRun.filter((s) => s.step === 'delete' || s.step === 'delete-again').map((s) => `${s.step}: ${s.reason}`).sort()).toEqual(
+      Array.from({ length: 2 }).flatMap(() => [
         'delete: not sent: its check delete-token-succeeds is switched off (--skip-check)',
         'delete-again: not sent: it needs the step "delete", which was dropped: its check delete-token-succeeds is switched off (--skip-check)',
-      ]),
+      ]).sort(),
     );
   });
 });

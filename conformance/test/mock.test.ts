@@ -101,7 +101,7 @@ describe('against the mock on its default state', () => {
         { token: '1/2', roles: ['cross-account'] },
         { token: '1/3', roles: ['concurrent-delete'] },
         { token: '2/4', roles: ['own-delete', 'restricted-target'] },
-        { token: '2/5', roles: ['own-delete'] },
+        { token: '2/5', roles: ['bystander'] },
         { token: '12/1', roles: ['bystander', 'restricted-target'] },
       ],
       empty: [],

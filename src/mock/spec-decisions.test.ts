@@ -194,6 +194,76 @@ describe('head-requests', () => {
   });
 });
 
+describe('accept-negotiation', () => {
+  decision('accept-negotiation');
+  const BROWSER = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+  it.each([
+    ['no Accept', {}],
+    ['Accept: */*', { accept: '*/*' }],
+    ["a browser's Accept", { accept: BROWSER }],
+  ])('answers a read with %s as with application/json, and without a key with 401, never a redirect', async (_, headers) => {
+    const json = await client.call('GET', paths.environments('default'), ADMIN_KEY, { accept: 'application/json' });
+    const other = await client.call('GET', paths.environments('default'), ADMIN_KEY, headers);
+    expect([other.status, other.headers.get('content-type'), other.text]).toEqual([200, 'application/json', json.text]);
+    expect((await client.call('GET', paths.oidc(), undefined, headers)).status).toBe(401);
+  });
+});
+
+describe('required-request-headers', () => {
+  decision('required-request-headers');
+  it('reads the key under any case of the field name and grants nothing for X-Requested-With or X-HTTP-Method-Override', async () => {
+    const lower = await rawRequest(client.mock.port, `GET ${paths.oidc()} HTTP/1.1\r\nhost: 127.0.0.1\r\nAUTHORIZATION: ${ADMIN_KEY}\r\nconnection: close\r\n\r\n`);
+    expect(lower?.status).toBe(200);
+    expect((await client.call('GET', paths.oidc(), VIEWER_KEY, { 'x-requested-with': 'XMLHttpRequest' })).status).toBe(403);
+    const before = client.mock.store.snapshot();
+    expect((await client.call('GET', paths.token('1', '1'), ADMIN_KEY, { 'x-http-method-override': 'DELETE' })).status).toBe(405);
+    expect((await client.call('DELETE', paths.token('1', '1'), VIEWER_KEY, { 'x-http-method-override': 'GET' })).status).toBe(403);
+    expect(client.mock.store.snapshot()).toEqual(before);
+  });
+
+  it('answers a request without User-Agent as one with it, and an empty Authorization value with 401', async () => {
+    const bare = await rawRequest(client.mock.port, `GET ${paths.oidc()} HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: ${ADMIN_KEY}\r\nconnection: close\r\n\r\n`);
+    expect(bare?.status).toBe(200);
+    const empty = await rawRequest(client.mock.port, `GET ${paths.oidc()} HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: \r\nconnection: close\r\n\r\n`);
+    expect(empty?.status).toBe(401);
+  });
+});
+
+describe('options-requests', () => {
+  decision('options-requests');
+  it('answers a CORS preflight 204 without data and a plain OPTIONS 405 with Allow, with or without a key, deleting nothing', async () => {
+    const before = client.mock.store.snapshot();
+    const preflight = await client.call('OPTIONS', paths.token('1', '1'), undefined, { origin: 'http://localhost:3000', 'access-control-request-method': 'DELETE' });
+    expect([preflight.status, preflight.text]).toEqual([204, '']);
+    for (const key of [undefined, ADMIN_KEY]) {
+      const plain = await client.call('OPTIONS', paths.oidc(), key);
+      expect([plain.status, plain.headers.get('allow'), plain.json?.secret]).toEqual([405, 'GET, HEAD', undefined]);
+    }
+    expect(client.mock.store.snapshot()).toEqual(before);
+  });
+});
+
+describe('conditional-requests', () => {
+  decision('conditional-requests');
+  it('ignores If-None-Match and If-Modified-Since: 200 with the key, 401 without', async () => {
+    const conditions: Record<string, string>[] = [{ 'if-none-match': '"x"' }, { 'if-none-match': '*' }, { 'if-modified-since': 'Sat, 01 Jan 2000 00:00:00 GMT' }];
+    for (const headers of conditions) {
+      expect((await client.call('GET', paths.oidc(), ADMIN_KEY, headers)).status).toBe(200);
+      expect((await client.call('GET', paths.oidc(), undefined, headers)).status).toBe(401);
+    }
+  });
+});
+
+describe('requests-independent', () => {
+  decision('requests-independent');
+  it('answers every credential alike whatever is in flight at the same time', async () => {
+    const keys = [ADMIN_KEY, VIEWER_KEY, undefined, 'not-a-key'];
+    const answers = await Promise.all(Array.from({ length: 5 }, () => keys.map((key) => client.call('GET', paths.oidc(), key))).flat());
+    expect([...new Set(answers.map((a, i) => `${i % 4} ${a.status}`))].sort()).toEqual(['0 200', '1 403', '2 401', '3 401']);
+    expect(new Set(answers.filter((a) => a.status >= 400).map((a) => a.json.id)).size).toBe(15);
+  });
+});
+
 describe('project-id-compared-exactly', () => {
   decision('project-id-compared-exactly');
   it('reads a percent-encoded unreserved character as itself (RFC 3986 §6.2.2.2), and nothing else as the project', async () => {

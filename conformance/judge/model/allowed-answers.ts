@@ -1,4 +1,4 @@
-import { responseFor, type Operation } from '../../../src/contract/index.ts';
+import { responseFor, type Contract, type Operation } from '../../../src/contract/index.ts';
 import { FORBIDDEN, METHOD_NOT_ALLOWED, NOT_FOUND, UNAUTHORIZED, isClientError, isSuccess } from '../../http-status.ts';
 import type { ModelRequest, RunState } from './run-state.ts';
 import { toleratedRefusals } from './spec-annotations.ts';
@@ -84,10 +84,21 @@ function undecodable(raw: string): boolean {
 const tolerated = new WeakMap<object, ReadonlySet<number>>();
 
 /** The spec's tolerated refusals of malformed input, read once per contract. */
-export function refusalsOf(state: RunState): ReadonlySet<number> {
+export function refusalsOf(state: Pick<RunState, 'contract'>): ReadonlySet<number> {
   let set = tolerated.get(state.contract);
   if (!set) tolerated.set(state.contract, (set = toleratedRefusals(state.contract)));
   return set;
+}
+
+/**
+ * Whether a status is a refusal the spec tolerates here (decision malformed-input-refusals):
+ * the request's ids are malformed input (not valid percent-encoding, an encoded slash, a control
+ * character such as NUL or TAB, very long) and the status is one of `x-tolerated-refusals`.
+ */
+export function toleratedRefusal(contract: Contract, method: string, path: string, status: number): boolean {
+  const route = contract.matchRoute(method, path.split('?')[0]!);
+  if (route.kind !== 'operation' || !Object.values(route.rawParams).some(isMalformed)) return false;
+  return refusalsOf({ contract }).has(status);
 }
 
 const successes = (operation: Operation) => [...operation.responses.keys()].filter((s) => /^2\d\d$/.test(s)).map(Number);

@@ -124,10 +124,13 @@ function runWide(exchange: ModelExchange, state: RunState, value: unknown, schem
  * together: of deletes of one resource that existed, exactly one succeeds.
  */
 export function judgeConcurrent(exchanges: readonly ModelExchange[], state: RunState): Verdict[][] {
-  const verdicts = exchanges.map((e) => judgeExchange(e, state, { concurrent: true }));
+  // Only a delete of the same resource in the same batch can have come first; requests on other resources (overlap, two accounts at once) are judged as if alone.
+  const sameResource = (e: ModelExchange) => exchanges.some((o) => o !== e && o.request.method === 'DELETE' && o.request.path === e.request.path);
+  const verdicts = exchanges.map((e) => judgeExchange(e, state, { concurrent: sameResource(e) }));
   const byResource = new Map<string, number[]>();
   exchanges.forEach((e, i) => {
-    if (e.request.method !== 'DELETE' || state.fact(e.request) !== 'exists' || !e.response) return;
+    // Deletes the contract lets succeed: a key refused by auth deletes nothing, and that is judged on its own.
+    if (e.request.method !== 'DELETE' || state.fact(e.request) !== 'exists' || !e.response || !allowedAnswers(e.request, state).statuses.some(isSuccess)) return;
     const key = `${e.request.path} ${e.request.credential}`;
     byResource.set(key, [...(byResource.get(key) ?? []), i]);
   });
@@ -143,5 +146,23 @@ export function judgeConcurrent(exchanges: readonly ModelExchange[], state: RunS
       got: `statuses ${statuses}`,
     });
   }
+  // Each is judged before any is observed, so ids shared inside the batch are compared here: errors answered at once carry ids of their own too (spec decision error-ids-unique).
+  const firstSeen = new Map<string, number>();
+  exchanges.forEach((e, i) => {
+    if (!e.response) return;
+    const parsed = parsedBodyOf(e.response);
+    if (!parsed.ok) return;
+    const documented = state.contract.matchRoute(e.request.method, e.request.path.split('?')[0]!);
+    const schema = documented.kind === 'operation' ? documented.operation.responses.get(String(e.response.status))?.schema : undefined;
+    for (const { pointer, id } of instanceIds(parsed.value, schema)) {
+      const first = firstSeen.get(id);
+      if (first === undefined) {
+        firstSeen.set(id, i);
+        continue;
+      }
+      const at = exchanges[first]!.seq ?? first;
+      verdicts[i]!.push({ rule: 'error-id-unique', message: `the instance id ${JSON.stringify(id)} was also given to the answer of request #${at}, sent at the same time; each error instance has its own id.`, expected: 'an id not given to another answer of the run', got: JSON.stringify(id), instancePointer: pointer, contradicts: at });
+    }
+  });
   return verdicts;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadContract } from '../../../src/contract/index.ts';
-import { allowedAnswers, createRunState, credentialOf, judgeExchange } from './index.ts';
+import { allowedAnswers, createRunState, credentialOf, judgeConcurrent, judgeExchange, toleratedRefusal } from './index.ts';
 
 const contract = await loadContract();
 const ENV = '/api/admin/environments/project/default';
@@ -37,5 +37,37 @@ describe('credentialOf: the key read as the mock reads it (spec decision key-in-
     [' ', 'none'],
   ])('reads %j as %s', (value, credential) => {
     expect(credentialOf(value, keys)).toBe(credential);
+  });
+});
+
+describe('malformed-input-refusals: an id holding a C0 control character is malformed input', () => {
+  it.each(['default%09', 'default%0A', 'odd%00id', 'x%7F', '%ZZ'])('tolerates 400 for the project %s, and no other undocumented status', (id) => {
+    const path = `/api/admin/environments/project/${id}`;
+    expect(toleratedRefusal(contract, 'GET', path, 400)).toBe(true);
+    expect(toleratedRefusal(contract, 'GET', path, 418)).toBe(false);
+    const state = createRunState({ contract });
+    expect(judgeExchange({ request: { method: 'GET', path, credential: 'full' }, response: { status: 400, headers: { 'content-type': 'application/json' }, body: '{"id":"a","name":"ValidationError","message":"x"}' } }, state)).toEqual([]);
+  });
+
+  it('tolerates no 400 on an ordinary id', () => {
+    expect(toleratedRefusal(contract, 'GET', ENV, 400)).toBe(false);
+  });
+});
+
+describe('requests-independent: requests sent at once', () => {
+  const error = (id: string) => ({ status: 401, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id, name: 'AuthenticationRequired', message: 'x' }) });
+  it('finds an error id shared by two answers of one batch', () => {
+    const state = createRunState({ contract });
+    const verdicts = judgeConcurrent([{ request: { method: 'GET', path: ENV, credential: 'none' }, response: error('e-1'), seq: 1 }, { request: { method: 'GET', path: ENV, credential: 'invalid' }, response: error('e-1'), seq: 2 }], state);
+    expect(verdicts.map((v) => v.map((x) => x.rule))).toEqual([[], ['error-id-unique']]);
+  });
+
+  it('judges deletes of two different existing tokens sent at once as if alone: a 404 is no race there', () => {
+    const state = createRunState({ contract });
+    const other = '/api/admin/service-account/2/token/4';
+    state.declare({ method: 'DELETE', path: TOKEN }, 'exists');
+    state.declare({ method: 'DELETE', path: other }, 'exists');
+    const verdicts = judgeConcurrent([{ request: { method: 'DELETE', path: TOKEN, credential: 'full' }, response: { status: 200, headers: {}, body: '' } }, { request: { method: 'DELETE', path: other, credential: 'full' }, response: { status: 404, headers: { 'content-type': 'application/json' }, body: '{"id":"e-3","name":"NotFoundError","message":"x"}' } }], state);
+    expect(verdicts[1]!.map((v) => v.rule)).toContain('resource-exists');
   });
 });

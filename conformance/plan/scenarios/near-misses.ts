@@ -63,6 +63,14 @@ export function nearMissScenario(input: PlanInput): ScenarioPlan {
       const label = `delete token ${primary.account}/${JSON.stringify(variant.segment)} (token ${primary.token} ${variant.describe})`;
       requests.push({ operationId: deletion.operationId, step: 'near-miss-token', label, credential: 'full', method: deletion.method, path: pathOf(deletion, [encodeId(primary.account), variant.segment]), expects: allowedFor(variant), token: primary });
     }
+    // Both ids in another case at once (SA-1/TOK-1 for sa-1/tok-1): a server that folds the case of the path deletes the given token. One id in
+    // another case could be a real token of its own, which is why the grammar sends no case variant where it may delete; both at once name one only
+    // if the service holds an account and a token spelled like the given ones in another case, which is what ids compared exactly would allow but nobody does.
+    const cased = caseVariant(primary.account, primary.token, input.tokens);
+    if (cased) {
+      const label = `delete token ${cased.join('/')} (token ${primary.account}/${primary.token} with both ids in another case)`;
+      requests.push({ operationId: deletion.operationId, step: 'near-miss-token', label, credential: 'full', method: deletion.method, path: pathOf(deletion, cased.map(encodeId)), expects: [NOT_FOUND], token: primary });
+    }
   }
   // The account's near-misses on the spare token (deleted concurrently later), so the steps of the other tokens stay undisturbed.
   const spareWhy = !input.allowDelete ? NEEDS_ALLOW_DELETE : !spare ? 'needs a third disposable --token (one not used by the other deletion steps)' : undefined;
@@ -81,4 +89,15 @@ export function nearMissScenario(input: PlanInput): ScenarioPlan {
 /** Another id names nothing: 404; one holding a control character may also be refused as malformed first. */
 function allowedFor(variant: IdNearMiss): number[] {
   return variant.malformed ? [NOT_FOUND, BAD_REQUEST] : [NOT_FOUND];
+}
+
+/** The account and token ids both in upper case (or, where that changes nothing, lower case), unless that changes neither or names a given token. */
+function caseVariant(account: string, token: string, given: readonly { account: string; token: string }[]): [string, string] | undefined {
+  for (const fold of [(s: string) => s.toUpperCase(), (s: string) => s.toLowerCase()]) {
+    const ids: [string, string] = [fold(account), fold(token)];
+    if (ids[0] === account || ids[1] === token) continue;
+    if (given.some((t) => t.account === ids[0] && t.token === ids[1])) continue;
+    return ids;
+  }
+  return undefined;
 }

@@ -13,6 +13,8 @@ import { repeatReads } from './repeat-reads.ts';
 import type { ScenarioPlan } from './scenario-plan.ts';
 import { tokenDeletionScenario } from './token-deletion.ts';
 import { unlistedMethodsScenario } from './unlisted-methods.ts';
+import { invarianceScenario } from '../variants/invariance-scenario.ts';
+import { overlapScenario } from '../variants/overlap-scenario.ts';
 
 /**
  * Every request of a run, in the order it is sent. Reads come first (the first request also
@@ -29,7 +31,7 @@ export function buildPlan(input: PlanInput, switchedOff: ReadonlySet<string> = n
     }
   }
   const middle = (plan: PlanInput): ScenarioPlan => ({ requests: repeatReads(plan, 'middle'), skipped: [] });
-  const scenarios = [readsScenario, authScenario, authOrderScenario, nearMissScenario, middle, tokenDeletionScenario, endOfRunScenario, unlistedMethodsScenario, oddIdsScenario].map((scenario) => scenario(input));
+  const scenarios = [readsScenario, authScenario, authOrderScenario, invarianceScenario, overlapScenario, nearMissScenario, middle, tokenDeletionScenario, endOfRunScenario, unlistedMethodsScenario, oddIdsScenario].map((scenario) => scenario(input));
   return withoutSwitchedOff({ requests: scenarios.flatMap((s) => s.requests), skipped: scenarios.flatMap((s) => s.skipped) }, switchedOff);
 }
 

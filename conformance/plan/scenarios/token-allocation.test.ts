@@ -21,7 +21,9 @@ describe('the token planner', () => {
   it('uses every token: those no role needs are deleted like the first', () => {
     const allocation = allocateTokens(['1/1', '1/2', '1/3', '1/4', '1/5'].map(t));
     expect(allocation.cross).toBeUndefined();
-    expect(names([allocation.primary!, allocation.spare!, ...allocation.extra])).toEqual(['1/1', '1/2', '1/3', '1/4', '1/5']);
+    expect(names([allocation.primary!, allocation.spare!, ...allocation.extra])).toEqual(['1/1', '1/2', '1/3', '1/4']);
+    // The last other token of an account the run deletes from is its neighbour: kept until after --settle-ms.
+    expect(names(allocation.bystanders)).toEqual(['1/5']);
   });
 
   it('names, for each role nobody plays, the token that would fill it', () => {

@@ -15,7 +15,8 @@ export interface TokenAllocation {
   /** Every other token not kept as a bystander: deleted and deleted again like the primary, so every --token is used. */
   extra: TokenRef[];
   /**
-   * Kept untouched until the very end, then deleted (and must still be there): tokens that share
+   * Kept untouched until the very end, then deleted (and must still be there): a neighbour (the
+   * last other token of an account the run deletes from), and tokens that share
    * their id with a token of another account that the run deletes, and tokens of an account whose
    * id is a prefix or extension of another given account's. A server that matches tokens by id
    * alone, or accounts by prefix, deletes them along with the others.
@@ -54,6 +55,13 @@ export function allocateTokens(tokens: readonly TokenRef[]): TokenAllocation {
   }
   const spare = rest.find((t) => t !== cross?.token);
   const extra = rest.filter((t) => t !== cross?.token && t !== spare);
+  // A neighbour: the last other token of an account the run deletes from, kept untouched until after --settle-ms like a bystander, so a delete that takes the account's other tokens with it, now or a moment later, shows (issue 18).
+  const deletes = [primary, cross?.token, spare, ...extra];
+  const neighbour = [...extra].reverse().find((t) => deletes.some((d) => d !== undefined && d !== t && d.account === t.account));
+  if (neighbour) {
+    extra.splice(extra.indexOf(neighbour), 1);
+    bystanders.push(neighbour);
+  }
   const restrictedTargets = accounts.flatMap((a) => {
     const target = active.find((t) => t.account === a) ?? tokens.find((t) => t.account === a);
     return target ? [target] : [];

@@ -7,6 +7,8 @@ import { allocateTokens } from './token-allocation.ts';
 
 /** How many deletes of one token are sent at once: enough to overlap on a local server, few enough to stay gentle. */
 export const CONCURRENT_DELETES = 8;
+/** The batch of the two deletes on two accounts at once (the concurrent deletes are batch 1, the overlap batch 2). */
+const TWO_ACCOUNTS_BATCH = 3;
 
 /**
  * API §4.3 as a sequence: delete -> documented success, no body; the same again -> 404; an
@@ -31,11 +33,16 @@ export function tokenDeletionScenario(input: PlanInput): ScenarioPlan {
     skip('unknown-token', 'delete an unknown token', [NOT_FOUND], primaryWhy ?? NEEDS_TOKEN);
   } else {
     const name = `${primary.account}/${primary.token}`;
-    requests.push({ ...base, step: 'delete', label: `delete token ${name}`, path: at(primary.account, primary.token), expects: success, token: primary });
+    // Deletes on two accounts at once (issue 18, overlap): the primary token with the first other token of another account, each judged as if alone.
+    const pair = extra.find((t) => t.account !== primary.account);
+    const together = pair ? { batch: TWO_ACCOUNTS_BATCH } : {};
+    requests.push({ ...base, ...together, step: 'delete', label: `delete token ${name}${pair ? `, at once with token ${pair.account}/${pair.token} of another account` : ''}`, path: at(primary.account, primary.token), expects: success, token: primary });
+    if (pair) requests.push({ ...base, ...together, step: 'delete', label: `delete token ${pair.account}/${pair.token}, at once with token ${name} of another account`, path: at(pair.account, pair.token), expects: success, token: pair });
     requests.push({ ...base, step: 'delete-again', label: `delete token ${name} again`, path: at(primary.account, primary.token), expects: [NOT_FOUND], token: primary });
+    if (pair) requests.push({ ...base, step: 'delete-again', label: `delete token ${pair.account}/${pair.token} again`, path: at(pair.account, pair.token), expects: [NOT_FOUND], token: pair });
     requests.push({ ...base, step: 'unknown-token', label: `delete unknown token ${primary.account}/${input.missingToken}`, path: at(primary.account, input.missingToken), expects: [NOT_FOUND] });
     // Every other given token is used too: a defect may show on one account only.
-    for (const token of extra) {
+    for (const token of extra.filter((t) => t !== pair)) {
       const other = `${token.account}/${token.token}`;
       requests.push({ ...base, step: 'delete', label: `delete token ${other}`, path: at(token.account, token.token), expects: success, token });
       requests.push({ ...base, step: 'delete-again', label: `delete token ${other} again`, path: at(token.account, token.token), expects: [NOT_FOUND], token });

@@ -1,0 +1,16 @@
+import { passed, type Rule } from '../rule.ts';
+import { variantClaim, variantsOf } from './variant-exchanges.ts';
+
+/** Judged by the model (a 304 is no status it allows to these requests): it claims its verdicts on the conditional variants. */
+export const conditionalAfterAuth: Rule = {
+  id: 'conditional-after-auth',
+  severity: 'error',
+  title: 'Conditional requests: a 304 only where a 200 with that validator would be given',
+  proves:
+    'If-None-Match with a tag the server never gave and If-Modified-Since a date before any change get the answer the request gets without them: never a 304, and never before auth (spec decision conditional-requests)',
+  level: 'behaviour',
+  // Whatever the model finds on a variant of this kind: the variant is the cause (issue 18).
+  claims: [variantClaim('conditional-after-auth')],
+  steps: ['variant'],
+  judge: (exchanges) => variantsOf(exchanges, 'conditional-after-auth').filter((e) => e.response).map(passed),
+};

@@ -1,0 +1,16 @@
+import { passed, type Rule } from '../rule.ts';
+import { variantClaim, variantsOf } from './variant-exchanges.ts';
+
+/** Judged by the model: it claims its verdicts on the header variants (claimed by variantClaim). */
+export const headersIgnored: Rule = {
+  id: 'headers-ignored',
+  severity: 'error',
+  title: 'Headers the spec does not name change no answer',
+  proves:
+    "each operation, with every credential class, answers as it does to the suite's own request when the request has no Accept, curl's, fetch()'s or a browser's Accept (with Accept-Language, Accept-Encoding, User-Agent), no User-Agent, the field name authorization in lower case, X-Requested-With, or X-HTTP-Method-Override naming another method; an empty Authorization value is no key (401). None of them grants or removes a permission (spec decisions accept-negotiation, required-request-headers)",
+  level: 'behaviour',
+  // Whatever the model finds on a variant of this kind: the variant is the cause (issue 18).
+  claims: [variantClaim('headers-ignored')],
+  steps: ['variant'],
+  judge: (exchanges) => variantsOf(exchanges, 'headers-ignored').filter((e) => e.response).map(passed),
+};

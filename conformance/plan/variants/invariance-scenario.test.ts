@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { loadContract } from '../../../src/contract/index.ts';
+import type { PlanInput } from '../scenarios/plan-input.ts';
+import { invarianceScenario } from './invariance-scenario.ts';
+import { VARIANT_KINDS } from './variant-kinds.ts';
+
+const contract = await loadContract({ validate: false });
+const input = (seed: string, overrides: Partial<PlanInput> = {}): PlanInput => ({
+  contract,
+  project: 'default',
+  projects: ['default'],
+  missingProject: 'no-such-project-x',
+  missingAccount: 'no-such-account',
+  missingToken: 'no-such-token',
+  hasRestrictedKey: true,
+  restrictedKeys: 1,
+  settleMs: 0,
+  forbidden: new Set(['getOidcSettings', 'deleteServiceAccountToken']),
+  tokens: [
+    { account: '1', token: '1' },
+    { account: '1', token: '2' },
+  ],
+  allowDelete: true,
+  keyNearMisses: [],
+  seed,
+  ...overrides,
+});
+
+describe('the invariance variants of a run', () => {
+  it.each(['1', '2', 'abc'])('meet every operation and every credential class with every kind (seed %s)', (seed) => {
+    const { requests } = invarianceScenario(input(seed));
+    for (const { kind } of VARIANT_KINDS) {
+      const mine = requests.filter((r) => r.variant?.kind === kind);
+      expect(new Set(mine.map((r) => r.operationId)).size, kind).toBe(3);
+      // HEAD covers the credentials on every GET; the token path, which has no GET, gets one.
+      if (kind === 'head') continue;
+      expect(new Set(mine.map((r) => r.credential)), kind).toEqual(new Set(kind === 'empty-authorization' ? ['none'] : ['full', 'restricted', 'none', 'invalid']));
+    }
+  });
+
+  it('is a sample, not the cross product, and the same for the same seed', () => {
+    const a = invarianceScenario(input('7')).requests;
+    expect(a.length).toBeLessThan(VARIANT_KINDS.length * 3 * 4);
+    expect(invarianceScenario(input('7')).requests).toEqual(a);
+    expect(invarianceScenario(input('8')).requests).not.toEqual(a);
+  });
+
+  it('sends HEAD on every GET with every credential, the full key on a missing resource too, and on the token path once', () => {
+    const heads = invarianceScenario(input('3')).requests.filter((r) => r.variant?.kind === 'head');
+    expect(heads).toHaveLength(2 * 4 + 1 + 1);
+    expect(heads.some((r) => r.path.endsWith('/no-such-project-x') && r.credential === 'full')).toBe(true);
+  });
+
+  it('never sends the full key to a token the run deletes, and tries refused keys on a given token', () => {
+    const deletes = invarianceScenario(input('4')).requests.filter((r) => r.operationId === 'deleteServiceAccountToken');
+    expect(deletes.filter((r) => r.credential === 'full').every((r) => r.path.endsWith('/no-such-token'))).toBe(true);
+    expect(deletes.filter((r) => r.credential === 'none').every((r) => r.path.endsWith('/1/token/1'))).toBe(true);
+  });
+
+  it('gives the restricted key an operation it lacks, where it lacks one', () => {
+    const restricted = invarianceScenario(input('5')).requests.filter((r) => r.credential === 'restricted' && r.variant?.kind === 'x-requested-with');
+    expect(restricted.map((r) => r.operationId)).not.toContain('getProjectEnvironments');
+  });
+});

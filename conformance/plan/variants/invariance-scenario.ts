@@ -1,0 +1,136 @@
+import type { Operation } from '../../../src/contract/index.ts';
+import { DELETE_SERVICE_ACCOUNT_TOKEN, GET_PROJECT_ENVIRONMENTS } from '../../operation-ids.ts';
+import type { Credential, PlannedRequest } from '../../types.ts';
+import { pick, randomFor, type Random } from '../seeded-random.ts';
+import { encodeId, pathOf, type PlanInput } from '../scenarios/plan-input.ts';
+import { missingValues } from '../scenarios/probe-path.ts';
+import type { ScenarioPlan } from '../scenarios/scenario-plan.ts';
+import { allocateTokens } from '../scenarios/token-allocation.ts';
+import { VARIANT_KINDS, type VariantKindSpec } from './variant-kinds.ts';
+
+/** Requests per kept-alive connection: each one after the first is also a probe of what the one before left on the connection. */
+const CHAIN_LENGTH = 6;
+
+/** One cell of the sample: which kind meets which operation with which credential, on which resource. */
+export interface VariantCell {
+  kind: VariantKindSpec['kind'];
+  operationId: string;
+  credential: Credential;
+  resource: 'given' | 'missing';
+}
+
+/**
+ * The invariance variants of a run (issue 18, DESIGN.md "Invariance"), sampled so that every
+ * variant kind meets every operation and every credential class at least once (a covering of
+ * both pairs, not their cross product: max(operations, credentials) requests a kind), seeded by
+ * the run's seed. They are sent in chains on kept-alive connections in a seeded order, so each
+ * request after the first of a chain is also sent on a connection that just carried another
+ * key, a 401, a 404 or a HEAD (the connection dimension costs no request of its own).
+ *
+ * Resources: a variant never deletes what the run deletes later. The full key's deletes go to
+ * a token that cannot exist; a key that must be refused (none, invalid, restricted where the
+ * delete is --forbidden) is tried on a given token, so that a variant that gets past auth
+ * shows, as a success now and as a 404 for the deletion step later.
+ */
+export function invarianceScenario(input: PlanInput): ScenarioPlan {
+  const random = randomFor(input.seed, 'invariance variants');
+  const credentials: Credential[] = input.hasRestrictedKey ? ['full', 'restricted', 'none', 'invalid'] : ['full', 'none', 'invalid'];
+  const operations = input.contract.operations.filter((o) => o.authHeaders.length > 0);
+  const cells: VariantCell[] = [];
+  VARIANT_KINDS.forEach((spec, index) => {
+    const creds = spec.emptyAuth ? (['none'] as Credential[]) : shuffled(credentials, random);
+    const ops = shuffled(operations, random);
+    if (spec.everyCell) {
+      ops.forEach((operation, i) => {
+        // A path without a GET gets HEAD with one credential class, a different one each run (drawn from the seed).
+        const own = operation.method === 'GET' ? creds : [creds[i % creds.length]!];
+        for (const credential of own) cells.push({ kind: spec.kind, operationId: operation.operationId, credential, resource: 'given' });
+        if (operation.method === 'GET' && operation.pathParams.length > 0) cells.push({ kind: spec.kind, operationId: operation.operationId, credential: 'full', resource: 'missing' });
+      });
+      return;
+    }
+    const pairs = Array.from({ length: Math.max(creds.length, ops.length) }, (_, i) => ({ operation: ops[i % ops.length]!, credential: creds[i % creds.length]! }));
+    // The restricted key shows most where it must be refused: it gets an operation it lacks the permission for (--forbidden), where there is one.
+    const restricted = pairs.find((p) => p.credential === 'restricted');
+    const lacking = pairs.find((p) => p.credential !== 'restricted' && input.forbidden.has(p.operation.operationId));
+    if (restricted && lacking && !input.forbidden.has(restricted.operation.operationId)) [restricted.operation, lacking.operation] = [lacking.operation, restricted.operation];
+    for (let i = 0; i < pairs.length; i++) {
+      const { operation, credential } = pairs[i]!;
+      // The full key alternates between a given and a missing resource from kind to kind (a 404 left on the connection).
+      const resource = credential === 'full' && (index + i) % 2 === 0 ? 'missing' : 'given';
+      cells.push({ kind: spec.kind, operationId: operation.operationId, credential, resource });
+    }
+  });
+  const order = afterEachHead(shuffled(cells, random), input);
+  const requests = order.map((cell, i) => variantRequest(cell, input, Math.floor(i / CHAIN_LENGTH))).filter((r): r is PlannedRequest => r !== undefined);
+  return { requests, skipped: [] };
+}
+
+/**
+ * What a HEAD leaves on a connection shows on the next answer that has a body: after each HEAD,
+ * the next cell that is a read with the full key on a given resource is moved up to follow it.
+ */
+function afterEachHead(cells: VariantCell[], input: PlanInput): VariantCell[] {
+  const out = [...cells];
+  const bodied = (c: VariantCell) => c.kind !== 'head' && c.kind !== 'options' && c.kind !== 'preflight' && c.credential === 'full' && c.resource === 'given' && input.contract.operation(c.operationId).method === 'GET';
+  for (let i = 0; i < out.length - 1; i++) {
+    if (out[i]!.kind !== 'head' || bodied(out[i + 1]!)) continue;
+    const j = out.findIndex((c, k) => k > i + 1 && bodied(c));
+    if (j < 0) break;
+    const [moved] = out.splice(j, 1);
+    out.splice(i + 1, 0, moved!);
+  }
+  return out;
+}
+
+function variantRequest(cell: VariantCell, input: PlanInput, chain: number): PlannedRequest | undefined {
+  const operation = input.contract.operation(cell.operationId);
+  const spec = VARIANT_KINDS.find((k) => k.kind === cell.kind)!;
+  const path = `${pathOf(operation, idsFor(operation, cell, input))}${spec.query ? `?${spec.query}` : ''}`;
+  const method = spec.method?.(operation.method) ?? operation.method;
+  return {
+    operationId: operation.operationId,
+    step: 'variant',
+    label: `${operation.operationId} ${credentialName(cell.credential)}, ${spec.describe}`,
+    credential: cell.credential,
+    method,
+    path,
+    // The base request's allowed answers are the model's to say; a hostile-style empty list keeps the step out of the scenario checks.
+    expects: [],
+    variant: { kind: cell.kind, chain },
+  };
+}
+
+/** The ids a variant is sent with (see invarianceScenario on resources). */
+function idsFor(operation: Operation, cell: VariantCell, input: PlanInput): string[] {
+  if (operation.pathParams.length === 0) return [];
+  if (operation.operationId === GET_PROJECT_ENVIRONMENTS) return cell.resource === 'missing' ? missingValues(operation, input) : [encodeId(input.project)];
+  if (operation.operationId !== DELETE_SERVICE_ACCOUNT_TOKEN) return missingValues(operation, input);
+  return derivedDeleteIds(operation, cell.credential, input);
+}
+
+/**
+ * The ids of a delete derived from the plan's own (a variant, the overlap batch): a key that must
+ * be refused on a given token (so that getting past auth shows, as a success now and a 404 for
+ * the deletion step later), the full key on the unknown token of the primary account, as the
+ * unknown-token step sends it (so that the two compare), never on a token the run deletes.
+ */
+export function derivedDeleteIds(operation: Operation, credential: Credential, input: PlanInput): string[] {
+  if (!input.allowDelete) return missingValues(operation, input);
+  const { primary, restrictedTargets } = allocateTokens(input.tokens);
+  const refused = credential === 'none' || credential === 'invalid' || (credential === 'restricted' && input.forbidden.has(operation.operationId));
+  const target = credential === 'restricted' ? restrictedTargets[0] : primary;
+  if (refused && target) return [encodeId(target.account), encodeId(target.token)];
+  return primary ? [encodeId(primary.account), encodeId(input.missingToken)] : missingValues(operation, input);
+}
+
+const credentialName = (credential: Credential) => (credential === 'full' ? 'with the full key' : credential === 'restricted' ? 'with the restricted key' : credential === 'none' ? 'without a key' : 'with an invalid key');
+
+function shuffled<T>(items: readonly T[], random: Random): T[] {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = pick(random, i + 1);
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}

@@ -1,0 +1,69 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { gzipSync } from 'node:zlib';
+import type { RunningServer } from '../../src/mock/index.ts';
+import { serveSocket, frame } from '../test/serve-socket.ts';
+import { sendChain, type RawRequest } from './send-chain.ts';
+
+let server: RunningServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+const get = (path: string, method = 'GET'): RawRequest => ({ method, path, headers: [['host', 'x']] });
+const options = { timeoutMs: 2000, maxBodyBytes: 1 << 20 };
+const json = (body: string) => ({ status: 200, headers: { 'content-type': 'application/json' }, body });
+
+describe('sendChain: one kept-alive connection, exactly one answer per request', () => {
+  it('sends each request on the connection the one before used, and reads Content-Length, chunked and gzip bodies', async () => {
+    const sockets: unknown[] = [];
+    server = await serveSocket((request) => {
+      sockets.push(request.socket);
+      if (request.url === '/chunked') return { raw: 'HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n' };
+      if (request.url === '/gzip') {
+        const body = gzipSync('{"zipped":true}');
+        return { raw: `HTTP/1.1 200 OK\r\ncontent-encoding: gzip\r\ncontent-length: ${body.length}\r\n\r\n${body.toString('latin1')}` };
+      }
+      return json('{"a":1}');
+    });
+    const outcomes = await sendChain(new URL(server.url), [get('/one'), get('/chunked'), get('/gzip'), get('/one', 'HEAD')], options);
+    expect(outcomes.map((o) => [o.response?.status, o.response?.body, o.fresh])).toEqual([
+      [200, '{"a":1}', true],
+      [200, 'abcde', false],
+      [200, '{"zipped":true}', false],
+      [200, '', false],
+    ]);
+    expect(new Set(sockets).size).toBe(1);
+  });
+
+  it('tells bytes beyond an answer (a HEAD answered with a body) on the next request of the connection', async () => {
+    server = await serveSocket((request) => (request.method === 'HEAD' ? { raw: frame(json('{"spilled":1}'), false).toString('latin1') } : json('{}')));
+    const outcomes = await sendChain(new URL(server.url), [get('/a', 'HEAD'), get('/b')], options);
+    expect(outcomes[0]!.response?.status).toBe(200);
+    expect(outcomes[1]!.error).toMatch(/13 bytes arrived on the connection before this request was sent/);
+  });
+
+  it('goes on on a fresh connection where the server closes after an answer (Connection: close)', async () => {
+    server = await serveSocket((request) => {
+      setImmediate(() => request.socket.end());
+      return { raw: frame({ ...json('{}'), headers: { 'content-type': 'application/json', connection: 'close' } }).toString('latin1') };
+    });
+    const outcomes = await sendChain(new URL(server.url), [get('/a'), get('/b'), get('/c')], options);
+    expect(outcomes.map((o) => [o.response?.status, o.fresh])).toEqual([
+      [200, true],
+      [200, true],
+      [200, true],
+    ]);
+  });
+
+  it('gives up on a request at its deadline and says an answer began', async () => {
+    server = await serveSocket(() => ({ raw: 'HTTP/1.1 200 OK\r\ncontent-length: 10\r\n\r\nabc' }));
+    const [outcome] = await sendChain(new URL(server.url), [get('/slow')], { timeoutMs: 200, maxBodyBytes: 100 });
+    expect(outcome).toMatchObject({ timedOut: true, began: true });
+  });
+
+  it('calls bytes that are not HTTP what they are', async () => {
+    server = await serveSocket(() => ({ raw: 'SSH-2.0-OpenSSH_9.6\r\n\r\n' }));
+    const [outcome] = await sendChain(new URL(server.url), [get('/')], options);
+    expect(outcome!.error).toMatch(/not an HTTP answer/);
+  });
+});

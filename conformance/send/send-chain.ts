@@ -1,0 +1,238 @@
+import { connect, isIP, type Socket } from 'node:net';
+import { connect as tlsConnect } from 'node:tls';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import type { RecordedResponse } from '../types.ts';
+
+/** One request of a chain, exactly as it goes on the wire: header names in the case given. */
+export interface RawRequest {
+  method: string;
+  /** Path and query, already percent-encoded. */
+  path: string;
+  headers: readonly (readonly [string, string])[];
+}
+
+export interface RawOutcome {
+  response?: RecordedResponse;
+  /** Why no well-formed answer was read for this request. */
+  error?: string;
+  /** With an error: a status line had arrived. */
+  began?: boolean;
+  timedOut?: boolean;
+  /** Why the answer was not judged (a body over --max-body): not a defect. */
+  notJudged?: string;
+  /** Sent on a connection of its own (the first of the chain, or the server had closed the one before). */
+  fresh: boolean;
+}
+
+/** Header bytes read at most before the answer is called broken (Node's own default limit). */
+const MAX_HEADER_BYTES = 16 * 1024;
+
+/**
+ * Sends requests one after another on one kept-alive HTTP/1.1 connection, each only after the
+ * answer to the one before was read whole, and reads exactly one answer per request by HTTP/1.1
+ * framing (RFC 9112 §6.3: no body for HEAD, 1xx, 204, 304; else chunked, Content-Length, or
+ * until close). Bytes that arrive beyond an answer's framing belong to no answer: the next
+ * request's outcome says so (a HEAD answered with a body spills so). Where the server closes the
+ * connection (Connection: close is allowed after any answer, RFC 9112 §9.6), the next request
+ * goes on a fresh one. Bounded: one deadline per request, at most maxBodyBytes of a body, and
+ * the chain stops at the first request that ran into its deadline (fewer outcomes than requests).
+ * undici cannot do this: it hides which connection a request went on, and reuses or drops
+ * connections by its own rules.
+ */
+export async function sendChain(origin: URL, requests: readonly RawRequest[], options: { timeoutMs: number; maxBodyBytes: number }): Promise<RawOutcome[]> {
+  const outcomes: RawOutcome[] = [];
+  let connection: Connection | undefined;
+  try {
+    for (const request of requests) {
+      const fresh = connection === undefined || connection.closed;
+      if (fresh) {
+        connection?.destroy();
+        connection = new Connection(origin);
+      }
+      let outcome = await connection!.exchange(request, options);
+      let sentFresh = fresh;
+      if (!fresh && outcome.error !== undefined && !outcome.began && !outcome.timedOut && connection!.closed && !connection!.leftover) {
+        // The server closed the idle connection as the request went out: a client sends it again on a new one (RFC 9112 §9.3.1).
+        connection!.destroy();
+        connection = new Connection(origin);
+        outcome = await connection.exchange(request, options);
+        sentFresh = true;
+      }
+      outcomes.push({ ...outcome, fresh: sentFresh });
+      // A request held for the whole deadline ends the chain: the run's wall time stays bounded (the rest is reported as not sent).
+      if (outcome.timedOut) break;
+      if (outcome.error !== undefined) {
+        connection!.destroy();
+        connection = undefined;
+      }
+    }
+  } finally {
+    connection?.destroy();
+  }
+  return outcomes;
+}
+
+class Connection {
+  private readonly socket: Socket;
+  private buffer = Buffer.alloc(0);
+  private waiting: (() => void) | undefined;
+  closed = false;
+  /** Bytes were waiting on the connection before the request went out (they belong to no answer). */
+  leftover = false;
+
+  constructor(origin: URL) {
+    const host = origin.hostname.replace(/^\[|\]$/g, '');
+    // An https target gets TLS with the certificate checked, as undici does for the rest of the run.
+    this.socket = origin.protocol === 'https:' ? tlsConnect({ host, port: Number(origin.port || 443), ...(isIP(host) ? {} : { servername: host }) }) : connect(Number(origin.port || 80), host);
+    this.socket.on('data', (chunk: Buffer) => {
+      this.buffer = Buffer.concat([this.buffer, chunk]);
+      this.wake();
+    });
+    this.socket.on('error', () => {});
+    this.socket.on('close', () => {
+      this.closed = true;
+      this.wake();
+    });
+  }
+
+  destroy(): void {
+    this.socket.destroy();
+  }
+
+  private wake(): void {
+    const resolve = this.waiting;
+    this.waiting = undefined;
+    resolve?.();
+  }
+
+  private more(deadline: number): Promise<boolean> {
+    if (this.closed) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.waiting = undefined;
+        resolve(false);
+      }, Math.max(0, deadline - Date.now()));
+      this.waiting = () => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+    });
+  }
+
+  async exchange(request: RawRequest, options: { timeoutMs: number; maxBodyBytes: number }): Promise<Omit<RawOutcome, 'fresh'>> {
+    if (this.buffer.length > 0) {
+      this.leftover = true;
+      return { error: `${this.buffer.length} bytes arrived on the connection before this request was sent: the answer before it sent more than its framing announced (RFC 9112 §6.3), so they belong to no answer` };
+    }
+    const lines = [`${request.method} ${request.path} HTTP/1.1`, ...request.headers.map(([name, value]) => `${name}: ${value}`)];
+    this.socket.write(`${lines.join('\r\n')}\r\n\r\n`, 'latin1');
+    const deadline = Date.now() + options.timeoutMs;
+    const head = request.method === 'HEAD';
+    for (;;) {
+      const end = this.buffer.indexOf('\r\n\r\n');
+      if (end < 0) {
+        if (this.buffer.length > MAX_HEADER_BYTES) return { error: `the answer's status line and headers exceeded ${MAX_HEADER_BYTES} bytes`, began: true };
+        if (!(await this.more(deadline))) return this.cut(deadline, this.buffer.length > 0);
+        continue;
+      }
+      const text = this.buffer.subarray(0, end).toString('latin1');
+      const [statusLine = '', ...fields] = text.split('\r\n');
+      const status = /^HTTP\/1\.[01] (\d{3})(?: |$)/.exec(statusLine);
+      if (!status) return { error: `the bytes on the connection are not an HTTP answer (they begin ${JSON.stringify(statusLine.slice(0, 40))})` };
+      const headers: Record<string, string> = {};
+      for (const field of fields) {
+        const colon = field.indexOf(':');
+        if (colon <= 0) return { error: `a header line of the answer is not "name: value" (${JSON.stringify(field.slice(0, 40))})`, began: true };
+        const name = field.slice(0, colon).trim().toLowerCase();
+        const value = field.slice(colon + 1).trim();
+        headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`;
+      }
+      this.buffer = this.buffer.subarray(end + 4);
+      const code = Number(status[1]);
+      // An interim answer (100 Continue, 103 Early Hints) comes before the one answer (RFC 9110 §15.2).
+      if (code < 200) continue;
+      const body = head || code === 204 || code === 304 ? { bytes: Buffer.alloc(0) } : await this.body(headers, deadline, options.maxBodyBytes);
+      if ('error' in body) return { ...body, began: true, response: undefined };
+      // The spec declares no size limit (decision no-declared-limits): a body over the suite's cap is not judged, never a defect; the connection is left.
+      if ('overflow' in body) {
+        this.closed = true;
+        return { notJudged: `answered ${code} with a body over --max-body ${options.maxBodyBytes} bytes; reading stopped and nothing of it was judged (raise --max-body to judge such a body)` };
+      }
+      if (/\bclose\b/i.test(headers.connection ?? '')) this.closed = true;
+      const decoded = decode(body.bytes, headers['content-encoding'], options.maxBodyBytes);
+      if ('error' in decoded) return { error: decoded.error, began: true };
+      return { response: { status: code, headers, body: decoded.text } };
+    }
+  }
+
+  private cut(deadline: number, began: boolean): Omit<RawOutcome, 'fresh'> {
+    // more() gives up for two reasons only: the connection closed, or the deadline passed (a timer may fire a millisecond before Date.now() says so).
+    if (!this.closed || Date.now() >= deadline) return { error: 'no complete answer within --timeout on this connection', timedOut: true, began };
+    return { error: began ? 'the connection closed in the middle of the answer' : 'the connection closed before an answer', began };
+  }
+
+  private async body(headers: Record<string, string>, deadline: number, max: number): Promise<{ bytes: Buffer } | { error: string; timedOut?: boolean } | { overflow: true }> {
+    if (/\bchunked\b/i.test(headers['transfer-encoding'] ?? '')) {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for (;;) {
+        const line = this.buffer.indexOf('\r\n');
+        if (line < 0) {
+          if (!(await this.more(deadline))) return this.cut(deadline, true) as { error: string };
+          continue;
+        }
+        const length = Number.parseInt(this.buffer.subarray(0, line).toString('latin1').split(';')[0]!, 16);
+        if (!Number.isFinite(length) || length < 0) return { error: 'an impossible chunk size in a chunked body' };
+        if (length === 0) {
+          // The last chunk, then trailer fields up to an empty line (RFC 9112 §7.1.2).
+          for (;;) {
+            const done = this.buffer.indexOf('\r\n\r\n', line);
+            const bare = this.buffer.subarray(line, line + 4).toString('latin1') === '\r\n\r\n';
+            if (bare || done >= 0) {
+              this.buffer = this.buffer.subarray((bare ? line : done) + 4);
+              return { bytes: Buffer.concat(chunks) };
+            }
+            if (!(await this.more(deadline))) return this.cut(deadline, true) as { error: string };
+          }
+        }
+        if (size + length > max) return { overflow: true };
+        while (this.buffer.length < line + 2 + length + 2) if (!(await this.more(deadline))) return this.cut(deadline, true) as { error: string };
+        chunks.push(this.buffer.subarray(line + 2, line + 2 + length));
+        size += length;
+        this.buffer = this.buffer.subarray(line + 2 + length + 2);
+      }
+    }
+    const declared = headers['content-length'];
+    if (declared !== undefined) {
+      if (!/^\d+$/.test(declared)) return { error: `an invalid Content-Length (${JSON.stringify(declared.slice(0, 20))})` };
+      const length = Number(declared);
+      if (length > max) return { overflow: true };
+      while (this.buffer.length < length) if (!(await this.more(deadline))) return this.cut(deadline, true) as { error: string };
+      const bytes = this.buffer.subarray(0, length);
+      this.buffer = this.buffer.subarray(length);
+      return { bytes };
+    }
+    // Neither: the body ends where the connection does (RFC 9112 §6.3, item 8).
+    while (!this.closed) {
+      if (this.buffer.length > max) return { overflow: true };
+      if (!(await this.more(deadline)) && !this.closed) return { error: 'no complete answer within --timeout on this connection', timedOut: true };
+    }
+    const bytes = this.buffer;
+    this.buffer = Buffer.alloc(0);
+    return { bytes };
+  }
+}
+
+/** The body as text, its content coding undone (gzip, br, deflate: RFC 9110 §8.4.1), the decoded size bounded too. */
+function decode(bytes: Buffer, coding: string | undefined, max: number): { text: string } | { error: string } {
+  const name = coding?.trim().toLowerCase();
+  if (!name || name === 'identity' || bytes.length === 0) return { text: bytes.toString('utf8') };
+  try {
+    const options = { maxOutputLength: max };
+    const plain = name === 'gzip' || name === 'x-gzip' ? gunzipSync(bytes, options) : name === 'br' ? brotliDecompressSync(bytes, options) : name === 'deflate' ? inflateSync(bytes, options) : undefined;
+    if (!plain) return { error: `a body in a content coding the suite did not ask for (${name})` };
+    return { text: plain.toString('utf8') };
+  } catch (error) {
+    return { error: `a ${name} body that does not decode (${(error as Error).message.split('\n')[0]})` };
+  }
+}

@@ -1,0 +1,540 @@
+import { brotliCompressSync, gzipSync } from 'node:zlib';
+import type { Contract } from '../../src/contract/index.ts';
+import { createMock, type Mock, type MockRequest, type MockResponse, type RunningServer } from '../../src/mock/index.ts';
+import { DEFAULT_FIXTURES } from '../../src/mock/core/default-fixtures.ts';
+import { DELETE_SERVICE_ACCOUNT_TOKEN, GET_OIDC_SETTINGS, GET_PROJECT_ENVIRONMENTS } from '../operation-ids.ts';
+import { breakResponses, freshMock, operationOf, serveRaw, toMockRequest } from './serve-target.ts';
+import { serveSocket, frame, type SocketRequest } from './serve-socket.ts';
+import type { BrokenTarget } from './broken-targets.ts';
+
+/**
+ * Issue 18: servers that break the contract only along what the spec does not name (the
+ * method, ordinary headers, the connection, overlap and time), and plausible servers that
+ * differ along those same dimensions in ways the spec allows. Written before the variants that
+ * catch them (conformance/plan/variants). Each broken one names the dimension and the check(s)
+ * it must be caught under; each conformant one must pass with no finding.
+ */
+export interface InvarianceTarget {
+  name: string;
+  dimension: 'method' | 'headers' | 'conditional' | 'connection' | 'overlap' | 'earlier';
+  /** The run must fail (exit 1) with an error finding of at least one of these checks. */
+  caughtBy: string[];
+  args?: string[];
+  serve(contract: Contract): Promise<RunningServer>;
+}
+
+export interface ConformantInvarianceVariant {
+  name: string;
+  args?: string[];
+  /** Warnings it gets by the suite's design (exit 0 still): the exact set of checks. */
+  warnings?: string[];
+  serve(contract: Contract): Promise<RunningServer>;
+}
+
+const ADMIN_KEY = 'mock-admin-key';
+const VIEWER_KEY = 'mock-viewer-key';
+const JSON_TYPE = { 'content-type': 'application/json' };
+let errors = 0;
+const error = (status: number, name: string): MockResponse => ({ status, headers: JSON_TYPE, body: JSON.stringify({ id: `inv-${++errors}`, name, message: 'broken on purpose' }) });
+const asAdmin = (request: MockRequest): MockRequest => ({ ...request, headers: { ...request.headers, authorization: ADMIN_KEY } });
+const later = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const tokenIds = (url: string) => /\/service-account\/([^/?]+)\/token\/([^/?]+)/.exec(url)?.slice(1) as [string, string] | undefined;
+
+/** The mock behind a socket server: a target that changes what one kind of request gets. */
+function socketMock(contract: Contract, answer: (request: SocketRequest, mock: Mock) => MockResponse | { raw: string } | Promise<MockResponse | { raw: string }>): Promise<RunningServer> {
+  const mock = freshMock(contract);
+  return serveSocket((request) => answer(request, mock));
+}
+
+/** A node:http target whose answer may come later (overlap needs requests in flight together). */
+function asyncMock(contract: Contract, answer: (request: MockRequest, mock: Mock) => Promise<MockResponse>): Promise<RunningServer> {
+  const mock = freshMock(contract);
+  return serveRaw((req, _, send) => void answer(toMockRequest(req), mock).then(send));
+}
+
+export const INVARIANCE_BROKEN_TARGETS: InvarianceTarget[] = [
+  // The method: HEAD is GET without the body (spec decision head-requests).
+  {
+    name: 'HEAD without a key answers 200 (auth wired to GET only)',
+    dimension: 'method',
+    caughtBy: ['head-like-get'],
+    serve: (contract) => breakResponses(contract, (req, res, mock) => (req.method === 'HEAD' ? mock.handle(asAdmin({ ...req, method: 'GET' })) : res)),
+  },
+  {
+    name: 'HEAD with the restricted key on the OIDC settings answers 200 (the permission checked for GET only)',
+    dimension: 'method',
+    caughtBy: ['head-like-get'],
+    serve: (contract) => breakResponses(contract, (req, res, mock) => (req.method === 'HEAD' && req.headers.authorization === VIEWER_KEY ? mock.handle(asAdmin({ ...req, method: 'GET' })) : res)),
+  },
+  {
+    name: 'HEAD on a missing project answers 200 (HEAD routed to a generic handler)',
+    dimension: 'method',
+    caughtBy: ['head-like-get'],
+    serve: (contract) => breakResponses(contract, (req, res) => (req.method === 'HEAD' && res.status === 404 ? { status: 200, headers: JSON_TYPE, body: undefined } : res)),
+  },
+  {
+    name: 'HEAD on the token path answers 200 (HEAD matched to the DELETE route)',
+    dimension: 'method',
+    caughtBy: ['head-like-get'],
+    serve: (contract) => breakResponses(contract, (req, res) => (req.method === 'HEAD' && tokenIds(req.url) ? { status: 200, headers: {}, body: undefined } : res)),
+  },
+  {
+    name: "HEAD's headers unlike GET's: text/html where GET says application/json",
+    dimension: 'method',
+    caughtBy: ['head-like-get'],
+    serve: (contract) => breakResponses(contract, (req, res) => (req.method === 'HEAD' ? { ...res, headers: { ...res.headers, 'content-type': 'text/html' } } : res)),
+  },
+  {
+    name: 'HEAD answered with its body, which spills into the next answer on the kept-alive connection',
+    dimension: 'connection',
+    caughtBy: ['head-like-get', 'connection-independent', 'response-received'],
+    serve: (contract) =>
+      socketMock(contract, (request, mock) => {
+        const response = mock.handle(request);
+        return request.method === 'HEAD' ? { raw: frame(response, false).toString('latin1') } : response;
+      }),
+  },
+  // The method: OPTIONS, plain and as a CORS preflight (spec decision options-requests).
+  {
+    name: 'OPTIONS without a key answers the data (the OIDC secret included)',
+    dimension: 'method',
+    caughtBy: ['options-harmless'],
+    serve: (contract) => breakResponses(contract, (req, res, mock) => (req.method === 'OPTIONS' ? mock.handle(asAdmin({ ...req, method: 'GET' })) : res)),
+  },
+  {
+    name: 'OPTIONS on the token path deletes the token (a catch-all route that runs the handler)',
+    dimension: 'method',
+    caughtBy: ['options-harmless', 'delete-token-succeeds', 'concurrent-delete-single-success', 'cross-account-delete-rejected', 'bystanders-untouched'],
+    serve: (contract) =>
+      breakResponses(contract, (req, res, mock) => {
+        if (req.method !== 'OPTIONS' || !tokenIds(req.url)) return res;
+        const [account, token] = tokenIds(req.url)!;
+        mock.store.deleteToken(decodeURIComponent(account), decodeURIComponent(token));
+        return { status: 204, headers: { allow: 'DELETE, OPTIONS' }, body: undefined };
+      }),
+  },
+  // Ordinary headers (spec decisions accept-negotiation, required-request-headers).
+  {
+    name: 'Accept: */* refused with 406 (only application/json accepted, literally)',
+    dimension: 'headers',
+    caughtBy: ['headers-ignored'],
+    serve: (contract) => breakResponses(contract, (req, res) => (req.headers.accept !== undefined && req.headers.accept !== 'application/json' ? error(406, 'NotAcceptable') : res)),
+  },
+  {
+    name: 'no Accept header refused with 400',
+    dimension: 'headers',
+    caughtBy: ['headers-ignored'],
+    serve: (contract) => breakResponses(contract, (req, res) => (req.headers.accept === undefined && req.method !== 'OPTIONS' ? error(400, 'ValidationError') : res)),
+  },
+  {
+    name: "a browser's Accept without a key is redirected to a login page (302)",
+    dimension: 'headers',
+    caughtBy: ['headers-ignored'],
+    serve: (contract) => breakResponses(contract, (req, res) => (String(req.headers.accept ?? '').includes('text/html') && res.status === 401 ? { status: 302, headers: { location: '/login' }, body: undefined } : res)),
+  },
+  {
+    name: 'Accept-Language turns error answers into 500 (a message catalogue that lacks the language)',
+    dimension: 'headers',
+    caughtBy: ['headers-ignored', 'not-a-server-error'],
+    serve: (contract) => breakResponses(contract, (req, res) => (req.headers['accept-language'] !== undefined && res.status >= 400 ? error(500, 'InternalServerError') : res)),
+  },
+  {
+    name: 'X-Requested-With: XMLHttpRequest skips the permission check (an "internal UI call" shortcut)',
+    dimension: 'headers',
+    caughtBy: ['headers-ignored'],
+    serve: (contract) => breakResponses(contract, (req, res, mock) => (req.headers['x-requested-with'] !== undefined && res.status === 403 ? mock.handle(asAdmin(req)) : res)),
+  },
+  {
+    name: 'X-HTTP-Method-Override honoured after the permission was checked for the method of the request line',
+    dimension: 'headers',
+    caughtBy: ['headers-ignored'],
+    serve: (contract) =>
+      breakResponses(contract, (req, res, mock) => {
+        const override = req.headers['x-http-method-override'];
+        if (typeof override !== 'string' || override.toUpperCase() === req.method) return res;
+        // The key was checked for the request line's method on this path: a GET with the viewer key on the token path passes as "read".
+        if (res.status === 401) return res;
+        return mock.handle(asAdmin({ ...req, method: override.toUpperCase() }));
+      }),
+  },
+  {
+    name: 'the header field name authorization in lower case is refused (401): the key is read by exact name',
+    dimension: 'headers',
+    caughtBy: ['headers-ignored'],
+    serve: (contract) =>
+      socketMock(contract, (request, mock) => {
+        const exact = request.rawHeaders.find(([name]) => name === 'Authorization')?.[1];
+        return mock.handle({ ...request, headers: { ...request.headers, authorization: exact } });
+      }),
+  },
+  {
+    name: 'a request without User-Agent is refused with 403, even with the full key',
+    dimension: 'headers',
+    caughtBy: ['headers-ignored', 'full-key-never-forbidden'],
+    serve: (contract) => breakResponses(contract, (req, res) => (req.headers['user-agent'] === undefined && res.status !== 401 ? error(403, 'NoAccessError') : res)),
+  },
+  {
+    name: 'X-Forwarded-For: 127.0.0.1 is taken for an internal caller, who needs no key (trust in a header any client can send)',
+    dimension: 'headers',
+    caughtBy: ['headers-ignored'],
+    serve: (contract) => breakResponses(contract, (req, res, mock) => (String(req.headers['x-forwarded-for'] ?? '').startsWith('127.') && res.status === 401 ? mock.handle(asAdmin(req)) : res)),
+  },
+  {
+    name: 'a request with Origin http://localhost:3000 needs no key (a development CORS shortcut left on)',
+    dimension: 'headers',
+    caughtBy: ['headers-ignored'],
+    serve: (contract) => breakResponses(contract, (req, res, mock) => (req.method !== 'OPTIONS' && String(req.headers.origin ?? '').startsWith('http://localhost') && res.status === 401 ? mock.handle(asAdmin(req)) : res)),
+  },
+  {
+    name: 'a query string the spec does not name (a cache-buster ?_=…) makes the router miss the path: 404',
+    dimension: 'headers',
+    caughtBy: ['headers-ignored'],
+    serve: (contract) => breakResponses(contract, (req, res) => (req.url.includes('?') && req.method !== 'OPTIONS' ? error(404, 'NotFoundError') : res)),
+  },
+  // Conditional requests (spec decision conditional-requests).
+  {
+    name: 'If-None-Match answered 304 before auth, to any tag',
+    dimension: 'conditional',
+    caughtBy: ['conditional-after-auth'],
+    serve: (contract) => breakResponses(contract, (req, res) => (req.headers['if-none-match'] !== undefined && req.method === 'GET' ? { status: 304, headers: {}, body: undefined } : res)),
+  },
+  {
+    name: 'If-Modified-Since answered 304 before auth',
+    dimension: 'conditional',
+    caughtBy: ['conditional-after-auth'],
+    serve: (contract) => breakResponses(contract, (req, res) => (req.headers['if-modified-since'] !== undefined && req.method === 'GET' ? { status: 304, headers: {}, body: undefined } : res)),
+  },
+  // The connection: an answer depends on its own request only.
+  {
+    name: 'a per-connection auth cache: after a valid key, the connection needs none',
+    dimension: 'connection',
+    // undici reuses its connections too, so the plan's own auth probes show it first; a variant's answer is judged under the variant's rule, its message naming what the connection carried before.
+    caughtBy: ['connection-independent', 'headers-ignored', 'head-like-get', 'conditional-after-auth', 'auth-missing-rejected', 'auth-invalid-rejected'],
+    serve: (contract) => {
+      const authorized = new WeakSet<object>();
+      return socketMock(contract, (request, mock) => {
+        const response = mock.handle(authorized.has(request.socket) ? asAdmin(request) : request);
+        if (request.headers.authorization === ADMIN_KEY && response.status < 400) authorized.add(request.socket);
+        return response;
+      });
+    },
+  },
+  {
+    name: 'a sticky 401: after a 401 on a connection, every later request on it gets 401',
+    dimension: 'connection',
+    // undici reuses its connections too, so the plan's own reads show it first.
+    caughtBy: ['connection-independent', 'headers-ignored', 'head-like-get', 'conditional-after-auth', 'documented-success'],
+    serve: (contract) => {
+      const refused = new WeakSet<object>();
+      return socketMock(contract, (request, mock) => {
+        if (refused.has(request.socket)) return error(401, 'AuthenticationRequired');
+        const response = mock.handle(request);
+        if (response.status === 401) refused.add(request.socket);
+        return response;
+      });
+    },
+  },
+  {
+    name: 'after a HEAD on a connection, the next GET on it is answered without a body',
+    dimension: 'connection',
+    caughtBy: ['connection-independent', 'headers-ignored', 'conditional-after-auth', 'response-schema-conformance'],
+    serve: (contract) => {
+      const afterHead = new WeakSet<object>();
+      return socketMock(contract, (request, mock) => {
+        const response = mock.handle(request);
+        const stale = afterHead.has(request.socket) && request.method === 'GET';
+        if (request.method === 'HEAD') afterHead.add(request.socket);
+        else afterHead.delete(request.socket);
+        return stale && response.status === 200 ? { ...response, body: '' } : response;
+      });
+    },
+  },
+  // Overlap: requests in flight at once, with different credentials and accounts.
+  {
+    name: 'the role is kept in a module-level variable that an overlapping request borrows',
+    dimension: 'overlap',
+    caughtBy: ['overlap-independent'],
+    serve: (contract) => {
+      let role: string | undefined;
+      return asyncMock(contract, async (request, mock) => {
+        role = typeof request.headers.authorization === 'string' ? request.headers.authorization : role;
+        await later(5);
+        return mock.handle({ ...request, headers: { ...request.headers, authorization: role } });
+      });
+    },
+  },
+  {
+    name: 'auth fails open once four requests are in flight (a bulkhead that sheds the auth call)',
+    dimension: 'overlap',
+    caughtBy: ['overlap-independent'],
+    serve: (contract) => {
+      let inFlight = 0;
+      return asyncMock(contract, async (request, mock) => {
+        inFlight++;
+        const busy = inFlight >= 4;
+        await later(5);
+        inFlight--;
+        return mock.handle(busy && request.method === 'GET' ? asAdmin(request) : request);
+      });
+    },
+  },
+  {
+    name: 'the permission decision is cached per operation for 50 ms, not per key',
+    dimension: 'overlap',
+    caughtBy: ['overlap-independent', 'restricted-key-forbidden', 'headers-ignored'],
+    serve: (contract) => {
+      const cached = new Map<string, number>();
+      return asyncMock(contract, async (request, mock) => {
+        const operation = operationOf(contract, request) ?? '';
+        const key = request.headers.authorization;
+        const hit = key !== undefined && (cached.get(operation) ?? 0) > Date.now();
+        const response = mock.handle(hit ? asAdmin(request) : request);
+        if (response.status < 400 && key !== undefined) cached.set(operation, Date.now() + 50);
+        await later(2);
+        return response;
+      });
+    },
+  },
+  {
+    name: 'overlapping deletes on two accounts delete in the wrong account (the account id kept in a shared variable)',
+    dimension: 'overlap',
+    caughtBy: ['overlap-independent', 'delete-token-succeeds', 'bystanders-untouched', 'deletions-last'],
+    serve: (contract) => {
+      let account: string | undefined;
+      return asyncMock(contract, async (request, mock) => {
+        const ids = tokenIds(request.url);
+        if (!ids || operationOf(contract, request) !== DELETE_SERVICE_ACCOUNT_TOKEN) return mock.handle(request);
+        account = ids[0];
+        await later(5);
+        return mock.handle({ ...request, url: request.url.replace(`/service-account/${ids[0]}/`, `/service-account/${account}/`) });
+      });
+    },
+  },
+  {
+    name: 'overlapping deletes on two accounts: the second answers 409 (a global lock)',
+    dimension: 'overlap',
+    caughtBy: ['overlap-independent', 'status-code-documented', 'delete-token-succeeds'],
+    serve: (contract) => {
+      let locked = false;
+      return asyncMock(contract, async (request, mock) => {
+        if (operationOf(contract, request) !== DELETE_SERVICE_ACCOUNT_TOKEN || request.headers.authorization !== ADMIN_KEY) return mock.handle(request);
+        if (locked) return error(409, 'ConflictError');
+        locked = true;
+        await later(5);
+        locked = false;
+        return mock.handle(request);
+      });
+    },
+  },
+  {
+    name: 'overlapping deletes on two accounts bring a token back (a stale read-modify-write of the token table)',
+    dimension: 'overlap',
+    caughtBy: ['overlap-independent', 'deletions-last', 'delete-again-not-found'],
+    serve: (contract) => {
+      const restored = new Set<string>();
+      let inFlight: string[] = [];
+      return asyncMock(contract, async (request, mock) => {
+        const ids = tokenIds(request.url);
+        if (!ids || operationOf(contract, request) !== DELETE_SERVICE_ACCOUNT_TOKEN || request.headers.authorization !== ADMIN_KEY) return mock.handle(request);
+        const key = ids.join('/');
+        if (restored.delete(key)) return { status: 200, headers: {}, body: undefined };
+        inFlight.push(key);
+        await later(5);
+        const response = mock.handle(request);
+        // The other account's delete, written back from the snapshot this one read: its token reappears.
+        if (response.status === 200) for (const other of inFlight) if (other !== key && other.split('/')[0] !== ids[0]) restored.add(other);
+        inFlight = inFlight.filter((k) => k !== key);
+        return response;
+      });
+    },
+  },
+  {
+    name: 'overlapping deletes on two accounts remove a third token (the next token of the other account)',
+    dimension: 'overlap',
+    caughtBy: ['overlap-independent', 'bystanders-untouched', 'delete-token-succeeds', 'concurrent-delete-single-success', 'cross-account-delete-rejected'],
+    serve: (contract) => {
+      let inFlight = 0;
+      return asyncMock(contract, async (request, mock) => {
+        const ids = tokenIds(request.url);
+        if (!ids || operationOf(contract, request) !== DELETE_SERVICE_ACCOUNT_TOKEN || request.headers.authorization !== ADMIN_KEY) return mock.handle(request);
+        inFlight++;
+        await later(5);
+        const overlapped = inFlight > 1;
+        inFlight--;
+        const response = mock.handle(request);
+        if (overlapped && response.status === 200) {
+          const account = mock.store.snapshot().serviceAccounts.find((a) => a.id === ids[0]);
+          const neighbour = account?.tokens.find((t) => t.id !== ids[1]);
+          if (neighbour) mock.store.deleteToken(ids[0], neighbour.id);
+        }
+        return response;
+      });
+    },
+  },
+  {
+    name: 'error ids unique one by one, but shared by overlapping errors (a counter read before an await)',
+    dimension: 'overlap',
+    caughtBy: ['overlap-independent', 'error-ids-unique'],
+    serve: (contract) => {
+      let next = 0;
+      return asyncMock(contract, async (request, mock) => {
+        const id = `err-${next}`;
+        await later(3);
+        const response = mock.handle(request);
+        if (response.status < 400 || !response.body) return response;
+        next++;
+        return { ...response, body: JSON.stringify({ ...(JSON.parse(response.body) as object), id }) };
+      });
+    },
+  },
+  {
+    name: "a delete removes the account's other tokens 60 ms later, within --settle-ms (an asynchronous cleanup job)",
+    dimension: 'overlap',
+    caughtBy: ['bystanders-untouched', 'overlap-independent', 'deletions-last', 'delete-token-succeeds'],
+    serve: (contract) =>
+      breakResponses(contract, (req, res, mock) => {
+        const ids = tokenIds(req.url);
+        if (ids && res.status === 200 && req.method === 'DELETE') {
+          setTimeout(() => {
+            const account = mock.store.snapshot().serviceAccounts.find((a) => a.id === ids[0]);
+            for (const token of account?.tokens ?? []) mock.store.deleteToken(ids[0], token.id);
+          }, 60);
+        }
+        return res;
+      }),
+  },
+  // Two misses of earlier rounds.
+  {
+    name: 'an empty Authorization: value is served as a key (an "anonymous admin" default)',
+    dimension: 'earlier',
+    caughtBy: ['headers-ignored', 'auth-missing-rejected'],
+    serve: (contract) =>
+      socketMock(contract, (request, mock) => {
+        const sent = request.rawHeaders.some(([name]) => name.toLowerCase() === 'authorization');
+        return mock.handle(sent && request.headers.authorization === '' ? asAdmin(request) : request);
+      }),
+  },
+  {
+    name: 'ids in another case on the delete path are accepted (SA-1/tok-1 deletes sa-1/tok-1)',
+    dimension: 'earlier',
+    caughtBy: ['near-miss-token-not-found'],
+    args: ['--token', 'sa-1/tok-1', '--token', 'sa-1/tok-2', '--token', 'sa-1/tok-3', '--token', 'sa-2/tok-4'],
+    serve: (contract) => {
+      const mock = createMock({ contract, fixtures: lettersFixtures(), newId: () => `e-${++errors}` });
+      return serveRaw((req, _, answer) => {
+        const request = toMockRequest(req);
+        answer(mock.handle(operationOf(contract, request) === DELETE_SERVICE_ACCOUNT_TOKEN ? { ...request, url: request.url.toLowerCase() } : request));
+      });
+    },
+  },
+];
+
+/** The default state with service-account and token ids that have a case: sa-1/tok-1 … */
+function lettersFixtures(): typeof DEFAULT_FIXTURES {
+  return { ...DEFAULT_FIXTURES, serviceAccounts: DEFAULT_FIXTURES.serviceAccounts.map((a) => ({ ...a, id: `sa-${a.id}`, tokens: a.tokens.map((t) => ({ ...t, id: `tok-${t.id}` })) })) };
+}
+
+/** An ETag of a body (RFC 9110 §8.8.3): the same body, the same tag. */
+const etagOf = (body: string) => `"${Buffer.from(body).toString('base64url').slice(-16)}"`;
+
+export const INVARIANCE_CONFORMANT_VARIANTS: ConformantInvarianceVariant[] = [
+  {
+    name: 'HEAD answered 405 with Allow: GET (a router without HEAD)',
+    serve: (contract) => breakResponses(contract, (req, res, mock) => (req.method === 'HEAD' ? { status: 405, headers: { ...JSON_TYPE, allow: operationOf(contract, { ...req, method: 'GET' }) ? 'GET' : 'DELETE' }, body: error(405, 'MethodNotAllowed').body } : (void mock, res))),
+  },
+  {
+    name: 'CORS preflights answered 204 and plain OPTIONS 204 with Allow, before auth',
+    serve: (contract) =>
+      breakResponses(contract, (req, res) => {
+        if (req.method !== 'OPTIONS') return res;
+        const origin = req.headers.origin;
+        const allow = operationOf(contract, { ...req, method: 'DELETE' }) ? 'DELETE, OPTIONS' : 'GET, HEAD, OPTIONS';
+        return typeof origin === 'string'
+          ? { status: 204, headers: { 'access-control-allow-origin': origin, 'access-control-allow-methods': allow, 'access-control-allow-headers': 'Authorization', vary: 'Origin' }, body: undefined }
+          : { status: 204, headers: { allow }, body: undefined };
+      }),
+  },
+  {
+    name: 'Connection: close after every answer',
+    serve: (contract) =>
+      socketMock(contract, (request, mock) => {
+        const response = mock.handle(request);
+        const bytes = frame({ ...response, headers: { ...response.headers, connection: 'close' } }, request.method === 'HEAD');
+        setImmediate(() => request.socket.end());
+        return { raw: bytes.toString('latin1') };
+      }),
+  },
+  {
+    name: 'gzip and br when Accept-Encoding asks for them',
+    serve: (contract) =>
+      socketMock(contract, (request, mock) => {
+        const response = mock.handle(request);
+        const accepted = String(request.headers['accept-encoding'] ?? '');
+        if (!response.body || request.method === 'HEAD') return response;
+        const coding = /\bbr\b/.test(accepted) ? 'br' : /\bgzip\b/.test(accepted) ? 'gzip' : undefined;
+        if (!coding) return response;
+        const body = coding === 'br' ? brotliCompressSync(response.body) : gzipSync(response.body);
+        const head = frame({ ...response, headers: { ...response.headers, 'content-encoding': coding, vary: 'Accept-Encoding' }, body: undefined }, true).toString('latin1');
+        return { raw: head.replace(/content-length: 0\r\n/, `content-length: ${body.length}\r\n`) + body.toString('latin1') };
+      }),
+  },
+  {
+    name: 'extra fields in every error body (status, details, a trace id)',
+    serve: (contract) => breakResponses(contract, (_, res) => (res.status >= 400 && res.body ? { ...res, body: JSON.stringify({ ...(JSON.parse(res.body) as object), status: res.status, details: [], traceId: 'abc' }) } : res)),
+  },
+  {
+    name: "a 404 and 405 in the router's own text format for paths and methods it has no route for",
+    serve: (contract) =>
+      breakResponses(contract, (req, res) => {
+        const routed = contract.matchRoute(req.method, req.url.split('?')[0]!).kind;
+        return routed === 'operation' ? res : { status: 404, headers: { 'content-type': 'text/html; charset=utf-8' }, body: `<pre>Cannot ${req.method} ${req.url.split('?')[0]}</pre>` };
+      }),
+  },
+  {
+    name: 'ETag, Vary and security headers on every answer, and 304 to a matching If-None-Match after auth',
+    serve: (contract) =>
+      breakResponses(contract, (req, res) => {
+        const security = { 'x-content-type-options': 'nosniff', 'x-frame-options': 'DENY', 'strict-transport-security': 'max-age=31536000', 'cache-control': 'no-store', vary: 'Accept-Encoding, Authorization' };
+        if (res.status !== 200 || res.body === undefined) return { ...res, headers: { ...res.headers, ...security } };
+        const etag = etagOf(res.body);
+        if (req.headers['if-none-match'] === etag) return { status: 304, headers: { etag, ...security }, body: undefined };
+        return { ...res, headers: { ...res.headers, etag, ...security } };
+      }),
+  },
+  {
+    name: '400 ValidationError to an id holding a C0 control character (default%09)',
+    // The odd ids %00 get 400 here too: a clean undocumented 4xx on an odd id warns by design (odd-id-rejected), and exits 0.
+    warnings: ['odd-id-rejected'],
+    serve: (contract) =>
+      breakResponses(contract, (req, res) => {
+        let decoded = '';
+        try {
+          decoded = decodeURIComponent(req.url.split('?')[0]!);
+        } catch {
+          return res;
+        }
+        return /[\u0000-\u001f\u007f]/.test(decoded) ? error(400, 'ValidationError') : res;
+      }),
+  },
+  {
+    name: 'the OIDC settings read ignores Accept-Language, User-Agent and X-Requested-With, and answers an OPTIONS 405 with Allow',
+    serve: (contract) => breakResponses(contract, (req, res) => (req.method === 'OPTIONS' && operationOf(contract, { ...req, method: 'GET' }) === GET_OIDC_SETTINGS ? { status: 405, headers: { allow: 'GET, HEAD' }, body: undefined } : res)),
+  },
+];
+
+/**
+ * For each rule of the invariance dimensions, a target only it catches (the registry's promise,
+ * broken-targets.test.ts): the exact set of errors, as broken-targets.ts states its own.
+ */
+const ALONE: Record<string, string> = {
+  'HEAD without a key answers 200 (auth wired to GET only)': 'head-like-get',
+  'HEAD answered with its body, which spills into the next answer on the kept-alive connection': 'connection-independent',
+  'OPTIONS without a key answers the data (the OIDC secret included)': 'options-harmless',
+  'Accept: */* refused with 406 (only application/json accepted, literally)': 'headers-ignored',
+  'If-None-Match answered 304 before auth, to any tag': 'conditional-after-auth',
+  'auth fails open once four requests are in flight (a bulkhead that sheds the auth call)': 'overlap-independent',
+};
+export const INVARIANCE_ALONE_TARGETS: BrokenTarget[] = INVARIANCE_BROKEN_TARGETS.filter((t) => ALONE[t.name]).map((t) => ({ name: t.name, errors: [ALONE[t.name]!], serve: t.serve }));
+
+/** Operations every dimension must meet (the sampling's promise, docs/conformance.md). */
+export const SAMPLED_OPERATIONS = [GET_PROJECT_ENVIRONMENTS, GET_OIDC_SETTINGS, DELETE_SERVICE_ACCOUNT_TOKEN];
