@@ -630,28 +630,28 @@ const slowButInTime = target('slow-but-in-time', false, 'Every answer waits 10-6
   });
 });
 
-const shuffledOrder = target('list-and-key-order-change', false, 'The environment list is rotated on every answer and object keys come in a different order each time (order carries no meaning)', () => {
+const shuffledOrder = target('list-and-key-order-change', false, 'The environment list is rotated on every answer and object keys come in a different order each time (the list is keyed by name; JSON key order means nothing, RFC 8259 §4)', () => {
   let n = 0;
-  const reorder = (value: unknown, turn: number): unknown => {
-    if (Array.isArray(value)) {
-      const items = value.map((v) => reorder(v, turn));
-      const k = items.length ? turn % items.length : 0;
-      return [...items.slice(k), ...items.slice(0, k)];
-    }
+  const reorderKeys = (value: unknown, turn: number): unknown => {
+    if (Array.isArray(value)) return value.map((v) => reorderKeys(v, turn));
     if (value && typeof value === 'object') {
-      const entries = Object.entries(value).map(([k, v]): [string, unknown] => [k, reorder(v, turn)]);
+      const entries = Object.entries(value).map(([k, v]): [string, unknown] => [k, reorderKeys(v, turn)]);
       return Object.fromEntries(turn % 2 ? entries.reverse() : entries.sort(([a], [b]) => a.localeCompare(b)));
     }
     return value;
   };
   return serveApp({
-    after(answer, request) {
-      const route = routeOf(pathOf(request.url));
-      if (answer.status !== 200 || answer.body === undefined || route.kind !== 'operation') return answer;
+    after(answer) {
+      if (answer.status !== 200 || answer.body === undefined) return answer;
       const body = JSON.parse(answer.body) as { environments?: unknown[] };
       n++;
-      const turned = reorder(body, n) as Record<string, unknown>;
-      return { ...answer, body: JSON.stringify(turned) };
+      // Only the environments list turns: its order carries no meaning (spec: x-unique-by name);
+      // the order of constraints, values, variants and segments is left as stored.
+      if (Array.isArray(body.environments)) {
+        const k = body.environments.length ? n % body.environments.length : 0;
+        body.environments = [...body.environments.slice(k), ...body.environments.slice(0, k)];
+      }
+      return { ...answer, body: JSON.stringify(reorderKeys(body, n)) };
     },
   });
 });
