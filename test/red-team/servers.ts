@@ -12,6 +12,7 @@ import {
   type ApiRequest,
   type OperationId,
   type Parts,
+  type Route,
   type RunningTarget,
   FULL_KEY,
   Store,
@@ -53,6 +54,20 @@ const operationOf = (request: ApiRequest): OperationId | undefined => {
   const route = routeOf(pathOf(request.url));
   return route.kind === 'operation' ? route.operationId : undefined;
 };
+
+/**
+ * For targets whose defect sits in the delete itself: any other request gets the faithful answer,
+ * and so does a DELETE without a valid key (401) or permission (403); an authorized DELETE on a
+ * token path returns its route for the target's own lookup and deletion.
+ */
+function authorizedDelete(store: Store, request: ApiRequest): { answer: Answer } | { route: Extract<Route, { kind: 'operation' }> } {
+  const route = routeOf(pathOf(request.url));
+  if (route.kind !== 'operation' || route.operationId !== 'deleteServiceAccountToken' || request.method !== 'DELETE') return { answer: handle(store, faithfulParts, request) };
+  const key = faithfulParts.presentedKey(request);
+  if (key === undefined || !store.keys.has(key)) return { answer: errorAnswer(faithfulParts, 401, request) };
+  if (!store.permits(key, route.operationId)) return { answer: errorAnswer(faithfulParts, 403, request) };
+  return { route };
+}
 
 /** Strong ETag of a body (RFC 9110 §8.8.3). */
 const etagOf = (body: string) => `"${createHash('sha1').update(body).digest('base64url').slice(0, 20)}"`;
@@ -232,11 +247,9 @@ const loaderPerSocket = target('token-loader-per-connection', true, 'A DataLoade
   const loaders = new WeakMap<Socket, Map<string, boolean>>();
   return serve((req, res) => {
     const request = toApiRequest(req);
-    const route = routeOf(pathOf(request.url));
-    if (route.kind !== 'operation' || route.operationId !== 'deleteServiceAccountToken' || request.method !== 'DELETE') return send(res, handle(store, faithfulParts, request));
-    const key = faithfulParts.presentedKey(request);
-    if (key === undefined || !store.keys.has(key)) return send(res, errorAnswer(faithfulParts, 401, request));
-    if (!store.permits(key, route.operationId)) return send(res, errorAnswer(faithfulParts, 403, request));
+    const step = authorizedDelete(store, request);
+    if ('answer' in step) return send(res, step.answer);
+    const route = step.route;
     let loader = loaders.get(request.socket);
     if (!loader) loaders.set(request.socket, (loader = new Map()));
     const id = route.params.join('/');
@@ -307,11 +320,9 @@ const sharedDeleteParams = target('module-level-delete-params', true, 'The delet
   let params: string[] = [];
   return serve(async (req, res) => {
     const request = toApiRequest(req);
-    const route = routeOf(pathOf(request.url));
-    if (route.kind !== 'operation' || route.operationId !== 'deleteServiceAccountToken' || request.method !== 'DELETE') return send(res, handle(store, faithfulParts, request));
-    const key = faithfulParts.presentedKey(request);
-    if (key === undefined || !store.keys.has(key)) return send(res, errorAnswer(faithfulParts, 401, request));
-    if (!store.permits(key, route.operationId)) return send(res, errorAnswer(faithfulParts, 403, request));
+    const step = authorizedDelete(store, request);
+    if ('answer' in step) return send(res, step.answer);
+    const route = step.route;
     params = route.params;
     await sleep(4);
     const found = lookup(store, faithfulParts, route.operationId, params);
@@ -336,11 +347,9 @@ const checkThenDelete = target('delete-check-then-act', true, 'Delete checks tha
   const store = new Store();
   return serve(async (req, res) => {
     const request = toApiRequest(req);
-    const route = routeOf(pathOf(request.url));
-    if (route.kind !== 'operation' || route.operationId !== 'deleteServiceAccountToken' || request.method !== 'DELETE') return send(res, handle(store, faithfulParts, request));
-    const key = faithfulParts.presentedKey(request);
-    if (key === undefined || !store.keys.has(key)) return send(res, errorAnswer(faithfulParts, 401, request));
-    if (!store.permits(key, route.operationId)) return send(res, errorAnswer(faithfulParts, 403, request));
+    const step = authorizedDelete(store, request);
+    if ('answer' in step) return send(res, step.answer);
+    const route = step.route;
     const found = lookup(store, faithfulParts, route.operationId, route.params);
     if (!found.found) return send(res, errorAnswer(faithfulParts, 404, request));
     await sleep(15);
@@ -355,18 +364,15 @@ const checkThenDelete = target('delete-check-then-act', true, 'Delete checks tha
 const tokenResurrects = target('deleted-token-comes-back', true, 'Deletions go to a write-behind cache whose flush fails silently; after 1.2 s the token exists again and can be deleted a second time', () => {
   const store = new Store();
   const pending = new Map<string, number>();
-  const parts = faithfulParts;
   return serve((req, res) => {
     const request = toApiRequest(req);
-    const route = routeOf(pathOf(request.url));
-    if (route.kind !== 'operation' || route.operationId !== 'deleteServiceAccountToken' || request.method !== 'DELETE') return send(res, handle(store, parts, request));
-    const key = parts.presentedKey(request);
-    if (key === undefined || !store.keys.has(key)) return send(res, errorAnswer(parts, 401, request));
-    if (!store.permits(key, route.operationId)) return send(res, errorAnswer(parts, 403, request));
+    const step = authorizedDelete(store, request);
+    if ('answer' in step) return send(res, step.answer);
+    const route = step.route;
     const id = route.params.join('/');
     const until = pending.get(id);
     const hidden = until !== undefined && until > Date.now();
-    if (hidden || !lookup(store, parts, route.operationId, route.params).found) return send(res, errorAnswer(parts, 404, request));
+    if (hidden || !lookup(store, faithfulParts, route.operationId, route.params).found) return send(res, errorAnswer(faithfulParts, 404, request));
     pending.set(id, Date.now() + 1200);
     send(res, { status: 200, headers: {}, body: undefined });
   });
