@@ -12,6 +12,8 @@ import { TARGETS } from './servers.ts';
 interface KnownMisses {
   missed: string[];
   falseAlarms: string[];
+  /** Broken targets whose defect appears only after a delay: name → why. */
+  dependsOnRunLength: Record<string, string>;
 }
 const known = JSON.parse(readFileSync(new URL('./known-misses.json', import.meta.url), 'utf8')) as KnownMisses;
 
@@ -19,9 +21,9 @@ describe('red team round five: flag-admin check on targets written without readi
   it('names in known-misses.json are targets, each once, missed ones broken and false alarms conformant', () => {
     const byName = new Map(TARGETS.map((t) => [t.name, t]));
     expect(byName.size).toBe(TARGETS.length);
-    const listed = [...known.missed, ...known.falseAlarms];
+    const listed = [...known.missed, ...known.falseAlarms, ...Object.keys(known.dependsOnRunLength)];
     expect(new Set(listed).size).toBe(listed.length);
-    expect(known.missed.filter((n) => byName.get(n)?.broken !== true)).toEqual([]);
+    expect([...known.missed, ...Object.keys(known.dependsOnRunLength)].filter((n) => byName.get(n)?.broken !== true)).toEqual([]);
     expect(known.falseAlarms.filter((n) => byName.get(n)?.broken !== false)).toEqual([]);
   });
 
@@ -32,11 +34,16 @@ describe('red team round five: flag-admin check on targets written without readi
 
   for (const target of TARGETS) {
     const knownWrong = (target.broken ? known.missed : known.falseAlarms).includes(target.name);
+    const delayed = known.dependsOnRunLength[target.name];
     const behaviour = target.broken ? 'exits 1 with an error finding' : 'exits 0';
-    it(`${behaviour}${knownWrong ? ' (known to fail today)' : ''} on ${target.name}: ${target.description}`, async () => {
+    const note = knownWrong ? ' (known to fail today)' : delayed ? ' (or 0, when the run ends before the defect shows)' : '';
+    it(`${behaviour}${note} on ${target.name}: ${target.description}`, async () => {
       const outcome = await runCheck(target);
       const seen = { exitCode: outcome.exitCode, errorChecks: outcome.errorChecks, tail: outcome.tail };
-      if (knownWrong) {
+      if (delayed) {
+        // Either verdict, but a verdict: no set-up error, and exit 1 only with an error finding.
+        expect(outcome.exitCode === 0 || outcome.expected, `neither a clean pass nor a reported defect (${JSON.stringify(seen)})`).toBe(true);
+      } else if (knownWrong) {
         expect(outcome.expected, `judged right now (${JSON.stringify(seen)}): take ${target.name} off known-misses.json`).toBe(false);
       } else {
         expect(outcome.expected, `judged wrongly (${JSON.stringify(seen)})`).toBe(true);

@@ -352,7 +352,7 @@ const checkThenDelete = target('delete-check-then-act', true, 'Delete checks tha
     const route = step.route;
     const found = lookup(store, faithfulParts, route.operationId, route.params);
     if (!found.found) return send(res, errorAnswer(faithfulParts, 404, request));
-    await sleep(15);
+    await sleep(40);
     send(res, operate(store, faithfulParts, route.operationId, found));
   });
 });
@@ -408,7 +408,9 @@ const hotReloadWindow = target('config-hot-reload-empty-window', true, 'Keys and
   });
 });
 
-const errorIdFromClock = target('error-id-from-milliseconds', true, 'Error ids are Date.now() in milliseconds: two errors in the same millisecond share an id', () => serveApp({ parts: { errorId: () => `err-${Date.now()}` } }));
+const errorIdFromClock = target('error-id-from-clock', true, 'Error ids are the time to the second, as in the log line (err-2026-11-24T21:40:24): two errors in one second share an id', () =>
+  serveApp({ parts: { errorId: () => `err-${new Date().toISOString().slice(0, 19)}` } }),
+);
 
 // ---------------------------------------------------------------------------------------------
 // Broken: auth edge cases

@@ -137,7 +137,7 @@ export const WITNESSES: Record<string, (base: string) => Promise<void>> = {
     see(r.status === 404 && !parsed, 'a 404 body cut short', r);
   },
   'module-level-current-key': async (b) => {
-    const pairs = await Promise.all([0, 1, 2, 3].map(() => Promise.all([ask(b, OIDC, { key: RESTRICTED_KEY }), ask(b, OIDC, { key: FULL_KEY })])));
+    const pairs = await Promise.all([0, 1, 2, 3, 4, 5, 6, 7].map(() => Promise.all([ask(b, OIDC, { key: RESTRICTED_KEY }), ask(b, OIDC, { key: FULL_KEY })])));
     see(pairs.some(([restricted, full]) => restricted.status === 200 || full.status === 403), 'overlapping keys swapped permissions', pairs.flat());
   },
   'module-level-delete-params': async (b) => {
@@ -174,8 +174,8 @@ export const WITNESSES: Record<string, (base: string) => Promise<void>> = {
     }
     see(statuses.includes(401) && statuses.includes(200), `the full key refused now and then (${statuses.join(' ')})`);
   },
-  'error-id-from-milliseconds': async (b) => {
-    const replies = await Promise.all(Array.from({ length: 30 }, () => ask(b, OIDC)));
+  'error-id-from-clock': async (b) => {
+    const replies = [await ask(b, OIDC), await ask(b, OIDC), await ask(b, OIDC)];
     const ids = replies.map((r) => JSON.parse(r.text).id as string);
     see(new Set(ids).size < ids.length, 'two errors sharing an id');
   },
