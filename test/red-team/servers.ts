@@ -390,7 +390,7 @@ const versionChangesMidRun = target('version-changes-after-rolling-deploy', true
   });
 });
 
-const hotReloadWindow = target('config-hot-reload-empty-window', true, 'Keys and projects are reloaded from disk every 250 ms by clearing the maps and refilling them 40 ms later; requests in between get 401 and 404', () => {
+const hotReloadWindow = target('config-hot-reload-empty-window', true, 'A file watcher reloads keys and projects on every change in the config folder (a log file there changes every 100 ms) by clearing the maps and refilling them 35 ms later; requests in between get 401 and 404', () => {
   const store = new Store();
   const fresh = new Store();
   let refill: NodeJS.Timeout | undefined;
@@ -400,8 +400,8 @@ const hotReloadWindow = target('config-hot-reload-empty-window', true, 'Keys and
     refill = setTimeout(() => {
       for (const [k, v] of fresh.keys) store.keys.set(k, v);
       for (const [k, v] of fresh.projects) store.projects.set(k, v);
-    }, 40);
-  }, 250);
+    }, 35);
+  }, 100);
   return serve((req, res) => send(res, handle(store, faithfulParts, toApiRequest(req))), undefined, () => {
     clearInterval(timer);
     clearTimeout(refill);
