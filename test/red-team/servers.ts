@@ -497,7 +497,7 @@ const lookupBeforePermission = target('lookup-before-permission', true, 'The res
 });
 
 // ---------------------------------------------------------------------------------------------
-// Broken: ids, statuses, bodies (what the spec names)
+// Broken: ids, statuses, bodies (mostly what the spec names), body parsing, shared objects
 // ---------------------------------------------------------------------------------------------
 
 const collation = target('ids-in-case-insensitive-pad-space-collation', true, 'Ids are looked up in a MySQL column with a _ci PAD SPACE collation: DEFAULT and "default " find default', () =>
@@ -520,9 +520,53 @@ const gzipLabelOnly = target('gzip-label-without-compression', true, 'When gzip 
   serveApp({ after: (answer, request) => (/gzip/i.test(request.headers['accept-encoding'] ?? '') && answer.body !== undefined ? { ...answer, headers: { ...answer.headers, 'content-encoding': 'gzip', vary: 'Accept-Encoding' } } : answer) }),
 );
 
+const jsonParserOnEmptyBody = target('json-parser-rejects-empty-body', true, 'A JSON body parser in front of every route answers 400 ValidationError when Content-Type: application/json comes with an empty body (as axios sends on DELETE and GET)', () => {
+  const store = new Store();
+  return serve((req, res) => {
+    const request = toApiRequest(req);
+    const empty = req.headers['transfer-encoding'] === undefined && (req.headers['content-length'] ?? '0') === '0';
+    if (/^application\/json/i.test(req.headers['content-type'] ?? '') && empty) return send(res, errorAnswer({ ...faithfulParts, message: () => 'Unexpected end of JSON input' }, 400, request));
+    send(res, handle(store, faithfulParts, request));
+  });
+});
+
+const auditRedactsInPlace = target('audit-log-redacts-in-place', true, 'The audit logger redacts the OIDC secret in the settings object it was handed, which is the stored one: every read after the first lacks the secret', () => {
+  const store = new Store();
+  return serve((req, res) => {
+    const request = toApiRequest(req);
+    const answer = handle(store, faithfulParts, request);
+    send(res, answer);
+    if (answer.status === 200 && operationOf(request) === 'getOidcSettings') delete store.oidc.secret;
+  });
+});
+
+const decodedTwice = target('ids-percent-decoded-twice', true, 'A normalising middleware percent-decodes path parameters the router already decoded: %2564efault names default and %2531 names token 1', () => {
+  const decodeAgain = (value: string) => {
+    try {
+      return decodeURIComponent(value);
+    } catch {
+      return value;
+    }
+  };
+  return serveApp({ parts: { sameId: (presented, stored) => decodeAgain(presented) === stored } });
+});
+
 // ---------------------------------------------------------------------------------------------
 // Conformant but unusual
 // ---------------------------------------------------------------------------------------------
+
+const earlyHints = target('early-hints-and-no-date', false, 'Every answer is preceded by a 103 Early Hints (Link: preload), and no answer carries a Date header', () => {
+  const store = new Store();
+  return serve((req, res) => {
+    res.sendDate = false;
+    res.writeEarlyHints({ link: '</openapi.json>; rel=preload; as=fetch' });
+    send(res, handle(store, faithfulParts, toApiRequest(req)));
+  });
+});
+
+const emptyDeleteTyped = target('empty-delete-with-json-content-type', false, 'A successful delete answers 200 with no body but Content-Type: application/json and Content-Length: 0', () =>
+  serveApp({ after: (answer, request) => (request.method === 'DELETE' && answer.status === 200 ? { ...answer, headers: { ...answer.headers, 'content-type': 'application/json; charset=utf-8' } } : answer) }),
+);
 
 const extraHeaders = target('extra-headers-odd-case-and-order', false, 'Extra response headers (Server, X-Powered-By, X-Request-Id, HSTS, Cache-Control), names in odd case, in reverse order', () => {
   const store = new Store();
@@ -781,6 +825,9 @@ export const TARGETS: readonly RedTeamTarget[] = [
   disabledListed,
   errorsAsHtml,
   gzipLabelOnly,
+  jsonParserOnEmptyBody,
+  auditRedactsInPlace,
+  decodedTwice,
   extraHeaders,
   connectionClose,
   head405,
@@ -795,4 +842,6 @@ export const TARGETS: readonly RedTeamTarget[] = [
   chunkedShortKeepAlive,
   oidcOffVersion7,
   slashTolerant,
+  earlyHints,
+  emptyDeleteTyped,
 ];

@@ -225,6 +225,37 @@ export const WITNESSES: Record<string, (base: string) => Promise<void>> = {
     const r = await ask(b, OIDC, { key: FULL_KEY, headers: { 'Accept-Encoding': 'gzip' } });
     see(r.headers['content-encoding'] === 'gzip' && r.text.startsWith('{'), 'plain JSON labelled gzip', r);
   },
+  'json-parser-rejects-empty-body': async (b) => {
+    const r = await ask(b, token('1', '3'), { method: 'DELETE', key: FULL_KEY, headers: { 'Content-Type': 'application/json' } });
+    see(r.status === 400, '400 to a delete that says its empty body is JSON', r);
+  },
+  'audit-log-redacts-in-place': async (b) => {
+    const first = await ask(b, OIDC, { key: FULL_KEY });
+    const second = await ask(b, OIDC, { key: FULL_KEY });
+    see('secret' in JSON.parse(first.text) && !('secret' in JSON.parse(second.text)), 'the secret gone from the second read', [first, second]);
+  },
+  'ids-percent-decoded-twice': async (b) => {
+    const r = await ask(b, '/api/admin/environments/project/%2564efault', { key: FULL_KEY });
+    see(r.status === 200, '%2564efault answered as default', r);
+  },
+
+  'early-hints-and-no-date': async (b) => {
+    const informational: number[] = [];
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request(`${b}${ENV}`, { headers: { Authorization: FULL_KEY }, agent: false }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.headers.date === undefined ? res.statusCode! : -1));
+      });
+      req.on('information', (info) => informational.push(info.statusCode));
+      req.on('error', reject);
+      req.end();
+    });
+    see(status === 200 && informational.includes(103), 'a 103 before a 200 without Date');
+  },
+  'empty-delete-with-json-content-type': async (b) => {
+    const r = await ask(b, token('1', '3'), { method: 'DELETE', key: FULL_KEY });
+    see(r.status === 200 && r.body.length === 0 && String(r.headers['content-type']).startsWith('application/json'), 'an empty 200 typed as JSON', r);
+  },
 
   'extra-headers-odd-case-and-order': async (b) => {
     const r = await ask(b, ENV, { key: FULL_KEY });
