@@ -390,22 +390,34 @@ const versionChangesMidRun = target('version-changes-after-rolling-deploy', true
   });
 });
 
-const hotReloadWindow = target('config-hot-reload-empty-window', true, 'A file watcher reloads keys and projects on every change in the config folder (a log file there changes every 100 ms) by clearing the maps and refilling them 35 ms later; requests in between get 401 and 404', () => {
+const hotReloadWindow = target('config-hot-reload-empty-window', true, 'A file watcher, started once the app has served its first five requests, reloads keys and projects on every change in the config folder (a log file there changes every 100 ms) by clearing the maps and refilling them 35 ms later; requests in between get 401 and 404', () => {
   const store = new Store();
   const fresh = new Store();
+  let served = 0;
+  let timer: NodeJS.Timeout | undefined;
   let refill: NodeJS.Timeout | undefined;
-  const timer = setInterval(() => {
+  const reload = () => {
     store.keys.clear();
     store.projects.clear();
     refill = setTimeout(() => {
       for (const [k, v] of fresh.keys) store.keys.set(k, v);
       for (const [k, v] of fresh.projects) store.projects.set(k, v);
     }, 35);
-  }, 100);
-  return serve((req, res) => send(res, handle(store, faithfulParts, toApiRequest(req))), undefined, () => {
-    clearInterval(timer);
-    clearTimeout(refill);
-  });
+  };
+  return serve(
+    (req, res) => {
+      send(res, handle(store, faithfulParts, toApiRequest(req)));
+      if (++served === 5) {
+        reload();
+        timer = setInterval(reload, 100);
+      }
+    },
+    undefined,
+    () => {
+      clearInterval(timer);
+      clearTimeout(refill);
+    },
+  );
 });
 
 const errorIdFromClock = target('error-id-from-clock', true, 'Error ids are the time to the second, as in the log line (err-2026-11-24T21:40:24): two errors in one second share an id', () =>
