@@ -1,0 +1,63 @@
+// The red-team targets themselves, without the suite: each broken target shows its defect to a
+// plain client, each conformant one shows its unusual behaviour and answers the ordinary requests
+// as the spec says. A miss in red-team.test.ts is only a fair miss when the witness here passes.
+import { describe, expect, it } from 'vitest';
+import { FULL_KEY, RESTRICTED_KEY, serveApp } from './app.ts';
+import { TARGETS } from './servers.ts';
+import { WITNESSES, ask } from './witnesses.ts';
+
+describe('red-team targets', () => {
+  it('every target has a unique name, a one-line description and a witness', () => {
+    expect(new Set(TARGETS.map((t) => t.name)).size).toBe(TARGETS.length);
+    expect(TARGETS.filter((t) => !t.description || t.description.includes('\n')).map((t) => t.name)).toEqual([]);
+    expect(TARGETS.filter((t) => !WITNESSES[t.name]).map((t) => t.name)).toEqual([]);
+    expect(Object.keys(WITNESSES).filter((n) => !TARGETS.some((t) => t.name === n))).toEqual([]);
+  });
+
+  for (const target of TARGETS) {
+    it(`${target.name} shows ${target.broken ? 'its defect' : 'its unusual behaviour'} to a plain client`, async () => {
+      const server = await target.start();
+      try {
+        await WITNESSES[target.name]!(server.url);
+      } finally {
+        await server.close();
+      }
+    });
+  }
+
+  it('no witness sees its behaviour on the faithful app (each one can fail)', async () => {
+    const seen: string[] = [];
+    for (const target of TARGETS) {
+      const faithful = await serveApp();
+      try {
+        await WITNESSES[target.name]!(faithful.url);
+        seen.push(target.name);
+      } catch {
+        // The faithful app lacks the behaviour: the witness failed, as it must.
+      } finally {
+        await faithful.close();
+      }
+    }
+    expect(seen).toEqual([]);
+  }, 30_000);
+
+  for (const target of TARGETS.filter((t) => !t.broken)) {
+    it(`${target.name} answers the ordinary requests as the spec says`, async () => {
+      const server = await target.start();
+      try {
+        const statuses = [
+          (await ask(server.url, '/api/admin/environments/project/default', { key: FULL_KEY })).status,
+          (await ask(server.url, '/api/admin/auth/oidc/settings', { key: RESTRICTED_KEY })).status,
+          (await ask(server.url, '/api/admin/auth/oidc/settings')).status,
+          (await ask(server.url, '/api/admin/service-account/1/token/3', { method: 'DELETE', key: FULL_KEY })).status,
+          (await ask(server.url, '/api/admin/service-account/1/token/3', { method: 'DELETE', key: FULL_KEY })).status,
+          (await ask(server.url, '/api/admin/service-account/2/token/1', { method: 'DELETE', key: FULL_KEY })).status,
+          (await ask(server.url, '/api/admin/environments/project/DEFAULT', { key: FULL_KEY })).status,
+        ];
+        expect(statuses).toEqual([200, 403, 401, 200, 404, 404, 404]);
+      } finally {
+        await server.close();
+      }
+    });
+  }
+});
