@@ -157,6 +157,8 @@ export function createFixtureRecorder(contract: Contract, options: FixtureRecord
   const observeOne = (exchange: ObservedExchange) => {
     const route = contract.matchRoute(exchange.method, requestPath(exchange.target));
     if (route.kind !== 'operation') return skip('outside the API\u2019s operations');
+    // A HEAD is routed to its path's GET, but its answer has no body (RFC 9110 §9.3.2): the GET's own answers are what is recorded.
+    if (exchange.method.toUpperCase() === 'HEAD') return skip('HEAD requests, whose answers carry no body (their GET\u2019s answers are recorded)');
     const { response } = exchange;
     if (!response) return skip('no whole answer was kept (the backend did not answer, or its body was larger than the proxy keeps for judging)');
     const operation = route.operation;
