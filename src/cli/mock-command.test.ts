@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -49,14 +49,19 @@ describe('flag-admin mock', () => {
   it('lists three keys in the banner and counts the rest, however many the fixtures hold', async () => {
     const state = JSON.parse(readFileSync(fileURLToPath(new URL('../../fixtures/default.json', import.meta.url)), 'utf8'));
     state.apiKeys.push(...Array.from({ length: 5000 }, (_, i) => ({ key: `bulk-key-${i}`, permissions: ['*'] })));
-    const file = join(mkdtempSync(join(tmpdir(), 'flag-admin-banner-')), 'many-keys.json');
+    const dir = mkdtempSync(join(tmpdir(), 'flag-admin-banner-'));
+    const file = join(dir, 'many-keys.json');
     writeFileSync(file, JSON.stringify(state));
-    const mock = run(['mock', '--port', '0', '--fixtures', file]);
-    await mock.waitFor(/Ctrl-C to stop/);
-    expect(mock.out().match(/<hidden>/g)).toHaveLength(3);
-    expect(mock.out()).toContain('… and 4,999 more');
-    mock.child.kill('SIGTERM');
-    await mock.exited;
+    try {
+      const mock = run(['mock', '--port', '0', '--fixtures', file]);
+      await mock.waitFor(/Ctrl-C to stop/);
+      expect(mock.out().match(/<hidden>/g)).toHaveLength(3);
+      expect(mock.out()).toContain('… and 4,999 more');
+      mock.child.kill('SIGTERM');
+      await mock.exited;
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it.each([
