@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadContract, type Contract } from '../../src/contract/index.ts';
@@ -7,9 +6,10 @@ import { DEFAULT_FIXTURES, createMock, serveHandler, type RunningServer } from '
 import { checkCommand } from '../cli.ts';
 import { breakResponses, editJson, operationOf } from './serve-target.ts';
 import { ADMIN_KEY, VIEWER_KEY, runCheck, targetArgs } from './run-check.ts';
+import { tempDir } from '../../test/temp-dir.ts';
 
 let contract: Contract;
-const dir = mkdtempSync(join(tmpdir(), 'flag-admin-check-cli-'));
+const dir = tempDir('flag-admin-check-cli-');
 beforeAll(async () => (contract = await loadContract({ validate: false })));
 
 async function cli(args: string[], env: Record<string, string | undefined> = { FLAG_ADMIN_API_KEY: ADMIN_KEY }) {

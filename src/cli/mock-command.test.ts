@@ -1,12 +1,12 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { useCliProcesses } from '../../test/cli-process.ts';
 import { rawRequest } from '../../test/raw-http.ts';
 import { keysOutsideTheHeader, sendTargets } from '../../test/keys-outside-the-header.ts';
+import { tempDir } from '../../test/temp-dir.ts';
 
 const DEFAULT_FIXTURES = fileURLToPath(new URL('../../fixtures/default.json', import.meta.url));
 /** Runs the real CLI with the Node that runs the tests (the pinned Node 24). */
@@ -49,19 +49,14 @@ describe('flag-admin mock', () => {
   it('lists three keys in the banner and counts the rest, however many the fixtures hold', async () => {
     const state = JSON.parse(readFileSync(fileURLToPath(new URL('../../fixtures/default.json', import.meta.url)), 'utf8'));
     state.apiKeys.push(...Array.from({ length: 5000 }, (_, i) => ({ key: `bulk-key-${i}`, permissions: ['*'] })));
-    const dir = mkdtempSync(join(tmpdir(), 'flag-admin-banner-'));
-    const file = join(dir, 'many-keys.json');
+    const file = join(tempDir('flag-admin-banner-'), 'many-keys.json');
     writeFileSync(file, JSON.stringify(state));
-    try {
-      const mock = run(['mock', '--port', '0', '--fixtures', file]);
-      await mock.waitFor(/Ctrl-C to stop/);
-      expect(mock.out().match(/<hidden>/g)).toHaveLength(3);
-      expect(mock.out()).toContain('… and 4,999 more');
-      mock.child.kill('SIGTERM');
-      await mock.exited;
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const mock = run(['mock', '--port', '0', '--fixtures', file]);
+    await mock.waitFor(/Ctrl-C to stop/);
+    expect(mock.out().match(/<hidden>/g)).toHaveLength(3);
+    expect(mock.out()).toContain('… and 4,999 more');
+    mock.child.kill('SIGTERM');
+    await mock.exited;
   });
 
   it.each([
@@ -169,7 +164,7 @@ describe('flag-admin mock', () => {
   });
 
   it('--watch reloads the fixtures file; a broken edit is reported with its pointer and the last good state stays', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'flag-admin-watch-')), 'state.json');
+    const file = join(tempDir('flag-admin-watch-'), 'state.json');
     const state = JSON.parse(readFileSync(DEFAULT_FIXTURES, 'utf8'));
     writeFileSync(file, JSON.stringify(state));
     const mock = run(['mock', '-p', '0', '-q', '--fixtures', file, '--watch']);

@@ -1,6 +1,5 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useCliProcesses } from '../../test/cli-process.ts';
@@ -8,6 +7,7 @@ import { breakResponses } from '../../conformance/test/serve-target.ts';
 import { serveSilent } from '../../test/unusual-backends.ts';
 import { loadContract } from '../contract/index.ts';
 import { startMock, type RunningServer } from '../mock/index.ts';
+import { tempDir } from '../../test/temp-dir.ts';
 
 const ADMIN_KEY = 'mock-admin-key';
 const run = useCliProcesses({ PATH: process.env.PATH ?? '' });
@@ -22,7 +22,7 @@ describe('flag-admin proxy', () => {
     // One defect: a missing project is answered 200 with a body of the wrong shape.
     const target = await breakResponses(contract, (req, res) => (req.url.includes('no-such') ? { status: 200, headers: { 'content-type': 'application/json' }, body: '{"environments":"none"}' } : res));
     servers.push(target);
-    const dir = mkdtempSync(join(tmpdir(), 'flag-admin-proxy-cli-'));
+    const dir = tempDir('flag-admin-proxy-cli-');
     const files = { json: join(dir, 'reports', 'proxy.json'), junit: join(dir, 'reports', 'proxy.xml'), record: join(dir, 'recorded.json') };
     const proxy = run(['proxy', '--target', target.url, '--port', '0', '--json', files.json, '--junit', files.junit, '--record', files.record]);
     const [, url] = (await proxy.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+), forwarding to/))!;
@@ -56,7 +56,7 @@ describe('flag-admin proxy', () => {
   it('serves the mock it recorded: flag-admin mock --fixtures on the recording', async () => {
     const original = await startMock({ port: 0 });
     servers.push(original);
-    const dir = mkdtempSync(join(tmpdir(), 'flag-admin-proxy-cli-'));
+    const dir = tempDir('flag-admin-proxy-cli-');
     const record = join(dir, 'recorded.json');
     const proxy = run(['proxy', '--target', original.url, '--port', '0', '--record', record, '--quiet']);
     const [, url] = (await proxy.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+)/))!;
@@ -95,7 +95,7 @@ describe('flag-admin proxy', () => {
   });
 
   it('refuses at start-up a --record file whose folder does not exist, in one line; with the folder there, Ctrl-C writes it', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'flag-admin-proxy-cli-'));
+    const dir = tempDir('flag-admin-proxy-cli-');
     const missing = run(['proxy', '--target', 'http://127.0.0.1:1', '--port', '0', '--record', join(dir, 'fixtures', 'staging.json')]);
     expect(await missing.exited).toBe(2);
     expect(missing.err()).toContain(`--record ${join(dir, 'fixtures', 'staging.json')}: the folder ${join(dir, 'fixtures')} does not exist; create it (mkdir -p ${join(dir, 'fixtures')})`);

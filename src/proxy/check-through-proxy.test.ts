@@ -1,11 +1,11 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { useCliProcesses } from '../../test/cli-process.ts';
 import { serveDressedMock, unusualBackends } from '../../test/unusual-backends.ts';
 import { loadContract, type Contract } from '../contract/index.ts';
 import { startProxy } from './start-proxy.ts';
+import { tempDir } from '../../test/temp-dir.ts';
 
 const run = useCliProcesses({ PATH: process.env.PATH ?? '' });
 let contract: Contract;
@@ -32,7 +32,7 @@ const BACKENDS = unusualBackends().filter((b) => !b.name.startsWith('100'));
 
 describe('flag-admin check through the proxy', () => {
   it.each(BACKENDS)('reports the same as directly, run for run, against a backend answering $name', async ({ dress }) => {
-    const dir = mkdtempSync(join(tmpdir(), 'flag-admin-check-proxy-'));
+    const dir = tempDir('flag-admin-check-proxy-');
     const direct = await serveDressedMock(contract, dress);
     running.push(direct);
     const behind = await serveDressedMock(contract, dress);

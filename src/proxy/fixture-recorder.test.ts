@@ -1,6 +1,5 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadContract, type Contract } from '../contract/index.ts';
@@ -8,6 +7,7 @@ import { loadFixtures, startMock, type RunningServer } from '../mock/index.ts';
 import { serveRaw } from '../../conformance/test/serve-target.ts';
 import { createFixtureRecorder, SECRET_PLACEHOLDER } from './fixture-recorder.ts';
 import { startProxy } from './start-proxy.ts';
+import { tempDir } from '../../test/temp-dir.ts';
 
 const ADMIN_KEY = 'mock-admin-key';
 const VIEWER_KEY = 'mock-viewer-key';
@@ -47,7 +47,7 @@ describe('flag-admin proxy --record', () => {
   it('records the mock through the proxy into a fixture that a second mock serves with the same answers to the same requests', async () => {
     const original = await startMock({ port: 0 });
     running.push(original);
-    const file = join(mkdtempSync(join(tmpdir(), 'flag-admin-record-')), 'recorded.json');
+    const file = join(tempDir('flag-admin-record-'), 'recorded.json');
     const proxy = await startProxy({ contract, port: 0, target: original.url, record: file });
     const first = [];
     for (const r of READS) first.push(await read(proxy.url, r.path, r.key));
@@ -83,7 +83,7 @@ describe('flag-admin proxy --record', () => {
   it('invents nothing the traffic did not show: no reads, no projects, no OIDC settings but an empty object, and says so', async () => {
     const original = await startMock({ port: 0 });
     running.push(original);
-    const proxy = await startProxy({ contract, port: 0, target: original.url, record: join(mkdtempSync(join(tmpdir(), 'flag-admin-record-')), 'r.json') });
+    const proxy = await startProxy({ contract, port: 0, target: original.url, record: join(tempDir('flag-admin-record-'), 'r.json') });
     await read(proxy.url, '/api/admin/environments/project/no-such-project', ADMIN_KEY);
     await proxy.close();
     const { state } = proxy.recording()!;
@@ -148,7 +148,7 @@ async function statuses(base: string, requests: readonly Sent[], keyOf: (key: st
 
 /** Records `requests` through a proxy in front of `target`; the file, the recording and the statuses the backend gave. */
 async function record(target: string, requests: readonly Sent[], options: { maxRecordingBytes?: number } = {}) {
-  const file = join(mkdtempSync(join(tmpdir(), 'flag-admin-record-')), 'recorded.json');
+  const file = join(tempDir('flag-admin-record-'), 'recorded.json');
   const proxy = await startProxy({ contract, port: 0, target, record: file, ...options });
   const backend = await statuses(proxy.url, requests, (k) => k);
   await proxy.close();
