@@ -15,4 +15,11 @@ describe('what the target handed out, kept for the variants that send it back', 
     expect(setCookies(' token = a=b==; Secure')).toEqual([['token', 'a=b==']]);
     expect(setCookies('no-value-here')).toEqual([]);
   });
+
+  it('keeps at most 50 cookies and a Cookie header of at most 4096 bytes, however many a target sets', () => {
+    const seen = new AnswersSeen();
+    seen.learn('/', { status: 200, headers: { 'set-cookie': Array.from({ length: 10_000 }, (_, i) => `c${i}=${'v'.repeat(200)}`).join(', ') } });
+    expect(seen.cookies.size).toBe(50);
+    expect(seen.cookieHeader()!.length).toBeLessThanOrEqual(4096);
+  });
 });

@@ -6,6 +6,10 @@
  * the same request without them gets, wherever that is a refusal (spec decisions
  * conditional-requests, key-in-header-only).
  */
+/** RFC 6265 §6.1's minimums a user agent keeps (50 cookies a domain, 4096 bytes each), and a Cookie header that fits any server's header limit: a target setting thousands of cookies makes no request too large. */
+const MAX_COOKIES = 50;
+const MAX_COOKIE_HEADER = 4096;
+
 export class AnswersSeen {
   readonly etags = new Map<string, string>();
   readonly lastModified = new Map<string, string>();
@@ -18,12 +22,18 @@ export class AnswersSeen {
       if (response.headers.etag) this.etags.set(resource, response.headers.etag);
       if (response.headers['last-modified']) this.lastModified.set(resource, response.headers['last-modified']);
     }
-    for (const [name, value] of setCookies(response.headers['set-cookie'])) this.cookies.set(name, value);
+    for (const [name, value] of setCookies(response.headers['set-cookie'])) if (this.cookies.has(name) || this.cookies.size < MAX_COOKIES) this.cookies.set(name, value);
   }
 
-  /** The Cookie header that returns every cookie set so far (RFC 6265 §5.4), or undefined when none was. */
+  /** The Cookie header that returns the cookies set so far (RFC 6265 §5.4), as many as fit MAX_COOKIE_HEADER bytes, or undefined when none was. */
   cookieHeader(): string | undefined {
-    return this.cookies.size === 0 ? undefined : [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    let header = '';
+    for (const [name, value] of this.cookies) {
+      const pair = `${header ? '; ' : ''}${name}=${value}`;
+      if (header.length + pair.length > MAX_COOKIE_HEADER) break;
+      header += pair;
+    }
+    return header || undefined;
   }
 }
 
