@@ -82,7 +82,8 @@ export interface PlannedRequest {
    * same chain number go one after another on one kept-alive connection (conformance/send/send-chain.ts).
    */
   /** `fresh`, once sent: it went on a connection of its own (the chain's first, or the server had closed the one before). */
-  variant?: { kind: VariantKind; chain: number; fresh?: boolean };
+  /** authName: the auth header's field name as this variant spells it (drawn from the seed). */
+  variant?: { kind: VariantKind; chain: number; fresh?: boolean; authName?: string };
 }
 
 /** A step the options do not allow: reported as not checked, with the reason. */

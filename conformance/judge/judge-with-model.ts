@@ -3,6 +3,7 @@ import { createRunState, judgeRun, type ModelCredential, type ModelExchange, typ
 import { DELETE_SERVICE_ACCOUNT_TOKEN, GET_PROJECT_ENVIRONMENTS } from '../operation-ids.ts';
 import { encodeId, pathOf, type PlanInput } from '../plan/scenarios/plan-input.ts';
 import type { Exchange, StepKind } from '../types.ts';
+import { notModifiedStandsFor } from './not-modified.ts';
 
 /**
  * Steps whose ids were made not to exist (generated from the seed, near-misses of given ids that
@@ -54,6 +55,11 @@ export function knownBeforeRun(input: PlanInput, exchanges: readonly Exchange[])
 export function judgeWithModel(input: PlanInput, all: readonly Exchange[]): Map<number, Verdict[]> {
   // An OPTIONS is no operation of the spec: the variants that send one are judged by their own rule (options-harmless).
   const exchanges = all.filter((e) => e.step !== 'random-step' && !(e.variant && (e.variant.kind === 'options' || e.variant.kind === 'preflight')));
-  const verdicts = judgeRun(exchanges.map(toModelExchange), knownBeforeRun(input, exchanges));
+  // A 304 the contract allows is judged as the 200 it stands for (spec decision conditional-requests).
+  const judged = exchanges.map((e) => {
+    const standsFor = notModifiedStandsFor(e, exchanges);
+    return standsFor ? { ...e, response: standsFor } : e;
+  });
+  const verdicts = judgeRun(judged.map(toModelExchange), knownBeforeRun(input, exchanges));
   return new Map(exchanges.map((e, i) => [e.seq, verdicts[i] ?? []]));
 }

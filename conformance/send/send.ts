@@ -7,6 +7,7 @@ import { nearMissValue } from '../plan/near-miss/key-near-misses.ts';
 import type { Credential, Exchange, PlannedRequest } from '../types.ts';
 import { SUITE_USER_AGENT, VARIANT_KIND } from '../plan/variants/variant-kinds.ts';
 import { sendChain } from './send-chain.ts';
+import { AnswersSeen } from './answers-seen.ts';
 
 export interface SenderOptions {
   /** Origin and path prefix, without a trailing slash. */
@@ -84,12 +85,14 @@ export function createSender(options: SenderOptions): Sender {
   const agent = new Agent({ connect: socketBytes.connector });
   let inFlight = 0;
   const bodies = createBodyTexts();
+  // What the target handed out (validators, cookies), for the variants that send it back.
+  const seen = new AnswersSeen();
   const keyFor = (credential: Credential, keyIndex = 0): string | undefined =>
     credential === 'full' ? options.keys.full : credential === 'restricted' ? options.keys.restricted[keyIndex] : credential === 'invalid' ? options.keys.invalid : undefined;
 
   return {
     async send(planned, seq) {
-      const { url, recordedUrl, headers, recorded } = wireRequest(planned, options, keyFor);
+      const { url, recordedUrl, headers, recorded } = wireRequest(planned, options, keyFor, seen);
       const exchange: Exchange = { ...planned, seq, request: { method: planned.method, url: recordedUrl, headers: recorded } };
       const started = performance.now();
       const bytesBefore = socketBytes.total();
@@ -117,6 +120,7 @@ export function createSender(options: SenderOptions): Sender {
         exchange.notJudged = `answered ${outcome.status} with a body over --max-body ${options.maxBodyBytes} bytes; reading stopped and nothing of it was judged (raise --max-body to judge such a body)`;
       } else {
         exchange.response = { status: outcome.status, headers: outcome.headers, body: outcome.body };
+        seen.learn(planned.path, exchange.response);
       }
       return exchange;
     },
@@ -134,7 +138,7 @@ export function createSender(options: SenderOptions): Sender {
       return false;
     },
     async sendChain(chain, firstSeq) {
-      const wire = chain.map((planned) => wireRequest(planned, options, keyFor));
+      const wire = chain.map((planned) => wireRequest(planned, options, keyFor, seen));
       const origin = new URL(options.baseUrl);
       const prefix = origin.pathname.replace(/\/$/, '');
       const outcomes = await sendChain(origin, wire.map((w, i) => ({ method: chain[i]!.method, path: prefix + w.url.slice(options.baseUrl.length), headers: [['host', origin.host], ...w.headers] })), options);
@@ -142,7 +146,10 @@ export function createSender(options: SenderOptions): Sender {
         const outcome = outcomes[i]!;
         const exchange: Exchange = { ...planned, seq: firstSeq + i, request: { method: planned.method, url: wire[i]!.recordedUrl, headers: wire[i]!.recorded } };
         if (planned.variant) exchange.variant = { ...planned.variant, fresh: outcome.fresh };
-        if (outcome.response) exchange.response = outcome.response;
+        if (outcome.response) {
+          exchange.response = outcome.response;
+          seen.learn(planned.path, outcome.response);
+        }
         else if (outcome.notJudged !== undefined) exchange.notJudged = outcome.notJudged;
         else {
           exchange.transportError = outcome.error ?? 'no answer';
@@ -161,7 +168,7 @@ export function createSender(options: SenderOptions): Sender {
  * a User-Agent), the key where the step puts it, then what an invariance variant changes
  * (conformance/plan/variants/variant-kinds.ts). The recorded copy carries placeholders for keys.
  */
-function wireRequest(planned: PlannedRequest, options: SenderOptions, keyFor: (credential: Credential, keyIndex?: number) => string | undefined): { url: string; recordedUrl: string; headers: [string, string][]; recorded: Record<string, string> } {
+function wireRequest(planned: PlannedRequest, options: SenderOptions, keyFor: (credential: Credential, keyIndex?: number) => string | undefined, seen: AnswersSeen): { url: string; recordedUrl: string; headers: [string, string][]; recorded: Record<string, string> } {
   const operation = options.contract.operation(planned.operationId);
   let url = options.baseUrl + planned.path;
   let recordedUrl = url;
@@ -176,7 +183,7 @@ function wireRequest(planned: PlannedRequest, options: SenderOptions, keyFor: (c
     const placeholder = keyPlaceholder(planned.credential, nearMiss, planned.keyIndex) ?? key;
     const where = nearMiss?.placement ?? { in: 'header' };
     if (where.in === 'header') {
-      const name = spec?.authName?.(header) ?? header;
+      const name = planned.variant?.authName ?? header;
       headers.push([name, key]);
       recorded.push([name, placeholder]);
     } else if (where.in === 'cookie') {
@@ -193,9 +200,10 @@ function wireRequest(planned: PlannedRequest, options: SenderOptions, keyFor: (c
       headers.push([header, '']);
       recorded.push([header, '']);
     }
-    const dropped = new Set([...(spec.omit ?? []), ...(spec.add ?? []).map(([name]) => name)]);
+    const learned = spec.fromAnswers?.(planned.path, seen) ?? [];
+    const dropped = new Set([...(spec.omit ?? []), ...(spec.add ?? []).map(([name]) => name), ...learned.map(([name]) => name)]);
     const keep = ([name]: [string, string]) => !dropped.has(name.toLowerCase());
-    const added = (spec.add ?? []).map(([name, value]): [string, string] => [name, typeof value === 'string' ? value : value(operation.method)]);
+    const added = [...(spec.add ?? []).map(([name, value]): [string, string] => [name, typeof value === 'string' ? value : value(operation.method)]), ...learned];
     headers.splice(0, headers.length, ...headers.filter(keep), ...added);
     recorded.splice(0, recorded.length, ...recorded.filter(keep), ...added);
   }

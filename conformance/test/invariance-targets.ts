@@ -168,6 +168,43 @@ export const INVARIANCE_BROKEN_TARGETS: InvarianceTarget[] = [
       }),
   },
   {
+    // RFC 9110 §5.1: a field name is case-insensitive in any spelling, not only in the two a gateway passes on (headers.Authorization ?? headers.authorization).
+    name: 'the key read as Authorization or authorization only: AUTHORIZATION or aUtHoRiZaTiOn is no key (401)',
+    dimension: 'headers',
+    caughtBy: ['headers-ignored'],
+    serve: (contract) =>
+      socketMock(contract, (request, mock) => {
+        const asSent = request.rawHeaders.find(([name]) => name === 'Authorization' || name === 'authorization')?.[1];
+        return mock.handle({ ...request, headers: { ...request.headers, authorization: asSent } });
+      }),
+  },
+  {
+    // Only the spec's credential is a credential (decision key-in-header-only): nothing the server hands out becomes one.
+    name: 'a session cookie set on an authenticated answer authenticates later requests without a key',
+    dimension: 'headers',
+    caughtBy: ['headers-ignored'],
+    serve: (contract) => {
+      const sessions = new Map<string, string>();
+      return breakResponses(contract, (req, res, mock) => {
+        const sid = /(?:^|;\s*)session=([^;]+)/.exec(String(req.headers.cookie ?? ''))?.[1];
+        const key = sid === undefined ? undefined : sessions.get(sid);
+        if (key !== undefined && (res.status === 401 || res.status === 403)) return mock.handle({ ...req, headers: { ...req.headers, authorization: key } });
+        if (res.status >= 400 || typeof req.headers.authorization !== 'string') return res;
+        const id = `s${sessions.size + 1}`;
+        sessions.set(id, req.headers.authorization);
+        return { ...res, headers: { ...res.headers, 'set-cookie': `session=${id}; Path=/; HttpOnly` } };
+      });
+    },
+  },
+  {
+    // What fetch() wrappers and axios send on a GET or DELETE: Content-Type: application/json with no body. A body parser that insists on JSON refuses it.
+    name: 'Content-Type: application/json with an empty body refused with 400 (a JSON body parser in front of every route)',
+    dimension: 'headers',
+    caughtBy: ['headers-ignored'],
+    serve: (contract) =>
+      breakResponses(contract, (req, res) => (/^application\/json/i.test(String(req.headers['content-type'] ?? '')) && (req.headers['content-length'] ?? '0') === '0' ? error(400, 'ValidationError') : res)),
+  },
+  {
     name: 'a request without User-Agent is refused with 403, even with the full key',
     dimension: 'headers',
     caughtBy: ['headers-ignored', 'full-key-never-forbidden'],
@@ -203,6 +240,35 @@ export const INVARIANCE_BROKEN_TARGETS: InvarianceTarget[] = [
     dimension: 'conditional',
     caughtBy: ['conditional-after-auth'],
     serve: (contract) => breakResponses(contract, (req, res) => (req.headers['if-modified-since'] !== undefined && req.method === 'GET' ? { status: 304, headers: {}, body: undefined } : res)),
+  },
+  {
+    // A cache in front of auth (decision conditional-requests): the tag it gave to the full key, or *, gets 304 whoever asks.
+    name: 'a 304 to the ETag given earlier, or to If-None-Match: *, before auth (a shared cache in front of the key check)',
+    dimension: 'conditional',
+    caughtBy: ['conditional-after-auth'],
+    serve: (contract) => {
+      const given = new Map<string, string>();
+      return breakResponses(contract, (req, res) => {
+        const known = given.get(req.url);
+        const asked = req.headers['if-none-match'];
+        if (req.method === 'GET' && known !== undefined && (asked === '*' || asked === known)) return { status: 304, headers: { etag: known }, body: undefined };
+        if (res.status !== 200 || res.body === undefined) return res;
+        const etag = etagOf(res.body);
+        given.set(req.url, etag);
+        return { ...res, headers: { ...res.headers, etag } };
+      });
+    },
+  },
+  {
+    name: 'a 304 to a recent If-Modified-Since before auth (Last-Modified checked first)',
+    dimension: 'conditional',
+    caughtBy: ['conditional-after-auth'],
+    serve: (contract) =>
+      breakResponses(contract, (req, res) => {
+        const since = Date.parse(String(req.headers['if-modified-since'] ?? ''));
+        if (req.method === 'GET' && since >= STARTED.getTime()) return { status: 304, headers: { 'last-modified': STARTED.toUTCString() }, body: undefined };
+        return res.status === 200 && res.body !== undefined ? { ...res, headers: { ...res.headers, 'last-modified': STARTED.toUTCString() } } : res;
+      }),
   },
   // The connection: an answer depends on its own request only.
   {
@@ -434,6 +500,9 @@ function lettersFixtures(): typeof DEFAULT_FIXTURES {
   return { ...DEFAULT_FIXTURES, serviceAccounts: DEFAULT_FIXTURES.serviceAccounts.map((a) => ({ ...a, id: `sa-${a.id}`, tokens: a.tokens.map((t) => ({ ...t, id: `tok-${t.id}` })) })) };
 }
 
+/** When a target started: its resources were last modified then, to the second (RFC 9110 §8.8.2: Last-Modified has one-second resolution). */
+const STARTED = new Date(Math.floor(Date.now() / 1000) * 1000 - 1000);
+
 /** An ETag of a body (RFC 9110 §8.8.3): the same body, the same tag. */
 const etagOf = (body: string) => `"${Buffer.from(body).toString('base64url').slice(-16)}"`;
 
@@ -500,6 +569,46 @@ export const INVARIANCE_CONFORMANT_VARIANTS: ConformantInvarianceVariant[] = [
         if (req.headers['if-none-match'] === etag) return { status: 304, headers: { etag, ...security }, body: undefined };
         return { ...res, headers: { ...res.headers, etag, ...security } };
       }),
+  },
+  {
+    name: 'Last-Modified on every 200 and 304 to a matching If-None-Match or a later If-Modified-Since, after auth',
+    serve: (contract) =>
+      breakResponses(contract, (req, res) => {
+        if (res.status !== 200 || res.body === undefined) return res;
+        const etag = etagOf(res.body);
+        const since = Date.parse(String(req.headers['if-modified-since'] ?? ''));
+        const asked = req.headers['if-none-match'];
+        const fresh = asked !== undefined ? asked === '*' || asked === etag : since >= STARTED.getTime();
+        const validators = { etag, 'last-modified': STARTED.toUTCString() };
+        return req.method === 'GET' && fresh ? { status: 304, headers: validators, body: undefined } : { ...res, headers: { ...res.headers, ...validators } };
+      }),
+  },
+  {
+    // A load balancer's affinity cookie: handed out on every answer and read back for routing only. Set-Cookie is no defect; a cookie that authenticates is.
+    name: 'a sticky-session cookie set on every answer, sent back and ignored',
+    serve: (contract) => breakResponses(contract, (_, res) => ({ ...res, headers: { ...res.headers, 'set-cookie': 'lb=node-1; Path=/; HttpOnly; SameSite=Lax' } })),
+  },
+  {
+    name: 'header field names of every answer in upper case (CONTENT-TYPE, CONTENT-LENGTH), and the key read in any case',
+    serve: (contract) =>
+      socketMock(contract, (request, mock) => {
+        const bytes = frame(mock.handle(request), request.method === 'HEAD').toString('latin1');
+        const end = bytes.indexOf('\r\n\r\n');
+        const [status, ...lines] = bytes.slice(0, end).split('\r\n');
+        return { raw: [status, ...lines.map((line) => line.slice(0, line.indexOf(':')).toUpperCase() + line.slice(line.indexOf(':')))].join('\r\n') + bytes.slice(end) };
+      }),
+  },
+  {
+    // Error bodies that carry what the spec does not list, different in every answer: repeated answers agree on what it lists (decision unlisted-fields-allowed).
+    name: 'a request id and a timestamp in every error body, new in every answer',
+    serve: (contract) => {
+      let n = 0;
+      return breakResponses(contract, (_, res) => (res.status >= 400 && res.body ? { ...res, body: JSON.stringify({ ...(JSON.parse(res.body) as object), requestId: `req-${++n}`, timestamp: new Date(Date.now() + n).toISOString() }) } : res));
+    },
+  },
+  {
+    name: 'a request body read and ignored: Content-Type and Content-Length: 0 on any method answered alike, with Vary: Content-Type',
+    serve: (contract) => breakResponses(contract, (req, res) => (req.headers['content-type'] !== undefined ? { ...res, headers: { ...res.headers, vary: 'Content-Type' } } : res)),
   },
   {
     name: '400 ValidationError to an id holding a C0 control character (default%09)',

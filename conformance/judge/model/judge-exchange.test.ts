@@ -57,6 +57,23 @@ describe('the model of the contract', () => {
     expect(rules(judgeRun(run, state))).toEqual([[], [], ['error-id-unique'], ['list-items-unique']]);
   });
 
+  it('compares repeated answers on the properties the spec lists, never on ones it does not (a request id, a timestamp)', () => {
+    const state = createRunState({ contract });
+    const nope = '/api/admin/environments/project/nope';
+    const withExtras = (id: string, extra: Record<string, unknown>, name = 'NotFoundError') => ({ status: 404, headers: json, body: JSON.stringify({ id, name, message: 'x', ...extra }) });
+    const listed = (extra: Record<string, unknown>) => ({ ...environments(['a']), body: JSON.stringify({ version: 1, environments: [{ name: 'a', enabled: true, ...extra }], ...extra }) });
+    const run: ModelExchange[] = [
+      { request: at('GET', nope), response: withExtras('e-1', { requestId: 'r-1', timestamp: '2026-01-01T00:00:00Z', statusCode: 404 }) },
+      { request: at('GET', nope), response: withExtras('e-2', { requestId: 'r-2', timestamp: '2026-01-01T00:00:01Z' }) },
+      { request: at('GET', ENV), response: listed({ servedBy: 'node-1' }) },
+      { request: at('GET', ENV), response: listed({ servedBy: 'node-2' }) },
+      // A property the schema lists still counts: its change, or its disappearing, is a finding.
+      { request: at('GET', nope), response: withExtras('e-3', {}, 'NotFound') },
+      { request: at('GET', ENV), response: { ...environments(['a']), body: JSON.stringify({ version: 1, environments: [{ name: 'a' }] }) } },
+    ];
+    expect(rules(judgeRun(run, state))).toEqual([[], [], [], [], ['error-kind', 'answer-stable'], ['answer-stable']]);
+  });
+
   it('allows exactly one success among deletes of one token sent at once', () => {
     const state = createRunState({ contract });
     state.declare(at('DELETE', TOKEN), 'exists');

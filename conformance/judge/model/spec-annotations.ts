@@ -102,8 +102,28 @@ export function mentionsAnnotation(schema: JsonSchema | undefined, annotation: s
 }
 
 /**
+ * Whether a property name of an object is one its schema names: listed in `properties` (also
+ * through `allOf`), matched by `patternProperties`, or described by an `additionalProperties`
+ * schema. An object whose schema lists no property at all (a map, or no schema) names every key.
+ */
+function namedBy(schema: JsonSchema | undefined, properties: ReadonlyMap<string, JsonSchema>, name: string): boolean {
+  if (properties.size === 0 || properties.has(name)) return true;
+  const members = [schema, ...(((schema as JsonSchema | undefined)?.allOf as JsonSchema[] | undefined) ?? [])];
+  return members.some((member) => {
+    if (!member || typeof member !== 'object') return false;
+    const additional = member.additionalProperties;
+    if (additional && typeof additional === 'object') return true;
+    const patterns = member.patternProperties as Record<string, unknown> | undefined;
+    return Object.keys(patterns ?? {}).some((pattern) => new RegExp(pattern, 'u').test(name));
+  });
+}
+
+/**
  * A body as two answers to the same request are compared: per-instance properties left out,
- * arrays keyed by `x-unique-by` sorted by that key. JSON text of the result, so equal means equal.
+ * properties the schema does not list left out (the spec allows them, spec decision
+ * unlisted-fields-allowed, and says nothing of their stability: a request id or a timestamp
+ * in an error body may differ every time), arrays keyed by `x-unique-by` sorted by that key.
+ * JSON text of the result, so equal means equal.
  */
 export function comparableForm(value: unknown, schema: JsonSchema | undefined): string {
   const strip = (node: unknown, at: JsonSchema | undefined): unknown => {
@@ -122,7 +142,7 @@ export function comparableForm(value: unknown, schema: JsonSchema | undefined): 
     const out: Record<string, unknown> = {};
     for (const name of Object.keys(node).sort()) {
       const sub = properties.get(name);
-      if (sub?.[INSTANCE_ID] === true || sub?.[PER_INSTANCE] === true) continue;
+      if (sub?.[INSTANCE_ID] === true || sub?.[PER_INSTANCE] === true || (at !== undefined && !namedBy(at, properties, name))) continue;
       out[name] = strip((node as Record<string, unknown>)[name], sub);
     }
     return out;

@@ -7,7 +7,7 @@ export const headersIgnored: Rule = {
   severity: 'error',
   title: 'Headers the spec does not name change no answer',
   proves:
-    "each operation, with every credential class, answers as it does to the suite's own request when the request has no Accept, curl's, fetch()'s or a browser's Accept (with Accept-Language, Accept-Encoding, User-Agent), no User-Agent, the field name authorization in lower case, X-Requested-With, or X-HTTP-Method-Override naming another method; an empty Authorization value is no key (401). None of them grants or removes a permission (spec decisions accept-negotiation, required-request-headers)",
+    "each operation, with every credential class, answers as it does to the suite's own request when the request has no Accept, curl's, fetch()'s or a browser's Accept (with Accept-Language, Accept-Encoding, User-Agent), no User-Agent, the auth field name in lower, upper or mixed case, X-Requested-With, X-HTTP-Method-Override naming another method, Content-Type: application/json with an empty body and no-cache, or the cookies earlier answers set sent back; an empty Authorization value is no key (401). None of them grants or removes a permission (spec decisions accept-negotiation, required-request-headers, key-in-header-only)",
   level: 'behaviour',
   // Whatever the model finds on a variant of this kind: the variant is the cause (issue 18).
   claims: [variantClaim('headers-ignored')],

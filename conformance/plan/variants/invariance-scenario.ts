@@ -38,7 +38,7 @@ export function invarianceScenario(input: PlanInput): ScenarioPlan {
   const operations = input.contract.operations.filter((o) => o.authHeaders.length > 0);
   const cells: VariantCell[] = [];
   VARIANT_KINDS.forEach((spec, index) => {
-    const creds = spec.emptyAuth ? (['none'] as Credential[]) : shuffled(credentials, random);
+    const creds = spec.emptyAuth ? (['none'] as Credential[]) : shuffled(spec.keyed ? credentials.filter((c) => c !== 'none') : credentials, random);
     const ops = shuffled(operations, random);
     if (spec.everyCell) {
       ops.forEach((operation, i) => {
@@ -62,7 +62,7 @@ export function invarianceScenario(input: PlanInput): ScenarioPlan {
     }
   });
   const order = afterEachHead(shuffled(cells, random), input);
-  const requests = order.map((cell, i) => variantRequest(cell, input, Math.floor(i / CHAIN_LENGTH))).filter((r): r is PlannedRequest => r !== undefined);
+  const requests = order.map((cell, i) => variantRequest(cell, input, Math.floor(i / CHAIN_LENGTH), random)).filter((r): r is PlannedRequest => r !== undefined);
   return { requests, skipped: [] };
 }
 
@@ -83,7 +83,7 @@ function afterEachHead(cells: VariantCell[], input: PlanInput): VariantCell[] {
   return out;
 }
 
-function variantRequest(cell: VariantCell, input: PlanInput, chain: number): PlannedRequest | undefined {
+function variantRequest(cell: VariantCell, input: PlanInput, chain: number, random: Random): PlannedRequest | undefined {
   const operation = input.contract.operation(cell.operationId);
   const spec = VARIANT_KINDS.find((k) => k.kind === cell.kind)!;
   const path = `${pathOf(operation, idsFor(operation, cell, input))}${spec.query ? `?${spec.query}` : ''}`;
@@ -97,7 +97,8 @@ function variantRequest(cell: VariantCell, input: PlanInput, chain: number): Pla
     path,
     // The base request's allowed answers are the model's to say; a hostile-style empty list keeps the step out of the scenario checks.
     expects: [],
-    variant: { kind: cell.kind, chain },
+    // The auth field name's spelling is drawn here, from the seed, so that the report and its curl line say which one was sent.
+    variant: { kind: cell.kind, chain, ...(spec.authName && operation.authHeaders[0] ? { authName: spec.authName(operation.authHeaders[0], random) } : {}) },
   };
 }
 

@@ -1,3 +1,7 @@
+import type { Random } from '../seeded-random.ts';
+import { pick } from '../seeded-random.ts';
+import type { AnswersSeen } from '../../send/answers-seen.ts';
+
 /**
  * Issue 18, DESIGN.md "Invariance": variants of a planned request that differ only in what the
  * contract does not name. Each kind says how the request changes on the wire; the model judges
@@ -32,7 +36,13 @@ export type VariantKind =
   | 'method-override'
   | 'if-none-match'
   | 'if-modified-since'
-  | 'empty-authorization';
+  | 'empty-authorization'
+  | 'authorization-other-case'
+  | 'if-none-match-given'
+  | 'if-none-match-any'
+  | 'if-modified-since-recent'
+  | 'cookies-returned'
+  | 'json-empty-body';
 
 /** How one variant kind changes the request it is made from. */
 export interface VariantKindSpec {
@@ -48,7 +58,11 @@ export interface VariantKindSpec {
   /** The suite's own headers left out (lower case). */
   omit?: readonly string[];
   /** The Authorization header's field name as spelled on the wire (RFC 9110 §5.1: case-insensitive). */
-  authName?: (name: string) => string;
+  authName?: (name: string, random: Random) => string;
+  /** Headers made from what the target handed out earlier in the run (its validators for this path, its cookies), sent as they are. */
+  fromAnswers?: (path: string, seen: AnswersSeen) => [string, string][];
+  /** Only with a credential that carries a key (full, restricted, invalid): what it changes is the key's header. */
+  keyed?: true;
   /** A query string appended to the path. */
   query?: string;
   /** Not sampled on the GET operations: each with every credential class (and the full key on a given and a missing resource). */
@@ -80,7 +94,7 @@ export const VARIANT_KINDS: readonly VariantKindSpec[] = [
     describe: "a browser's Accept, Accept-Language, Accept-Encoding and User-Agent",
     add: [['accept', BROWSER_ACCEPT], ['accept-language', 'de-CH,de;q=0.9,en;q=0.8'], ['accept-encoding', 'gzip, deflate, br'], ['user-agent', BROWSER_USER_AGENT]],
   },
-  { kind: 'authorization-lower-case', check: 'headers-ignored', describe: 'the field name authorization in lower case', authName: (name) => name.toLowerCase() },
+  { kind: 'authorization-lower-case', check: 'headers-ignored', describe: 'the field name authorization in lower case', authName: (name) => name.toLowerCase(), keyed: true },
   { kind: 'x-requested-with', check: 'headers-ignored', describe: 'X-Requested-With: XMLHttpRequest', add: [['x-requested-with', 'XMLHttpRequest']] },
   // What a browser page on another origin and a reverse proxy add: none is a credential, whatever address or origin it claims.
   {
@@ -96,6 +110,35 @@ export const VARIANT_KINDS: readonly VariantKindSpec[] = [
   { kind: 'if-none-match', check: 'conditional-after-auth', describe: `If-None-Match: ${NEVER_GIVEN_ETAG} (a tag never given)`, add: [['if-none-match', NEVER_GIVEN_ETAG]] },
   { kind: 'if-modified-since', check: 'conditional-after-auth', describe: `If-Modified-Since: ${LONG_AGO}`, add: [['if-modified-since', LONG_AGO]] },
   { kind: 'empty-authorization', check: 'headers-ignored', describe: 'the Authorization header with an empty value', emptyAuth: true },
+  // RFC 9110 §5.1: a field name is case-insensitive in any spelling, not only in the two a gateway passes on (Authorization, authorization).
+  { kind: 'authorization-other-case', check: 'headers-ignored', describe: 'the auth field name in upper or mixed case', authName: otherCase, keyed: true },
+  // Decision conditional-requests: a 304 only where the same request without the validator gets 200, so never before auth, with the real validator too.
+  { kind: 'if-none-match-given', check: 'conditional-after-auth', describe: 'If-None-Match: the ETag a 200 to this path carried earlier in the run (* when none did)', fromAnswers: (path, seen) => [['if-none-match', seen.etags.get(path.split('?')[0]!) ?? '*']] },
+  { kind: 'if-none-match-any', check: 'conditional-after-auth', describe: 'If-None-Match: *', add: [['if-none-match', '*']] },
+  {
+    kind: 'if-modified-since-recent',
+    check: 'conditional-after-auth',
+    describe: 'If-Modified-Since: the Last-Modified a 200 to this path carried earlier in the run (the time of sending when none did)',
+    fromAnswers: (path, seen) => [['if-modified-since', seen.lastModified.get(path.split('?')[0]!) ?? new Date().toUTCString()]],
+  },
+  // Decision key-in-header-only: only the spec's credential is one; nothing the server hands out (a session cookie) becomes one.
+  { kind: 'cookies-returned', check: 'headers-ignored', describe: 'the cookies earlier answers set, sent back (Cookie)', fromAnswers: (_, seen) => (seen.cookieHeader() === undefined ? [] : [['cookie', seen.cookieHeader()!]]) },
+  // What axios and fetch() wrappers send on a GET or DELETE, and a browser's reload: a JSON Content-Type with an empty body, no-cache.
+  {
+    kind: 'json-empty-body',
+    check: 'headers-ignored',
+    describe: 'Content-Type: application/json with an empty body (Content-Length: 0), Cache-Control and Pragma: no-cache',
+    add: [['content-type', 'application/json'], ['content-length', '0'], ['cache-control', 'no-cache'], ['pragma', 'no-cache']],
+  },
 ];
+
+/** The field name in upper case or in a mixed case drawn from the seed, never one of the spellings a gateway passes on (as written, lower case, upper case first letters). */
+function otherCase(name: string, random: Random): string {
+  if (pick(random, 3) === 0) return name.toUpperCase();
+  const common = new Set([name, name.toLowerCase(), name.toUpperCase(), name.replace(/(^|-)([a-z])/g, (_, dash: string, c: string) => dash + c.toUpperCase())]);
+  let mixed = [...name].map((c) => (pick(random, 2) === 0 ? c.toLowerCase() : c.toUpperCase())).join('');
+  for (let i = 1; common.has(mixed) && i < name.length; i++) mixed = mixed.slice(0, i) + (mixed[i] === mixed[i]!.toUpperCase() ? mixed[i]!.toLowerCase() : mixed[i]!.toUpperCase()) + mixed.slice(i + 1);
+  return mixed;
+}
 
 export const VARIANT_KIND: ReadonlyMap<VariantKind, VariantKindSpec> = new Map(VARIANT_KINDS.map((k) => [k.kind, k]));

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import type { Credential, Exchange } from '../types.ts';
+import type { VariantKind } from '../plan/variants/variant-kinds.ts';
+import { notModifiedStandsFor } from './not-modified.ts';
+
+const PATH = '/api/admin/environments/project/default';
+const GIVEN = { status: 200, headers: { 'content-type': 'application/json', etag: '"v1"', 'last-modified': 'Tue, 24 Nov 2026 10:00:00 GMT' }, body: '{}' };
+let seq = 0;
+const exchange = (credential: Credential, response: Exchange['response'], sent: Record<string, string> = {}, kind?: VariantKind): Exchange => ({
+  operationId: 'getProjectEnvironments',
+  step: kind ? 'variant' : 'read',
+  label: 'x',
+  credential,
+  method: 'GET',
+  path: PATH,
+  expects: [],
+  seq: ++seq,
+  request: { method: 'GET', url: PATH, headers: sent },
+  ...(response ? { response } : {}),
+  ...(kind ? { variant: { kind, chain: 0 } } : {}),
+});
+const notModified = { status: 304, headers: { etag: '"v1"' }, body: '' };
+
+describe('a 304 to a conditional variant (spec decision conditional-requests)', () => {
+  it('stands for the 200 the same key got earlier when the validator matches it: the ETag (weakly), *, a Last-Modified no later', () => {
+    const earlier = exchange('full', GIVEN);
+    for (const [sent, kind] of [[{ 'if-none-match': 'W/"v1"' }, 'if-none-match-given'], [{ 'if-none-match': '*' }, 'if-none-match-any'], [{ 'if-modified-since': 'Tue, 24 Nov 2026 10:00:00 GMT' }, 'if-modified-since-recent']] as const) {
+      const asked = exchange('full', notModified, sent, kind);
+      expect(notModifiedStandsFor(asked, [earlier, asked])).toBe(GIVEN);
+    }
+  });
+
+  it('stands for nothing before auth, to another tag, to an earlier date, or before any 200', () => {
+    const earlier = exchange('full', GIVEN);
+    const cases = [
+      exchange('none', notModified, { 'if-none-match': '"v1"' }, 'if-none-match-given'),
+      exchange('invalid', notModified, { 'if-none-match': '*' }, 'if-none-match-any'),
+      exchange('full', notModified, { 'if-none-match': '"v0"' }, 'if-none-match'),
+      exchange('full', notModified, { 'if-modified-since': 'Tue, 24 Nov 2026 09:59:59 GMT' }, 'if-modified-since-recent'),
+    ];
+    for (const asked of cases) expect(notModifiedStandsFor(asked, [earlier, asked])).toBeUndefined();
+    const first = exchange('full', notModified, { 'if-none-match': '*' }, 'if-none-match-any');
+    expect(notModifiedStandsFor(first, [first, exchange('full', GIVEN)])).toBeUndefined();
+  });
+});

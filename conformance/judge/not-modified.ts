@@ -1,0 +1,38 @@
+import { VARIANT_KIND } from '../plan/variants/variant-kinds.ts';
+import type { Exchange } from '../types.ts';
+
+/**
+ * A 304 the contract allows (spec decision conditional-requests; RFC 9110 §13.1.1, §13.1.3,
+ * §15.4.5): the same request without the validator, same path and same key, got a 200 earlier
+ * in the run, and the validator sent matches what that 200 carried: its ETag (weak comparison)
+ * or `*`, or a Last-Modified no later than If-Modified-Since (only when If-None-Match is absent).
+ * Returns that 200, which the 304 stands for; undefined for any other 304, which the model
+ * judges as the undocumented status it is (before auth, to a tag never given, on a missing
+ * resource: conditional-after-auth).
+ */
+export function notModifiedStandsFor(exchange: Exchange, earlier: readonly Exchange[]): Exchange['response'] {
+  if (exchange.response?.status !== 304 || !exchange.variant || VARIANT_KIND.get(exchange.variant.kind)?.check !== 'conditional-after-auth') return undefined;
+  const sent = lowerCased(exchange.request?.headers ?? {});
+  const resource = exchange.path.split('?')[0];
+  const full = earlier.filter(
+    (e) => e.seq < exchange.seq && e.method === 'GET' && e.path.split('?')[0] === resource && e.credential === exchange.credential && e.keyIndex === exchange.keyIndex && !e.keyVariant && e.response?.status === 200 && !conditional(e),
+  );
+  const match = full.reverse().find((e) => validatorMatches(sent, lowerCased(e.response!.headers)));
+  return match?.response;
+}
+
+const conditional = (e: Exchange) => e.variant !== undefined && VARIANT_KIND.get(e.variant.kind)?.check === 'conditional-after-auth';
+const lowerCased = (headers: Readonly<Record<string, string>>) => Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
+/** RFC 9110 §8.8.3.2: weak comparison, the W/ prefix aside. */
+const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+
+function validatorMatches(sent: Record<string, string>, given: Record<string, string>): boolean {
+  const noneMatch = sent['if-none-match'];
+  if (noneMatch !== undefined) {
+    if (noneMatch.trim() === '*') return true;
+    return given.etag !== undefined && noneMatch.split(',').some((tag) => opaque(tag) === opaque(given.etag!));
+  }
+  const since = Date.parse(sent['if-modified-since'] ?? '');
+  const modified = Date.parse(given['last-modified'] ?? '');
+  return Number.isFinite(since) && Number.isFinite(modified) && modified <= since;
+}
