@@ -52,8 +52,8 @@ export function knownBeforeRun(input: PlanInput, exchanges: readonly Exchange[])
  * shrink (check random-sequence-conformant): they are left out here.
  */
 export function judgeWithModel(input: PlanInput, all: readonly Exchange[]): Map<number, Verdict[]> {
-  // An OPTIONS is no operation of the spec: the variants that send one are judged by their own rule (options-harmless).
-  const exchanges = all.filter((e) => e.step !== 'random-step' && !(e.variant && (e.variant.kind === 'options' || e.variant.kind === 'preflight')));
+  // An OPTIONS is no operation of the spec: the variants and unlisted-method probes that send one are judged by their own rules (options-harmless, unlisted-method-rejected).
+  const exchanges = all.filter((e) => e.step !== 'random-step' && e.method.toUpperCase() !== 'OPTIONS');
   const verdicts = judgeRun(exchanges.map(toModelExchange), knownBeforeRun(input, exchanges));
   return new Map(exchanges.map((e, i) => [e.seq, verdicts[i] ?? []]));
 }
