@@ -9,5 +9,5 @@ export const authMissingRejected: Rule = {
   level: 'behaviour',
   claims: [{ kinds: ['auth-required'], where: (e) => !e.keyVariant && e.credential === 'none' }],
   steps: ['no-credentials', 'trailing-slash', 'equivalent-path'],
-  judge: (exchanges) => judgeExpectedStatus(exchanges.filter((e) => e.step !== 'equivalent-path' || e.credential === 'none'), (e) => `${e.label}: a request without credentials must be refused with 401 (API §5).`),
+  judge: (exchanges) => judgeExpectedStatus(exchanges, (e) => `${e.label}: a request without credentials must be refused with 401 (API §5).`),
 };

@@ -22,8 +22,10 @@ export const headLikeGet: Rule = {
   // Whatever the model finds on a variant of this kind: the variant is the cause (issue 18).
   claims: [variantClaim('head-like-get')],
   steps: ['variant'],
-  judge: (exchanges, context) =>
-    variantsOf(exchanges, 'head-like-get').flatMap((exchange): Judgement[] => {
+  judge: (exchanges, context) => {
+    // The Allow of a path is one defect, whatever the credential: one finding per operation.
+    const allowFailed = new Set<string>();
+    return variantsOf(exchanges, 'head-like-get').flatMap((exchange): Judgement[] => {
       const response = exchange.response;
       if (!response) return [];
       const operation = context.contract.operation(exchange.operationId);
@@ -31,6 +33,8 @@ export const headLikeGet: Rule = {
         const allow = response.headers.allow;
         const missing = missingFromAllow(allow, context.contract.operations.filter((o) => o.path === operation.path).map((o) => o.method.toUpperCase()));
         if (missing.length > 0) {
+          if (allowFailed.has(exchange.operationId)) return [];
+          allowFailed.add(exchange.operationId);
           return [failed({ exchange, message: `${exchange.label}: 405 ${allow === undefined ? 'without an Allow header' : `with Allow: ${allow}, which does not name ${missing.join(', ')}`}; a server that routes no HEAD on a GET's path may answer 405 only with an Allow header naming the methods of the path (spec decision head-requests, RFC 9110 §15.5.6).`, expected: `405 with Allow naming ${missing.join(', ')}, or what the GET gets`, got: allow === undefined ? '405 without Allow' : `Allow: ${allow}` })];
         }
       }
@@ -41,5 +45,6 @@ export const headLikeGet: Rule = {
         return [failed({ exchange, message: `${exchange.label}: Content-Type ${response.headers['content-type']}, where the same GET (request #${get.seq}) got ${get.response!.headers['content-type']}; HEAD's header fields are GET's (RFC 9110 §9.3.2).`, expected: `Content-Type ${getType}`, got: `Content-Type ${headType}` })];
       }
       return [passed(exchange)];
-    }),
+    });
+  },
 };

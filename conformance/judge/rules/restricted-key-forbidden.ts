@@ -8,6 +8,6 @@ export const restrictedKeyForbidden: Rule = {
     'the restricted key gets 403 on each `--forbidden` operation; the delete is tried on a real disposable token, so a 404 is no excuse; on the path spelled equivalently (RFC 3986 §6.2.2: an unreserved character of a static segment percent-encoded) 403 too, or the router\'s 400, 404, 405 or redirect',
   level: 'behaviour',
   claims: [{ kinds: ['permission-required'] }],
-  steps: ['restricted-forbidden', 'equivalent-path'],
-  judge: (exchanges) => judgeExpectedStatus(exchanges.filter((e) => e.step !== 'equivalent-path' || e.credential === 'restricted'), (e) => `${e.label}: a valid key lacking the permission must get 403 (API §5).`),
+  steps: ['restricted-forbidden', 'equivalent-path-restricted'],
+  judge: (exchanges) => judgeExpectedStatus(exchanges, (e) => `${e.label}: a valid key lacking the permission must get 403 (API §5).`),
 };

@@ -27,7 +27,7 @@ export function equivalentPathsScenario(input: PlanInput): ScenarioPlan {
     if (statics.length === 0) continue;
     const probe = (credential: Credential, at: number, expects: number[]) => {
       const spelled = encodedAt(path, at);
-      requests.push({ operationId: operation.operationId, step: 'equivalent-path', label: `${operation.operationId} ${credential === 'none' ? 'without a key' : 'with the restricted key (--forbidden)'}, the path spelled ${spelled} (RFC 3986 §6.2.2: the same URI)`, credential, method: operation.method, path: spelled, expects });
+      requests.push({ operationId: operation.operationId, step: credential === 'none' ? 'equivalent-path' : 'equivalent-path-restricted', label: `${operation.operationId} ${credential === 'none' ? 'without a key' : 'with the restricted key (--forbidden)'}, the path spelled ${spelled} (RFC 3986 §6.2.2: the same URI)`, credential, method: operation.method, path: spelled, expects });
     };
     for (const at of new Set([statics[0]!, statics[statics.length - 1]!])) probe('none', at, [UNAUTHORIZED, ...ROUTER_ANSWERS]);
     if (input.hasRestrictedKey && input.forbidden.has(operation.operationId)) probe('restricted', statics[pick(random, statics.length)]!, [FORBIDDEN, ...ROUTER_ANSWERS]);

@@ -37,7 +37,7 @@ export function tokenDeletionScenario(input: PlanInput): ScenarioPlan {
     skip('unknown-token', 'delete an unknown token', [NOT_FOUND], primaryWhy ?? NEEDS_TOKEN);
   } else {
     const name = `${primary.account}/${primary.token}`;
-    together.push({ ...base, step: 'delete', label: `delete token ${name}, at once with the other deletes of the run`, path: at(primary.account, primary.token), expects: success, token: primary });
+    together.push({ ...base, step: 'delete', label: `delete token ${name}${pair ? `, at once with token ${pair.account}/${pair.token} of another account` : ''}`, path: at(primary.account, primary.token), expects: success, token: primary });
     if (pair) together.push({ ...base, step: 'delete', label: `delete token ${pair.account}/${pair.token}, at once with token ${name} of another account`, path: at(pair.account, pair.token), expects: success, token: pair });
     after.push({ ...base, step: 'delete-again', label: `delete token ${name} again`, path: at(primary.account, primary.token), expects: [NOT_FOUND], token: primary });
     if (pair) after.push({ ...base, step: 'delete-again', label: `delete token ${pair.account}/${pair.token} again`, path: at(pair.account, pair.token), expects: [NOT_FOUND], token: pair });
@@ -60,7 +60,7 @@ export function tokenDeletionScenario(input: PlanInput): ScenarioPlan {
     for (const viaAccount of viaAccounts) {
       requests.push({ ...base, step: 'cross-account-delete', label: `delete token ${token.account}/${token.token} through account ${viaAccount}`, path: at(viaAccount, token.token), expects: [NOT_FOUND], token });
     }
-    together.push({ ...base, step: 'delete-after-cross', label: `delete token ${token.account}/${token.token} through its own account after that, at once with the other deletes of the run`, path: at(token.account, token.token), expects: success, token });
+    together.push({ ...base, step: 'delete-after-cross', label: `delete token ${token.account}/${token.token} through its own account after that`, path: at(token.account, token.token), expects: success, token });
   }
 
   const spareWhy = gate(spare, 'needs a third disposable --token (one not used by the other deletion steps)');
