@@ -43,6 +43,8 @@ export type StepKind =
   | 'odd-id'
   | 'unlisted-method'
   | 'trailing-slash'
+  | 'equivalent-path'
+  | 'equivalent-path-restricted'
   | 'repeat-read'
   | 'final-probe'
   | 'bystander-delete'
@@ -51,7 +53,7 @@ export type StepKind =
   | 'overlap';
 
 /** Invariance variants (HEAD, OPTIONS, odd headers) are judged by the model under their own checks, and left out of the coverage of documented statuses. */
-export const HOSTILE_STEPS: ReadonlySet<StepKind> = new Set(['odd-id', 'unlisted-method', 'trailing-slash', 'variant']);
+export const HOSTILE_STEPS: ReadonlySet<StepKind> = new Set(['odd-id', 'unlisted-method', 'trailing-slash', 'equivalent-path', 'equivalent-path-restricted', 'variant']);
 
 /** One request of a scenario, before it is sent. */
 export interface PlannedRequest {

@@ -53,8 +53,8 @@ export function knownBeforeRun(input: PlanInput, exchanges: readonly Exchange[])
  * shrink (check random-sequence-conformant): they are left out here.
  */
 export function judgeWithModel(input: PlanInput, all: readonly Exchange[]): Map<number, Verdict[]> {
-  // An OPTIONS is no operation of the spec: the variants that send one are judged by their own rule (options-harmless).
-  const exchanges = all.filter((e) => e.step !== 'random-step' && !(e.variant && (e.variant.kind === 'options' || e.variant.kind === 'preflight')));
+  // An OPTIONS is no operation of the spec: the variants and unlisted-method probes that send one are judged by their own rules (options-harmless, unlisted-method-rejected).
+  const exchanges = all.filter((e) => e.step !== 'random-step' && e.method.toUpperCase() !== 'OPTIONS');
   // A 304 the contract allows is judged as the 200 it stands for (spec decision conditional-requests).
   const judged = exchanges.map((e) => {
     const standsFor = notModifiedStandsFor(e, exchanges);

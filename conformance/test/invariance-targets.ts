@@ -3,7 +3,7 @@ import type { Contract } from '../../src/contract/index.ts';
 import { createMock, type Mock, type MockRequest, type MockResponse, type RunningServer } from '../../src/mock/index.ts';
 import { DEFAULT_FIXTURES } from '../../src/mock/core/default-fixtures.ts';
 import { DELETE_SERVICE_ACCOUNT_TOKEN, GET_OIDC_SETTINGS, GET_PROJECT_ENVIRONMENTS } from '../operation-ids.ts';
-import { breakResponses, freshMock, operationOf, serveRaw, toMockRequest } from './serve-target.ts';
+import { breakResponses, freshMock, operationOf, rewriteRequests, serveRaw, toMockRequest } from './serve-target.ts';
 import { serveSocket, frame, type SocketRequest } from './serve-socket.ts';
 import type { BrokenTarget } from './broken-targets.ts';
 
@@ -111,6 +111,44 @@ export const INVARIANCE_BROKEN_TARGETS: InvarianceTarget[] = [
         const [account, token] = tokenIds(req.url)!;
         mock.store.deleteToken(decodeURIComponent(account), decodeURIComponent(token));
         return { status: 204, headers: { allow: 'DELETE, OPTIONS' }, body: undefined };
+      }),
+  },
+  // The method: one the spec does not list for a path has no side effect, and passes for none that it lists.
+  {
+    name: 'PATCH on the token path deletes the token (a soft delete routed as PATCH, no key check of its own)',
+    dimension: 'method',
+    caughtBy: ['delete-token-succeeds', 'bystanders-untouched', 'deletions-last'],
+    serve: (contract) =>
+      breakResponses(contract, (req, res, mock) => {
+        if (req.method !== 'PATCH' || !tokenIds(req.url)) return res;
+        const [account, token] = tokenIds(req.url)!;
+        mock.store.deleteToken(decodeURIComponent(account), decodeURIComponent(token));
+        return { status: 204, headers: {}, body: undefined };
+      }),
+  },
+  {
+    name: 'HEAD on the GET paths answered 405 with an Allow that does not name GET (a router that lists only its own routes)',
+    dimension: 'method',
+    caughtBy: ['head-like-get'],
+    serve: (contract) => breakResponses(contract, (req, res) => (req.method === 'HEAD' && operationOf(contract, { ...req, method: 'GET' }) ? { status: 405, headers: { allow: 'POST' }, body: undefined } : res)),
+  },
+  // The path is a URI (RFC 3986 §6.2.2): an equivalent spelling is the same resource, auth included.
+  {
+    name: 'a percent-encoded letter in the first path segment (/%61pi/...) skips the key check (the guard matches the raw prefix /api/, the router decodes)',
+    dimension: 'method',
+    caughtBy: ['auth-missing-rejected', 'restricted-key-forbidden'],
+    serve: (contract) =>
+      rewriteRequests(contract, (req) => {
+        const [raw, query] = req.url.split('?') as [string, string | undefined];
+        let decoded: string;
+        try {
+          decoded = decodeURIComponent(raw);
+        } catch {
+          return req;
+        }
+        if (raw.startsWith('/api/') || decoded === raw) return req;
+        const url = decoded.split('/').map(encodeURIComponent).join('/') + (query === undefined ? '' : `?${query}`);
+        return asAdmin({ ...req, url });
       }),
   },
   // Ordinary headers (spec decisions accept-negotiation, required-request-headers).
@@ -438,6 +476,22 @@ export const INVARIANCE_BROKEN_TARGETS: InvarianceTarget[] = [
     },
   },
   {
+    name: 'overlapping deletes in one account delete the wrong token (the token id kept per account, in a map shared by the requests, across an await)',
+    dimension: 'overlap',
+    caughtBy: ['overlap-independent', 'delete-token-succeeds', 'delete-again-not-found', 'cross-account-delete-rejected', 'concurrent-delete-single-success', 'bystanders-untouched', 'deletions-last'],
+    serve: (contract) => {
+      // Deletes on two accounts at once, or of one token 8 times, never meet a stale entry: only deletes of different tokens of one account, in flight together, do.
+      const pending = new Map<string, string>();
+      return asyncMock(contract, async (request, mock) => {
+        const ids = tokenIds(request.url);
+        if (!ids || operationOf(contract, request) !== DELETE_SERVICE_ACCOUNT_TOKEN || request.headers.authorization !== ADMIN_KEY) return mock.handle(request);
+        pending.set(ids[0], ids[1]);
+        await later(5);
+        return mock.handle({ ...request, url: request.url.replace(/\/token\/[^/?]+/, `/token/${pending.get(ids[0])}`) });
+      });
+    },
+  },
+  {
     name: 'error ids unique one by one, but shared by overlapping errors (a counter read before an await)',
     dimension: 'overlap',
     caughtBy: ['overlap-independent', 'error-ids-unique'],
@@ -624,6 +678,44 @@ export const INVARIANCE_CONFORMANT_VARIANTS: ConformantInvarianceVariant[] = [
         }
         return /[\u0000-\u001f\u007f]/.test(decoded) ? error(400, 'ValidationError') : res;
       }),
+  },
+  {
+    name: 'methods the spec does not list on the token path answered 404 (no such route) and HEAD 405 without Allow there, OPTIONS 200 with Allow',
+    // A 405 without Allow where the spec lists no such method is the general unlisted-method case (a warning), not the HEAD decision of the GET paths.
+    warnings: ['unlisted-method-rejected'],
+    serve: (contract) =>
+      breakResponses(contract, (req, res) => {
+        if (!tokenIds(req.url) || req.method === 'DELETE') return res;
+        if (req.method === 'OPTIONS') return { status: 200, headers: { allow: 'DELETE, OPTIONS', 'content-length': '0' }, body: undefined };
+        if (req.method === 'HEAD') return { status: 405, headers: {}, body: undefined };
+        return { status: 404, headers: { 'content-type': 'text/plain' }, body: 'Not Found' };
+      }),
+  },
+  {
+    name: 'the path normalized before auth (RFC 3986 §6.2.2): /%61pi/%61dmin/... is /api/admin/..., keys and all',
+    serve: (contract) =>
+      rewriteRequests(contract, (req) => {
+        const [raw, query] = req.url.split('?') as [string, string | undefined];
+        const url = raw.replace(/%([0-9A-Fa-f]{2})/g, (escape, hex: string) => {
+          const c = String.fromCharCode(parseInt(hex, 16));
+          return /[A-Za-z0-9\-._~]/.test(c) ? c : escape.toUpperCase();
+        });
+        return { ...req, url: url + (query === undefined ? '' : `?${query}`) };
+      }),
+  },
+  {
+    name: 'deletes serialized per account by a queue (each waits for the one before), other accounts in parallel',
+    serve: (contract) => {
+      const queues = new Map<string, Promise<unknown>>();
+      return asyncMock(contract, async (request, mock) => {
+        const ids = tokenIds(request.url);
+        if (!ids || operationOf(contract, request) !== DELETE_SERVICE_ACCOUNT_TOKEN) return mock.handle(request);
+        const before = queues.get(ids[0]) ?? Promise.resolve();
+        const mine = before.then(() => later(3)).then(() => mock.handle(request));
+        queues.set(ids[0], mine.catch(() => undefined));
+        return mine;
+      });
+    },
   },
   {
     name: 'the OIDC settings read ignores Accept-Language, User-Agent and X-Requested-With, and answers an OPTIONS 405 with Allow',

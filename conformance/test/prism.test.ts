@@ -38,6 +38,9 @@ describe('against Prism mocking spec/openapi.yaml', () => {
       'error restricted-key-forbidden DELETE /api/admin/service-account/1/token/1: status 200',
       'error restricted-key-forbidden DELETE /api/admin/service-account/2/token/4: status 200',
       'error restricted-key-forbidden DELETE /api/admin/service-account/12/token/1: status 200',
+      // It routes the path decoded (RFC 3986 §6.2.2): the equivalent spelling is the same operation, and the restricted key is as little checked there (the delete's 422 is its request validation of the spelled path).
+      "error restricted-key-forbidden GET /%61pi/admin/auth/oidc/settings: status 200",
+      "error restricted-key-forbidden DELETE /api/admin/%73ervice-account/no-such-account-c5817554bca7/token/no-such-token-01ce1c55f7d7: status 422",
       // Stateless: every delete succeeds, of any token, through any account, any number of times (also at the end, and the bystanders, 2/5 the neighbour among them: one defect, reported once).
       'error delete-again-not-found DELETE /api/admin/service-account/1/token/1: status 200',
       'error delete-again-not-found DELETE /api/admin/service-account/2/token/4: status 200',
@@ -45,6 +48,10 @@ describe('against Prism mocking spec/openapi.yaml', () => {
       'error cross-account-delete-rejected DELETE /api/admin/service-account/2/token/2: status 200',
       'error cross-account-delete-rejected DELETE /api/admin/service-account/12/token/2: status 200',
       'error concurrent-delete-single-success DELETE /api/admin/service-account/1/token/3: statuses 200, 200, 200, 200, 200, 200, 200, 200',
+      // It routes no HEAD, and its 405 names no allowed method: spec decision head-requests allows a 405 on a GET's path only with Allow (one finding per path).
+      // One finding per path; the example is the first HEAD the seeded sample sends there.
+      'error head-like-get HEAD /api/admin/environments/project/no-such-project-cf413c80e486: 405 without Allow',
+      'error head-like-get HEAD /api/admin/auth/oidc/settings: 405 without Allow',
       // Every project exists, odd ids included.
       'warning missing-project-not-found GET /api/admin/environments/project/no-such-project-cf413c80e486: status 200',
       'warning odd-id-rejected GET /api/admin/environments/project/<2048 a>: status 200',
@@ -60,6 +67,13 @@ describe('against Prism mocking spec/openapi.yaml', () => {
       'warning odd-id-rejected DELETE /api/admin/service-account/1/token/%C3%A9t%C3%A9-%F0%9F%9A%A9: status 200',
       'warning odd-id-rejected DELETE /api/admin/service-account/1/token/odd%00id: status 200',
       // Its 405s name no allowed method (RFC 9110 §15.5.6 requires Allow).
+      // The methods the spec does not list, at the live bystander token 12/1, before the deletions (none deletes it: its delete at the end succeeds).
+      'warning unlisted-method-rejected GET /api/admin/service-account/12/token/1: 405 without Allow',
+      'warning unlisted-method-rejected PUT /api/admin/service-account/12/token/1: 405 without Allow',
+      'warning unlisted-method-rejected POST /api/admin/service-account/12/token/1: 405 without Allow',
+      'warning unlisted-method-rejected PATCH /api/admin/service-account/12/token/1: 405 without Allow',
+      'warning unlisted-method-rejected HEAD /api/admin/service-account/12/token/1: 405 without Allow',
+      'warning unlisted-method-rejected OPTIONS /api/admin/service-account/12/token/1: 405 without Allow',
       'warning unlisted-method-rejected PUT /api/admin/environments/project/no-such-project-cf413c80e486: 405 without Allow',
       'warning unlisted-method-rejected POST /api/admin/environments/project/no-such-project-cf413c80e486: 405 without Allow',
       'warning unlisted-method-rejected PATCH /api/admin/environments/project/no-such-project-cf413c80e486: 405 without Allow',

@@ -5,9 +5,9 @@ export const authMissingRejected: Rule = {
   severity: 'error',
   title: 'No credentials: 401',
   proves:
-    'every operation refuses a request without the key header with 401 (API §5), even for a resource that does not exist; on the path spelled with a trailing slash too (spec decision `trailing-slash`): 401, or the router\'s 404, 405 or a 301/308 redirect, never an answer past auth',
+    'every operation refuses a request without the key header with 401 (API §5), even for a resource that does not exist; on the path spelled with a trailing slash too (spec decision `trailing-slash`): 401, or the router\'s 404, 405 or a 301/308 redirect, never an answer past auth; and on the path spelled equivalently (RFC 3986 §6.2.2: an unreserved character of a static segment percent-encoded): 401 or the router\'s 400, 404, 405 or redirect',
   level: 'behaviour',
   claims: [{ kinds: ['auth-required'], where: (e) => !e.keyVariant && e.credential === 'none' }],
-  steps: ['no-credentials', 'trailing-slash'],
+  steps: ['no-credentials', 'trailing-slash', 'equivalent-path'],
   judge: (exchanges) => judgeExpectedStatus(exchanges, (e) => `${e.label}: a request without credentials must be refused with 401 (API §5).`),
 };

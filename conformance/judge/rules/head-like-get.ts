@@ -1,27 +1,43 @@
+import { METHOD_NOT_ALLOWED } from '../../http-status.ts';
 import { failed, mediaTypeOf, passed, type Rule, type Judgement } from '../rule.ts';
+import { missingFromAllow } from './unlisted-method-rejected.ts';
 import { variantClaim, variantsOf } from './variant-exchanges.ts';
 
 /**
  * Spec decision head-requests (RFC 9110 §9.3.2): HEAD on a GET's path gets what the GET gets
  * (status, auth order, headers) without a body, or 405 with Allow. The status is the model's to
  * judge (it holds HEAD to the GET's allowed answers; its verdicts on HEAD variants are filed
- * here); this check adds what the status alone does not show: the GET's Content-Type. (A 405 without Allow
- * warns under unlisted-method-rejected's policy, not here.)
+ * here); this check adds what the status alone does not show: the GET's Content-Type, and on a
+ * GET's path a 405 only with an Allow that names GET (the decision's "405 with an Allow header";
+ * RFC 9110 §15.5.6). HEAD on a path without a GET is the general unlisted-method case (a warning
+ * under unlisted-method-rejected: the decision allows 405 or 404 there, Allow unnamed).
  */
 export const headLikeGet: Rule = {
   id: 'head-like-get',
   severity: 'error',
   title: 'HEAD is answered as GET, without the body',
   proves:
-    'a HEAD on the path of each operation, with every credential class, gets the status the GET would get (auth first: 401, 403 before 404), the Content-Type the GET got, no body (an answer that sends one spills into the next on the connection), or 405',
+    'a HEAD on the path of each operation, with every credential class, gets the status the GET would get (auth first: 401, 403 before 404), the Content-Type the GET got, no body (an answer that sends one spills into the next on the connection), or 405 with an Allow header naming GET (spec decision head-requests)',
   level: 'behaviour',
   // Whatever the model finds on a variant of this kind: the variant is the cause (issue 18).
   claims: [variantClaim('head-like-get')],
   steps: ['variant'],
-  judge: (exchanges, context) =>
-    variantsOf(exchanges, 'head-like-get').flatMap((exchange): Judgement[] => {
+  judge: (exchanges, context) => {
+    // The Allow of a path is one defect, whatever the credential: one finding per operation.
+    const allowFailed = new Set<string>();
+    return variantsOf(exchanges, 'head-like-get').flatMap((exchange): Judgement[] => {
       const response = exchange.response;
       if (!response) return [];
+      const operation = context.contract.operation(exchange.operationId);
+      if (response.status === METHOD_NOT_ALLOWED && operation.method === 'GET') {
+        const allow = response.headers.allow;
+        const missing = missingFromAllow(allow, context.contract.operations.filter((o) => o.path === operation.path).map((o) => o.method.toUpperCase()));
+        if (missing.length > 0) {
+          if (allowFailed.has(exchange.operationId)) return [];
+          allowFailed.add(exchange.operationId);
+          return [failed({ exchange, message: `${exchange.label}: 405 ${allow === undefined ? 'without an Allow header' : `with Allow: ${allow}, which does not name ${missing.join(', ')}`}; a server that routes no HEAD on a GET's path may answer 405 only with an Allow header naming the methods of the path (spec decision head-requests, RFC 9110 §15.5.6).`, expected: `405 with Allow naming ${missing.join(', ')}, or what the GET gets`, got: allow === undefined ? '405 without Allow' : `Allow: ${allow}` })];
+        }
+      }
       const get = context.all.find((e) => e.method === 'GET' && e.path === exchange.path && e.credential === exchange.credential && !e.keyVariant && e.response?.status === response.status);
       const headType = mediaTypeOf(response.headers['content-type']);
       const getType = get?.response ? mediaTypeOf(get.response.headers['content-type']) : undefined;
@@ -29,5 +45,6 @@ export const headLikeGet: Rule = {
         return [failed({ exchange, message: `${exchange.label}: Content-Type ${response.headers['content-type']}, where the same GET (request #${get.seq}) got ${get.response!.headers['content-type']}; HEAD's header fields are GET's (RFC 9110 §9.3.2).`, expected: `Content-Type ${getType}`, got: `Content-Type ${headType}` })];
       }
       return [passed(exchange)];
-    }),
+    });
+  },
 };

@@ -5,9 +5,9 @@ export const restrictedKeyForbidden: Rule = {
   severity: 'error',
   title: 'The restricted key: 403 on --forbidden operations',
   proves:
-    'the restricted key gets 403 on each `--forbidden` operation; the delete is tried on a real disposable token, so a 404 is no excuse',
+    'the restricted key gets 403 on each `--forbidden` operation; the delete is tried on a real disposable token, so a 404 is no excuse; on the path spelled equivalently (RFC 3986 §6.2.2: an unreserved character of a static segment percent-encoded) 403 too, or the router\'s 400, 404, 405 or redirect',
   level: 'behaviour',
   claims: [{ kinds: ['permission-required'] }],
-  steps: ['restricted-forbidden'],
+  steps: ['restricted-forbidden', 'equivalent-path-restricted'],
   judge: (exchanges) => judgeExpectedStatus(exchanges, (e) => `${e.label}: a valid key lacking the permission must get 403 (API §5).`),
 };

@@ -7,8 +7,8 @@ import { allocateTokens } from './token-allocation.ts';
 
 /** How many deletes of one token are sent at once: enough to overlap on a local server, few enough to stay gentle. */
 export const CONCURRENT_DELETES = 8;
-/** The batch of the two deletes on two accounts at once (the concurrent deletes are batch 1, the overlap batch 2). */
-const TWO_ACCOUNTS_BATCH = 3;
+/** The batch of the deletes of different tokens sent at once, the concurrent deletes of one token among them (the overlap batch is 2). */
+const DELETES_AT_ONCE = 1;
 
 /**
  * API §4.3 as a sequence: delete -> documented success, no body; the same again -> 404; an
@@ -26,26 +26,27 @@ export function tokenDeletionScenario(input: PlanInput): ScenarioPlan {
   const skip = (step: StepKind, label: string, expects: readonly number[], reason: string) => skipped.push({ operationId: operation.operationId, step, label, expects, reason });
   const gate = (needs: TokenRef | undefined, missing: string): string | undefined => (!input.allowDelete ? NEEDS_ALLOW_DELETE : !needs ? missing : undefined);
 
+  // Deletes of different tokens in flight at once (issue 18, overlap; spec decision requests-independent): the first token, one of another account, the cross-account token through its own account (the same account as the first) and the concurrent deletes of the spare, all in one batch, each judged as if alone, and the model checks afterwards that exactly those tokens are gone (delete-again, final-probe) and the others not (bystanders). State kept across an await in a shared variable (the ids, the account) shows as a wrong token deleted.
+  const together: PlannedRequest[] = [];
+  const after: PlannedRequest[] = [];
   const primaryWhy = gate(primary, NEEDS_TOKEN);
+  const pair = primary ? extra.find((t) => t.account !== primary.account) : undefined;
   if (primaryWhy || !primary) {
     skip('delete', 'delete a given token', success, primaryWhy ?? NEEDS_TOKEN);
     skip('delete-again', 'delete the same token again', [NOT_FOUND], primaryWhy ?? NEEDS_TOKEN);
     skip('unknown-token', 'delete an unknown token', [NOT_FOUND], primaryWhy ?? NEEDS_TOKEN);
   } else {
     const name = `${primary.account}/${primary.token}`;
-    // Deletes on two accounts at once (issue 18, overlap): the primary token with the first other token of another account, each judged as if alone.
-    const pair = extra.find((t) => t.account !== primary.account);
-    const together = pair ? { batch: TWO_ACCOUNTS_BATCH } : {};
-    requests.push({ ...base, ...together, step: 'delete', label: `delete token ${name}${pair ? `, at once with token ${pair.account}/${pair.token} of another account` : ''}`, path: at(primary.account, primary.token), expects: success, token: primary });
-    if (pair) requests.push({ ...base, ...together, step: 'delete', label: `delete token ${pair.account}/${pair.token}, at once with token ${name} of another account`, path: at(pair.account, pair.token), expects: success, token: pair });
-    requests.push({ ...base, step: 'delete-again', label: `delete token ${name} again`, path: at(primary.account, primary.token), expects: [NOT_FOUND], token: primary });
-    if (pair) requests.push({ ...base, step: 'delete-again', label: `delete token ${pair.account}/${pair.token} again`, path: at(pair.account, pair.token), expects: [NOT_FOUND], token: pair });
-    requests.push({ ...base, step: 'unknown-token', label: `delete unknown token ${primary.account}/${input.missingToken}`, path: at(primary.account, input.missingToken), expects: [NOT_FOUND] });
+    together.push({ ...base, step: 'delete', label: `delete token ${name}${pair ? `, at once with token ${pair.account}/${pair.token} of another account` : ''}`, path: at(primary.account, primary.token), expects: success, token: primary });
+    if (pair) together.push({ ...base, step: 'delete', label: `delete token ${pair.account}/${pair.token}, at once with token ${name} of another account`, path: at(pair.account, pair.token), expects: success, token: pair });
+    after.push({ ...base, step: 'delete-again', label: `delete token ${name} again`, path: at(primary.account, primary.token), expects: [NOT_FOUND], token: primary });
+    if (pair) after.push({ ...base, step: 'delete-again', label: `delete token ${pair.account}/${pair.token} again`, path: at(pair.account, pair.token), expects: [NOT_FOUND], token: pair });
+    after.push({ ...base, step: 'unknown-token', label: `delete unknown token ${primary.account}/${input.missingToken}`, path: at(primary.account, input.missingToken), expects: [NOT_FOUND] });
     // Every other given token is used too: a defect may show on one account only.
     for (const token of extra.filter((t) => t !== pair)) {
       const other = `${token.account}/${token.token}`;
-      requests.push({ ...base, step: 'delete', label: `delete token ${other}`, path: at(token.account, token.token), expects: success, token });
-      requests.push({ ...base, step: 'delete-again', label: `delete token ${other} again`, path: at(token.account, token.token), expects: [NOT_FOUND], token });
+      after.push({ ...base, step: 'delete', label: `delete token ${other}`, path: at(token.account, token.token), expects: success, token });
+      after.push({ ...base, step: 'delete-again', label: `delete token ${other} again`, path: at(token.account, token.token), expects: [NOT_FOUND], token });
     }
   }
 
@@ -55,10 +56,11 @@ export function tokenDeletionScenario(input: PlanInput): ScenarioPlan {
     skip('delete-after-cross', 'then delete it through its own account', success, crossWhy ?? NEEDS_TOKEN);
   } else {
     const { token, viaAccounts } = cross;
+    // Before the batch: the token must still be there for its own account's delete in it.
     for (const viaAccount of viaAccounts) {
       requests.push({ ...base, step: 'cross-account-delete', label: `delete token ${token.account}/${token.token} through account ${viaAccount}`, path: at(viaAccount, token.token), expects: [NOT_FOUND], token });
     }
-    requests.push({ ...base, step: 'delete-after-cross', label: `delete token ${token.account}/${token.token} through its own account after that`, path: at(token.account, token.token), expects: success, token });
+    together.push({ ...base, step: 'delete-after-cross', label: `delete token ${token.account}/${token.token} through its own account after that`, path: at(token.account, token.token), expects: success, token });
   }
 
   const spareWhy = gate(spare, 'needs a third disposable --token (one not used by the other deletion steps)');
@@ -66,16 +68,16 @@ export function tokenDeletionScenario(input: PlanInput): ScenarioPlan {
     skip('concurrent-delete', `${CONCURRENT_DELETES} concurrent deletes of one token`, success, spareWhy ?? NEEDS_TOKEN);
   } else {
     for (let i = 0; i < CONCURRENT_DELETES; i++) {
-      requests.push({
+      together.push({
         ...base,
         step: 'concurrent-delete',
         label: `${CONCURRENT_DELETES} concurrent deletes of token ${spare.account}/${spare.token}`,
         path: at(spare.account, spare.token),
         expects: [...success, NOT_FOUND],
         token: spare,
-        batch: 1,
       });
     }
   }
+  requests.push(...(together.length > 1 ? together.map((r) => ({ ...r, batch: DELETES_AT_ONCE })) : together), ...after);
   return { requests, skipped };
 }

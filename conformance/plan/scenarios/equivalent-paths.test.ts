@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { loadContract } from '../../../src/contract/index.ts';
+import { equivalentPathsScenario, encodedAt } from './equivalent-paths.ts';
+import { liveTokenMethodsScenario } from './live-token-methods.ts';
+import type { PlanInput } from './plan-input.ts';
+
+const contract = await loadContract({ validate: false });
+const input = (overrides: Partial<PlanInput> = {}): PlanInput => ({
+  contract,
+  project: 'default',
+  projects: ['default'],
+  missingProject: 'no-such-project-x',
+  missingAccount: 'no-such-account',
+  missingToken: 'no-such-token',
+  hasRestrictedKey: true,
+  restrictedKeys: 1,
+  settleMs: 0,
+  forbidden: new Set(['getOidcSettings', 'deleteServiceAccountToken']),
+  tokens: [
+    { account: '1', token: '1' },
+    { account: '1', token: '2' },
+    { account: '2', token: '4' },
+  ],
+  allowDelete: true,
+  keyNearMisses: [],
+  seed: 's',
+  ...overrides,
+});
+
+describe('equivalent spellings of a path (RFC 3986 §6.2.2)', () => {
+  it('percent-encodes the first letter of a segment in lower-case hex', () => {
+    expect(encodedAt('/api/admin/environments/project/default', 2)).toBe('/api/%61dmin/environments/project/default');
+    expect(encodedAt('/api/admin/auth/oidc/settings', 4)).toBe('/api/admin/auth/%6fidc/settings');
+  });
+
+  it('sends every operation without a key on its first and last static segment, and the restricted key on each --forbidden one', () => {
+    const { requests } = equivalentPathsScenario(input());
+    const none = requests.filter((r) => r.credential === 'none');
+    expect(new Set(none.map((r) => r.operationId)).size).toBe(contract.operations.filter((o) => o.authHeaders.length > 0).length);
+    expect(none.some((r) => r.path.startsWith('/%61pi/'))).toBe(true);
+    expect(none.every((r) => r.expects.includes(401) && !r.expects.includes(200))).toBe(true);
+    const restricted = requests.filter((r) => r.credential === 'restricted');
+    expect(restricted.map((r) => r.operationId).sort()).toEqual(['deleteServiceAccountToken', 'getOidcSettings']);
+    expect(restricted.every((r) => r.expects.includes(403) && !r.expects.includes(200) && /%[0-9a-f]{2}/.test(r.path))).toBe(true);
+    // Never a given token: the ids are the harmless ones.
+    expect(requests.filter((r) => r.operationId === 'deleteServiceAccountToken').every((r) => r.path.includes('no-such-token'))).toBe(true);
+  });
+});
+
+describe('methods the spec does not list, at a live token', () => {
+  it('aim every method but the delete at the first token when there is no bystander', () => {
+    const { requests } = liveTokenMethodsScenario(input());
+    expect(requests.map((r) => r.method)).toEqual(['GET', 'PUT', 'POST', 'PATCH', 'HEAD', 'OPTIONS']);
+    expect(new Set(requests.map((r) => r.path))).toEqual(new Set(['/api/admin/service-account/1/token/1']));
+    expect(requests.every((r) => r.credential === 'full' && r.step === 'unlisted-method')).toBe(true);
+  });
+
+  it('aim them at a bystander, deleted last, when there is one; nothing without --allow-delete', () => {
+    const tokens = [...input().tokens, { account: '12', token: '1' }];
+    expect(new Set(liveTokenMethodsScenario(input({ tokens })).requests.map((r) => r.path))).toEqual(new Set(['/api/admin/service-account/12/token/1']));
+    expect(liveTokenMethodsScenario(input({ allowDelete: false })).requests).toEqual([]);
+  });
+});
