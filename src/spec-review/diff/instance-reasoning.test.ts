@@ -139,6 +139,20 @@ describe('spec diff reasons about the instances a schema accepts', () => {
     ]);
   });
 
+  // oasdiff's not_base/not_revision: `not` refuses what its subschema accepts (2020-12 §10.2.1.4), so
+  // NOT X within NOT Y holds when Y within X; a value Y accepts that X does not is a witness.
+  it('proves that a request `not` excluding more breaks clients, with an instance OLD accepted', async () => {
+    const breaking = breakingForClients(await diff('not-narrowed'));
+    expect(breaking.map((c) => c.ruleId)).toEqual(['request-not-changed']);
+    expect(breaking[0]!.instances).toBe('OLD accepts {"legacyId":"x"}, NEW refuses it');
+  });
+
+  it('proves that a request `not` excluding less spares clients and breaks servers of OLD', async () => {
+    const changes = await diff('not-relaxed');
+    expect(changes.map((c) => [c.ruleId, c.client, c.server])).toEqual([['request-not-changed', 'info', 'breaking']]);
+    expect(changes[0]!.instances).toMatch(/not breaking for clients: every value OLD accepts here, NEW accepts; NEW accepts \{"legacyId":"[^"]*"\}, OLD refuses it/);
+  });
+
   // OAS 3.1 §4.8.12.4: explode only changes how arrays and objects are written; `?q=a` is `?q=a` either way.
   it('reads explode changed on a scalar parameter as no change on the wire, and on an array as a change', async () => {
     const changes = await diff('explode-scalar');
