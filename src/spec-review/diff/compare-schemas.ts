@@ -273,8 +273,10 @@ function comparePair(scope: SchemaScope, oldSchema: JsonSchema, newSchema: JsonS
   for (const keyword of CONSTRAINING_MAPS) compareSchemaMap(scope, keyword, oldSchema, newSchema, oldAt, newAt, record);
   compareDependentRequired(oldSchema, newSchema, oldAt, newAt, record);
   comparePrefixItems(scope, oldSchema, newSchema, oldAt, newAt, record);
-  // Whether `if` or `not` changed for better or worse depends on the values they select: undecidable here.
-  for (const keyword of ['if', 'not', '$dynamicRef', 'discriminator']) {
+  // `not` is judged by the instances it excludes (the reasoner weighs NOT X against NOT Y).
+  if (!sameShape(oldSchema.not, newSchema.not)) record('not-changed', `not ${oldSchema.not === undefined ? 'added' : newSchema.not === undefined ? 'removed' : 'changed'}`, ...at('not'));
+  // Whether `if` changed for better or worse depends on the values it selects: undecidable here.
+  for (const keyword of ['if', '$dynamicRef', 'discriminator']) {
     if (!sameShape(oldSchema[keyword], newSchema[keyword])) record('schema-changed', `${keyword} changed`, ...at(keyword));
   }
   for (const keyword of ['allOf', 'anyOf', 'oneOf'] as const) compareBranches(scope, keyword, oldSchema, newSchema, oldAt, newAt, record);

@@ -62,7 +62,7 @@ const KEYWORDS: Record<string, [unknown, Effect]> = {
   allOf: [[{ type: 'object' }], 'constrains'],
   anyOf: [[{ type: 'object' }, { type: 'string' }], 'constrains'],
   oneOf: [[{ type: 'object' }, { type: 'string' }], 'constrains'],
-  not: [{ type: 'null' }, 'undecidable'],
+  not: [{ type: 'null' }, 'constrains'],
   contentEncoding: ['base64', 'encoding'],
   contentMediaType: ['image/png', 'encoding'],
   contentSchema: [{ type: 'object' }, 'inert'],

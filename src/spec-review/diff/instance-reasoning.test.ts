@@ -144,7 +144,7 @@ describe('spec diff reasons about the instances a schema accepts', () => {
   it('proves that a request `not` excluding more breaks clients, with an instance OLD accepted', async () => {
     const breaking = breakingForClients(await diff('not-narrowed'));
     expect(breaking.map((c) => c.ruleId)).toEqual(['request-not-changed']);
-    expect(breaking[0]!.instances).toBe('OLD accepts {"legacyId":"x"}, NEW refuses it');
+    expect(breaking[0]!.instances).toMatch(/^OLD accepts \{"legacyId":"[^"]*"\}, NEW refuses it(;|$)/);
   });
 
   it('proves that a request `not` excluding less spares clients and breaks servers of OLD', async () => {

@@ -336,10 +336,20 @@ class Reasoner {
         return UNKNOWN;
       }
     }
+    // `not` refuses what its subschema accepts (2020-12 §10.2.1.4): A ∧ ¬X lies within B ∧ ¬Y when
+    // A (without its `not`, which only narrows it) lies within B and no instance of A is one Y
+    // accepts: Y within X, or Y disjoint from A. Otherwise a witness is sought among what Y accepts.
+    if ((a.not !== undefined || b.not !== undefined) && shapeKey(a.not) !== shapeKey(b.not)) {
+      if (b.not !== undefined) {
+        const excluded = (a.not !== undefined && this.includes(b.not, a.not, depth + 1).verdict === 'yes') || disjoint(a, b.not);
+        if (!excluded) return UNKNOWN;
+      }
+      return this.includes(a.not === undefined ? a : without(a, 'not'), b.not === undefined ? b : without(b, 'not'), depth + 1);
+    }
     // Keywords whose effect this reader does not weigh: unknown unless both sides say the same.
-    // `not`, `if`, a `$dynamicRef` and a discriminator (which tools validate by, OAS 3.1 §4.8.25)
+    // `if`, a `$dynamicRef` and a discriminator (which tools validate by, OAS 3.1 §4.8.25)
     // on either side; the others only where B has them (where only A does, A accepts less).
-    for (const keyword of ['not', 'if', 'then', 'else', '$dynamicRef', 'discriminator', 'contentSchema', 'contentMediaType', 'contentEncoding']) {
+    for (const keyword of ['if', 'then', 'else', '$dynamicRef', 'discriminator', 'contentSchema', 'contentMediaType', 'contentEncoding']) {
       if ((a[keyword] !== undefined || b[keyword] !== undefined) && shapeKey(b[keyword]) !== shapeKey(a[keyword])) return UNKNOWN;
     }
     for (const keyword of ['contains', 'minContains', 'maxContains', 'propertyNames', 'dependentSchemas', 'dependentRequired', 'unevaluatedItems', 'unevaluatedProperties']) {
@@ -617,6 +627,8 @@ function samples(a: JsonSchema | boolean, b: JsonSchema | boolean, medium: Mediu
       for (const property of Object.keys(isObject(d.properties) ? d.properties : {})) for (const v of plain) out.push({ ...filled, [key]: keyValue, [property]: v });
     }
   }
+  // What B's `not` excludes, as A would send it: A's other keywords with the excluded subschema's.
+  if (typeof b === 'object' && b.not !== undefined) out.push(sampleOf(conjunction(without(s, 'not'), b.not)), sampleOf(b.not));
   if (typeof b === 'object') {
     const limit = (keyword: string) => (typeof b[keyword] === 'number' ? (b[keyword] as number) : undefined);
     const item = sampleOf(s.items) ?? 'x';
