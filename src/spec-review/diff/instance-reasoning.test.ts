@@ -153,6 +153,18 @@ describe('spec diff reasons about the instances a schema accepts', () => {
     expect(changes[0]!.instances).toMatch(/not breaking for clients: every value OLD accepts here, NEW accepts; NEW accepts \{"legacyId":"[^"]*"\}, OLD refuses it/);
   });
 
+  // oasdiff's content_schema*: a string's contentEncoding says how its text stands for bytes
+  // (2020-12 §8.3, RFC 2045 §6): from base64 to quoted-printable, the text a client of OLD writes
+  // ("YQ==" is invalid quoted-printable) is refused or read as other bytes, and what NEW answers is
+  // read wrongly by clients of OLD. Breaking both ways; a change of case only is none.
+  it('reads a contentEncoding changed from one encoding to another as breaking both ways, and a change of case as none', async () => {
+    const changes = await diff('content-encoding');
+    expect(changes.map((c) => [c.ruleId, c.client, c.server, c.message])).toEqual([
+      ['request-encoding-changed', 'breaking', 'breaking', 'contentEncoding "base64" → "quoted-printable"'],
+      ['response-encoding-changed', 'breaking', 'breaking', 'contentEncoding "base64" → "quoted-printable"'],
+    ]);
+  });
+
   // OAS 3.1 §4.8.12.4: explode only changes how arrays and objects are written; `?q=a` is `?q=a` either way.
   it('reads explode changed on a scalar parameter as no change on the wire, and on an array as a change', async () => {
     const changes = await diff('explode-scalar');
