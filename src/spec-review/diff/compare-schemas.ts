@@ -111,7 +111,7 @@ function recordIn(scope: SchemaScope, ruleId: string, message: string, oldPointe
 }
 
 /** Rules judged by what the schemas accept; the others (a default, a format, a fixed default) say something else. */
-const NOT_ABOUT_ACCEPTANCE = new Set(['default-changed', 'default-fixed', 'format-changed', 'extensible-enum-value-removed']);
+const NOT_ABOUT_ACCEPTANCE = new Set(['default-changed', 'default-fixed', 'format-changed', 'encoding-changed', 'extensible-enum-value-removed']);
 
 /**
  * Records a schema change with its audiences judged by the instances, not the keywords: a change
@@ -243,7 +243,16 @@ function comparePair(scope: SchemaScope, oldSchema: JsonSchema, newSchema: JsonS
   }
   compareExtensibleEnums(scope, oldSchema, newSchema, ...at('x-extensible-enum'), record);
   for (const keyword of ENCODING_KEYWORDS) {
-    if (oldSchema[keyword] !== newSchema[keyword]) record('format-changed', `${keyword} ${show(oldSchema[keyword])} → ${show(newSchema[keyword])}`, ...at(keyword));
+    const [before, after] = [oldSchema[keyword], newSchema[keyword]];
+    // contentEncoding names how the text stands for bytes (2020-12 §8.3; RFC 2045 §6.1: its
+    // values are case-insensitive). From one encoding to another, the same text stands for other
+    // bytes, or none: what a client of OLD writes is misread, what NEW answers too.
+    if (keyword === 'contentEncoding' && typeof before === 'string' && typeof after === 'string') {
+      if (before.toLowerCase() !== after.toLowerCase()) record('encoding-changed', `${keyword} ${show(before)} → ${show(after)}`, ...at(keyword));
+      else if (before !== after) explainIn(scope, ...at(keyword));
+      continue;
+    }
+    if (before !== after) record('format-changed', `${keyword} ${show(before)} → ${show(after)}`, ...at(keyword));
   }
   for (const keyword of [...UPPER_LIMITS, ...LOWER_LIMITS]) {
     const before = (oldSchema[keyword] === NEUTRAL[keyword] ? undefined : oldSchema[keyword]) as number | undefined;
