@@ -7,8 +7,9 @@ import { matchesEverything } from './pattern-change.ts';
  * Does schema B accept every instance schema A accepts? `yes` is proven from the keywords; `no`
  * comes with a witness, an instance that A accepts and B refuses, both checked by `accepts` below
  * (so a `no` is never a guess); `unknown` is where neither could be shown (two different patterns,
- * `not`, `if`, overlapping `oneOf` branches). Instances are JSON values (JSON Schema 2020-12 §4.2.1);
- * `format` is an annotation (§7.2) and is left to the diff's format rule.
+ * two `not`s neither of whose subschemas includes the other, `if`, overlapping `oneOf` branches).
+ * Instances are JSON values (JSON Schema 2020-12 §4.2.1); `format` is an annotation (§7.2) and is
+ * left to the diff's format rule.
  */
 export type Inclusion = { verdict: 'yes' } | { verdict: 'no'; witness: unknown } | { verdict: 'unknown' };
 
