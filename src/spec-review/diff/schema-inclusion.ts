@@ -244,6 +244,7 @@ class Reasoner {
     const known = memo.get(a)?.get(b);
     if (known) return known;
     if (shapeKey(a) === shapeKey(b)) return YES;
+    if (this.medium === 'json' && acceptsNothing(a)) return YES;
     const key = `${this.id(a)}:${this.id(b)}`;
     // A pair met again inside itself (a recursive schema): assumed to hold, as inclusion of
     // recursive types is proven coinductively; JSON instances are finite trees.
@@ -488,6 +489,21 @@ function disjoint(a: JsonSchema, other: unknown): boolean {
     if (values && required && values.every((v) => accepts(oProps[name], v) === 'no')) return true;
   }
   return false;
+}
+
+/**
+ * A schema no JSON instance passes, of one kind this reader proves: only arrays, each of whose items
+ * `items` keeps from matching `contains`, while `minContains` (1 when absent) asks for at least one
+ * match (2020-12 §10.3.1.2, §6.4.5). Such an A lies within any B. (As text, an item `1` may read as
+ * a string and as an integer, so this holds only for JSON.)
+ */
+function acceptsNothing(s: JsonSchema): boolean {
+  if (s.contains === undefined || num(s.minContains, 1) < 1) return false;
+  const types = typesOf(s);
+  if (types.size !== 1 || !types.has('array')) return false;
+  if (Array.isArray(s.prefixItems) && s.prefixItems.length > 0) return false;
+  const items = view(s.items);
+  return items === false || (typeof items === 'object' && disjoint(items, s.contains));
 }
 
 function withoutType(types: Set<string>, type: string): Set<string> {
