@@ -111,7 +111,7 @@ function recordIn(scope: SchemaScope, ruleId: string, message: string, oldPointe
 }
 
 /** Rules judged by what the schemas accept; the others (a default, a format, a fixed default) say something else. */
-const NOT_ABOUT_ACCEPTANCE = new Set(['default-changed', 'default-fixed', 'format-changed', 'extensible-enum-value-removed']);
+const NOT_ABOUT_ACCEPTANCE = new Set(['default-changed', 'default-fixed', 'format-changed', 'encoding-changed', 'extensible-enum-value-removed']);
 
 /**
  * Records a schema change with its audiences judged by the instances, not the keywords: a change
@@ -243,7 +243,16 @@ function comparePair(scope: SchemaScope, oldSchema: JsonSchema, newSchema: JsonS
   }
   compareExtensibleEnums(scope, oldSchema, newSchema, ...at('x-extensible-enum'), record);
   for (const keyword of ENCODING_KEYWORDS) {
-    if (oldSchema[keyword] !== newSchema[keyword]) record('format-changed', `${keyword} ${show(oldSchema[keyword])} → ${show(newSchema[keyword])}`, ...at(keyword));
+    const [before, after] = [oldSchema[keyword], newSchema[keyword]];
+    // contentEncoding names how the text stands for bytes (2020-12 §8.3; RFC 2045 §6.1: its
+    // values are case-insensitive). From one encoding to another, the same text stands for other
+    // bytes, or none: what a client of OLD writes is misread, what NEW answers too.
+    if (keyword === 'contentEncoding' && typeof before === 'string' && typeof after === 'string') {
+      if (before.toLowerCase() !== after.toLowerCase()) record('encoding-changed', `${keyword} ${show(before)} → ${show(after)}`, ...at(keyword));
+      else if (before !== after) explainIn(scope, ...at(keyword));
+      continue;
+    }
+    if (before !== after) record('format-changed', `${keyword} ${show(before)} → ${show(after)}`, ...at(keyword));
   }
   for (const keyword of [...UPPER_LIMITS, ...LOWER_LIMITS]) {
     const before = (oldSchema[keyword] === NEUTRAL[keyword] ? undefined : oldSchema[keyword]) as number | undefined;
@@ -273,8 +282,10 @@ function comparePair(scope: SchemaScope, oldSchema: JsonSchema, newSchema: JsonS
   for (const keyword of CONSTRAINING_MAPS) compareSchemaMap(scope, keyword, oldSchema, newSchema, oldAt, newAt, record);
   compareDependentRequired(oldSchema, newSchema, oldAt, newAt, record);
   comparePrefixItems(scope, oldSchema, newSchema, oldAt, newAt, record);
-  // Whether `if` or `not` changed for better or worse depends on the values they select: undecidable here.
-  for (const keyword of ['if', 'not', '$dynamicRef', 'discriminator']) {
+  // `not` is judged by the instances it excludes (the reasoner weighs NOT X against NOT Y).
+  if (!sameShape(oldSchema.not, newSchema.not)) record('not-changed', `not ${oldSchema.not === undefined ? 'added' : newSchema.not === undefined ? 'removed' : 'changed'}`, ...at('not'));
+  // Whether `if` changed for better or worse depends on the values it selects: undecidable here.
+  for (const keyword of ['if', '$dynamicRef', 'discriminator']) {
     if (!sameShape(oldSchema[keyword], newSchema[keyword])) record('schema-changed', `${keyword} changed`, ...at(keyword));
   }
   for (const keyword of ['allOf', 'anyOf', 'oneOf'] as const) compareBranches(scope, keyword, oldSchema, newSchema, oldAt, newAt, record);

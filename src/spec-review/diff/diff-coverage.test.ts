@@ -62,7 +62,7 @@ const KEYWORDS: Record<string, [unknown, Effect]> = {
   allOf: [[{ type: 'object' }], 'constrains'],
   anyOf: [[{ type: 'object' }, { type: 'string' }], 'constrains'],
   oneOf: [[{ type: 'object' }, { type: 'string' }], 'constrains'],
-  not: [{ type: 'null' }, 'undecidable'],
+  not: [{ type: 'null' }, 'constrains'],
   contentEncoding: ['base64', 'encoding'],
   contentMediaType: ['image/png', 'encoding'],
   contentSchema: [{ type: 'object' }, 'inert'],
@@ -128,7 +128,7 @@ describe('spec diff classifies every JSON Schema 2020-12 keyword in both directi
     if (effect === 'constrains') expect(changes.some((c) => c[change === 'added' ? writer : reader] === 'breaking')).toBe(true);
     if (effect === 'closes') expect(changes.map((c) => c[change === 'added' ? writer : reader])).toEqual([change === 'removed' && context === 'response' ? 'warning' : 'breaking']);
     if (effect === 'documents') expect(ids).toEqual(['documentation-changed']);
-    // Whether the values a keyword like `not` selects meet the writer's is not decided from the
+    // Whether the values a keyword like `if` selects meet the writer's is not decided from the
     // keywords, but a schema with one more keyword accepts no more than without it (the reasoner
     // proves that side): adding spares the reader of OLD, removing spares its writer.
     if (effect === 'undecidable') {

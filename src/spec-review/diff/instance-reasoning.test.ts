@@ -139,6 +139,40 @@ describe('spec diff reasons about the instances a schema accepts', () => {
     ]);
   });
 
+  // oasdiff's not_base/not_revision: `not` refuses what its subschema accepts (2020-12 §10.2.1.4), so
+  // NOT X within NOT Y holds when Y within X; a value Y accepts that X does not is a witness.
+  it('proves that a request `not` excluding more breaks clients, with an instance OLD accepted', async () => {
+    const breaking = breakingForClients(await diff('not-narrowed'));
+    expect(breaking.map((c) => c.ruleId)).toEqual(['request-not-changed']);
+    expect(breaking[0]!.instances).toMatch(/^OLD accepts \{"legacyId":"[^"]*"\}, NEW refuses it(;|$)/);
+  });
+
+  it('proves that a request `not` excluding less spares clients and breaks servers of OLD', async () => {
+    const changes = await diff('not-relaxed');
+    expect(changes.map((c) => [c.ruleId, c.client, c.server])).toEqual([['request-not-changed', 'info', 'breaking']]);
+    expect(changes[0]!.instances).toMatch(/not breaking for clients: every value OLD accepts here, NEW accepts; NEW accepts \{"legacyId":"[^"]*"\}, OLD refuses it/);
+  });
+
+  // oasdiff's content_schema*: a string's contentEncoding says how its text stands for bytes
+  // (2020-12 §8.3, RFC 2045 §6): from base64 to quoted-printable, the text a client of OLD writes
+  // ("YQ==" is invalid quoted-printable) is refused or read as other bytes, and what NEW answers is
+  // read wrongly by clients of OLD. Breaking both ways; a change of case only is none.
+  it('reads a contentEncoding changed from one encoding to another as breaking both ways, and a change of case as none', async () => {
+    const changes = await diff('content-encoding');
+    expect(changes.map((c) => [c.ruleId, c.client, c.server, c.message])).toEqual([
+      ['request-encoding-changed', 'breaking', 'breaking', 'contentEncoding "base64" → "quoted-printable"'],
+      ['response-encoding-changed', 'breaking', 'breaking', 'contentEncoding "base64" → "quoted-printable"'],
+    ]);
+  });
+
+  // oasdiff's contains_min_max: `items` that exclude what `contains` asks for leave no array at all
+  // (2020-12 §10.3.1.2, §6.4.5), so moving minContains/maxContains changes no request: proven, not warned.
+  it('proves that no request changes when contains asks for what items exclude, whatever minContains and maxContains become', async () => {
+    const changes = await diff('contains-impossible');
+    expect(changes.length).toBeGreaterThan(0);
+    expect(changes.map((c) => [c.client, c.server])).toEqual(changes.map(() => ['info', 'info']));
+  });
+
   // OAS 3.1 §4.8.12.4: explode only changes how arrays and objects are written; `?q=a` is `?q=a` either way.
   it('reads explode changed on a scalar parameter as no change on the wire, and on an array as a change', async () => {
     const changes = await diff('explode-scalar');

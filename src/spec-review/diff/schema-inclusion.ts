@@ -7,8 +7,9 @@ import { matchesEverything } from './pattern-change.ts';
  * Does schema B accept every instance schema A accepts? `yes` is proven from the keywords; `no`
  * comes with a witness, an instance that A accepts and B refuses, both checked by `accepts` below
  * (so a `no` is never a guess); `unknown` is where neither could be shown (two different patterns,
- * `not`, `if`, overlapping `oneOf` branches). Instances are JSON values (JSON Schema 2020-12 §4.2.1);
- * `format` is an annotation (§7.2) and is left to the diff's format rule.
+ * two `not`s neither of whose subschemas includes the other, `if`, overlapping `oneOf` branches).
+ * Instances are JSON values (JSON Schema 2020-12 §4.2.1); `format` is an annotation (§7.2) and is
+ * left to the diff's format rule.
  */
 export type Inclusion = { verdict: 'yes' } | { verdict: 'no'; witness: unknown } | { verdict: 'unknown' };
 
@@ -243,6 +244,7 @@ class Reasoner {
     const known = memo.get(a)?.get(b);
     if (known) return known;
     if (shapeKey(a) === shapeKey(b)) return YES;
+    if (this.medium === 'json' && acceptsNothing(a)) return YES;
     const key = `${this.id(a)}:${this.id(b)}`;
     // A pair met again inside itself (a recursive schema): assumed to hold, as inclusion of
     // recursive types is proven coinductively; JSON instances are finite trees.
@@ -336,10 +338,20 @@ class Reasoner {
         return UNKNOWN;
       }
     }
+    // `not` refuses what its subschema accepts (2020-12 §10.2.1.4): A ∧ ¬X lies within B ∧ ¬Y when
+    // A (without its `not`, which only narrows it) lies within B and no instance of A is one Y
+    // accepts: Y within X, or Y disjoint from A. Otherwise a witness is sought among what Y accepts.
+    if ((a.not !== undefined || b.not !== undefined) && shapeKey(a.not) !== shapeKey(b.not)) {
+      if (b.not !== undefined) {
+        const excluded = (a.not !== undefined && this.includes(b.not, a.not, depth + 1).verdict === 'yes') || disjoint(a, b.not);
+        if (!excluded) return UNKNOWN;
+      }
+      return this.includes(a.not === undefined ? a : without(a, 'not'), b.not === undefined ? b : without(b, 'not'), depth + 1);
+    }
     // Keywords whose effect this reader does not weigh: unknown unless both sides say the same.
-    // `not`, `if`, a `$dynamicRef` and a discriminator (which tools validate by, OAS 3.1 §4.8.25)
+    // `if`, a `$dynamicRef` and a discriminator (which tools validate by, OAS 3.1 §4.8.25)
     // on either side; the others only where B has them (where only A does, A accepts less).
-    for (const keyword of ['not', 'if', 'then', 'else', '$dynamicRef', 'discriminator', 'contentSchema', 'contentMediaType', 'contentEncoding']) {
+    for (const keyword of ['if', 'then', 'else', '$dynamicRef', 'discriminator', 'contentSchema', 'contentMediaType', 'contentEncoding']) {
       if ((a[keyword] !== undefined || b[keyword] !== undefined) && shapeKey(b[keyword]) !== shapeKey(a[keyword])) return UNKNOWN;
     }
     for (const keyword of ['contains', 'minContains', 'maxContains', 'propertyNames', 'dependentSchemas', 'dependentRequired', 'unevaluatedItems', 'unevaluatedProperties']) {
@@ -477,6 +489,21 @@ function disjoint(a: JsonSchema, other: unknown): boolean {
     if (values && required && values.every((v) => accepts(oProps[name], v) === 'no')) return true;
   }
   return false;
+}
+
+/**
+ * A schema no JSON instance passes, of one kind this reader proves: only arrays, each of whose items
+ * `items` keeps from matching `contains`, while `minContains` (1 when absent) asks for at least one
+ * match (2020-12 §10.3.1.2, §6.4.5). Such an A lies within any B. (As text, an item `1` may read as
+ * a string and as an integer, so this holds only for JSON.)
+ */
+function acceptsNothing(s: JsonSchema): boolean {
+  if (s.contains === undefined || num(s.minContains, 1) < 1) return false;
+  const types = typesOf(s);
+  if (types.size !== 1 || !types.has('array')) return false;
+  if (Array.isArray(s.prefixItems) && s.prefixItems.length > 0) return false;
+  const items = view(s.items);
+  return items === false || (typeof items === 'object' && disjoint(items, s.contains));
 }
 
 function withoutType(types: Set<string>, type: string): Set<string> {
@@ -617,6 +644,8 @@ function samples(a: JsonSchema | boolean, b: JsonSchema | boolean, medium: Mediu
       for (const property of Object.keys(isObject(d.properties) ? d.properties : {})) for (const v of plain) out.push({ ...filled, [key]: keyValue, [property]: v });
     }
   }
+  // What B's `not` excludes, as A would send it: A's other keywords with the excluded subschema's.
+  if (typeof b === 'object' && b.not !== undefined) out.push(sampleOf(conjunction(without(s, 'not'), b.not)), sampleOf(b.not));
   if (typeof b === 'object') {
     const limit = (keyword: string) => (typeof b[keyword] === 'number' ? (b[keyword] as number) : undefined);
     const item = sampleOf(s.items) ?? 'x';
