@@ -1,6 +1,5 @@
 import { connect, isIP, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
-import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import type { RecordedResponse } from '../types.ts';
 
 /** One request of a chain, exactly as it goes on the wire: header names in the case given. */
@@ -229,6 +228,8 @@ function decode(bytes: Buffer, coding: string | undefined, max: number): { text:
   if (!name || name === 'identity' || bytes.length === 0) return { text: bytes.toString('utf8') };
   try {
     const options = { maxOutputLength: max };
+    // Taken when a body is coded: no run against a target that never codes one loads zlib (undici does not), ~2-3 ms of CPU.
+    const { brotliDecompressSync, gunzipSync, inflateSync } = process.getBuiltinModule('node:zlib');
     const plain = name === 'gzip' || name === 'x-gzip' ? gunzipSync(bytes, options) : name === 'br' ? brotliDecompressSync(bytes, options) : name === 'deflate' ? inflateSync(bytes, options) : undefined;
     if (!plain) return { error: `a body in a content coding the suite did not ask for (${name})` };
     return { text: plain.toString('utf8') };

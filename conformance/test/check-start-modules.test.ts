@@ -44,6 +44,9 @@ describe('flag-admin check start-up', () => {
       const check = await run(['check', '--base-url', server.url], { FLAG_ADMIN_API_KEY: 'mock-admin-key' });
       expect(check.stdout).toMatch(/^CONFORMANT: /m);
       expect(check.loaded.filter((path) => /node_modules\/(@apidevtools|yaml)\//.test(path))).toEqual([]);
+      // Nor Ajv: its validators are compiled ahead of time (spec/openapi.validators.cjs, src/contract/precompiled-validators.ts).
+      expect(check.loaded.filter((path) => /node_modules\/ajv\//.test(path))).toEqual([]);
+      expect(check.loaded).toContain('spec/openapi.validators.cjs');
     } finally {
       await server.close();
     }

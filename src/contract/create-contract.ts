@@ -6,7 +6,7 @@ import { dereferenceLocal } from './dereference-local.ts';
 import { pointerOf } from './json-pointer.ts';
 import { HTTP_METHODS, type Operation, type ResponseContract } from './operation.ts';
 import { createRouteMatcher, type RouteMatch } from './route-matcher.ts';
-import { closeSchema, compileValidator, createAjv, type JsonSchema, type Validate } from './schema-validator.ts';
+import { closeSchema, compileValidator, createAjv, violationsOf, type AjvValidate, type JsonSchema, type Validate } from './schema-validator.ts';
 
 /** The spec, loaded once: operations, route lookup and compiled response validators. */
 export interface Contract {
@@ -47,6 +47,13 @@ export interface CreateContractOptions {
    * @default true
    */
   validateSchemas?: boolean;
+  /**
+   * Validators compiled ahead of time, by key: the schema's pointer in the dereferenced
+   * document, with ` closed` added for its closed form (validateStrict). A key it has no
+   * function for is compiled with Ajv as usual. For the kit's own spec, loadContract passes
+   * spec/openapi.validators.cjs (./precompiled-validators.ts), made from exactly that text.
+   */
+  precompiled?: (key: string, schema: JsonSchema) => AjvValidate | undefined;
 }
 
 /**
@@ -63,8 +70,10 @@ export function createContract(rawDocument: JsonSchema, options: CreateContractO
   const document = options.dereferenced ?? dereferenceLocal(rawDocument, specFile);
   // Made on the first compile: with lazy validators (the mock) a start needs no Ajv instance at all.
   let ajv: ReturnType<typeof createAjv> | undefined;
-  const operations = collectOperations(specFile, rawDocument, document, (schema, pointer) => {
+  const operations = collectOperations(specFile, rawDocument, document, (schema, pointer, closed) => {
     const compileNow = (): Validate => {
+      const ahead = options.precompiled?.(closed ? `${pointer} closed` : pointer, schema);
+      if (ahead) return violationsOf(ahead, (schemaPath) => authoredPointer(rawDocument, pointer + schemaPath));
       try {
         return compileValidator((ajv ??= createAjv({ validateSchemas: options.validateSchemas ?? true })), schema, (schemaPath) => authoredPointer(rawDocument, pointer + schemaPath));
       } catch (error) {
@@ -96,7 +105,7 @@ function collectOperations(
   specFile: string,
   rawDocument: JsonSchema,
   document: JsonSchema,
-  compile: (schema: JsonSchema, pointer: string) => Validate,
+  compile: (schema: JsonSchema, pointer: string, closed: boolean) => Validate,
 ): Operation[] {
   const operations: Operation[] = [];
   const paths = (document.paths ?? {}) as Record<string, Record<string, JsonSchema>>;
@@ -118,7 +127,7 @@ function collectOperations(
         // OAS 3.1 §4.8.14: a media type has `example` or named `examples` (Example Objects with a `value`).
         const examples = new Map(Object.entries((media?.examples ?? {}) as Record<string, JsonSchema>).map(([name, example]) => [name, example.value]));
         const schemaAt = pointerOf(['paths', path, method, 'responses', status, 'content', mediaType ?? '', 'schema']);
-        const validate = schema ? compile(schema, schemaAt) : () => [];
+        const validate = schema ? compile(schema, schemaAt, false) : () => [];
         let strict: Validate | undefined;
         responses.set(status, {
           status,
@@ -130,7 +139,7 @@ function collectOperations(
           example: media?.example ?? examples.values().next().value,
           examples,
           validate,
-          validateStrict: (body) => (strict ??= schema ? compile(closeSchema(schema), schemaAt) : () => [])(body),
+          validateStrict: (body) => (strict ??= schema ? compile(closeSchema(schema), schemaAt, true) : () => [])(body),
         });
       }
       const security = (op.security ?? document.security ?? []) as Record<string, unknown>[];

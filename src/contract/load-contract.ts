@@ -2,6 +2,7 @@ import { packageFile } from '../package-files.ts';
 import { ContractError } from './contract-error.ts';
 import { createContract, firstLine, type Contract } from './create-contract.ts';
 import { readParsedSpec } from './parsed-spec.ts';
+import { readPrecompiledValidators } from './precompiled-validators.ts';
 import type { JsonSchema } from './schema-validator.ts';
 
 // Node only: reads the spec from a file with swagger-parser. A browser builds the same Contract
@@ -39,7 +40,8 @@ export async function loadContract(options: LoadContractOptions = {}): Promise<C
   if (options.validate === false && options.parsedSpec !== false) {
     const parsed = readParsedSpec(specFile);
     // A document the caller vouches for (the kit's own, which its tests validate and compile): its schemas are not checked against the meta-schema again.
-    if (parsed) return createContract(parsed, { specFile, lazyValidators: options.lazyValidators, validateSchemas: false });
+    // Its validators too, compiled ahead of time for exactly this text (./precompiled-validators.ts): no Ajv at run time.
+    if (parsed) return createContract(parsed.document, { specFile, lazyValidators: options.lazyValidators, validateSchemas: false, precompiled: readPrecompiledValidators(parsed.sha256) });
   }
   // Loaded only here: importing swagger-parser alone takes longer than the mock's whole start.
   const { default: SwaggerParser } = await import('@apidevtools/swagger-parser');

@@ -25,12 +25,12 @@ export function sha256Of(text: string | Buffer): string {
   return process.getBuiltinModule('node:crypto').createHash('sha256').update(text).digest('hex');
 }
 
-/** The parsed document of `specFile`, if the cache holds it for exactly this text; else undefined. */
-export function readParsedSpec(specFile: string): JsonSchema | undefined {
+/** The parsed document of `specFile` (with the SHA-256 of its text), if the cache holds it for exactly this text; else undefined. */
+export function readParsedSpec(specFile: string): ParsedSpec | undefined {
   let parsed: ParsedSpec;
   try {
     parsed = JSON.parse(readFileSync(PARSED_SPEC_FILE, 'utf8')) as ParsedSpec;
-    return packageFile('spec', parsed.source) === specFile && parsed.sha256 === sha256Of(readFileSync(specFile)) ? parsed.document : undefined;
+    return packageFile('spec', parsed.source) === specFile && parsed.sha256 === sha256Of(readFileSync(specFile)) ? parsed : undefined;
   } catch {
     // No cache, or an unreadable one: parse the YAML.
     return undefined;

@@ -1,5 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
-import { parse, printParseErrorCode, type ParseError, type ParseErrorCode } from 'jsonc-parser';
+import { createRequire } from 'node:module';
+import type { ParseError, ParseErrorCode, parse as jsoncParse, printParseErrorCode as jsoncPrintParseErrorCode } from 'jsonc-parser';
 import { ContractError } from './contract-error.ts';
 
 /**
@@ -53,7 +54,17 @@ export function readJsonFile(file: string, { kind, what, maxBytes }: { kind: str
   }
 }
 
+/**
+ * jsonc-parser, required when a text fails JSON.parse: every `flag-admin check` and mock start
+ * reads JSON files that parse, and its six modules were ~5-10 ms of a check's CPU (bench/run.ts,
+ * conformance). Its package's "main" is a CommonJS build.
+ */
+function jsoncParser(): { parse: typeof jsoncParse; printParseErrorCode: typeof jsoncPrintParseErrorCode } {
+  return createRequire(import.meta.url)('jsonc-parser') as { parse: typeof jsoncParse; printParseErrorCode: typeof jsoncPrintParseErrorCode };
+}
+
 function syntaxError(file: string, text: string, kind: string): ContractError {
+  const { parse, printParseErrorCode } = jsoncParser();
   const errors: ParseError[] = [];
   parse(text, errors, { allowTrailingComma: false, disallowComments: true, allowEmptyContent: false });
   const [first] = errors;

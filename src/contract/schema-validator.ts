@@ -33,9 +33,10 @@ const OPENAPI_KEYWORDS = ['example', 'xml', 'externalDocs', 'discriminator', 'x-
  * (compiling that meta-schema is ~25 ms of a first compile): for a document already checked,
  * the kit's own spec, which its test suite compiles with the check on. Strict mode stays on.
  */
-export function createAjv({ validateSchemas = true }: { validateSchemas?: boolean } = {}): Ajv2020 {
+export function createAjv({ validateSchemas = true, source = false }: { validateSchemas?: boolean; source?: boolean } = {}): Ajv2020 {
   const { Ajv2020, addFormats } = ajvEngine();
-  const ajv = new Ajv2020({ allErrors: true, strict: true, strictTypes: false, strictTuples: false, logger: false, validateSchema: validateSchemas });
+  // `source` keeps each validator's code for Ajv's standalone output (./precompiled-validators.ts); the validators are the same.
+  const ajv = new Ajv2020({ allErrors: true, strict: true, strictTypes: false, strictTuples: false, logger: false, validateSchema: validateSchemas, ...(source ? { code: { source: true } } : {}) });
   ajv.addVocabulary(OPENAPI_KEYWORDS);
   addFormats(ajv);
   // OpenAPI's `password` format marks a secret (OAS 3.1 §4.8.5.1); it constrains nothing.
@@ -48,9 +49,16 @@ export function createAjv({ validateSchemas = true }: { validateSchemas?: boolea
  * path (relative to `schema`) into the pointer a reader should open.
  */
 export function compileValidator(ajv: Ajv2020, schema: JsonSchema, pointerOf: (schemaPath: string) => string): Validate {
-  const validate: ValidateFunction = ajv.compile(schema);
+  return violationsOf(ajv.compile(schema), pointerOf);
+}
+
+/** An Ajv validate function (compiled here, or ahead of time: ./precompiled-validators.ts) as a Validate. */
+export function violationsOf(validate: AjvValidate, pointerOf: (schemaPath: string) => string): Validate {
   return (instance) => (validate(instance) ? [] : (validate.errors ?? []).map((e) => toViolation(e, pointerOf)));
 }
+
+/** What Ajv's compile and its standalone code both give: a predicate that leaves its errors on itself. */
+export type AjvValidate = Pick<ValidateFunction, 'errors'> & ((instance: unknown) => boolean);
 
 function toViolation(error: ErrorObject, pointerOf: (schemaPath: string) => string): SchemaViolation {
   const instancePointer = error.instancePath;
