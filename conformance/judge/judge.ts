@@ -46,7 +46,7 @@ export function judge(rules: readonly Rule[], exchanges: readonly Exchange[], sk
     ];
   });
   if (notRun === undefined && context.verdicts) addModelVerdicts(rules, ruled, exchanges, context.verdicts, switchedOff);
-  const judged = withoutBaseDefects(ruled, exchanges);
+  const judged = withoutBaseDefects(ruled, exchanges, context.verdicts);
 
   const rows: CheckResultRow[] = rules.map((rule, index) => {
     const judgements = judged[index]!;

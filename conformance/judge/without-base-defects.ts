@@ -1,4 +1,4 @@
-import { FORBIDDEN, UNAUTHORIZED } from '../http-status.ts';
+import { FORBIDDEN, isSuccess, UNAUTHORIZED } from '../http-status.ts';
 import type { Judgement } from './rule.ts';
 import type { Exchange } from '../types.ts';
 
@@ -31,12 +31,17 @@ function isTwin(derived: Exchange, base: Exchange): boolean {
  * reported again once per variant under the variants' rules; what a variant gets that its base
  * does not get stays.
  */
-export function withoutBaseDefects(judged: Judgement[][], exchanges: readonly Exchange[]): Judgement[][] {
+export function withoutBaseDefects(judged: Judgement[][], exchanges: readonly Exchange[], verdicts?: ReadonlyMap<number, readonly unknown[]>): Judgement[][] {
   const failing = new Set<number>();
   for (const judgements of judged) for (const j of judgements) if (j.verdict === 'failed' && !DERIVED_STEPS.has(j.finding.exchange.step)) failing.add(j.finding.exchange.seq);
+  // A base the model found wrong is failing too where its finding was filed on another request of the same defect (one defect, one
+  // finding: a server that answers 200 for every missing id is reported once), e.g. Unleash's 200 for any project id.
+  if (verdicts) for (const e of exchanges) if (!DERIVED_STEPS.has(e.step) && (verdicts.get(e.seq)?.length ?? 0) > 0) failing.add(e.seq);
   // The same answer as a failing twin; or, for a key that must be refused, past auth where the twin got past auth too (what it reached then differs: a token the twin already deleted).
   const pastAuth = (status: number | undefined) => status !== undefined && status !== UNAUTHORIZED && status !== FORBIDDEN;
-  const sameDefect = (derived: Exchange, base: Exchange) => base.response?.status === derived.response!.status || (derived.credential !== 'full' && pastAuth(base.response?.status) && pastAuth(derived.response!.status));
+  // A 304 the run accepted stands for the 200 it confirms (judge/not-modified.ts): the same answer as a twin's 2xx.
+  const statusOf = (derived: Exchange, base: Exchange) => (derived.response!.status === 304 && base.response !== undefined && isSuccess(base.response.status) ? base.response.status : derived.response!.status);
+  const sameDefect = (derived: Exchange, base: Exchange) => base.response?.status === statusOf(derived, base) || (derived.credential !== 'full' && pastAuth(base.response?.status) && pastAuth(derived.response!.status));
   const repeatsBase = (derived: Exchange) => derived.response !== undefined && exchanges.some((base) => failing.has(base.seq) && isTwin(derived, base) && sameDefect(derived, base));
   // An answer that differs from a wrong one is no defect for differing: the wrong one is the finding (an empty Authorization refused where the request without any was let through).
   const contradictsDefect = (j: Judgement) => j.verdict === 'failed' && j.finding.contradicts !== undefined && failing.has(j.finding.contradicts);

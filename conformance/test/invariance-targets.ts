@@ -614,6 +614,22 @@ export const INVARIANCE_CONFORMANT_VARIANTS: ConformantInvarianceVariant[] = [
       }),
   },
   {
+    // The real Unleash 8.2.0 does this (docs/conformance.md): its web UI is the fallback for every path the API router does not hold.
+    name: "a web UI's index.html, 200, for every path the API's router does not take (percent-encoded spellings included)",
+    // A GET on the token path is no route of the API either: the page answers it, which the unlisted-method rule warns of.
+    warnings: ['unlisted-method-rejected'],
+    serve: (contract) =>
+      breakResponses(contract, (req, res) => {
+        if (req.method !== 'GET') return res;
+        const path = req.url.split('?')[0]!;
+        const route = contract.matchRoute(req.method, path);
+        // The API router takes its paths as written: a static segment spelled otherwise (`%61pi`) is not its path.
+        const template = route.kind === 'operation' ? route.operation.path.split('/') : [];
+        const taken = route.kind === 'operation' && path.split('/').every((segment, i) => template[i]?.includes('{') || segment === template[i]);
+        return taken ? res : { status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: '<!DOCTYPE html><html><head><title>Admin UI</title></head><body><div id="app"></div></body></html>' };
+      }),
+  },
+  {
     name: 'ETag, Vary and security headers on every answer, and 304 to a matching If-None-Match after auth',
     serve: (contract) =>
       breakResponses(contract, (req, res) => {

@@ -159,6 +159,16 @@ if ! pat_ok "$VIEWER_PAT"; then
   VIEWER_PAT=""
   for attempt in 1 2 3; do
     if curl -fsS -m 10 -o /dev/null -c "$jar" -X POST -H 'Content-Type: application/json' -d "{\"username\":\"$VIEWER_EMAIL\",\"password\":\"$VIEWER_PASSWORD\"}" "$BASE/auth/simple/login"; then
+      # Unleash 8.2.0 allows a user 10 personal access tokens ("Too many PATs (10) already exist for this user",
+      # OperationDeniedError): at the limit, the oldest of this script's own go first, never another's.
+      pats="$(curl -sS -m 10 -b "$jar" "$BASE/api/admin/user/tokens" || true)"
+      held="$(printf '%s' "$pats" | grep -o '"id":[0-9]*,"description"' | wc -l)"
+      if [ "$held" -ge 10 ]; then
+        for id in $(printf '%s' "$pats" | grep -o '"id":[0-9]*,"description":"flag-admin tier' | grep -o '[0-9][0-9]*' | sort -n | head -n "$((held - 9))"); do
+          curl -s -m 10 -o /dev/null -b "$jar" -X DELETE "$BASE/api/admin/user/tokens/$id" || true
+        done
+        log "the viewer held $held personal access tokens (Unleash allows 10): removed the oldest of this script's own"
+      fi
       # The description names the token; Unleash refuses a second one of the same name (409).
       VIEWER_PAT="$(curl -sS -m 10 -b "$jar" -X POST -H 'Content-Type: application/json' -d "{\"description\":\"flag-admin tier $(date +%s%N)\",\"expiresAt\":\"2099-12-31T00:00:00.000Z\"}" "$BASE/api/admin/user/tokens" | sed -n 's/.*"secret":"\([^"]*\)".*/\1/p' || true)"
       break

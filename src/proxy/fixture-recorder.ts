@@ -160,6 +160,8 @@ export function createFixtureRecorder(contract: Contract, options: FixtureRecord
     // A HEAD is routed to its path's GET, but its answer has no body (RFC 9110 §9.3.2): the GET's own answers are what is recorded.
     if (exchange.method.toUpperCase() === 'HEAD') return skip('HEAD requests, whose answers carry no body (their GET\u2019s answers are recorded)');
     const { response } = exchange;
+    // A 304 answers a conditional request (RFC 9110 §15.4.5): it confirms a 200 the client holds, and is no answer of the operation's to replay.
+    if (response?.status === 304) return skip('304 Not Modified answers to conditional requests (each confirms a 200 the client already had)');
     if (!response) return skip('no whole answer was kept (the backend did not answer, or its body was larger than the proxy keeps for judging)');
     const operation = route.operation;
     const decoded = decodePathParams(route.rawParams);

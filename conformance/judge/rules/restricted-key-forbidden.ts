@@ -1,4 +1,5 @@
 import { judgeExpectedStatus, type Rule } from '../rule.ts';
+import { judgeSpellingProbes } from './another-resource.ts';
 
 export const restrictedKeyForbidden: Rule = {
   id: 'restricted-key-forbidden',
@@ -9,5 +10,5 @@ export const restrictedKeyForbidden: Rule = {
   level: 'behaviour',
   claims: [{ kinds: ['permission-required'] }],
   steps: ['restricted-forbidden', 'equivalent-path-restricted'],
-  judge: (exchanges) => judgeExpectedStatus(exchanges, (e) => `${e.label}: a valid key lacking the permission must get 403 (API §5).`),
+  judge: (exchanges, context) => judgeSpellingProbes(exchanges, context, (mine) => judgeExpectedStatus(mine, (e) => `${e.label}: a valid key lacking the permission must get 403 (API §5).`)),
 };
