@@ -25,7 +25,8 @@ const input = (given: TokenRef[]): PlanInput => ({
 const name = (r: PlannedRequest) => `${r.token!.account}/${r.token!.token}`;
 /** The tokens whose delete and delete again share one planned connection, the delete first. */
 function chained(requests: readonly PlannedRequest[]): string[] {
-  const byConnection = Map.groupBy(requests.filter((r) => r.connection !== undefined), (r) => r.connection!);
+  const byConnection = new Map<number, PlannedRequest[]>();
+  for (const r of requests) if (r.connection !== undefined) byConnection.set(r.connection, [...(byConnection.get(r.connection) ?? []), r]);
   return [...byConnection.values()].filter((c) => c.length === 2 && c[0]!.step === 'delete' && c[1]!.step === 'delete-again' && name(c[0]!) === name(c[1]!)).map((c) => name(c[0]!));
 }
 const batchTokens = (requests: readonly PlannedRequest[]) => new Set(requests.filter((r) => r.batch !== undefined).map(name));
