@@ -93,6 +93,12 @@ function randomPhaseOff(run: ResolvedRun, problem: RunProblem | undefined, planC
   return undefined;
 }
 
+/** Which kept-alive connection a request must share with its neighbours in the plan: a variant's chain or a planned connection (numbered apart, so the two never merge). */
+function connectionOf(request: PlannedRequest): string | undefined {
+  if (request.variant) return `variant ${request.variant.chain}`;
+  return request.connection === undefined ? undefined : `planned ${request.connection}`;
+}
+
 /** Sends the plan in order; stops early (the rest listed as not sent) when the target stops answering or the key is refused. */
 async function sendPlan(requests: readonly PlannedRequest[], sender: Sender, skipped: SkippedStep[], run: ResolvedRun): Promise<{ exchanges: Exchange[]; problem?: RunProblem }> {
   const { baseUrl, timeoutMs } = run;
@@ -102,14 +108,14 @@ async function sendPlan(requests: readonly PlannedRequest[], sender: Sender, ski
   let overLimit = 0;
   for (let seq = 0; seq < requests.length; ) {
     const batch = requests[seq]!.batch;
-    const chain = requests[seq]!.variant?.chain;
+    const chain = connectionOf(requests[seq]!);
     let end = seq + 1;
     while (batch !== undefined && end < requests.length && requests[end]!.batch === batch) end++;
-    while (chain !== undefined && end < requests.length && requests[end]!.variant?.chain === chain) end++;
+    while (chain !== undefined && end < requests.length && connectionOf(requests[end]!) === chain) end++;
     const first = seq;
     const pause = requests[seq]!.pauseMs;
     if (pause) await new Promise((resolve) => setTimeout(resolve, pause));
-    // Invariance variants go one after another on one kept-alive connection; a batch, at once.
+    // Invariance variants and planned connections go one after another on one kept-alive connection; a batch, at once.
     const answers = chain !== undefined ? await sender.sendChain(requests.slice(seq, end), first) : await Promise.all(requests.slice(seq, end).map((planned, i) => sender.send(planned, first + i)));
     exchanges.push(...answers);
     // A chain stops at a request that ran into the deadline: the rest of it was not sent.

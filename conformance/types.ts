@@ -79,6 +79,14 @@ export interface PlannedRequest {
   /** Requests with the same batch number are sent at once (concurrent deletes). */
   batch?: number;
   /**
+   * Requests with the same connection number (consecutive in the plan) go one after another on
+   * one kept-alive connection, each after the answer before it was read whole
+   * (conformance/send/send-chain.ts), e.g. a delete and the same delete again: the second must get
+   * 404 on the very connection that carried the first (issue 18, the connection). A planned
+   * connection, like a variant's chain, is never the same connection as another one's.
+   */
+  connection?: number;
+  /**
    * An invariance variant (issue 18): the request differs from the one it was made from only in
    * what the contract does not name, and is judged by the same allowed answers. Variants with the
    * same chain number go one after another on one kept-alive connection (conformance/send/send-chain.ts).

@@ -353,6 +353,26 @@ export const INVARIANCE_BROKEN_TARGETS: InvarianceTarget[] = [
       });
     },
   },
+  {
+    name: 'a per-connection memo of delete answers (a Map on the socket): a token deleted on a connection stays deletable on it',
+    dimension: 'connection',
+    // Not a DataLoader: the answer itself is memoised per socket and URL, so the same delete again on that connection gets the first success; on any other connection it gets 404. Only a delete-again sent on the connection that carried the delete shows it (issue 18, the connection).
+    caughtBy: ['delete-again-not-found', 'deletions-last'],
+    // The README's token set: every first delete goes in the overlap batch, on connections undici picks.
+    args: ['--token', '1/1', '--token', '1/2', '--token', '2/4'],
+    serve: (contract) => {
+      const memo = new WeakMap<object, Map<string, MockResponse>>();
+      return socketMock(contract, (request, mock) => {
+        if (request.method !== 'DELETE' || !tokenIds(request.url)) return mock.handle(request);
+        const answers = memo.get(request.socket) ?? new Map<string, MockResponse>();
+        memo.set(request.socket, answers);
+        const key = `${String(request.headers.authorization)} ${request.url}`;
+        const response = answers.get(key) ?? mock.handle(request);
+        if (response.status < 300) answers.set(key, response);
+        return response;
+      });
+    },
+  },
   // Overlap: requests in flight at once, with different credentials and accounts.
   {
     name: 'the role is kept in a module-level variable that an overlapping request borrows',

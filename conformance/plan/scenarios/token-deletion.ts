@@ -31,22 +31,33 @@ export function tokenDeletionScenario(input: PlanInput): ScenarioPlan {
   const after: PlannedRequest[] = [];
   const primaryWhy = gate(primary, NEEDS_TOKEN);
   const pair = primary ? extra.find((t) => t.account !== primary.account) : undefined;
+  const alone = extra.filter((t) => t !== pair);
+  // The connection (issue 18, spec decision requests-independent): a token deleted on a kept-alive connection is gone on that same connection, so a per-connection cache of lookups (a DataLoader or a Map kept per socket) shows only when the delete again goes on the connection that carried the delete. The tokens deleted alone each go so; with none, the first token leaves the overlap batch for it while the batch still deletes at least two other tokens at once (the cross-account token and the concurrent deletes' spare), so what the batch proves stays.
+  const othersInBatch = new Set([...(pair ? [pair] : []), ...(cross && !gate(cross.token, NEEDS_TOKEN) ? [cross.token] : []), ...(spare && !gate(spare, NEEDS_TOKEN) ? [spare] : [])]);
+  const primaryChained = alone.length === 0 && othersInBatch.size >= 2;
+  let connections = 0;
   if (primaryWhy || !primary) {
     skip('delete', 'delete a given token', success, primaryWhy ?? NEEDS_TOKEN);
     skip('delete-again', 'delete the same token again', [NOT_FOUND], primaryWhy ?? NEEDS_TOKEN);
     skip('unknown-token', 'delete an unknown token', [NOT_FOUND], primaryWhy ?? NEEDS_TOKEN);
   } else {
     const name = `${primary.account}/${primary.token}`;
-    together.push({ ...base, step: 'delete', label: `delete token ${name}${pair ? `, at once with token ${pair.account}/${pair.token} of another account` : ''}`, path: at(primary.account, primary.token), expects: success, token: primary });
-    if (pair) together.push({ ...base, step: 'delete', label: `delete token ${pair.account}/${pair.token}, at once with token ${name} of another account`, path: at(pair.account, pair.token), expects: success, token: pair });
-    after.push({ ...base, step: 'delete-again', label: `delete token ${name} again`, path: at(primary.account, primary.token), expects: [NOT_FOUND], token: primary });
+    const primaryDelete: PlannedRequest = { ...base, step: 'delete', label: `delete token ${name}${primaryChained ? ', then again on the same kept-alive connection' : pair ? `, at once with token ${pair.account}/${pair.token} of another account` : ''}`, path: at(primary.account, primary.token), expects: success, token: primary };
+    const primaryAgain: PlannedRequest = { ...base, step: 'delete-again', label: `delete token ${name} again${primaryChained ? ' on the connection that carried its delete' : ''}`, path: at(primary.account, primary.token), expects: [NOT_FOUND], token: primary };
+    if (!primaryChained) together.push(primaryDelete);
+    if (pair) together.push({ ...base, step: 'delete', label: `delete token ${pair.account}/${pair.token}, at once with ${primaryChained ? 'the deletes of other tokens' : `token ${name} of another account`}`, path: at(pair.account, pair.token), expects: success, token: pair });
+    if (primaryChained) {
+      connections++;
+      after.push({ ...primaryDelete, connection: connections }, { ...primaryAgain, connection: connections });
+    } else after.push(primaryAgain);
     if (pair) after.push({ ...base, step: 'delete-again', label: `delete token ${pair.account}/${pair.token} again`, path: at(pair.account, pair.token), expects: [NOT_FOUND], token: pair });
     after.push({ ...base, step: 'unknown-token', label: `delete unknown token ${primary.account}/${input.missingToken}`, path: at(primary.account, input.missingToken), expects: [NOT_FOUND] });
-    // Every other given token is used too: a defect may show on one account only.
-    for (const token of extra.filter((t) => t !== pair)) {
+    // Every other given token is used too: a defect may show on one account only. Its delete and delete again share one kept-alive connection (above).
+    for (const token of alone) {
       const other = `${token.account}/${token.token}`;
-      after.push({ ...base, step: 'delete', label: `delete token ${other}`, path: at(token.account, token.token), expects: success, token });
-      after.push({ ...base, step: 'delete-again', label: `delete token ${other} again`, path: at(token.account, token.token), expects: [NOT_FOUND], token });
+      connections++;
+      after.push({ ...base, step: 'delete', label: `delete token ${other}`, path: at(token.account, token.token), expects: success, token, connection: connections });
+      after.push({ ...base, step: 'delete-again', label: `delete token ${other} again on the connection that carried its delete`, path: at(token.account, token.token), expects: [NOT_FOUND], token, connection: connections });
     }
   }
 
