@@ -1,5 +1,6 @@
 import { FORBIDDEN, isSuccess, UNAUTHORIZED } from '../http-status.ts';
 import type { Judgement } from './rule.ts';
+import { COMPARING_KINDS, type Verdict } from './model/index.ts';
 import type { Exchange } from '../types.ts';
 
 /** Steps whose requests were derived from the plan's own (issue 18): invariance variants and the overlap batch. */
@@ -31,12 +32,14 @@ function isTwin(derived: Exchange, base: Exchange): boolean {
  * reported again once per variant under the variants' rules; what a variant gets that its base
  * does not get stays.
  */
-export function withoutBaseDefects(judged: Judgement[][], exchanges: readonly Exchange[], verdicts?: ReadonlyMap<number, readonly unknown[]>): Judgement[][] {
+export function withoutBaseDefects(judged: Judgement[][], exchanges: readonly Exchange[], verdicts?: ReadonlyMap<number, readonly Verdict[]>): Judgement[][] {
   const failing = new Set<number>();
   for (const judgements of judged) for (const j of judgements) if (j.verdict === 'failed' && !DERIVED_STEPS.has(j.finding.exchange.step)) failing.add(j.finding.exchange.seq);
   // A base the model found wrong is failing too where its finding was filed on another request of the same defect (one defect, one
-  // finding: a server that answers 200 for every missing id is reported once), e.g. Unleash's 200 for any project id.
-  if (verdicts) for (const e of exchanges) if (!DERIVED_STEPS.has(e.step) && (verdicts.get(e.seq)?.length ?? 0) > 0) failing.add(e.seq);
+  // finding: a server that answers 200 for every missing id is reported once), e.g. Unleash's 200 for any project id. Only what the
+  // contract says of the request itself: a verdict that compares answers (a read changed since an earlier one) may have been filed
+  // on the derived request, which is then the finding, not a repeat of it.
+  if (verdicts) for (const e of exchanges) if (!DERIVED_STEPS.has(e.step) && verdicts.get(e.seq)?.some((v) => !COMPARING_KINDS.has(v.rule))) failing.add(e.seq);
   // The same answer as a failing twin; or, for a key that must be refused, past auth where the twin got past auth too (what it reached then differs: a token the twin already deleted).
   const pastAuth = (status: number | undefined) => status !== undefined && status !== UNAUTHORIZED && status !== FORBIDDEN;
   // A 304 the run accepted stands for the 200 it confirms (judge/not-modified.ts): the same answer as a twin's 2xx.
