@@ -3,29 +3,10 @@ import { loadContract } from '../../../src/contract/index.ts';
 import { equivalentPathsScenario, encodedAt } from './equivalent-paths.ts';
 import { liveTokenMethodsScenario } from './live-token-methods.ts';
 import type { PlanInput } from './plan-input.ts';
+import { planInputFor } from './plan-input.fixture.ts';
 
 const contract = await loadContract({ validate: false });
-const input = (overrides: Partial<PlanInput> = {}): PlanInput => ({
-  contract,
-  project: 'default',
-  projects: ['default'],
-  missingProject: 'no-such-project-x',
-  missingAccount: 'no-such-account',
-  missingToken: 'no-such-token',
-  hasRestrictedKey: true,
-  restrictedKeys: 1,
-  settleMs: 0,
-  forbidden: new Set(['getOidcSettings', 'deleteServiceAccountToken']),
-  tokens: [
-    { account: '1', token: '1' },
-    { account: '1', token: '2' },
-    { account: '2', token: '4' },
-  ],
-  allowDelete: true,
-  keyNearMisses: [],
-  seed: 's',
-  ...overrides,
-});
+const input = (overrides: Partial<PlanInput> = {}): PlanInput => planInputFor(contract, { tokens: [{ account: '1', token: '1' }, { account: '1', token: '2' }, { account: '2', token: '4' }], ...overrides });
 
 describe('equivalent spellings of a path (RFC 3986 §6.2.2)', () => {
   it('percent-encodes the first letter of a segment in lower-case hex', () => {

@@ -2,26 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { loadContract } from '../../../src/contract/index.ts';
 import type { PlannedRequest, TokenRef } from '../../types.ts';
 import type { PlanInput } from './plan-input.ts';
+import { planInputFor } from './plan-input.fixture.ts';
 import { tokenDeletionScenario } from './token-deletion.ts';
 
 const contract = await loadContract({ validate: false });
 const tokens = (...names: string[]): TokenRef[] => names.map((n) => ({ account: n.split('/')[0]!, token: n.split('/')[1]! }));
-const input = (given: TokenRef[]): PlanInput => ({
-  contract,
-  project: 'default',
-  projects: ['default'],
-  missingProject: 'no-such-project-x',
-  missingAccount: 'no-such-account',
-  missingToken: 'no-such-token',
-  hasRestrictedKey: true,
-  restrictedKeys: 1,
-  settleMs: 0,
-  forbidden: new Set(['getOidcSettings', 'deleteServiceAccountToken']),
-  tokens: given,
-  allowDelete: true,
-  keyNearMisses: [],
-  seed: 's',
-});
+const input = (given: TokenRef[]): PlanInput => planInputFor(contract, { tokens: given });
 const name = (r: PlannedRequest) => `${r.token!.account}/${r.token!.token}`;
 /** The tokens whose delete and delete again share one planned connection, the delete first. */
 function chained(requests: readonly PlannedRequest[]): string[] {

@@ -1,30 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { loadContract } from '../../../src/contract/index.ts';
 import type { PlanInput } from '../scenarios/plan-input.ts';
+import { planInputFor } from '../scenarios/plan-input.fixture.ts';
 import { invarianceScenario } from './invariance-scenario.ts';
 import { VARIANT_KINDS } from './variant-kinds.ts';
 
 const contract = await loadContract({ validate: false });
-const input = (seed: string, overrides: Partial<PlanInput> = {}): PlanInput => ({
-  contract,
-  project: 'default',
-  projects: ['default'],
-  missingProject: 'no-such-project-x',
-  missingAccount: 'no-such-account',
-  missingToken: 'no-such-token',
-  hasRestrictedKey: true,
-  restrictedKeys: 1,
-  settleMs: 0,
-  forbidden: new Set(['getOidcSettings', 'deleteServiceAccountToken']),
-  tokens: [
-    { account: '1', token: '1' },
-    { account: '1', token: '2' },
-  ],
-  allowDelete: true,
-  keyNearMisses: [],
-  seed,
-  ...overrides,
-});
+const input = (seed: string, overrides: Partial<PlanInput> = {}): PlanInput => planInputFor(contract, { seed, ...overrides });
 
 describe('the invariance variants of a run', () => {
   it.each(['1', '2', 'abc'])('meet every operation and every credential class with every kind (seed %s)', (seed) => {
