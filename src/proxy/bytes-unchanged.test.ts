@@ -4,6 +4,7 @@ import type { JournalEntry } from '../mock/index.ts';
 import { curlExchange, exchange, type Exchanged } from '../../test/http-exchange.ts';
 import { serveDressedMock, servePartlySilent, unusualBackends } from '../../test/unusual-backends.ts';
 import { startProxy, type RunningProxy } from './start-proxy.ts';
+import { closedAfterEach } from '../../test/closed-after-each.ts';
 
 const KEY = 'mock-admin-key';
 const ORIGIN = 'http://app.localhost:8000';
@@ -19,14 +20,8 @@ const REQUESTS: { method: string; path: string; headers: Record<string, string> 
   { method: 'HEAD', path: '/api/admin/environments/project/default', headers: { authorization: KEY, 'accept-encoding': 'gzip, br' } },
 ];
 
-let contract: Contract;
-const running: { close(): Promise<void> }[] = [];
-beforeAll(async () => {
-  contract = await loadContract({ validate: false });
-});
-afterEach(async () => {
-  for (const server of running.splice(0).reverse()) await server.close();
-});
+const contract: Contract = await loadContract({ validate: false });
+const running = closedAfterEach();
 
 async function control(proxy: RunningProxy, path: string): Promise<unknown> {
   return (await fetch(proxy.url + path)).json();

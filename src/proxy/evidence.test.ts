@@ -5,6 +5,7 @@ import { editJson, freshMock, serveRaw, toMockRequest } from '../../conformance/
 import { loadContract, type Contract } from '../contract/index.ts';
 import type { JournalEntry, RunningServer } from '../mock/index.ts';
 import { startProxy, type ProxyLogLine, type RunningProxy } from './start-proxy.ts';
+import { closedAfterEach } from '../../test/closed-after-each.ts';
 
 /**
  * Issue 19, "evidence you can act on": what the proxy's journal, log and reports say must be
@@ -19,14 +20,8 @@ const GARBAGE = 'not-a-key-at-all';
 const OIDC = '/api/admin/auth/oidc/settings';
 const ENVIRONMENTS = '/api/admin/environments/project/default';
 
-let contract: Contract;
-const running: { close(): Promise<void> }[] = [];
-beforeAll(async () => {
-  contract = await loadContract({ validate: false });
-});
-afterEach(async () => {
-  for (const server of running.splice(0).reverse()) await server.close();
-});
+const contract: Contract = await loadContract({ validate: false });
+const running = closedAfterEach();
 
 /** The mock, writing `application/json; charset=utf-8` (RFC 9110 §8.3.1: the same media type as the spec's application/json). */
 function charsetMock(): Promise<RunningServer> {

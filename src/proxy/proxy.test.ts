@@ -6,6 +6,7 @@ import { loadContract, type Contract } from '../contract/index.ts';
 import { serveHandler, type JournalEntry, type MockResponse, type RunningServer } from '../mock/index.ts';
 import { rawRequest } from '../../test/raw-http.ts';
 import { startProxy, type RunningProxy } from './start-proxy.ts';
+import { closedAfterEach } from '../../test/closed-after-each.ts';
 
 const ADMIN_KEY = 'mock-admin-key';
 const VIEWER_KEY = 'mock-viewer-key';
@@ -28,14 +29,8 @@ const TRAFFIC: { method: string; path: string; key?: string }[] = [
   { method: 'GET', path: '/api/admin/auth/oidc/settings', key: ADMIN_KEY },
 ];
 
-let contract: Contract;
-const running: { close(): Promise<void> }[] = [];
-beforeAll(async () => {
-  contract = await loadContract({ validate: false });
-});
-afterEach(async () => {
-  for (const server of running.splice(0).reverse()) await server.close();
-});
+const contract: Contract = await loadContract({ validate: false });
+const running = closedAfterEach();
 
 async function through(serve: (contract: Contract) => Promise<RunningServer>, prefix = ''): Promise<{ proxy: RunningProxy; answers: { status: number; body: string }[] }> {
   const target = await serve(contract);
