@@ -162,7 +162,8 @@ if ! pat_ok "$VIEWER_PAT"; then
       # Unleash 8.2.0 allows a user 10 personal access tokens ("Too many PATs (10) already exist for this user",
       # OperationDeniedError): at the limit, the oldest of this script's own go first, never another's.
       pats="$(curl -sS -m 10 -b "$jar" "$BASE/api/admin/user/tokens" || true)"
-      held="$(printf '%s' "$pats" | grep -o '"id":[0-9]*,"description"' | wc -l)"
+      # (grep finds nothing for a new viewer: under pipefail that must not end the script.)
+      held="$(printf '%s' "$pats" | { grep -o '"id":[0-9]*,"description"' || true; } | wc -l)"
       if [ "$held" -ge 10 ]; then
         for id in $(printf '%s' "$pats" | grep -o '"id":[0-9]*,"description":"flag-admin tier' | grep -o '[0-9][0-9]*' | sort -n | head -n "$((held - 9))"); do
           curl -s -m 10 -o /dev/null -b "$jar" -X DELETE "$BASE/api/admin/user/tokens/$id" || true
