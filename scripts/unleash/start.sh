@@ -34,6 +34,8 @@ VIEWER_PASSWORD='Flag-Admin-Viewer-1!'
 T0=$(date +%s)
 log() { printf '[scripts/unleash %3ss] %s\n' "$(($(date +%s) - T0))" "$*"; }
 die() { log "ERROR: $*" >&2; exit 1; }
+# set -e ends the script on any failing command: say which, so no failure is silent (CI only shows this output).
+trap 'log "ERROR: line $LINENO: \"$BASH_COMMAND\" exited $?" >&2' ERR
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 as_postgres() { if [ "$(id -u)" = 0 ]; then su postgres -s /bin/sh -c "$1"; else sudo -u postgres sh -c "$1"; fi; }
 port_busy() { (exec 3<>"/dev/tcp/$HOST/$1") 2>/dev/null; }
