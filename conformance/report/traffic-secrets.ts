@@ -48,9 +48,9 @@ export interface PlacedKey {
 /**
  * Names a query parameter or cookie carries a key under, besides the spec's auth headers: those
  * the suite's near-misses send keys in (apiKey, api_key, token, access_token), and the common
- * shapes of credential names (`key`, `x-api-key`, `client_secret`, `password`, `sig`...).
+ * shapes of credential names (`key`, `x-api-key`, `client_secret`, `password`, `sig`, `session_id`, `PHPSESSID`...).
  */
-const CREDENTIAL_NAME = /^(?:.*[-_.])?(?:api[-_]?key|apikey|key|token|access[-_]?token|refresh[-_]?token|id[-_]?token|secret|client[-_]?secret|password|passwd|pwd|pass|auth|authorization|bearer|credentials?|session|sid|sig|signature)$/i;
+const CREDENTIAL_NAME = /^(?:.*[-_.])?(?:api[-_]?key|apikey|key|token|access[-_]?token|refresh[-_]?token|id[-_]?token|secret|client[-_]?secret|password|passwd|pwd|pass|auth|authorization|bearer|credentials?|session|session[-_]?id|sess(?:ion)?[-_]?token|(?:php|j)?sessid|jsessionid|sid|sig|signature)$/i;
 /** Shorter values under a credential's name are not taken for keys (`?token=1`): they would redact every `1`. */
 const MIN_NAMED_VALUE = 4;
 /** Secrets remembered at most (the least recently seen go first): a client's keys are few. */
@@ -59,8 +59,7 @@ const MAX_SECRETS = 256;
 export function createTrafficSecrets(options: { contract: Contract; authHeaders: readonly string[] }): TrafficSecrets {
   const { contract } = options;
   const authHeaders = options.authHeaders.map((h) => h.toLowerCase());
-  const named = new Set([...authHeaders, ...KEY_PARAMETER_NAMES.map((n) => n.toLowerCase())]);
-  const isCredentialName = (name: string) => named.has(name.toLowerCase()) || CREDENTIAL_NAME.test(name);
+  const isCredentialName = credentialNameTest(authHeaders);
   const secrets = new Map<string, 'key' | 'value'>();
   let version = 0;
   let built = -1;
@@ -89,31 +88,7 @@ export function createTrafficSecrets(options: { contract: Contract; authHeaders:
     return redactor(text);
   };
 
-  /** Every value under a key's name in the query (name as sent, decoded) and the cookies, in order. */
-  const placed = (request: WireRequest): PlacedKey[] => {
-    const found: PlacedKey[] = [];
-    const query = request.url.indexOf('?');
-    if (query >= 0) {
-      for (const part of request.url.slice(query + 1).split('#')[0]!.split('&')) {
-        const equals = part.indexOf('=');
-        if (equals < 0) continue;
-        const name = decoded(part.slice(0, equals));
-        const value = decoded(part.slice(equals + 1));
-        if (isCredentialName(name) && value.length >= MIN_NAMED_VALUE) found.push({ in: 'query', name, value });
-      }
-    }
-    const cookies = request.headers.cookie;
-    for (const header of typeof cookies === 'string' ? [cookies] : (cookies ?? [])) {
-      for (const pair of header.split(';')) {
-        const equals = pair.indexOf('=');
-        if (equals < 0) continue;
-        const name = pair.slice(0, equals).trim();
-        const value = decoded(pair.slice(equals + 1).trim().replace(/^"(.*)"$/, '$1'));
-        if (isCredentialName(name) && value.length >= MIN_NAMED_VALUE) found.push({ in: 'cookie', name, value });
-      }
-    }
-    return found;
-  };
+  const placed = (request: WireRequest) => keysPlacedIn(request, isCredentialName);
 
   return {
     placedKey: (request) => placed(request)[0],
@@ -132,6 +107,43 @@ export function createTrafficSecrets(options: { contract: Contract; authHeaders:
     target: (url) => redact(mask(url)),
     keys: () => [...secrets].filter(([, kind]) => kind === 'key').map(([value]) => value),
   };
+}
+
+/** Whether a query parameter or cookie name is one keys go by: an auth header's name, a near-miss name, or a credential's shape. */
+function credentialNameTest(authHeaders: readonly string[]): (name: string) => boolean {
+  const named = new Set([...authHeaders.map((h) => h.toLowerCase()), ...KEY_PARAMETER_NAMES.map((n) => n.toLowerCase())]);
+  return (name) => named.has(name.toLowerCase()) || CREDENTIAL_NAME.test(name);
+}
+
+/**
+ * Every value a request carries under a key's name in its query (name as sent, decoded) and its
+ * cookies, in order: what the proxy's redaction learns and the recorder keeps out of a recording,
+ * by one definition. `authHeaders` (or a name test built from them) adds the spec's own names.
+ */
+export function keysPlacedIn(request: WireRequest, authHeaders: readonly string[] | ((name: string) => boolean)): PlacedKey[] {
+  const isCredentialName = typeof authHeaders === 'function' ? authHeaders : credentialNameTest(authHeaders);
+  const found: PlacedKey[] = [];
+  const query = request.url.indexOf('?');
+  if (query >= 0) {
+    for (const part of request.url.slice(query + 1).split('#')[0]!.split('&')) {
+      const equals = part.indexOf('=');
+      if (equals < 0) continue;
+      const name = decoded(part.slice(0, equals));
+      const value = decoded(part.slice(equals + 1));
+      if (isCredentialName(name) && value.length >= MIN_NAMED_VALUE) found.push({ in: 'query', name, value });
+    }
+  }
+  const cookies = request.headers.cookie;
+  for (const header of typeof cookies === 'string' ? [cookies] : (cookies ?? [])) {
+    for (const pair of header.split(';')) {
+      const equals = pair.indexOf('=');
+      if (equals < 0) continue;
+      const name = pair.slice(0, equals).trim();
+      const value = decoded(pair.slice(equals + 1).trim().replace(/^"(.*)"$/, '$1'));
+      if (isCredentialName(name) && value.length >= MIN_NAMED_VALUE) found.push({ in: 'cookie', name, value });
+    }
+  }
+  return found;
 }
 
 /** Percent-decoded, `+` as a space (a query component as a form decoder reads it); malformed escapes stay as sent. */

@@ -308,6 +308,20 @@ describe('flag-admin proxy --record: per key and operation, the backend\u2019s a
     expect(text).toContain('echo-<redacted>');
   });
 
+  it('on its own, keeps keys sent in a query parameter or a cookie out of the file, by the names the proxy redacts (session ids too)', () => {
+    const recorder = createFixtureRecorder(contract);
+    const inQuery = 'query-placed-key-0123456789';
+    const inCookie = 'cookie-session-0123456789';
+    const echo = (name: string) => JSON.stringify({ version: 1, environments: [{ name, type: 't', enabled: true, protected: false, sortOrder: 1 }] });
+    recorder.observe({ method: 'GET', target: `/api/admin/environments/project/default?access_token=${inQuery}`, key: ADMIN_KEY, response: { status: 200, body: echo(`q-${inQuery}`) } });
+    recorder.observe({ method: 'GET', target: '/api/admin/environments/project/other', key: ADMIN_KEY, headers: { cookie: `theme=dark; session_id=${inCookie}` }, response: { status: 200, body: echo(`c-${inCookie}`) } });
+    const text = JSON.stringify(recorder.fixture().state);
+    expect(text).not.toContain(inQuery);
+    expect(text).not.toContain(inCookie);
+    expect(text).toContain('q-<redacted>');
+    expect(text).toContain('c-<redacted>');
+  });
+
   it('says which answers it cannot replay: one read answered two ways for one key, while a delete then 404 is what the state does', () => {
     const recorder = createFixtureRecorder(contract);
     const list = JSON.stringify({ version: 1, environments: [{ name: 'a', type: 't', enabled: true, protected: false, sortOrder: 1 }] });

@@ -1,9 +1,11 @@
 import { secretsSeen } from '../../conformance/judge/secrets-seen.ts';
 import { createRedactor } from '../../conformance/report/secret-redactor.ts';
+import { keysPlacedIn } from '../../conformance/report/traffic-secrets.ts';
 import type { Exchange } from '../../conformance/types.ts';
 import { decodePathParams, presentedKey, REDACTED, type Contract } from '../contract/index.ts';
 import { jsonStructureProblem } from '../mock/core/json-structure.ts';
 import { requestPath } from '../mock/core/request-path.ts';
+import { authHeaderNames } from '../mock/layers/request-facts.ts';
 import type { ApiKeyRecord, InstanceEnvironment, MockState, ProjectEnvironmentConfig, RecordedAnswer, ServiceAccountRecord } from '../mock/core/state.ts';
 
 /** An exchange as the recorder sees it: the key only to tell keys apart and to redact it, never kept. */
@@ -44,9 +46,6 @@ export const SECRET_PLACEHOLDER = '<OIDC_SECRET>';
 
 /** The recording's size limit by default: ~100,000 recorded project lists of a few environments each. */
 export const DEFAULT_MAX_RECORDING_BYTES = 64 * 1024 * 1024;
-
-/** Query and cookie names under which clients send credentials (`?api_key=`, `?access_token=`, a session cookie): their values are secrets. */
-const CREDENTIAL_NAME = /key|token|auth|secret|passw|session|credential/i;
 
 interface ParamsTraffic {
   params: Record<string, string>;
@@ -110,6 +109,7 @@ export function createFixtureRecorder(contract: Contract, options: FixtureRecord
   const unknowns = new Set<string>();
   // Every value that was a secret in the traffic: what the file must never hold.
   const secrets = new Set<string>();
+  const authHeaders = authHeaderNames(contract);
   let oidc: Record<string, unknown> | undefined;
   let oidcReads = 0;
   let exchanges = 0;
@@ -143,14 +143,10 @@ export function createFixtureRecorder(contract: Contract, options: FixtureRecord
       secrets.add(exchange.key);
       secrets.add(presentedKey(exchange.key));
     }
-    const query = exchange.target.indexOf('?');
-    if (query >= 0) for (const [name, value] of new URLSearchParams(exchange.target.slice(query + 1).split('#')[0])) if (CREDENTIAL_NAME.test(name) && value) secrets.add(value);
-    const cookie = exchange.headers?.cookie;
-    for (const line of Array.isArray(cookie) ? cookie : cookie ? [cookie] : []) {
-      for (const pair of line.split(';')) {
-        const at = pair.indexOf('=');
-        if (at > 0 && CREDENTIAL_NAME.test(pair.slice(0, at)) && pair.slice(at + 1).trim()) secrets.add(pair.slice(at + 1).trim());
-      }
+    // Keys in a query parameter or cookie, by the one definition the proxy's redaction uses.
+    for (const { value } of keysPlacedIn({ url: exchange.target, headers: exchange.headers ?? {} }, authHeaders)) {
+      secrets.add(value);
+      secrets.add(presentedKey(value));
     }
   };
 
