@@ -126,7 +126,7 @@ async function redoclyMessages(source: SpecSource, profile: LintProfile, parsed:
   // ($refs still resolve from its folder). A JSON text is handed over parsed: JSON.parse is what any
   // parser makes of it, and Redocly's own (js-yaml) would take ~1 s and ~100 MB more on GitHub's 13 MB.
   const document = source.json ? { source: new Source(source.absolutePath, source.text), parsed: source.document } : (parsed ?? makeDocumentFromString(source.text, source.absolutePath));
-  const problems: NormalizedProblem[] = await lintDocument({ document, config, externalRefResolver: new BaseResolver(config.resolve) });
+  const problems: NormalizedProblem[] = (await lintDocument({ document, config, externalRefResolver: new BaseResolver(config.resolve) })).filter((problem) => !mappingNamesSchema(problem, source));
   // Redocly places a problem through a YAML AST of the whole file (~1.5 s and ~100 MB on GitHub's
   // 13 MB); in a JSON text ours are found in one scan of it, for all problems at once.
   const inJson = source.json ? locateInJson(source.text, problems.map((p) => (p.location[0]!.source.absoluteRef === source.absolutePath ? pointerTokens((p.location[0]!.pointer ?? '#').replace(/^#/, '')) : []))) : [];
@@ -148,6 +148,23 @@ async function redoclyMessages(source: SpecSource, profile: LintProfile, parsed:
       source: 'redocly',
     };
   });
+}
+
+/**
+ * A Discriminator Object's mapping value may be a schema name rather than a reference (OAS 3.0.3
+ * §4.7.25, 3.1 §4.8.25: "values ... schema names or references"): @redocly/openapi-core 2.64 still
+ * resolves `OptionOne` as a relative reference and reports it unresolved (Redocly CLI 2.77, which
+ * bundles a newer core, does not). A name the entry document's components/schemas holds is no
+ * unresolved reference; a name it lacks stays reported.
+ */
+function mappingNamesSchema(problem: NormalizedProblem, source: SpecSource): boolean {
+  if (problem.ruleId !== 'no-unresolved-refs') return false;
+  const location = problem.location[0];
+  const pointer = location?.pointer?.replace(/^#/, '') ?? '';
+  if (location?.source.absoluteRef !== source.absolutePath || !/\/discriminator\/mapping\/[^/]+$/.test(pointer)) return false;
+  const value = resolvePointer(source.document, pointer);
+  const schemas = (source.document as { components?: { schemas?: unknown } } | undefined)?.components?.schemas;
+  return typeof value === 'string' && !value.includes('/') && typeof schemas === 'object' && schemas !== null && Object.hasOwn(schemas, value);
 }
 
 async function readApiDescription(file: string | null): Promise<LintContext['apiDescription']> {

@@ -147,4 +147,15 @@ describe('spec lint: structure errors are what OpenAPI and JSON Schema forbid', 
       '/components/securitySchemes/oauth/flows/implicit': 'expected the OAuth Flow Object to have its required field "authorizationUrl", got none',
     });
   });
+
+  it.each(['3.0.3', '3.1.0'])('(%s) reads a discriminator mapping value that is a schema name as the component it names (OAS §4.8.25): no unresolved $ref; a reference to no component stays one', async (openapi) => {
+    const option = (kind: string) => ({ type: 'object', required: ['kind'], properties: { kind: { type: 'string', enum: [kind] } } });
+    const schema = { oneOf: [{ $ref: '#/components/schemas/OptionOne' }, { $ref: '#/components/schemas/OptionTwo' }], discriminator: { propertyName: 'kind', mapping: { one: 'OptionOne', two: '#/components/schemas/OptionTwo', three: '#/components/schemas/OptionThree' } } };
+    const { spec } = writeSpecs({ spec: documentWith(openapi, schema, { OptionOne: option('one'), OptionTwo: option('two') }) });
+    const { stdout } = await cli(['spec', 'lint', spec!, '--format', 'json']);
+    const unresolved = (JSON.parse(stdout) as { messages: Message[] }).messages.filter((m) => m.ruleId === 'no-unresolved-refs').map((m) => m.pointer);
+    // Four operations share the schema: each reference is reported where it is written, once.
+    expect(unresolved).not.toContainEqual(expect.stringMatching(/mapping\/(one|two)$/));
+    expect(unresolved.filter((p) => p.endsWith('/mapping/three')).length).toBeGreaterThan(0);
+  });
 });
