@@ -1,56 +1,11 @@
 // Lint on real published documents, held against Redocly CLI 2.77 on the same files (both pinned
 // in scripts/real-specs). Every expectation below was checked by hand against the document and
 // Redocly's own output (docs/spec-review.md, "Real documents", says what each showed).
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { relative } from 'node:path';
 import { createConfig, getLineColLocation, lintFromString } from '@redocly/openapi-core';
 import { describe, expect, it } from 'vitest';
-import { REAL_DOCUMENTS, REDOCLY_CLI, realDocument, redoclyEnv, type RealDocument } from './real-documents.ts';
-
-const BIN = new URL('../../bin/flag-admin.js', import.meta.url).pathname;
-
-interface Message {
-  ruleId: string;
-  severity: string;
-  message: string;
-  file: string;
-  line: number;
-  column: number;
-  pointer: string;
-}
-
-interface RedoclyProblem {
-  ruleId: string;
-  severity: string;
-  message: string;
-  location: { pointer?: string; source: { ref: string } }[];
-}
-
-function run(args: string[], env = process.env): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    const out: Buffer[] = [];
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => out.push(d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout: Buffer.concat(out).toString('utf8'), stderr }));
-  });
-}
-
-async function ourLint(document: RealDocument) {
-  const { code, stdout, stderr } = await run([BIN, 'spec', 'lint', document.file, '--format', 'json']);
-  expect(stderr).toBe('');
-  return { code, ...(JSON.parse(stdout) as { messages: Message[]; errors: number; warnings: number }) };
-}
-
-async function redoclyLint(document: RealDocument) {
-  const { stdout } = await run([REDOCLY_CLI, 'lint', document.file, '--format', 'json', '--max-problems', '1000000'], redoclyEnv());
-  return JSON.parse(stdout) as { totals: { errors: number; warnings: number }; problems: RedoclyProblem[] };
-}
-
-const key = (ruleId: string, file: string, pointer: string) => `${ruleId} ${relative(process.cwd(), file)} ${pointer.replace(/^#/, '')}`;
+import { findingKey as key, ourLint, redoclyLint } from './lint-both.ts';
+import { REAL_DOCUMENTS, realDocument } from './real-documents.ts';
 
 /**
  * What each document holds, checked by hand: its structure errors (each one a fault the OpenAPI
@@ -100,7 +55,7 @@ describe('spec lint on real published documents', () => {
 
   it.each(LINTED.map((d) => [d.name, d] as const))('%s: no false structure error, and Redocly CLI\'s findings, each once', async (name, document) => {
     const expected = EXPECTED[name]!;
-    const [ours, redocly] = await Promise.all([ourLint(document), redoclyLint(document)]);
+    const [ours, redocly] = await Promise.all([ourLint(document.file), redoclyLint(document.file)]);
     const structure = ours.messages.filter((m) => m.ruleId === 'spec-structure');
     expect(structure.map((m) => m.pointer)).toEqual(expected.structure.map((s) => s.pointer));
     for (const m of structure) {
@@ -124,7 +79,7 @@ describe('spec lint on real published documents', () => {
     const document = realDocument(name);
     const text = readFileSync(document.file, 'utf8');
     const problems = await lintFromString({ source: text, absoluteRef: document.file, config: await createConfig({ extends: ['recommended'] }) });
-    const ours = await ourLint(document);
+    const ours = await ourLint(document.file);
     const at = new Map(ours.messages.filter((m) => m.ruleId !== 'spec-structure').map((m) => [`${m.ruleId} ${m.pointer} ${m.message}`, `${m.line}:${m.column}`]));
     expect(problems.length).toBeGreaterThan(10);
     for (const problem of problems) {
