@@ -113,6 +113,19 @@ export const INVARIANCE_BROKEN_TARGETS: InvarianceTarget[] = [
         return { status: 204, headers: { allow: 'DELETE, OPTIONS' }, body: undefined };
       }),
   },
+  {
+    name: 'OPTIONS without a key tells which projects exist: 204 with Allow for one that exists, 404 for one that does not (the router looks the project up before auth)',
+    dimension: 'method',
+    caughtBy: ['options-harmless'],
+    serve: (contract) =>
+      breakResponses(contract, (req, res, mock) => {
+        if (req.method !== 'OPTIONS') return res;
+        const project = /\/environments\/project\/([^/?]+)/.exec(req.url)?.[1];
+        const known = req.headers.authorization === ADMIN_KEY || req.headers.authorization === VIEWER_KEY;
+        if (project !== undefined && !known && mock.store.projectEnvironments(decodeURIComponent(project)) === undefined) return error(404, 'NotFoundError');
+        return { status: 204, headers: { allow: 'GET, HEAD, OPTIONS' }, body: undefined };
+      }),
+  },
   // The method: one the spec does not list for a path has no side effect, and passes for none that it lists.
   {
     name: 'PATCH on the token path deletes the token (a soft delete routed as PATCH, no key check of its own)',
