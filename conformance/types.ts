@@ -93,7 +93,8 @@ export interface PlannedRequest {
    */
   /** `fresh`, once sent: it went on a connection of its own (the chain's first, or the server had closed the one before). */
   /** authName: the auth header's field name as this variant spells it (drawn from the seed). */
-  variant?: { kind: VariantKind; chain: number; fresh?: boolean; authName?: string };
+  /** `resource`: a path naming what the run was given, or a resource that cannot exist (a variant's sample cell). */
+  variant?: { kind: VariantKind; chain: number; fresh?: boolean; authName?: string; resource?: 'given' | 'missing' };
 }
 
 /** A step the options do not allow: reported as not checked, with the reason. */

@@ -1,5 +1,6 @@
 import { isSuccess } from '../../http-status.ts';
 import { failed, parsedBodyOf, passed, type Rule, type Judgement } from '../rule.ts';
+import type { Exchange } from '../../types.ts';
 import { variantsOf } from './variant-exchanges.ts';
 
 /** What an OPTIONS may be answered (spec decision options-requests): the allowed methods or a preflight's answer, or a refusal. */
@@ -17,13 +18,25 @@ export const optionsHarmless: Rule = {
   severity: 'error',
   title: 'OPTIONS and CORS preflights carry no data and change nothing',
   proves:
-    "an OPTIONS on each operation's path, plain and as a CORS preflight, with every credential class, gets 200 or 204 without the operation's data, or a refusal (401, 403, 404, 405, 501), and deletes nothing",
+    "an OPTIONS on each operation's path, plain and as a CORS preflight, with every credential class, gets 200 or 204 without the operation's data, or a refusal (401, 403, 404, 405, 501), and deletes nothing; without a key, the same status on a resource that exists and on one that does not",
   level: 'behaviour',
   steps: ['variant'],
-  judge: (exchanges, context) =>
-    variantsOf(exchanges, 'options-harmless').flatMap((exchange): Judgement[] => {
+  judge: (exchanges, context) => {
+    const variants = variantsOf(exchanges, 'options-harmless');
+    return variants.flatMap((exchange): Judgement[] => {
       const response = exchange.response;
       if (!response) return [];
+      const given = exchange.credential === 'none' && exchange.variant?.resource === 'missing' ? keylessTwin(exchange, variants) : undefined;
+      if (given && given.response!.status !== response.status) {
+        return [
+          failed({
+            exchange,
+            message: `${exchange.label}: answered ${response.status} on a resource that does not exist, and ${given.response!.status} to the same request on ${given.path}, which exists: without a key, the answer tells the two apart, which the same request without a key must not (spec decision options-requests; the operation itself answers 401 to both, auth before lookup).`,
+            expected: `status ${given.response!.status}, as on ${given.path}`,
+            got: `status ${response.status}`,
+          }),
+        ];
+      }
       if (!OPTIONS_STATUSES.has(response.status)) {
         return [failed({ exchange, message: `${exchange.label}: answered ${response.status}; an OPTIONS gets the methods the path allows (200, 204) or a refusal (spec decision options-requests).`, expected: `status one of ${[...OPTIONS_STATUSES].join(', ')}`, got: `status ${response.status}` })];
       }
@@ -32,8 +45,14 @@ export const optionsHarmless: Rule = {
         return [failed({ exchange, message: `${exchange.label}: answered ${response.status} with the operation's data (${data}); an OPTIONS says which methods the path allows, never what a GET returns (spec decision options-requests).`, expected: 'no data of the operation', got: data })];
       }
       return [passed(exchange)];
-    }),
+    });
+  },
 };
+
+/** The same kind of OPTIONS without a key on the same operation, on a resource the run was given, answered. */
+function keylessTwin(exchange: Exchange, variants: readonly Exchange[]): Exchange | undefined {
+  return variants.find((e) => e !== exchange && e.response && e.credential === 'none' && e.operationId === exchange.operationId && e.variant?.kind === exchange.variant?.kind && e.variant?.resource === 'given');
+}
 
 /** Properties of the path's GET answer that a 2xx OPTIONS body carries, named; undefined when it carries none. */
 function dataIn(response: { body: string }, operation: { responses: ReadonlyMap<string, { schema?: unknown }> }): string | undefined {

@@ -60,6 +60,14 @@ export function invarianceScenario(input: PlanInput): ScenarioPlan {
       const resource = credential === 'full' && (index + i) % 2 === 0 ? 'missing' : 'given';
       cells.push({ kind: spec.kind, operationId: operation.operationId, credential, resource });
     }
+    // Spec decision options-requests: an OPTIONS tells a caller without a key no more than the same request without a key would (not whether a resource exists).
+    if (spec.keylessBoth) {
+      for (const operation of ops.filter((o) => o.pathParams.length > 0)) {
+        for (const resource of ['given', 'missing'] as const) {
+          if (!cells.some((c) => c.kind === spec.kind && c.operationId === operation.operationId && c.credential === 'none' && c.resource === resource)) cells.push({ kind: spec.kind, operationId: operation.operationId, credential: 'none', resource });
+        }
+      }
+    }
   });
   const order = afterEachHead(shuffled(cells, random), input);
   const requests = order.map((cell, i) => variantRequest(cell, input, Math.floor(i / CHAIN_LENGTH), random)).filter((r): r is PlannedRequest => r !== undefined);
@@ -98,7 +106,7 @@ function variantRequest(cell: VariantCell, input: PlanInput, chain: number, rand
     // The base request's allowed answers are the model's to say; a hostile-style empty list keeps the step out of the scenario checks.
     expects: [],
     // The auth field name's spelling is drawn here, from the seed, so that the report and its curl line say which one was sent.
-    variant: { kind: cell.kind, chain, ...(spec.authName && operation.authHeaders[0] ? { authName: spec.authName(operation.authHeaders[0], random) } : {}) },
+    variant: { kind: cell.kind, chain, resource: cell.resource, ...(spec.authName && operation.authHeaders[0] ? { authName: spec.authName(operation.authHeaders[0], random) } : {}) },
   };
 }
 
@@ -107,6 +115,8 @@ function idsFor(operation: Operation, cell: VariantCell, input: PlanInput): stri
   if (operation.pathParams.length === 0) return [];
   if (operation.operationId === GET_PROJECT_ENVIRONMENTS) return cell.resource === 'missing' ? missingValues(operation, input) : [encodeId(input.project)];
   if (operation.operationId !== DELETE_SERVICE_ACCOUNT_TOKEN) return missingValues(operation, input);
+  // A missing token: the unknown token of an account the run was given (as the full key's deletes use), whoever asks.
+  if (cell.resource === 'missing') return derivedDeleteIds(operation, 'full', input);
   return derivedDeleteIds(operation, cell.credential, input);
 }
 

@@ -69,17 +69,20 @@ export interface VariantKindSpec {
   everyCell?: true;
   /** Only with no credential: send the auth header with an empty value (no key, spec decision key-in-header-only). */
   emptyAuth?: true;
+  /** Also without a key on a given and on a missing resource of every path with ids: whether the answer tells the two apart (what a keyless request must not learn). */
+  keylessBoth?: true;
 }
 
 export const VARIANT_KINDS: readonly VariantKindSpec[] = [
   // HEAD for every GET (issue 18): not sampled, every GET's path with every credential, and the full key on a missing resource too; the paths without a GET are sampled.
   { kind: 'head', check: 'head-like-get', describe: 'HEAD instead of the method', method: () => 'HEAD', everyCell: true },
-  { kind: 'options', check: 'options-harmless', describe: 'OPTIONS instead of the method', method: () => 'OPTIONS' },
+  { kind: 'options', check: 'options-harmless', describe: 'OPTIONS instead of the method', method: () => 'OPTIONS', keylessBoth: true },
   {
     kind: 'preflight',
     check: 'options-harmless',
     describe: 'a CORS preflight (OPTIONS with Origin and Access-Control-Request-Method)',
     method: () => 'OPTIONS',
+    keylessBoth: true,
     add: [
       ['origin', 'http://localhost:3000'],
       ['access-control-request-method', (method) => method],
