@@ -801,7 +801,8 @@ async function servePipelineUnordered(): Promise<RunningTarget> {
           const colon = line.indexOf(':');
           if (colon < 0) continue;
           const name = line.slice(0, colon).trim();
-          const value = line.slice(colon + 1).trim();
+          // RFC 9110 §5.5: only spaces and tabs around a field value are not part of it (String.trim would also drop U+00A0).
+          const value = line.slice(colon + 1).replace(/^[ \t]+|[ \t]+$/g, '');
           rawHeaders.push(name, value);
           const lower = name.toLowerCase();
           if (!(lower in headers)) headers[lower] = value;
