@@ -4,11 +4,21 @@
 //   npx node test/red-team/score.ts                 every target
 //   npx node test/red-team/score.ts NAME...         only these targets
 //   npx node test/red-team/score.ts --out FILE      also write the table to FILE
+//   npx node test/red-team/score.ts --round 6 ...   the targets of round-6/servers.ts instead
 import { writeFile } from 'node:fs/promises';
 import { type CheckOutcome, runCheck } from './run-check.ts';
-import { TARGETS } from './servers.ts';
+import type { RedTeamTarget } from './servers.ts';
 
-const args = process.argv.slice(2);
+const argv = process.argv.slice(2);
+const roundAt = argv.indexOf('--round');
+const round = roundAt >= 0 ? argv[roundAt + 1] : undefined;
+if (roundAt >= 0 && (round === undefined || !/^\d+$/.test(round))) {
+  process.stderr.write('score: --round needs a NUMBER (a folder round-NUMBER/ with servers.ts)\n');
+  process.exit(2);
+}
+const args = roundAt >= 0 ? [...argv.slice(0, roundAt), ...argv.slice(roundAt + 2)] : argv;
+// Each round keeps its own servers.ts (and known-misses.json): the latest round of the main folder by default.
+const { TARGETS } = (await import(round === undefined ? './servers.ts' : `./round-${round}/servers.ts`)) as { TARGETS: RedTeamTarget[] };
 const outAt = args.indexOf('--out');
 const out = outAt >= 0 ? args[outAt + 1] : undefined;
 if (outAt >= 0 && out === undefined) {
