@@ -26,6 +26,20 @@ const checker = join(root, 'checker');
 const levels = new Map<string, string>();
 for (const m of readFileSync(join(checker, 'rules.go'), 'utf8').matchAll(/newBackwardCompatibilityRule\(\s*(\w+Id)\s*,\s*(ERR|WARN|INFO)/g)) levels.set(m[1]!, m[2]!);
 
+/**
+ * A test function, or each of its subtests: `t.Run("name", ...)` blocks are separate cases that
+ * reuse the variable names (`s1, s2`) for other documents, so read as one function they would pair
+ * the last subtest's documents with every subtest's expectations. Each subtest is read with the
+ * function's text before the first `t.Run` (documents opened there are shared).
+ */
+function subtests(fn: string): { name: string; fn: string }[] {
+  const name = /^(Test\w+)\(t \*testing\.T\)/.exec(fn)?.[1];
+  if (!name) return [];
+  const [preamble, ...blocks] = fn.split(/\n\s*t\.Run\(/);
+  if (blocks.length === 0) return [{ name, fn }];
+  return blocks.map((block) => ({ name: `${name}/${/^"([^"]*)"/.exec(block)?.[1] ?? '?'}`, fn: `${preamble!}\n${block}` }));
+}
+
 interface Case {
   old: string;
   new: string;
@@ -36,9 +50,8 @@ const cases = new Map<string, Case>();
 
 for (const file of readdirSync(checker).filter((f) => f.endsWith('_test.go'))) {
   const source = readFileSync(join(checker, file), 'utf8');
-  for (const fn of source.split(/\nfunc /).slice(1)) {
-    const name = /^(Test\w+)\(t \*testing\.T\)/.exec(fn)?.[1];
-    if (!name) continue;
+  for (const unit of source.split(/\nfunc /).slice(1).flatMap(subtests)) {
+    const { name, fn } = unit;
     // Documents by the variable they are opened into.
     const docs = new Map<string, string>();
     for (const m of fn.matchAll(/(\w+), (?:_|err) :?= open\("\.\.\/data\/([^"]+)"\)/g)) docs.set(m[1]!, m[2]!);
