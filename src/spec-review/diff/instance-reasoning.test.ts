@@ -74,6 +74,13 @@ describe('spec diff reasons about the instances a schema accepts', () => {
     expect(breaking.some((c) => c.ruleId.startsWith('response-') && c.message.includes('prefixItems 0'))).toBe(true);
   });
 
+  it('reads a property named "title" or "description" as a property, and an enum value {title: …} as data, not as annotations', async () => {
+    const breaking = breakingForClients(await diff('property-named-title'));
+    expect(breaking).toContainEqual(expect.objectContaining({ ruleId: 'response-type-changed', message: 'type string → integer' }));
+    expect(breaking.find((c) => c.ruleId === 'response-type-changed')!.instances).toMatch(/NEW accepts 1, OLD refuses it/);
+    expect(breaking).toContainEqual(expect.objectContaining({ ruleId: 'response-enum-widened' }));
+  });
+
   it('finds no change in what is accepted when prefixItems restate items', async () => {
     const changes = await diff('prefix-items-restated');
     expect(changes.filter((c) => c.client === 'breaking' || c.server === 'breaking')).toEqual([]);
