@@ -171,14 +171,18 @@ function recordJudged(scope: SchemaScope, ruleId: string, message: string, oldPo
  * schema): there the property is still there in all but name.
  */
 function judgedByInstances(scope: SchemaScope, kind: string, message: string): boolean {
-  if (kind !== 'property-removed' && kind !== 'property-added') return true;
-  const name = /^property "(.*)" (?:removed|added)$/.exec(message)?.[1];
+  if (kind !== 'property-removed' && kind !== 'optional-property-removed' && kind !== 'property-added') return true;
+  const name = /^property "(.*)" (?:removed|added)(?: \(|$)/.exec(message)?.[1];
   if (name === undefined) return false;
   const [oldSchema, newSchema] = scope.ancestors!.at(-1)! as [JsonSchema, JsonSchema];
-  const without = kind === 'property-removed' ? newSchema : oldSchema;
+  return coversExplicitly(kind === 'property-added' ? oldSchema : newSchema, name);
+}
+
+/** Whether a schema says what an unlisted property `name` may be: additionalProperties with a schema, or a matching patternProperties. */
+function coversExplicitly(schema: JsonSchema, name: string): boolean {
   const explicit = (value: unknown) => value !== undefined && value !== true && !(isObject(value) && Object.keys(value).length === 0);
-  const patterns = Object.keys(isObject(without.patternProperties) ? without.patternProperties : {});
-  return explicit(without.additionalProperties) || patterns.some((p) => safeTest(p, name));
+  const patterns = Object.keys(isObject(schema.patternProperties) ? schema.patternProperties : {});
+  return explicit(schema.additionalProperties) || patterns.some((p) => safeTest(p, name));
 }
 
 function safeTest(pattern: string, name: string): boolean {
@@ -262,9 +266,11 @@ function comparePair(scope: SchemaScope, oldSchema: JsonSchema, newSchema: JsonS
       continue;
     }
     const upper = UPPER_LIMITS.includes(keyword);
-    // An absent limit allows everything: removing one relaxes, adding one tightens.
+    // An absent limit allows everything: removing one relaxes, adding one tightens (set where none was stated: possibly).
     const relaxed = after === undefined || (before !== undefined && (upper ? after > before : after < before));
-    record(relaxed ? 'constraint-widened' : 'constraint-narrowed', `${keyword} ${show(before)} → ${show(after)}`, ...at(keyword));
+    // Written at its neutral value (`minContains: 1`) is a limit stated, not none.
+    if (!relaxed && oldSchema[keyword] === undefined) record('limit-set', `${keyword} (none) → ${show(after)}${limitSetWhy(scope)}`, ...at(keyword));
+    else record(relaxed ? 'constraint-widened' : 'constraint-narrowed', `${keyword} ${show(before)} → ${show(after)}`, ...at(keyword));
   }
   compareBounds(scope, 'upper', oldSchema, newSchema, oldAt, newAt, record);
   compareBounds(scope, 'lower', oldSchema, newSchema, oldAt, newAt, record);
@@ -311,19 +317,25 @@ function compareProperties(scope: SchemaScope, oldSchema: JsonSchema, newSchema:
     const property = props[name];
     return isObject(property) && property[scope.context === 'request' ? 'readOnly' : 'writeOnly'] === true;
   };
+  // Nor does whether such a property is required there.
+  const oldRequired = new Set((listOf(oldSchema.required) as string[]).filter((name) => !absentHere(oldProps, name)));
+  const newRequired = new Set((listOf(newSchema.required) as string[]).filter((name) => !absentHere(newProps, name)));
   for (const name of Object.keys(oldProps)) {
     const oldProp = pointerOf([name]);
     const [oldPointer, newPointer] = [propertyAt(oldSchema, oldAt, oldProp, name), propertyAt(newSchema, newAt, oldProp, name)];
-    if (!(name in newProps)) record('property-removed', `property "${name}" removed`, oldPointer, keywordAt(newSchema, newAt, 'properties'), 'old');
+    // An optional response property could always be absent: clients of OLD handle that already,
+    // and lose only its value when it was there (oasdiff: WARN). A required one they relied on.
+    // Where NEW still covers the name by additionalProperties or patternProperties, it is no
+    // removal but a change of schema, judged by the instances as one (judgedByInstances).
+    if (!(name in newProps) && scope.context === 'response' && !oldRequired.has(name) && !coversExplicitly(newSchema, name)) {
+      recordIn(scope, 'response-optional-property-removed', `property "${name}" removed (possibly breaking: it was optional, so clients of OLD already handle its absence)`, oldPointer, keywordAt(newSchema, newAt, 'properties'), 'old');
+    } else if (!(name in newProps)) record('property-removed', `property "${name}" removed`, oldPointer, keywordAt(newSchema, newAt, 'properties'), 'old');
     else if (absentHere(oldProps, name) && absentHere(newProps, name)) explainIn(scope, oldPointer, newPointer);
     else compareSchemas(scope, oldProps[name], newProps[name], oldPointer, newPointer);
   }
   for (const name of Object.keys(newProps)) {
     if (!(name in oldProps)) record('property-added', `property "${name}" added`, keywordAt(oldSchema, oldAt, 'properties'), propertyAt(newSchema, newAt, pointerOf([name]), name), 'new');
   }
-  // Nor does whether such a property is required there.
-  const oldRequired = new Set((listOf(oldSchema.required) as string[]).filter((name) => !absentHere(oldProps, name)));
-  const newRequired = new Set((listOf(newSchema.required) as string[]).filter((name) => !absentHere(newProps, name)));
   // The catch-all compares `required` as written; names dropped above are not a change it should list.
   if (oldRequired.size !== listOf(oldSchema.required).length || newRequired.size !== listOf(newSchema.required).length) explainIn(scope, `${oldAt}/required`, `${newAt}/required`);
   for (const name of newRequired) if (!oldRequired.has(name)) record('required-added', `property "${name}" becomes required`, `${oldAt}/required`, `${newAt}/required`);
@@ -401,7 +413,16 @@ function compareBounds(scope: SchemaScope, side: 'upper' | 'lower', oldSchema: J
   const tighter = after !== undefined && (before === undefined || inward(after) > inward(before) || (after.value === before.value && after.exclusive));
   const message = `${side === 'upper' ? 'upper bound' : 'lower bound'} ${label(before)} → ${label(after)}`;
   const keyword = (before ?? after)!.keyword;
+  if (tighter && before === undefined) return record('limit-set', `${message}${limitSetWhy(scope)}`, `${oldAt}`, `${newAt}/${after.keyword}`);
   record(tighter ? 'constraint-narrowed' : 'constraint-widened', message, `${oldAt}/${before?.keyword ?? keyword}`, `${newAt}/${after?.keyword ?? keyword}`);
+}
+
+/**
+ * Why a limit set where OLD stated none is only possibly breaking: a capacity limit is implicit in
+ * every server, so stating one often documents what was already refused (diff-rules.ts `limit-set`).
+ */
+function limitSetWhy(scope: SchemaScope): string {
+  return scope.context === 'request' ? ' (possibly breaking: OLD stated no limit, which a server often had all the same)' : ' (possibly breaking for servers: OLD stated no limit, which a server often kept all the same)';
 }
 
 /** A multiple of the old divisor allows a subset of its values; a divisor of it, a superset; anything else, some of each. */

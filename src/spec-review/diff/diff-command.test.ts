@@ -62,7 +62,7 @@ describe('flag-admin spec diff', () => {
     const { code, stdout } = await cliInProcess(['spec', 'diff', files['old.yaml']!, files['new.yaml']!, '--format', 'json']);
     expect(JSON.parse(stdout).changes.map((c: { ruleId: string; old: { pointer: string } }) => `${c.ruleId} ${c.old.pointer}`)).toEqual([
       'response-enum-widened /components/schemas/Pet/properties/kind/enum',
-      'response-property-removed /components/schemas/Pet/properties/born',
+      'response-optional-property-removed /components/schemas/Pet/properties/born',
     ]);
     expect(code).toBe(1);
   });
