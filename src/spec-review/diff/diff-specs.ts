@@ -9,7 +9,7 @@ import { ChangeRecorder, type Change, type SpecVersion } from './change-recorder
 import { compareSchemas, show, type SchemaScope } from './compare-schemas.ts';
 import { SEVERITY_ORDER } from './diff-rules.ts';
 import { canonical, shapeKey } from './canonical-json.ts';
-import { assertComparable } from './comparable-shape.ts';
+import { assertComparable, type Tolerated } from './comparable-shape.ts';
 import { mergeAllOf } from './merge-all-of.ts';
 import { reportUnclassified } from './unclassified-changes.ts';
 
@@ -21,6 +21,8 @@ export interface DiffResult {
   changes: Change[];
   /** Count of changes breaking for clients and for servers. */
   breaking: { client: number; server: number };
+  /** Where either document was read leniently (a field written empty), OLD's first; absent when nowhere. */
+  tolerated?: Tolerated[];
 }
 
 export interface DiffOptions {
@@ -60,6 +62,7 @@ export function diffVersions(oldVersion: SpecVersion, newVersion: SpecVersion, {
     openapi: { old: String(oldSource.document.openapi), new: String(newSource.document.openapi) },
     changes,
     breaking: { client: changes.filter((c) => c.client === 'breaking').length, server: changes.filter((c) => c.server === 'breaking').length },
+    ...(oldVersion.tolerated || newVersion.tolerated ? { tolerated: [...(oldVersion.tolerated ?? []), ...(newVersion.tolerated ?? [])] } : {}),
   };
 }
 
@@ -71,11 +74,11 @@ export function diffVersions(oldVersion: SpecVersion, newVersion: SpecVersion, {
  */
 export async function readVersion(source: SpecSource): Promise<SpecVersion> {
   const document = (await resolveRefs(source, 'dereference')) as JsonSchema;
-  assertComparable(source, document);
+  const tolerated = assertComparable(source, document);
   if (source.openapi === '3.0') upgradeOpenApi30(document);
   delete document.openapi;
   lowercaseHttpSchemes(document);
-  return { source, dereferenced: document };
+  return { source, dereferenced: document, ...(tolerated.length > 0 ? { tolerated } : {}) };
 }
 
 interface OperationAt {
