@@ -27,6 +27,7 @@ interface Report {
   unmatched: string[];
   findings: Finding[];
   breaking: { ours: number; theirs: number };
+  tolerated?: (Side & { message: string })[];
 }
 
 async function compareJson(theirs: string, ...flags: string[]) {
@@ -100,6 +101,20 @@ describe('flag-admin spec compare', () => {
     const markdown = await cli(['spec', 'compare', OURS, theirs!, '--format', 'markdown'], { cwd: ROOT });
     expect(markdown.stdout).toContain('| client of | severity | rule | difference | operations | ours | theirs |');
     expect(markdown.stdout).toContain('| ours | breaking | `parameter-added-required` |');
+  });
+
+  it('reads a field of theirs written empty (`security:` with nothing) as not written, and says so after the verdict', async () => {
+    const pointer = '/paths/~1api~1admin~1auth~1oidc~1settings/get/security';
+    const { theirs } = writeSpecs({ theirs: applyEdits(PROVIDER, { set: { [pointer]: null } }) });
+    const { code, report } = await compareJson(theirs!);
+    expect(report.findings).toEqual([]);
+    expect(code).toBe(0);
+    const [place] = report.tolerated!;
+    expect(report.tolerated).toHaveLength(1);
+    expect(place).toMatchObject({ file: theirs, pointer, message: 'expected an array, got null: read as not written (`security: []` would declare it open)' });
+    expect(lineAt(place!)).toMatch(/^\s+security:/);
+    const text = await cli(['spec', 'compare', OURS, theirs!], { cwd: ROOT });
+    expect(text.stdout.split('\n\n')[1]).toBe(`Read leniently (1 place):\n  ${theirs}:${place!.line}:${place!.column} #${pointer}: ${place!.message}`);
   });
 
   it('holds every operation of ours with --operations ours, and only those named with a list', async () => {
