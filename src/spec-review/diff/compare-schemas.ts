@@ -268,8 +268,9 @@ function comparePair(scope: SchemaScope, oldSchema: JsonSchema, newSchema: JsonS
     const upper = UPPER_LIMITS.includes(keyword);
     // An absent limit allows everything: removing one relaxes, adding one tightens (set where none was stated: possibly).
     const relaxed = after === undefined || (before !== undefined && (upper ? after > before : after < before));
-    // Written at its neutral value (`minContains: 1`) is a limit stated, not none.
-    if (!relaxed && oldSchema[keyword] === undefined) record('limit-set', `${keyword} (none) → ${show(after)}${limitSetWhy(scope)}`, ...at(keyword));
+    // Written at its neutral value (`minItems: 0`) is a limit stated, not none. How many items
+    // must match `contains` says what the array means, not how large it may be: not a capacity.
+    if (!relaxed && oldSchema[keyword] === undefined && !keyword.endsWith('Contains')) record('limit-set', `${keyword} (none) → ${show(after)}${limitSetWhy(scope)}`, ...at(keyword));
     else record(relaxed ? 'constraint-widened' : 'constraint-narrowed', `${keyword} ${show(before)} → ${show(after)}`, ...at(keyword));
   }
   compareBounds(scope, 'upper', oldSchema, newSchema, oldAt, newAt, record);

@@ -50,6 +50,13 @@ describe('spec diff: a request limit set where OLD stated none is possibly break
     expect(find(changes, 'request-constraint-narrowed', /^maxLength 20 → 10/)).toMatchObject([{ client: 'breaking' }]);
   });
 
+  it('keeps minContains set where none was stated breaking: how many items match says what the array means, not how large it is', async () => {
+    const { changes } = await report('limit-set');
+    const [change] = find(changes, 'request-constraint-narrowed', /^minContains \(none\) → 2$/);
+    expect(change).toMatchObject({ client: 'breaking' });
+    expect(change!.instances).toMatch(/OLD accepts .*primary.*, NEW refuses it/);
+  });
+
   it('reads a response limit set from nothing as a narrowing for clients and possibly breaking for servers of OLD', async () => {
     const { changes } = await report('limit-set');
     expect(find(changes, 'response-limit-set', /^upper bound \(none\) → maximum 1000/)).toMatchObject([{ client: 'info', server: 'warning' }]);
