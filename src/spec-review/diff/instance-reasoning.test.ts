@@ -81,6 +81,13 @@ describe('spec diff reasons about the instances a schema accepts', () => {
     expect(breaking).toContainEqual(expect.objectContaining({ ruleId: 'response-enum-widened' }));
   });
 
+  it('says why a limit lowered on a type it does not constrain (maxItems on strings, maximum on an array) breaks no one', async () => {
+    const changes = await diff('limit-on-other-type');
+    expect(breakingForClients(changes)).toEqual([]);
+    expect(changes).toContainEqual(expect.objectContaining({ ruleId: 'request-constraint-narrowed', client: 'info', message: 'maxItems 20 → 10 (constrains nothing here: maxItems applies to arrays, and this schema allows only string)' }));
+    expect(changes).toContainEqual(expect.objectContaining({ ruleId: 'request-constraint-narrowed', client: 'info', message: 'upper bound maximum 10 → maximum 5 (constrains nothing here: maximum applies to numbers, and this schema allows only array)' }));
+  });
+
   it('finds no change in what is accepted when prefixItems restate items', async () => {
     const changes = await diff('prefix-items-restated');
     expect(changes.filter((c) => c.client === 'breaking' || c.server === 'breaking')).toEqual([]);
