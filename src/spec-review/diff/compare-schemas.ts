@@ -270,8 +270,9 @@ function comparePair(scope: SchemaScope, oldSchema: JsonSchema, newSchema: JsonS
     const relaxed = after === undefined || (before !== undefined && (upper ? after > before : after < before));
     // Written at its neutral value (`minItems: 0`) is a limit stated, not none. How many items
     // must match `contains` says what the array means, not how large it may be: not a capacity.
-    if (!relaxed && oldSchema[keyword] === undefined && !keyword.endsWith('Contains')) record('limit-set', `${keyword} (none) → ${show(after)}${limitSetWhy(scope)}`, ...at(keyword));
-    else record(relaxed ? 'constraint-widened' : 'constraint-narrowed', `${keyword} ${show(before)} → ${show(after)}`, ...at(keyword));
+    const inert = inapplicable(keyword, oldSchema, newSchema);
+    if (!relaxed && oldSchema[keyword] === undefined && !keyword.endsWith('Contains')) record('limit-set', `${keyword} (none) → ${show(after)}${inert || limitSetWhy(scope)}`, ...at(keyword));
+    else record(relaxed ? 'constraint-widened' : 'constraint-narrowed', `${keyword} ${show(before)} → ${show(after)}${inert}`, ...at(keyword));
   }
   compareBounds(scope, 'upper', oldSchema, newSchema, oldAt, newAt, record);
   compareBounds(scope, 'lower', oldSchema, newSchema, oldAt, newAt, record);
@@ -412,10 +413,29 @@ function compareBounds(scope: SchemaScope, side: 'upper' | 'lower', oldSchema: J
   // How far in each bound reaches, on one axis: a larger score allows fewer values.
   const inward = (b: NonNullable<typeof before>) => (side === 'upper' ? -b.value : b.value);
   const tighter = after !== undefined && (before === undefined || inward(after) > inward(before) || (after.value === before.value && after.exclusive));
-  const message = `${side === 'upper' ? 'upper bound' : 'lower bound'} ${label(before)} → ${label(after)}`;
+  const message = `${side === 'upper' ? 'upper bound' : 'lower bound'} ${label(before)} → ${label(after)}${inapplicable(inclusive, oldSchema, newSchema)}`;
   const keyword = (before ?? after)!.keyword;
   if (tighter && before === undefined) return record('limit-set', `${message}${limitSetWhy(scope)}`, `${oldAt}`, `${newAt}/${after.keyword}`);
   record(tighter ? 'constraint-narrowed' : 'constraint-widened', message, `${oldAt}/${before?.keyword ?? keyword}`, `${newAt}/${after?.keyword ?? keyword}`);
+}
+
+/** The type each limit keyword constrains (2020-12 Validation §6.2-6.5); on any other type it is ignored. */
+const LIMITED_TYPE: Record<string, string> = { maxLength: 'string', minLength: 'string', maxItems: 'array', minItems: 'array', maxContains: 'array', minContains: 'array', maxProperties: 'object', minProperties: 'object', maximum: 'number', minimum: 'number' };
+const PLURAL: Record<string, string> = { string: 'strings', array: 'arrays', object: 'objects', number: 'numbers' };
+
+/**
+ * Why a limit changes no value, where both schemas allow only types it does not constrain
+ * (`maxItems` on the `items` of a string array): said in the message, since the reasoner's
+ * "every value OLD accepts, NEW accepts" alone leaves the reader wondering.
+ */
+function inapplicable(keyword: string, oldSchema: JsonSchema, newSchema: JsonSchema): string {
+  const limited = LIMITED_TYPE[keyword];
+  const types = (schema: JsonSchema) => (schema.type === undefined ? undefined : (Array.isArray(schema.type) ? schema.type : [schema.type]).map(String));
+  const [before, after] = [types(oldSchema), types(newSchema)];
+  const constrained = (list: string[] | undefined) => list === undefined || list.some((t) => t === limited || (limited === 'number' && t === 'integer'));
+  if (!limited || constrained(before) || constrained(after)) return '';
+  const allowed = [...new Set([...before!, ...after!])].join('|');
+  return ` (constrains nothing here: ${keyword} applies to ${PLURAL[limited]}, and this schema allows only ${allowed})`;
 }
 
 /**
