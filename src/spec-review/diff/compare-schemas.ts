@@ -6,7 +6,7 @@ import { canonical, shapeKey } from './canonical-json.ts';
 import { pairBranches } from './pair-branches.ts';
 import { classifyPattern } from './pattern-change.ts';
 import { keywordAt, mergeAllOf, propertyAt } from './merge-all-of.ts';
-import { accepts, includes, type Inclusion, type Medium } from './schema-inclusion.ts';
+import { accepts, acceptsNoValue, includes, type Inclusion, type Medium } from './schema-inclusion.ts';
 import { DIFF_RULES, type Severity } from './diff-rules.ts';
 
 /** Where the compared schemas sit and who reads the data they describe. */
@@ -128,14 +128,15 @@ function recordJudged(scope: SchemaScope, ruleId: string, message: string, oldPo
   const request = scope.context === 'request';
   const medium: Medium = scope.wire ? 'text' : 'json';
   // Whom an instance OLD refuses or NEW refuses concerns: clients of a request lose what NEW refuses.
-  const verdict = (audience: 'client' | 'server'): Inclusion | undefined => {
+  // With the schema the answer is about (the side whose values must fit the other), for a "yes" to be explained.
+  const verdict = (audience: 'client' | 'server'): (Inclusion & { from?: object }) | undefined => {
     if (rule[audience] === 'info') return undefined;
     const oldToNew = (audience === 'client') === request;
     let innermost: Inclusion | undefined;
     for (let i = scope.ancestors!.length - 1; i >= 0; i--) {
       const [o, n] = scope.ancestors![i]!;
       const r = oldToNew ? includes(o, n, medium) : includes(n, o, medium);
-      if (r.verdict === 'yes') return r;
+      if (r.verdict === 'yes') return { ...r, from: oldToNew ? o : n };
       innermost ??= r;
     }
     return innermost;
@@ -149,7 +150,9 @@ function recordJudged(scope: SchemaScope, ruleId: string, message: string, oldPo
     const [from, to] = oldToNew ? ['OLD', 'NEW'] : ['NEW', 'OLD'];
     if (r.verdict === 'yes') {
       override[audience] = 'info';
-      notes.push(`not breaking for ${audience}s: every value ${from} accepts here, ${to} accepts`);
+      // True of a schema nothing passes, and worth saying: the author surely meant something else.
+      const vacuous = r.from !== undefined && acceptsNoValue(r.from, medium);
+      notes.push(vacuous ? `not breaking for ${audience}s: ${from} accepts no value here at all (the schema cannot be satisfied as written)` : `not breaking for ${audience}s: every value ${from} accepts here, ${to} accepts`);
     } else if (r.verdict === 'no' && scope.loose && rule[audience] === 'breaking') {
       override[audience] = 'warning';
       notes.push(`changed for ${audience}s: as JSON, ${from} accepts ${showWitness(scope, r.witness)} and ${to} refuses it, but the body is ${scope.loose}, which the schema describes only loosely`);
