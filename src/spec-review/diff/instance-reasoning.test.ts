@@ -88,6 +88,11 @@ describe('spec diff reasons about the instances a schema accepts', () => {
     expect(changes).toContainEqual(expect.objectContaining({ ruleId: 'request-constraint-narrowed', client: 'info', message: 'upper bound maximum 10 → maximum 5 (constrains nothing here: maximum applies to numbers, and this schema allows only array)' }));
   });
 
+  it('lists an allOf branch added that repeats another (the merged schema the same) as a change of no effect, never silently', async () => {
+    const changes = await diff('allof-branch-repeated');
+    expect(changes.map((c) => [c.ruleId, c.client, c.server, c.message])).toEqual([['other-change', 'info', 'info', 'allOf: 2 branches → 3, amounting to the same schema (no value changes)']]);
+  });
+
   it('finds no change in what is accepted when prefixItems restate items', async () => {
     const changes = await diff('prefix-items-restated');
     expect(changes.filter((c) => c.client === 'breaking' || c.server === 'breaking')).toEqual([]);
