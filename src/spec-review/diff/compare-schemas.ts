@@ -59,7 +59,17 @@ export function compareSchemas(scope: SchemaScope, oldWritten: unknown, newWritt
   // `allOf` read as the schema it amounts to: `$ref X` and `allOf: [$ref X, {...}]` are X and X plus more.
   const oldSchema = mergeAllOf(oldWritten) ?? oldWritten;
   const newSchema = mergeAllOf(newWritten) ?? newWritten;
-  if (oldSchema !== oldWritten || newSchema !== newWritten) explainIn(scope, oldAt, newAt);
+  if (oldSchema !== oldWritten || newSchema !== newWritten) {
+    explainIn(scope, oldAt, newAt);
+    // Branches that change the list but not what it amounts to (one repeating another) are still a
+    // change a reader of the file sees: listed, of no effect, rather than hidden by the merge.
+    const branches = (s: unknown) => (isObject(s) && Array.isArray(s.allOf) ? s.allOf.map((b) => shapeKey(b)).sort().join('\n') : undefined);
+    const [before, after] = [branches(oldWritten), branches(newWritten)];
+    if (before !== undefined && after !== undefined && before !== after && shapeKey(oldSchema) === shapeKey(newSchema)) {
+      const count = (s: unknown) => ((s as JsonSchema).allOf as unknown[]).length;
+      recordIn(scope, 'other-change', `allOf: ${count(oldWritten)} branches → ${count(newWritten)}, amounting to the same schema (no value changes)`, `${oldAt}/allOf`, `${newAt}/allOf`);
+    }
+  }
   if (!isObject(oldSchema) || !isObject(newSchema)) return compareBooleanSchemas(scope, oldSchema, newSchema, oldAt, newAt);
   if (scope.trace) scope.trace.entries.push({ call: 'pair', oldSchema, newSchema, oldRel: relativeTo(scope.trace, 'oldAt', oldAt), newRel: relativeTo(scope.trace, 'newAt', newAt) });
   const compared = scope.seen.get(oldSchema) ?? new WeakSet<object>();
