@@ -18,8 +18,9 @@ export interface Tolerated extends AuthoredPlace {
  * diff itself; `spec lint` does it.
  *
  * One fault is read through instead: a field written empty (`content:` with nothing after it, null
- * in YAML), which is read as not written, as kin-openapi (oasdiff's reader) and most YAML-fed tools
- * read it. Each such place is returned, to be reported beside the diff: never silently.
+ * in YAML), read as its empty value, as kin-openapi (oasdiff's reader) reads it: a real tool's
+ * tolerance, not the specification's. Each such place is returned, to be reported beside the diff:
+ * never silently.
  */
 export function assertComparable(source: SpecSource, document: JsonSchema): Tolerated[] {
   const tolerated: Tolerated[] = [];
