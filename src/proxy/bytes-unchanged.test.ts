@@ -44,6 +44,7 @@ describe('flag-admin proxy hands on what the backend said', () => {
         expect(proxied.status, label).toBe(direct.status);
         expect(proxied.headers, label).toEqual(direct.headers);
         expect(proxied.body.equals(direct.body), label).toBe(true);
+        expect(proxied.trailers, label).toEqual(direct.trailers);
         expect(proxied.informational.map((x) => x.status), label).toEqual(direct.informational.map((x) => x.status).filter((s) => s !== 100));
       }
       if (encodes) expect(got[0]!.proxied.headers).toContain(`content-encoding: ${encodes}`);
