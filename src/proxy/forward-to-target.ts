@@ -125,6 +125,7 @@ export function createForwarder(options: ForwarderOptions): { forward: (req: Inc
 
     let upstream: ClientRequest;
     let timer: NodeJS.Timeout;
+    let completeAnswer: IncomingMessage | undefined;
     const fail = (reason: string, status: 502 | 504) => {
       if (done) return;
       exchange.transportError = reason;
@@ -168,6 +169,8 @@ export function createForwarder(options: ForwarderOptions): { forward: (req: Inc
     upstream.on('error', (error: NodeJS.ErrnoException) => {
       // After the answer went out whole (or the client left) nothing is left to fail: the client's connection stays.
       if (exchange.clientGone || done) return;
+      // Bytes after a complete answer (a backend that writes past its Content-Length): the answer stands, the connection to the backend goes.
+      if (completeAnswer?.complete) return;
       if (!res.headersSent) return fail(describeUpstreamError(error), 502);
       exchange.transportError = describeUpstreamError(error);
       clearTimeout(timer);
@@ -175,6 +178,7 @@ export function createForwarder(options: ForwarderOptions): { forward: (req: Inc
       finish();
     });
     upstream.on('response', (answer: IncomingMessage) => {
+      completeAnswer = answer;
       const status = answer.statusCode ?? 502;
       exchange.status = status;
       timer.refresh();
