@@ -12,6 +12,7 @@ import { listenFailure } from './listen-failure.ts';
 import { SERVER_FLAGS, SERVER_FLAGS_USAGE, serverArgs, type ServerArgs } from './mock-args.ts';
 import { parseFlags } from './parse-flags.ts';
 import { untilStopped } from './stop-with-parent.ts';
+import { capYoungGeneration } from './young-generation-cap.ts';
 
 export const PROXY_USAGE = `Usage: flag-admin proxy --target URL [-p 4010] [--record FILE] [options]
 
@@ -133,6 +134,8 @@ export async function proxyCommand(argv: string[], io: CommandIo): Promise<numbe
   }
 
   const stopped = untilStopped(io.env);
+  // A proxy runs for hours under whatever load its clients make: its RSS must not follow V8's young generation to its default cap.
+  const uncap = capYoungGeneration(undefined, { nodeOptions: io.env.NODE_OPTIONS });
   io.stdout(
     [
       `flag-admin proxy listening on ${proxy.url}, forwarding to ${hideUrlCredentials(options.target)}`,
@@ -142,6 +145,7 @@ export async function proxyCommand(argv: string[], io: CommandIo): Promise<numbe
     ].join('\n') + '\n',
   );
   await stopped;
+  uncap();
   // The reports are written even when the recording cannot be (a disk full): nothing asked for is lost to another's failure.
   let recordingFailed: unknown;
   try {
