@@ -121,7 +121,9 @@ function addModelVerdicts(rules: readonly Rule[], judged: Judgement[][], exchang
       reported.add(defect);
       if (seen || (covered(exchange, rules[index]!.severity) && !COMPARING_KINDS.has(verdict.rule))) continue;
       reported.add(`${index} ${group(exchange)}`);
-      judged[index]!.push(
+      // A new array, not a push: the judgements may be the very array a rule's judge returned (judge() above copies none).
+      judged[index] = [
+        ...judged[index]!,
         failed({
           exchange,
           // A given token answered 404 is ambiguous evidence (token-history.ts): name both readings.
@@ -133,7 +135,7 @@ function addModelVerdicts(rules: readonly Rule[], judged: Judgement[][], exchang
           ...(verdict.contradicts !== undefined ? { contradicts: verdict.contradicts } : {}),
           ...(verdict.rule === 'resource-exists' && exchange.token ? { alsoPossible: goneBeforeRun(exchange.token) } : {}),
         }),
-      );
+      ];
     }
   }
 }
