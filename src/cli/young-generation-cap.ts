@@ -1,5 +1,3 @@
-import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
-
 /** The young generation the proxy keeps to by default: what `--max-semi-space-size=8` gives (two 8 MB semi-spaces). */
 export const YOUNG_GENERATION_CAP_MB = 16;
 
@@ -24,6 +22,8 @@ const CHECK_EVERY_MS = 500;
 export function capYoungGeneration(capMb = YOUNG_GENERATION_CAP_MB, options: { execArgv?: readonly string[]; nodeOptions?: string } = {}): () => void {
   const given = [...(options.execArgv ?? process.execArgv), ...(options.nodeOptions ?? process.env.NODE_OPTIONS ?? '').split(/\s+/)];
   if (given.some((flag) => /^--(?:max|min)[-_]semi[-_]space[-_]size|^--semi[-_]space[-_]growth[-_]factor/.test(flag))) return () => {};
+  // The CommonJS exports, as the kit takes node:http (bench/RESULTS.md, start-up): an ESM import builds the module's facade first.
+  const { getHeapSpaceStatistics, setFlagsFromString } = process.getBuiltinModule('node:v8');
   let capped = false;
   const check = () => {
     const young = getHeapSpaceStatistics().find((space) => space.space_name === 'new_space');
