@@ -1,8 +1,8 @@
 // What flag-admin proxy costs in front of a backend (issues 15, 19): the latency it adds per
 // request (median and p99), its CPU per request next to the target's own, and its memory over
 // many requests with small and large bodies, measured in one run.
-// The target is the mock (node bin/flag-admin.js mock); the proxy runs as a user runs it (node
-// bin/flag-admin.js proxy --target ...), both spawned, both on loopback.
+// The target is the mock (node bin/flag-admin.js mock, quiet); the proxy runs as a user runs it
+// (node bin/flag-admin.js proxy --target ..., its access log on), both spawned, both on loopback.
 // The floor: a bare node:http forwarding proxy (bench/bare-proxy.js: two node:http hops, nothing
 // else) in front of the same target, measured beside it, so the proxy's cost reads against both.
 //  - latency: one client sends the same requests direct, through the bare proxy and through the
@@ -10,11 +10,11 @@
 //    kept-alive connection each;
 //  - CPU: autocannon (in a process of its own) loads each route for a fixed time, direct, through
 //    the bare proxy and through the proxy, while /proc gives each server's CPU time; and the target
-//    alone once more at the rate the proxied load reached (an event loop's CPU per request depends
-//    on its rate: at a lower rate each wake-up serves fewer requests);
-//  - memory: the proxy's RSS idle (warmed, at rest), then sampled over 150,000 requests, half
-//    small answers and half the 200-environment list, as users start it and with V8's young
-//    generation capped.
+//    alone once more at the rate the proxied load reached (whether an event loop's CPU per request
+//    falls at a lower rate); three rounds, medians;
+//  - memory: RSS idle (warmed, at rest), then sampled over 150,000 requests, a third each of
+//    repeated small reads, 401s judged afresh and the 200-environment list: the proxy as users
+//    start it, with V8's young generation capped by NODE_OPTIONS, and the bare proxy.
 // The target serves the default state plus one project with 200 environments (the large answer).
 // Usage: node bench/proxy.ts [--quick]
 import { fork } from 'node:child_process';
@@ -53,9 +53,12 @@ const LARGE = ROUTES[3]!;
 
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
-/** A server of the kit on a port of its own choosing (port 0: spawnServer finds it). */
-function start(args: string[]): Promise<SpawnedServer> {
-  return spawnServer(process.execPath, [BIN, ...args, '--port', '0', '--quiet'], { probe: { method: 'GET', path: ROUTES[0]!.path, headers: { authorization: KEY } } });
+/**
+ * A server of the kit on a port of its own choosing (port 0: spawnServer finds it). The proxy as
+ * users run it, its access log on (a line per request, to a pipe the bench drains); the target quiet.
+ */
+function start(args: string[], quiet = true): Promise<SpawnedServer> {
+  return spawnServer(process.execPath, [BIN, ...args, '--port', '0', ...(quiet ? ['--quiet'] : [])], { probe: { method: 'GET', path: ROUTES[0]!.path, headers: { authorization: KEY } } });
 }
 
 /** Per-request wall times of one client, direct, through the bare proxy and through the proxy, in turn. */
@@ -93,7 +96,7 @@ function load(url: string, route: (typeof ROUTES)[number], amount?: number, rate
 }
 
 const target = await start(['mock', '--fixtures', large.file]);
-const proxy = await start(['proxy', '--target', target.url]);
+const proxy = await start(['proxy', '--target', target.url], false);
 const bare = await spawnServer(process.execPath, [BARE_PROXY, target.url, '0'], { probe: { method: 'GET', path: ROUTES[0]!.path, headers: { authorization: KEY } } });
 try {
   const lines: string[] = [];
@@ -152,8 +155,8 @@ try {
   print('|---|---:|---:|---:|---:|---:|');
   const probe = { method: 'GET', path: ROUTES[0]!.path, headers: { authorization: KEY } };
   for (const [label, argv, env] of [
-    ['flag-admin proxy, node (defaults)', [BIN, 'proxy', '--target', target.url, '--port', '0', '--quiet'], {}],
-    ['flag-admin proxy, NODE_OPTIONS=--max-semi-space-size=8', [BIN, 'proxy', '--target', target.url, '--port', '0', '--quiet'], { NODE_OPTIONS: '--max-semi-space-size=8' }],
+    ['flag-admin proxy, node (defaults)', [BIN, 'proxy', '--target', target.url, '--port', '0'], {}],
+    ['flag-admin proxy, NODE_OPTIONS=--max-semi-space-size=8', [BIN, 'proxy', '--target', target.url, '--port', '0'], { NODE_OPTIONS: '--max-semi-space-size=8' }],
     ['bare node:http proxy (the floor), node (defaults)', [BARE_PROXY, target.url, '0'], {}],
   ] as const) {
     const fresh = await spawnServer(process.execPath, [...argv], { probe, env });
