@@ -16,6 +16,8 @@ export interface LoadRequest {
   /** Seconds; ignored when `amount` is set. */
   duration?: number;
   amount?: number;
+  /** Requests per second over all connections at most (autocannon's overallRate): a load at a given rate instead of flat out. */
+  overallRate?: number;
 }
 
 export interface LoadResult {
@@ -42,6 +44,7 @@ function load(job: LoadRequest): Promise<LoadResult> {
         connections: job.connections,
         // autocannon rejects a duration or amount key holding undefined.
         ...(job.amount !== undefined ? { amount: job.amount } : { duration: job.duration ?? 1 }),
+        ...(job.overallRate !== undefined ? { overallRate: job.overallRate } : {}),
         requests: [
           {
             method: job.method as 'GET',

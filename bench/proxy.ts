@@ -1,15 +1,20 @@
 // What flag-admin proxy costs in front of a backend (issues 15, 19): the latency it adds per
 // request (median and p99), its CPU per request next to the target's own, and its memory over
 // many requests with small and large bodies, measured in one run.
-// The target is the mock (node bin/flag-admin.js mock); the proxy runs as a user runs it (node
-// bin/flag-admin.js proxy --target ...), both spawned, both on loopback.
-//  - latency: one client sends the same requests direct and through the proxy, interleaved
-//    request by request (so drift in machine load hits both alike), on one kept-alive connection;
-//  - CPU: autocannon (in a process of its own) loads each route for a fixed time, direct and
-//    through the proxy, while /proc gives each server's CPU time;
-//  - memory: the proxy's RSS idle (warmed, at rest), then sampled over 150,000 requests, half
-//    small answers and half the 200-environment list, as users start it and with V8's young
-//    generation capped.
+// The target is the mock (node bin/flag-admin.js mock, quiet); the proxy runs as a user runs it
+// (node bin/flag-admin.js proxy --target ..., its access log on), both spawned, both on loopback.
+// The floor: a bare node:http forwarding proxy (bench/bare-proxy.js: two node:http hops, nothing
+// else) in front of the same target, measured beside it, so the proxy's cost reads against both.
+//  - latency: one client sends the same requests direct, through the bare proxy and through the
+//    proxy, interleaved request by request (so drift in machine load hits all alike), on one
+//    kept-alive connection each;
+//  - CPU: autocannon (in a process of its own) loads each route for a fixed time, direct, through
+//    the bare proxy and through the proxy, while /proc gives each server's CPU time; and the target
+//    alone once more at the rate the proxied load reached (whether an event loop's CPU per request
+//    falls at a lower rate); three rounds, medians;
+//  - memory: RSS idle (warmed, at rest), then sampled over 150,000 requests, a third each of
+//    repeated small reads, 401s judged afresh and the 200-environment list: the proxy as users
+//    start it, with V8's young generation capped by NODE_OPTIONS, and the bare proxy.
 // The target serves the default state plus one project with 200 environments (the large answer).
 // Usage: node bench/proxy.ts [--quick]
 import { fork } from 'node:child_process';
@@ -26,13 +31,14 @@ import { machineLines } from './machine.ts';
 import { cpuMs, rssMb } from './proc-stats.ts';
 import { writeScaleFixture } from './scale-fixtures.ts';
 import { spawnServer, type SpawnedServer } from './spawn-server.ts';
-import { percentile } from './stats.ts';
+import { median, percentile } from './stats.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, 'bin', 'flag-admin.js');
+const BARE_PROXY = join(ROOT, 'bench', 'bare-proxy.js');
 const KEY = 'mock-admin-key';
 const { values: flags } = parseArgs({ options: { quick: { type: 'boolean', default: false } } });
-const CONFIG = flags.quick ? { pairs: 500, seconds: 1, connections: 10, judged: 2_000, rssRequests: 20_000 } : { pairs: 3000, seconds: 3, connections: 10, judged: 10_000, rssRequests: 150_000 };
+const CONFIG = flags.quick ? { pairs: 500, seconds: 1, rounds: 1, connections: 10, judged: 2_000, rssRequests: 20_000 } : { pairs: 3000, seconds: 2, rounds: 3, connections: 10, judged: 10_000, rssRequests: 150_000 };
 const large = writeScaleFixture(mkdtempSync(join(tmpdir(), 'flag-admin-bench-proxy-')), 'environments', 200);
 
 /** Requests of each kind a frontend sends; deletes are left out, they would run out of tokens. */
@@ -47,45 +53,51 @@ const LARGE = ROUTES[3]!;
 
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
-/** A server of the kit on a port of its own choosing (port 0: spawnServer finds it). */
-function start(args: string[]): Promise<SpawnedServer> {
-  return spawnServer(process.execPath, [BIN, ...args, '--port', '0', '--quiet'], { probe: { method: 'GET', path: ROUTES[0]!.path, headers: { authorization: KEY } } });
+/**
+ * A server of the kit on a port of its own choosing (port 0: spawnServer finds it). The proxy as
+ * users run it, its access log on (a line per request, to a pipe the bench drains); the target quiet.
+ */
+function start(args: string[], quiet = true): Promise<SpawnedServer> {
+  return spawnServer(process.execPath, [BIN, ...args, '--port', '0', ...(quiet ? ['--quiet'] : [])], { probe: { method: 'GET', path: ROUTES[0]!.path, headers: { authorization: KEY } } });
 }
 
-/** Per-request wall times of one client, direct and proxied alternately. */
-async function latencies(direct: string, proxied: string, route: (typeof ROUTES)[number]): Promise<{ direct: number[]; proxied: number[] }> {
-  const pools = { direct: new Pool(direct, { connections: 1 }), proxied: new Pool(proxied, { connections: 1 }) };
-  const times = { direct: [] as number[], proxied: [] as number[] };
-  const once = async (which: 'direct' | 'proxied') => {
+/** Per-request wall times of one client, direct, through the bare proxy and through the proxy, in turn. */
+async function latencies(urls: Record<Path, string>, route: (typeof ROUTES)[number]): Promise<Record<Path, number[]>> {
+  const pools = Object.fromEntries(PATHS.map((which) => [which, new Pool(urls[which], { connections: 1 })])) as Record<Path, Pool>;
+  const times = Object.fromEntries(PATHS.map((which) => [which, [] as number[]])) as Record<Path, number[]>;
+  const once = async (which: Path) => {
     const started = performance.now();
     const response = await pools[which].request({ method: 'GET', path: route.path, headers: route.headers });
     await response.body.dump();
     return performance.now() - started;
   };
-  // A warm-up of both paths (JIT, connections, the proxy's judge) before anything is kept.
-  for (let i = 0; i < 200; i++) await once(i % 2 ? 'direct' : 'proxied');
+  // A warm-up of every path (JIT, connections, the proxy's judge) before anything is kept.
+  for (let i = 0; i < 300; i++) await once(PATHS[i % PATHS.length]!);
   for (let i = 0; i < CONFIG.pairs; i++) {
-    // The order within a pair alternates too, so neither path always runs second.
-    const first = i % 2 ? 'direct' : 'proxied';
-    const second = first === 'direct' ? 'proxied' : 'direct';
-    times[first].push(await once(first));
-    times[second].push(await once(second));
+    // The order within a round rotates too, so no path always runs first or last.
+    for (let j = 0; j < PATHS.length; j++) {
+      const which = PATHS[(i + j) % PATHS.length]!;
+      times[which].push(await once(which));
+    }
   }
-  await Promise.all([pools.direct.close(), pools.proxied.close()]);
+  await Promise.all(PATHS.map((which) => pools[which].close()));
   return times;
 }
+const PATHS = ['direct', 'bare', 'proxied'] as const;
+type Path = (typeof PATHS)[number];
 
 const worker = fork(fileURLToPath(new URL('./load-worker.ts', import.meta.url)), { stdio: 'inherit' });
-/** A load of CONFIG.seconds, or of `amount` requests. */
-function load(url: string, route: (typeof ROUTES)[number], amount?: number): Promise<LoadResult> {
+/** A load of CONFIG.seconds (at most `rate` requests a second), or of `amount` requests. */
+function load(url: string, route: (typeof ROUTES)[number], amount?: number, rate?: number): Promise<LoadResult> {
   return new Promise<LoadResult>((resolve, reject) => {
     worker.once('message', (message: { result?: LoadResult; error?: string }) => (message.result ? resolve(message.result) : reject(new Error(message.error))));
-    worker.send({ url, method: 'GET', path: route.path, headers: route.headers, connections: CONFIG.connections, ...(amount ? { amount } : { duration: CONFIG.seconds }) } satisfies LoadRequest);
+    worker.send({ url, method: 'GET', path: route.path, headers: route.headers, connections: CONFIG.connections, ...(amount ? { amount } : { duration: CONFIG.seconds }), ...(rate ? { overallRate: rate } : {}) } satisfies LoadRequest);
   });
 }
 
 const target = await start(['mock', '--fixtures', large.file]);
-const proxy = await start(['proxy', '--target', target.url]);
+const proxy = await start(['proxy', '--target', target.url], false);
+const bare = await spawnServer(process.execPath, [BARE_PROXY, target.url, '0'], { probe: { method: 'GET', path: ROUTES[0]!.path, headers: { authorization: KEY } } });
 try {
   const lines: string[] = [];
   const print = (line = '') => {
@@ -96,59 +108,72 @@ try {
   print();
   for (const line of await machineLines()) print(line);
   print();
-  print(`Latency: ${fmt(CONFIG.pairs)} request pairs per route, direct and through the proxy interleaved, one kept-alive connection each.`);
+  print(`Latency: ${fmt(CONFIG.pairs)} request rounds per route, direct, through the bare node:http proxy (the floor) and through the proxy, interleaved, one kept-alive connection each.`);
   print();
-  print('| route | direct median ms | proxied median ms | added median ms | direct p99 ms | proxied p99 ms | added p99 ms |');
+  print('| route | direct median ms | bare proxy: added median ms | proxy: added median ms | direct p99 ms | bare proxy: added p99 ms | proxy: added p99 ms |');
   print('|---|---:|---:|---:|---:|---:|---:|');
   for (const route of ROUTES) {
-    const t = await latencies(target.url, proxy.url, route);
-    const [dm, pm, d99, p99] = [percentile(t.direct, 50), percentile(t.proxied, 50), percentile(t.direct, 99), percentile(t.proxied, 99)];
-    print(`| ${route.label} | ${fmt(dm, 3)} | ${fmt(pm, 3)} | **${fmt(pm - dm, 3)}** | ${fmt(d99, 3)} | ${fmt(p99, 3)} | **${fmt(p99 - d99, 3)}** |`);
+    const t = await latencies({ direct: target.url, bare: bare.url, proxied: proxy.url }, route);
+    const [dm, bm, pm] = [percentile(t.direct, 50), percentile(t.bare, 50), percentile(t.proxied, 50)];
+    const [d99, b99, p99] = [percentile(t.direct, 99), percentile(t.bare, 99), percentile(t.proxied, 99)];
+    print(`| ${route.label} | ${fmt(dm, 3)} | ${fmt(bm - dm, 3)} | **${fmt(pm - dm, 3)}** | ${fmt(d99, 3)} | ${fmt(b99 - d99, 3)} | **${fmt(p99 - d99, 3)}** |`);
   }
   print();
-  print(`CPU: autocannon, ${CONFIG.connections} connections, ${CONFIG.seconds} s per load; CPU time of each process from /proc over the load.`);
+  print(`CPU: autocannon, ${CONFIG.connections} connections, ${CONFIG.seconds} s per load; CPU time of each process from /proc over the load. Per route, ${CONFIG.rounds} round(s) of: the target alone flat out, through the bare node:http proxy (the floor: two node:http hops), through the proxy, and the target alone again at the rate the proxied load reached; medians over the rounds (ratios taken within a round).`);
   print();
-  print('| route | target alone: req/s | target alone: CPU µs/req | through proxy: req/s | proxy CPU µs/req | target CPU µs/req (proxied) | proxy CPU / target CPU |');
-  print('|---|---:|---:|---:|---:|---:|---:|');
+  print('| route | target alone: req/s | target alone: CPU µs/req | bare proxy: req/s | bare proxy CPU µs/req | proxy: req/s | proxy CPU µs/req | target alone at the proxy\'s rate: CPU µs/req | bare / target | **proxy / target** | proxy / target at its rate | proxy / bare |');
+  print('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const route of ROUTES) {
-    let before = cpuMs(target.pid);
-    const alone = await load(target.url, route);
-    const aloneCpu = ((cpuMs(target.pid) - before) * 1000) / alone.requests;
-    before = cpuMs(target.pid);
-    const proxyBefore = cpuMs(proxy.pid);
-    const through = await load(proxy.url, route);
-    const proxyCpu = ((cpuMs(proxy.pid) - proxyBefore) * 1000) / through.requests;
-    const targetCpu = ((cpuMs(target.pid) - before) * 1000) / through.requests;
-    print(`| ${route.label} | ${fmt(alone.requests / alone.seconds)} | ${fmt(aloneCpu, 1)} | ${fmt(through.requests / through.seconds)} | ${fmt(proxyCpu, 1)} | ${fmt(targetCpu, 1)} | **${fmt(proxyCpu / aloneCpu, 2)}×** |`);
+    const cpuOf = async (pid: number, url: string, rate?: number) => {
+      const before = cpuMs(pid);
+      const result = await load(url, route, undefined, rate);
+      return { rate: result.requests / result.seconds, us: ((cpuMs(pid) - before) * 1000) / result.requests };
+    };
+    const rounds: number[][] = [];
+    for (let round = 0; round < CONFIG.rounds; round++) {
+      const alone = await cpuOf(target.pid, target.url);
+      const floor = await cpuOf(bare.pid, bare.url);
+      const through = await cpuOf(proxy.pid, proxy.url);
+      const paced = await cpuOf(target.pid, target.url, Math.round(through.rate));
+      rounds.push([alone.rate, alone.us, floor.rate, floor.us, through.rate, through.us, paced.us, floor.us / alone.us, through.us / alone.us, through.us / paced.us, through.us / floor.us]);
+    }
+    const [aloneRate, aloneUs, floorRate, floorUs, throughRate, throughUs, pacedUs, bareRatio, proxyRatio, pacedRatio, overFloor] = rounds[0]!.map((_, i) => median(rounds.map((r) => r[i]!)));
+    print(`| ${route.label} | ${fmt(aloneRate!)} | ${fmt(aloneUs!, 1)} | ${fmt(floorRate!)} | ${fmt(floorUs!, 1)} | ${fmt(throughRate!)} | ${fmt(throughUs!, 1)} | ${fmt(pacedUs!, 1)} | ${fmt(bareRatio!, 2)}× | **${fmt(proxyRatio!, 2)}×** | ${fmt(pacedRatio!, 2)}× | ${fmt(overFloor!, 2)}× |`);
   }
   print();
   // Memory last but one, on proxies of their own: idle is one started and warmed (every route served
-  // 200 times: validators compiled, code optimised), at rest; then the load. Twice: as users start it,
-  // and with V8's young generation capped (NODE_OPTIONS=--max-semi-space-size=8), because under a
-  // sustained load V8 grows it to its default cap (64 MB semi-spaces) whatever the heap holds.
-  const half = CONFIG.rssRequests / 2;
-  print(`Memory: a proxy of its own, RSS idle (warmed: each route served 200 times, then at rest), then ${fmt(CONFIG.rssRequests)} requests: ${fmt(half)} small answers, then ${fmt(half)} 200-environment lists; peak sampled every 250 ms.`);
+  // 200 times: validators compiled, code optimised), at rest; then the load, a third each of repeated
+  // small reads, answers judged afresh every time (401s, each with an error id of its own) and the
+  // large list. As users start it; with V8's young generation capped (NODE_OPTIONS=--max-semi-space-size=8,
+  // which under a sustained load V8 otherwise grows to its default cap when many objects survive a
+  // young collection); and the bare node:http proxy under the same load, the floor.
+  const third = Math.round(CONFIG.rssRequests / 3);
+  const MEMORY_LOAD = [ROUTES[0]!, ROUTES[2]!, LARGE];
+  print(`Memory: a proxy of its own, RSS idle (warmed: each route served 200 times, then at rest), then ${fmt(third * 3)} requests: ${fmt(third)} each of ${MEMORY_LOAD.map((r) => r.label).join(', ')}, in that order; peak sampled every 250 ms.`);
   print();
-  print('| proxy started with | RSS idle MB | peak MB | after MB | peak / idle | requests (non-2xx) |');
+  print('| proxy started with | RSS idle MB | peak MB | after MB | peak / idle | requests (other than 2xx and the 401s asked for) |');
   print('|---|---:|---:|---:|---:|---:|');
-  for (const [label, env] of [
-    ['node (defaults)', {}],
-    ['NODE_OPTIONS=--max-semi-space-size=8', { NODE_OPTIONS: '--max-semi-space-size=8' }],
+  const probe = { method: 'GET', path: ROUTES[0]!.path, headers: { authorization: KEY } };
+  for (const [label, argv, env] of [
+    ['flag-admin proxy, node (defaults)', [BIN, 'proxy', '--target', target.url, '--port', '0'], {}],
+    ['flag-admin proxy, NODE_OPTIONS=--max-semi-space-size=8', [BIN, 'proxy', '--target', target.url, '--port', '0'], { NODE_OPTIONS: '--max-semi-space-size=8' }],
+    ['bare node:http proxy (the floor), node (defaults)', [BARE_PROXY, target.url, '0'], {}],
   ] as const) {
-    const fresh = await spawnServer(process.execPath, [BIN, 'proxy', '--target', target.url, '--port', '0', '--quiet'], { probe: { method: 'GET', path: ROUTES[0]!.path, headers: { authorization: KEY } }, env });
+    const fresh = await spawnServer(process.execPath, [...argv], { probe, env });
     try {
       for (const route of ROUTES) await load(fresh.url, route, 200);
       await new Promise((resolve) => setTimeout(resolve, 2000));
       const idle = rssMb(fresh.pid);
       let peak = idle;
       const timer = setInterval(() => (peak = Math.max(peak, rssMb(fresh.pid))), 250);
-      const small = await load(fresh.url, ROUTES[0]!, half);
-      const big = await load(fresh.url, LARGE, half);
+      const results = [];
+      for (const route of MEMORY_LOAD) results.push(await load(fresh.url, route, third));
       clearInterval(timer);
       const after = rssMb(fresh.pid);
       peak = Math.max(peak, after);
-      const failed = [small, big].flatMap((r) => Object.entries(r.statuses)).filter(([s]) => !s.startsWith('2')).reduce((n, [, c]) => n + c, 0);
-      print(`| ${label} | ${fmt(idle, 1)} | ${fmt(peak, 1)} | ${fmt(after, 1)} | **${fmt(peak / idle, 2)}×** | ${fmt(small.requests + big.requests)} (${fmt(failed)}) |`);
+      // The 401s are asked for: what counts as failed is any other status outside 2xx.
+      const failed = results.flatMap((r) => Object.entries(r.statuses)).filter(([s]) => !s.startsWith('2') && s !== '401').reduce((n, [, c]) => n + c, 0);
+      print(`| ${label} | ${fmt(idle, 1)} | ${fmt(peak, 1)} | ${fmt(after, 1)} | **${fmt(peak / idle, 2)}×** | ${fmt(results.reduce((n, r) => n + r.requests, 0))} (${fmt(failed)}) |`);
     } finally {
       await fresh.stop();
     }
@@ -179,6 +204,7 @@ try {
   }
 } finally {
   worker.kill();
+  await bare.stop();
   await proxy.stop();
   await target.stop();
 }

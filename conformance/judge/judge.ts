@@ -40,10 +40,10 @@ export function judge(rules: readonly Rule[], exchanges: readonly Exchange[], sk
     if (switchedOff.has(rule.id)) return operationIds.map((operationId) => ({ operationId, verdict: 'not checked', reason: 'switched off (--skip-check)' }));
     const steps = rule.steps;
     const mine = steps ? exchanges.filter((e) => steps.includes(e.step)) : exchanges;
-    return [
-      ...rule.judge(mine, context),
-      ...skipped.filter((s) => steps?.includes(s.step)).map((s): Judgement => ({ operationId: s.operationId, verdict: 'not checked', reason: s.reason })),
-    ];
+    const own = rule.judge(mine, context);
+    // The proxy judges one exchange at a time, with nothing skipped: no copy of the rule's judgements per exchange.
+    if (skipped.length === 0) return own;
+    return [...own, ...skipped.filter((s) => steps?.includes(s.step)).map((s): Judgement => ({ operationId: s.operationId, verdict: 'not checked', reason: s.reason }))];
   });
   if (notRun === undefined && context.verdicts) addModelVerdicts(rules, ruled, exchanges, context.verdicts, switchedOff);
   const judged = withoutBaseDefects(ruled, exchanges, context.verdicts);
@@ -55,7 +55,8 @@ export function judge(rules: readonly Rule[], exchanges: readonly Exchange[], sk
       found.push({ rule, draft: judgement.finding, index });
       if (rule.level === 'response') nonConformant.add(judgement.finding.exchange.seq);
     }
-    return { checkId: rule.id, severity: rule.severity, title: rule.title, operations: operationIds.flatMap((operationId) => outcomeOf(operationId, judgements)) };
+    // outcomeOf gives no cell to an operation without judgements: a rule that judged nothing needs no walk of the operations.
+    return { checkId: rule.id, severity: rule.severity, title: rule.title, operations: judgements.length === 0 ? [] : operationIds.flatMap((operationId) => outcomeOf(operationId, judgements)) };
   });
 
   const severityRank = (c: Rule) => (c.severity === 'error' ? 0 : 1);
@@ -120,7 +121,9 @@ function addModelVerdicts(rules: readonly Rule[], judged: Judgement[][], exchang
       reported.add(defect);
       if (seen || (covered(exchange, rules[index]!.severity) && !COMPARING_KINDS.has(verdict.rule))) continue;
       reported.add(`${index} ${group(exchange)}`);
-      judged[index]!.push(
+      // A new array, not a push: the judgements may be the very array a rule's judge returned (judge() above copies none).
+      judged[index] = [
+        ...judged[index]!,
         failed({
           exchange,
           // A given token answered 404 is ambiguous evidence (token-history.ts): name both readings.
@@ -132,7 +135,7 @@ function addModelVerdicts(rules: readonly Rule[], judged: Judgement[][], exchang
           ...(verdict.contradicts !== undefined ? { contradicts: verdict.contradicts } : {}),
           ...(verdict.rule === 'resource-exists' && exchange.token ? { alsoPossible: goneBeforeRun(exchange.token, { all: exchanges, exchange }) } : {}),
         }),
-      );
+      ];
     }
   }
 }

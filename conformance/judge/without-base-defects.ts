@@ -33,6 +33,8 @@ function isTwin(derived: Exchange, base: Exchange): boolean {
  * does not get stays.
  */
 export function withoutBaseDefects(judged: Judgement[][], exchanges: readonly Exchange[], verdicts?: ReadonlyMap<number, readonly Verdict[]>): Judgement[][] {
+  // Only findings on derived requests are ever dropped: with none among the exchanges (the proxy's, one at a time), nothing is.
+  if (!exchanges.some(isDerived)) return judged;
   const failing = new Set<number>();
   for (const judgements of judged) for (const j of judgements) if (j.verdict === 'failed' && !DERIVED_STEPS.has(j.finding.exchange.step)) failing.add(j.finding.exchange.seq);
   // A base the model found wrong is failing too where its finding was filed on another request of the same defect (one defect, one

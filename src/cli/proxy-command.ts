@@ -7,11 +7,13 @@ import { DEFAULT_TARGET_TIMEOUT_MS } from '../proxy/forward-to-target.ts';
 import { RecordingError } from '../proxy/recording-file.ts';
 import { startProxy, type ProxyLogLine, type RunningProxy } from '../proxy/start-proxy.ts';
 import { formatAccessLog } from './access-log.ts';
+import { batchedLines } from './batched-lines.ts';
 import { UsageError, usageFailure, type CommandIo } from './io.ts';
 import { listenFailure } from './listen-failure.ts';
 import { SERVER_FLAGS, SERVER_FLAGS_USAGE, serverArgs, type ServerArgs } from './mock-args.ts';
 import { parseFlags } from './parse-flags.ts';
 import { untilStopped } from './stop-with-parent.ts';
+import { capYoungGeneration } from './young-generation-cap.ts';
 
 export const PROXY_USAGE = `Usage: flag-admin proxy --target URL [-p 4010] [--record FILE] [options]
 
@@ -107,6 +109,7 @@ export async function proxyCommand(argv: string[], io: CommandIo): Promise<numbe
     if (!(error instanceof UsageError)) throw error;
     return usageFailure('proxy', error.message, io);
   }
+  const log = batchedLines(io.stdout);
   let proxy: RunningProxy;
   try {
     proxy = await startProxy({
@@ -122,7 +125,7 @@ export async function proxyCommand(argv: string[], io: CommandIo): Promise<numbe
       record: options.record,
       maxRecordingBytes: options.recordMaxBytes,
       ...options.limits,
-      onExchange: options.quiet ? undefined : (line) => io.stdout(proxyLogLine(line, options.logFormat)),
+      onExchange: options.quiet ? undefined : (line) => log.write(proxyLogLine(line, options.logFormat)),
       onError: (error) => io.stderr(`flag-admin proxy: internal error: ${error instanceof Error ? error.message : String(error)}\n`),
     });
   } catch (error) {
@@ -133,6 +136,8 @@ export async function proxyCommand(argv: string[], io: CommandIo): Promise<numbe
   }
 
   const stopped = untilStopped(io.env);
+  // A proxy runs for hours under whatever load its clients make: its RSS must not follow V8's young generation to its default cap.
+  const uncap = capYoungGeneration(undefined, { nodeOptions: io.env.NODE_OPTIONS });
   io.stdout(
     [
       `flag-admin proxy listening on ${proxy.url}, forwarding to ${hideUrlCredentials(options.target)}`,
@@ -142,6 +147,7 @@ export async function proxyCommand(argv: string[], io: CommandIo): Promise<numbe
     ].join('\n') + '\n',
   );
   await stopped;
+  uncap();
   // The reports are written even when the recording cannot be (a disk full): nothing asked for is lost to another's failure.
   let recordingFailed: unknown;
   try {
@@ -149,6 +155,8 @@ export async function proxyCommand(argv: string[], io: CommandIo): Promise<numbe
   } catch (error) {
     recordingFailed = error;
   }
+  // Every exchange's line, before anything said after the stop.
+  log.close();
   const report = proxy.report();
   for (const [file, text] of [
     [options.json, () => renderJson(report)],

@@ -175,7 +175,6 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
     // spec says of it is in the findings); of an answer not judged, a body up to JOURNAL_BODY_BYTES for the self-check.
     const status = response?.status ?? exchange.refused?.status ?? exchange.status ?? 502;
     const headers = response?.headers ?? exchange.refused?.headers ?? {};
-    const unjudgedBody = exchange.refused?.body ?? (response && response.body.length <= JOURNAL_BODY_BYTES ? response.body : '');
     const matchesSpec = verdict && verdict !== 'not judged' && response ? !findings!.some((f) => f.severity === 'error' && SPEC_CHECKS.has(f.checkId)) : undefined;
     // The common entry (conformant, nothing found, the spec kept) shares one verdict object: the journal's ring then holds
     // no object per exchange that lives long enough to be promoted (which grows V8's young generation, bench/proxy.ts).
@@ -184,7 +183,7 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
       (verdict === 'conformant' && journalFindings!.length === 0 && matchesSpec === true
         ? CONFORMANT
         : { verdict, findings: journalFindings ?? [], ...(matchesSpec === undefined ? {} : { responseMatchesSpec: matchesSpec }), ...(note !== undefined ? { note } : {}) });
-    journal.record(request, session, exchange.at, exchange.durationMs, matchesSpec === undefined ? { status, headers, body: unjudgedBody } : { status, headers: NO_HEADERS, body: undefined }, judgedEntry);
+    journal.record(request, session, exchange.at, exchange.durationMs, matchesSpec === undefined ? { status, headers, body: unjudgedBody(exchange, response) } : { status, headers: NO_HEADERS, body: undefined }, judgedEntry);
     const route = contract.matchRoute(exchange.method, requestPath(exchange.target));
     if (options.onExchange) options.onExchange({
       method: exchange.method,
@@ -263,6 +262,15 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
       if (options.record && recorder) writeRecording(options.record, (written = recorder.fixture()));
     },
   };
+}
+
+/**
+ * The body the journal keeps of an answer it did not judge (its self-check reads it), up to
+ * JOURNAL_BODY_BYTES. Read only then: a repeated read's body is decoded lazily (repeat-memo.ts);
+ * decoding it for an entry that keeps no body cost a string the size of the answer per request.
+ */
+function unjudgedBody(exchange: ForwardedExchange, response: RecordedResponse | undefined): string {
+  return exchange.refused?.body ?? (response && response.body.length <= JOURNAL_BODY_BYTES ? response.body : '');
 }
 
 /** A CORS preflight (Fetch standard §3.2.2): OPTIONS with Origin and Access-Control-Request-Method. */
