@@ -2,7 +2,7 @@ import { KEY_VARIABLES } from './key-variables.ts';
 import { DEFAULT_FORBIDDEN, DEFAULT_MAX_BODY_BYTES, DEFAULT_PROJECT, DEFAULT_SEED, DEFAULT_SETTLE_MS, DEFAULT_TIMEOUT_MS } from './options.ts';
 
 // A module of its own, importing only constants: `flag-admin check --help` prints this without
-// loading the suite (undici, the judge, the plan: ~350 modules; bench/run.ts, start-up).
+// loading the suite (the HTTP client, the judge, the plan: ~350 modules; bench/run.ts, start-up).
 export const CHECK_USAGE = `Usage: flag-admin check --base-url URL [options]
 
   --base-url URL             the implementation under test

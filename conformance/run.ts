@@ -17,7 +17,7 @@ import type { Exchange, PlannedRequest, Report, SkippedStep } from './types.ts';
 
 /**
  * After this many requests ran into the deadline, or got a response that broke one of the suite's
- * limits (headers over undici's cap, an impossible chunk size), the rest is not sent: it bounds the
+ * limits (headers over the suite's 256 KiB, an impossible chunk size), the rest is not sent: it bounds the
  * run's wall time (docs/conformance.md). A target that answers every request that way costs the
  * suite tens of milliseconds of CPU per request, and would otherwise pay it for the whole plan.
  */

@@ -1,7 +1,7 @@
 /**
  * A user name or password in a URL (`http://user:KEY@host`). The suite never sends them (it
- * requests `origin + path`, and undici's `request()` drops userinfo while `fetch()` refuses such a
- * URL outright, per the Fetch standard's "Request cannot be constructed from a URL that includes
+ * requests `origin + path` (conformance/send/http-client.ts), and `fetch()` refuses such a URL
+ * outright, per the Fetch standard's "Request cannot be constructed from a URL that includes
  * credentials"), so a key put there is refused, and the refusal must not echo it.
  */
 // WHATWG URL: the authority runs to the first / ? # (or \ for http/https); userinfo is all of it

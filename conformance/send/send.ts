@@ -1,6 +1,4 @@
-import { createHash } from 'node:crypto';
-import type { Socket } from 'node:net';
-import { Agent, buildConnector, request, type Connector } from './undici-client.ts';
+import { createHttpClient, type Fetched, type HttpClient } from './http-client.ts';
 import type { Contract } from '../../src/contract/index.ts';
 import { keyPlaceholder } from '../report/curl-line.ts';
 import { nearMissValue } from '../plan/near-miss/key-near-misses.ts';
@@ -34,51 +32,54 @@ const ALIVE_ATTEMPTS = 3;
 const ALIVE_PAUSE_MS = 100;
 
 /**
- * Failures that mean an HTTP response had begun: undici read a status line (and more) before the
- * answer broke a limit. So do llhttp's parse errors, except those about the status line itself,
- * which say the bytes were not HTTP at all (a TLS port, another protocol). undici passes llhttp's
- * reason but not its code, so the status-line reasons are told by their text (llhttp's messages).
- * Issue 13, item 9: exit 3 ("cannot reach") only when no response began; a response that breaks a
- * limit is a finding.
+ * Failures that mean an HTTP response had begun: a status line (and more) was read before the
+ * answer broke a limit. So do llhttp's parse errors (Node's HPE_* codes), except those about the
+ * status line itself, which say the bytes were not HTTP at all (a TLS port, another protocol);
+ * those are told by llhttp's reason, as several codes (INVALID_CONSTANT among them) occur elsewhere
+ * too. Issue 13, item 9: exit 3 ("cannot reach") only when no response began; a response that
+ * breaks a limit is a finding.
  */
-const RESPONSE_BEGAN = new Set(['UND_ERR_HEADERS_OVERFLOW', 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH', 'UND_ERR_RES_EXCEEDED_MAX_SIZE', 'UND_ERR_BODY_TIMEOUT']);
-const PARSE_ERROR = 'HTTPParserError';
+const HEADER_OVERFLOW = 'HPE_HEADER_OVERFLOW';
 const STATUS_LINE_REASON = /Expected HTTP\/|Expected dot|Invalid (major |minor |HTTP )?version|after version|Invalid (response )?status|after response line|Invalid method/;
 
+/** llhttp's reason for a parse error (Node puts it in `reason`), or undefined for any other error. */
+function parseReason(error: unknown): string | undefined {
+  const code = errorCode(error);
+  const reason = (error as { reason?: unknown }).reason;
+  return code?.startsWith('HPE_') ? (typeof reason === 'string' ? reason : code) : undefined;
+}
+
 function notHttp(error: unknown): boolean {
-  return errorCode(error) === PARSE_ERROR && STATUS_LINE_REASON.test(String((error as Error).message));
+  const reason = parseReason(error);
+  return reason !== undefined && errorCode(error) !== HEADER_OVERFLOW && STATUS_LINE_REASON.test(reason);
 }
 
 function responseBegan(error: unknown): boolean {
-  const code = errorCode(error);
-  return code !== undefined && (RESPONSE_BEGAN.has(code) || (code === PARSE_ERROR && !notHttp(error)));
+  return parseReason(error) !== undefined && !notHttp(error);
 }
 
-/** The header section undici reads at most: the suite's limit for both its clients (send-chain.ts). */
+/** The header section the suite reads at most: its limit for both its clients (send-chain.ts). */
 const HEADER_LIMIT_KIB = MAX_HEADER_BYTES / 1024;
 
-/** undici error codes meaning no connection could be made at all. */
-const CONNECT_FAILURES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+/** Error codes meaning no connection could be made at all. */
+const CONNECT_FAILURES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT']);
 
 function errorCode(error: unknown): string | undefined {
   const code = (error as { code?: unknown }).code ?? (error as { cause?: { code?: unknown } }).cause?.code;
-  if (typeof code === 'string') return code;
-  // undici raises llhttp's errors without llhttp's code: named by their class.
-  return (error as { name?: unknown }).name === PARSE_ERROR ? PARSE_ERROR : undefined;
+  return typeof code === 'string' ? code : undefined;
 }
 
 /**
- * Sends planned requests with undici and records exactly what came back: checks judge the
+ * Sends planned requests (node:http, http-client.ts) and records exactly what came back: checks judge the
  * server's bytes, and redaction happens only when a report is rendered. The keys exist only
  * here and in that renderer: the recorded request headers carry their placeholders. Every
  * exchange is bounded: one deadline from connect to last byte, and at most maxBodyBytes read.
  */
 export function createSender(options: SenderOptions): Sender {
-  // An agent of our own, so that closing it releases every socket the run opened. Its sockets
-  // count the bytes they read: a status line that arrived and then stalled is a response that
-  // began, which undici's errors alone cannot tell from silence (issue 13, item 9).
-  const socketBytes = bytesReadCounter();
-  const agent = new Agent({ connect: socketBytes.connector, maxHeaderSize: MAX_HEADER_BYTES });
+  // A client of our own, so that closing it releases every socket the run opened. It counts the
+  // bytes its sockets read: a status line that arrived and then stalled is a response that began,
+  // which the errors alone cannot tell from silence (issue 13, item 9).
+  const client = createHttpClient({ maxHeaderBytes: MAX_HEADER_BYTES });
   let inFlight = 0;
   const bodies = createBodyTexts();
   // What the target handed out (validators, cookies), for the variants that send it back.
@@ -91,13 +92,13 @@ export function createSender(options: SenderOptions): Sender {
       const { url, recordedUrl, headers, recorded } = wireRequest(planned, options, keyFor, seen);
       const exchange: Exchange = { ...planned, seq, request: { method: planned.method, url: recordedUrl, headers: recorded } };
       const started = performance.now();
-      const bytesBefore = socketBytes.total();
+      const bytesBefore = client.bytesRead();
       inFlight++;
       const alone = inFlight === 1;
-      const outcome = await fetchBounded(agent, url, { method: planned.method, headers: Object.fromEntries(headers) }, options, bodies).finally(() => inFlight--);
+      const outcome = await fetchBounded(client, url, { method: planned.method, headers: Object.entries(Object.fromEntries(headers)) }, options, bodies).finally(() => inFlight--);
       exchange.elapsedMs = performance.now() - started;
       // Bytes are the run's, not the request's: they are its own only when no other request was in flight.
-      const bytesArrived = alone && inFlight === 0 ? socketBytes.total() - bytesBefore : 0;
+      const bytesArrived = alone && inFlight === 0 ? client.bytesRead() - bytesBefore : 0;
       if ('error' in outcome) {
         const code = errorCode(outcome.error);
         if (code !== undefined) exchange.transportCode = code;
@@ -122,11 +123,11 @@ export function createSender(options: SenderOptions): Sender {
     },
     async alive() {
       for (let attempt = 0; attempt < ALIVE_ATTEMPTS; attempt++) {
-        const bytesBefore = socketBytes.total();
-        const outcome = await fetchBounded(agent, `${new URL(options.baseUrl).origin}/`, { method: 'GET', headers: {} }, options, bodies);
+        const bytesBefore = client.bytesRead();
+        const outcome = await fetchBounded(client, `${new URL(options.baseUrl).origin}/`, { method: 'GET', headers: [] }, options, bodies);
         // An answer that began and then broke a limit is an answer: the target is up.
         if (!('error' in outcome) || outcome.received || responseBegan(outcome.error)) return true;
-        if (outcome.deadline && !notHttp(outcome.error) && socketBytes.total() > bytesBefore) return true;
+        if (outcome.deadline && !notHttp(outcome.error) && client.bytesRead() > bytesBefore) return true;
         // A silent target would hold each attempt for the whole deadline: one is enough to know.
         if (outcome.deadline) return false;
         await new Promise((resolve) => setTimeout(resolve, ALIVE_PAUSE_MS));
@@ -155,7 +156,7 @@ export function createSender(options: SenderOptions): Sender {
         return exchange;
       });
     },
-    close: () => agent.close(),
+    close: () => client.close(),
   };
 }
 
@@ -206,72 +207,16 @@ function wireRequest(planned: PlannedRequest, options: SenderOptions, keyFor: (c
   return { url, recordedUrl, headers, recorded: Object.fromEntries(recorded) };
 }
 
-/** A connector for the agent whose sockets add up the bytes they read, open and closed ones alike. */
-function bytesReadCounter(): { connector: Connector; total(): number } {
-  const connect = buildConnector({});
-  const open = new Set<Socket>();
-  let closed = 0;
-  return {
-    connector: (connectOptions, callback) =>
-      connect(connectOptions, (...result) => {
-        const socket = result[1];
-        if (socket) {
-          open.add(socket);
-          socket.once('close', () => {
-            closed += socket.bytesRead;
-            open.delete(socket);
-          });
-        }
-        callback(...result);
-      }),
-    total: () => closed + [...open].reduce((sum, socket) => sum + socket.bytesRead, 0),
-  };
-}
-
-type Fetched =
-  | { error: unknown; deadline: boolean; received?: Received }
-  | { status: number; headers: Record<string, string>; body: string; overflow: boolean };
-
 /**
- * One request under a single deadline (connect, headers and every body byte: undici's own
- * timeouts are idle times, which a server dripping a byte a second never trips) and a body cap
- * (an endless body is read only up to it). Never throws.
+ * One request under a single deadline (connect, headers and every body byte: a server dripping a
+ * byte a second never gets past it) and a body cap (an endless body is read only up to it).
+ * Never throws.
  */
-async function fetchBounded(agent: Agent, url: string, init: { method: string; headers: Record<string, string> }, options: { timeoutMs: number; maxBodyBytes: number }, bodies: BodyTexts): Promise<Fetched> {
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), options.timeoutMs);
-  const chunks: Buffer[] = [];
-  let head: { status: number; headers: Record<string, string> } | undefined;
-  try {
-    const response = await request(url, { dispatcher: agent, method: init.method as 'GET', headers: init.headers, signal: controller.signal, headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs });
-    head = { status: response.statusCode, headers: flatHeaders(response.headers) };
-    let size = 0;
-    let overflow = false;
-    for await (const chunk of response.body as AsyncIterable<Buffer>) {
-      if (size + chunk.length > options.maxBodyBytes) {
-        overflow = true;
-        break; // leaving the loop destroys the stream: nothing more is read
-      }
-      chunks.push(chunk);
-      size += chunk.length;
-    }
-    return { ...head, body: overflow ? '' : bodies.text(Buffer.concat(chunks)), overflow };
-  } catch (error) {
-    return { error, deadline: controller.signal.aborted, ...(head ? { received: { ...head, body: Buffer.concat(chunks).toString('utf8') } } : {}) };
-  } finally {
-    clearTimeout(timer);
-  }
+function fetchBounded(client: HttpClient, url: string, init: { method: string; headers: readonly (readonly [string, string])[] }, options: { timeoutMs: number; maxBodyBytes: number }, bodies: BodyTexts): Promise<Fetched> {
+  return client.request(url, init, options, (bytes) => bodies.text(bytes));
 }
 
 type Received = NonNullable<Exchange['received']>;
-
-function flatHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(raw)) {
-    if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  return headers;
-}
 
 /** What arrived before the answer broke off, e.g. `answered 200 with Content-Length 1000 and sent 16 bytes of the body`. */
 function receivedSoFar(received: Received): string {
@@ -289,14 +234,15 @@ function deadlineMessage(timeoutMs: number): string {
 /** A stable description (no ports, no timings) so that reports stay byte-identical. */
 function describeTransportError(error: unknown): string {
   const code = errorCode(error) ?? 'unknown';
-  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') return `no complete response in time (${code})`;
   // One wording for all of them: which code a dropped connection surfaces as depends on timing.
-  if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'UND_ERR_CLOSED' || code === 'EPIPE') return 'the connection closed before a complete response';
+  if (code === 'ECONNRESET' || code === 'EPIPE') return 'the connection closed before a complete response';
   if (CONNECT_FAILURES.has(code)) return `the connection could not be made; the server may have crashed (${code})`;
-  if (code === 'UND_ERR_HEADERS_OVERFLOW') return `a response began, but its headers exceeded the ${HEADER_LIMIT_KIB} KiB undici reads (UND_ERR_HEADERS_OVERFLOW); its status and headers were not read`;
-  if (code === PARSE_ERROR) {
-    const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    return notHttp(error) ? `the target answered with bytes that are not an HTTP response (${reason})` : `the response broke HTTP's framing (${reason})`;
+  if (code === HEADER_OVERFLOW) return `a response began, but its headers exceeded the ${HEADER_LIMIT_KIB} KiB the suite reads (${HEADER_OVERFLOW}); its status and headers were not read`;
+  const reason = parseReason(error);
+  if (reason !== undefined) {
+    // llhttp's reason in the words the report has always used for it.
+    const described = `Response does not match the HTTP/1.1 protocol (${reason})`;
+    return notHttp(error) ? `the target answered with bytes that are not an HTTP response (${described})` : `the response broke HTTP's framing (${described})`;
   }
   return `${code}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`;
 }
@@ -321,7 +267,8 @@ function createBodyTexts(): BodyTexts {
   return {
     text(bytes) {
       if (bytes.length < SHARED_BODY_BYTES) return bytes.toString('utf8');
-      const key = `${bytes.length}:${createHash('sha256').update(bytes).digest('base64')}`;
+      // node:crypto loads only for a body this large: the mock's answers never are.
+      const key = `${bytes.length}:${process.getBuiltinModule('node:crypto').createHash('sha256').update(bytes).digest('base64')}`;
       const known = seen.get(key);
       if (known !== undefined) return known;
       const text = bytes.toString('utf8');

@@ -140,7 +140,7 @@ export const HOSTILE_TARGETS: HostileTarget[] = [
     (res) => void res.socket?.write('HTTP/1.1 200 OK\r\nContent-Type: appl'),
     ['--timeout', '1000'],
   ),
-  breakingEveryAnswer('every answer (GET / too): 20,000 Set-Cookie headers (540 kB)', /^a response began, but its headers exceeded the 256 KiB undici reads \(UND_ERR_HEADERS_OVERFLOW\)/, (res) => {
+  breakingEveryAnswer('every answer (GET / too): 20,000 Set-Cookie headers (540 kB)', /^a response began, but its headers exceeded the 256 KiB the suite reads \(HPE_HEADER_OVERFLOW\)/, (res) => {
     res.socket?.end(TWENTY_THOUSAND_COOKIES);
   }),
 ];

@@ -1,0 +1,162 @@
+// The client of the run's ordinary requests: Node's own node:http with a keep-alive Agent, so the
+// answers are parsed by Node's llhttp (the parser undici compiles to WebAssembly; same strictness,
+// same reasons), without undici's per-request cost or its start-up. Measured on this machine
+// against the mock, 250 sequential kept-alive requests in a fresh process: undici ~0.53 ms of CPU
+// per request and ~30 ms to load (it pulls in node:http2, tls and crypto); node:http ~0.25 ms and
+// ~3 ms (bench/RESULTS.md, "flag-admin check CPU"). node:http also reads past an unasked
+// 100 Continue as RFC 9110 §15.2 asks, where undici refused the answer outright.
+import type { Agent, ClientRequest, IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
+
+/** What one request got: an answer read whole, or why not (with what had arrived of it). */
+export type Fetched =
+  | { error: unknown; deadline: boolean; received?: { status: number; headers: Record<string, string>; body: string } }
+  | { status: number; headers: Record<string, string>; body: string; overflow: boolean };
+
+export interface HttpClient {
+  /** One request under a single deadline (connect to last byte) and a body cap. Never throws. */
+  request(url: string, init: { method: string; headers: readonly (readonly [string, string])[] }, limits: { timeoutMs: number; maxBodyBytes: number }, text: (bytes: Buffer) => string): Promise<Fetched>;
+  /** Bytes read so far by every connection the client opened, open and closed ones alike. */
+  bytesRead(): number;
+  close(): Promise<void>;
+}
+
+/**
+ * Methods after whose request undici, the suite's client before, sent `content-length: 0`
+ * (its expectsPayload, lib/dispatcher/client-h1.js); kept so that targets see the bytes they saw.
+ */
+const EXPECTS_PAYLOAD = new Set(['PUT', 'POST', 'PATCH']);
+
+/** Node's error for a request we ended at the deadline: told apart from the target's own errors. */
+class DeadlineError extends Error {
+  constructor() {
+    super('deadline');
+  }
+}
+
+/**
+ * A client on kept-alive connections, one pool per scheme. Connections are reused oldest-idle
+ * first, as undici's pool did (its first free connection). The CommonJS modules: an ESM import
+ * of node:http builds a namespace whose lazy getters load Node's bundled undici (send.ts).
+ */
+export function createHttpClient(options: { maxHeaderBytes: number }): HttpClient {
+  const agents = new Map<string, Agent>();
+  const agentFor = (protocol: string): Agent => {
+    let agent = agents.get(protocol);
+    if (!agent) {
+      // node:https (and with it tls) loads only for an https target.
+      const module = protocol === 'https:' ? process.getBuiltinModule('node:https') : process.getBuiltinModule('node:http');
+      agent = new module.Agent({ keepAlive: true, scheduling: 'fifo' });
+      agents.set(protocol, agent);
+    }
+    return agent;
+  };
+  const open = new Set<Socket>();
+  let closedBytes = 0;
+  const track = (socket: Socket) => {
+    if (open.has(socket)) return;
+    open.add(socket);
+    socket.once('close', () => {
+      closedBytes += socket.bytesRead;
+      open.delete(socket);
+    });
+  };
+
+  return {
+    request(url, init, limits, text) {
+      return new Promise<Fetched>((resolve) => {
+        let head: { status: number; headers: Record<string, string> } | undefined;
+        const chunks: Buffer[] = [];
+        let size = 0;
+        let settled = false;
+        let deadline = false;
+        let request: ClientRequest | undefined;
+        const settle = (outcome: Fetched) => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          resolve(outcome);
+        };
+        const fail = (error: unknown) => {
+          settle({ error, deadline, ...(head ? { received: { ...head, body: Buffer.concat(chunks).toString('utf8') } } : {}) });
+          request?.destroy();
+        };
+        const timer = setTimeout(() => {
+          deadline = true;
+          fail(new DeadlineError());
+        }, limits.timeoutMs);
+        try {
+          // The URL as undici took it: parsed by WHATWG URL (dot segments, percent-encoding), then origin and path.
+          const target = new URL(url);
+          const method = init.method.toUpperCase();
+          // undici's header lines, in its order: host, connection, the request's own, content-length. A HEAD
+          // answer's connection is not reused (a server may send a body anyway), as undici did.
+          const headers: string[] = ['host', target.host, 'connection', method === 'HEAD' ? 'close' : 'keep-alive'];
+          for (const [name, value] of init.headers) headers.push(name, value);
+          if (EXPECTS_PAYLOAD.has(method)) headers.push('content-length', '0');
+          const module = target.protocol === 'https:' ? process.getBuiltinModule('node:https') : process.getBuiltinModule('node:http');
+          request = module.request({
+            agent: agentFor(target.protocol),
+            protocol: target.protocol,
+            hostname: target.hostname.replace(/^\[|\]$/g, ''),
+            port: target.port,
+            method,
+            path: `${target.pathname}${target.search}`,
+            headers: headers as unknown as Record<string, string>,
+            setHost: false,
+            maxHeaderSize: options.maxHeaderBytes,
+          });
+        } catch (error) {
+          // An invalid header or URL (Node validates them before anything is sent).
+          fail(error);
+          return;
+        }
+        let answer: IncomingMessage | undefined;
+        request.on('socket', track);
+        request.on('error', (error) => {
+          // Bytes after a complete answer (a HEAD answered with a body, more than Content-Length) are
+          // parsed as the next answer and fail; they belong to no answer, and this one stands, as undici
+          // had it. Its 'end' still comes: Node destroys only an incomplete answer with the socket.
+          if (answer?.complete) return;
+          fail(error);
+        });
+        request.on('response', (response: IncomingMessage) => {
+          answer = response;
+          head = { status: response.statusCode ?? 0, headers: joinedHeaders(response.rawHeaders) };
+          response.on('data', (chunk: Buffer) => {
+            if (settled) return;
+            if (size + chunk.length > limits.maxBodyBytes) {
+              // Over the cap: nothing more is read, the connection is dropped.
+              settle({ ...head!, body: '', overflow: true });
+              request?.destroy();
+              return;
+            }
+            chunks.push(chunk);
+            size += chunk.length;
+          });
+          response.on('end', () => settle({ ...head!, body: text(Buffer.concat(chunks)), overflow: false }));
+          response.on('error', fail);
+          response.on('close', () => {
+            if (!response.complete) fail(Object.assign(new Error('the connection closed before a complete response'), { code: 'ECONNRESET' }));
+          });
+        });
+        request.end();
+      });
+    },
+    bytesRead: () => closedBytes + [...open].reduce((sum, socket) => sum + socket.bytesRead, 0),
+    async close() {
+      for (const agent of agents.values()) agent.destroy();
+    },
+  };
+}
+
+/** Header fields by lower-case name, repeated fields joined with ", " (RFC 9110 §5.3), none dropped (Node's `headers` keeps only the first of some). */
+function joinedHeaders(raw: readonly string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i]!.toLowerCase();
+    const value = raw[i + 1]!;
+    headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`;
+  }
+  return headers;
+}
