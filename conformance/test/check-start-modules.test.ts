@@ -9,23 +9,27 @@ const BIN = fileURLToPath(new URL('../../bin/flag-admin.js', import.meta.url));
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 // Loaded before the bin: reports on stderr every module the process loads (module.registerHooks
-// sees imports and requires) as `loaded <url>`.
+// sees imports and requires) as `loaded <url>`, and at exit Node's own modules it loaded (which
+// the hooks do not see: process.moduleLoadList) as `builtin <name>`.
 const REPORT_LOADS = `data:text/javascript,${encodeURIComponent(`
 import { registerHooks } from 'node:module';
 registerHooks({ load(url, context, next) {
   if (!url.startsWith('node:')) process.stderr.write('loaded ' + url + '\\n');
   return next(url, context);
 } });
+process.on('exit', () => {
+  for (const m of process.moduleLoadList) if (m.startsWith('NativeModule ')) process.stderr.write('builtin ' + m.slice(13) + '\\n');
+});
 `)}`;
 
-async function run(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; loaded: string[] }> {
+async function run(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; loaded: string[]; builtins: string[] }> {
   const child = spawn(process.execPath, ['--import', REPORT_LOADS, BIN, ...args], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env } });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d));
   child.stderr.on('data', (d) => (stderr += d));
   const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
-  return { code, stdout, loaded: [...stderr.matchAll(/^loaded (.+)$/gm)].map((m) => m[1]!.replace(/^file:\/\//, '').replace(ROOT, '')) };
+  return { code, stdout, loaded: [...stderr.matchAll(/^loaded (.+)$/gm)].map((m) => m[1]!.replace(/^file:\/\//, '').replace(ROOT, '')), builtins: [...stderr.matchAll(/^builtin (.+)$/gm)].map((m) => m[1]!) };
 }
 
 describe('flag-admin check start-up', () => {
@@ -47,6 +51,10 @@ describe('flag-admin check start-up', () => {
       // Nor Ajv: its validators are compiled ahead of time (spec/openapi.validators.cjs, src/contract/precompiled-validators.ts).
       expect(check.loaded.filter((path) => /node_modules\/ajv\//.test(path))).toEqual([]);
       expect(check.loaded).toContain('spec/openapi.validators.cjs');
+      // Nor undici, nor TLS or HTTP/2 for a plain http:// target: the run's client is node:http (conformance/send/http-client.ts).
+      expect(check.loaded.filter((path) => /node_modules\/undici\//.test(path))).toEqual([]);
+      expect(check.builtins).toContain('http');
+      expect(check.builtins.filter((name) => /^(tls|_tls_wrap|https|http2|internal\/http2\/core)$/.test(name))).toEqual([]);
     } finally {
       await server.close();
     }
