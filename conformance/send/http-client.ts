@@ -35,8 +35,11 @@ class DeadlineError extends Error {
 }
 
 /**
- * A client on kept-alive connections, one pool per scheme. Connections are reused oldest-idle
- * first, as undici's pool did (its first free connection). The CommonJS modules: an ESM import
+ * A client on kept-alive connections, one pool per scheme. The most recently freed connection is
+ * reused first (Node's 'lifo'): requests one after another stay on one connection, as they did on
+ * undici's pool (its first free one), rather than rotating through every connection a batch
+ * opened; a connection-dependent defect is provoked on purpose by the variants' chains
+ * (send-chain.ts), not by the pool's choice. The CommonJS modules: an ESM import
  * of node:http builds a namespace whose lazy getters load Node's bundled undici (send.ts).
  */
 export function createHttpClient(options: { maxHeaderBytes: number }): HttpClient {
@@ -46,11 +49,18 @@ export function createHttpClient(options: { maxHeaderBytes: number }): HttpClien
     if (!agent) {
       // node:https (and with it tls) loads only for an https target.
       const module = protocol === 'https:' ? process.getBuiltinModule('node:https') : process.getBuiltinModule('node:http');
-      agent = new module.Agent({ keepAlive: true, scheduling: 'fifo' });
+      agent = new module.Agent({ keepAlive: true, scheduling: 'lifo' });
+      // A connection on which the suite sent `connection: close` is never reused: the server may close it
+      // right after its answer (RFC 9112 §9.6), and Node, which reads only the answer's own Connection
+      // field, would otherwise pool it (Agent#keepSocketAlive: a falsy result destroys the socket).
+      const keep = agent.keepSocketAlive.bind(agent);
+      agent.keepSocketAlive = (socket) => !closing.has(socket) && keep(socket);
       agents.set(protocol, agent);
     }
     return agent;
   };
+  /** Sockets that carried a request with `connection: close`. */
+  const closing = new WeakSet<object>();
   const open = new Set<Socket>();
   let closedBytes = 0;
   const track = (socket: Socket) => {
@@ -71,6 +81,7 @@ export function createHttpClient(options: { maxHeaderBytes: number }): HttpClien
         let settled = false;
         let deadline = false;
         let request: ClientRequest | undefined;
+        let closes = false;
         const settle = (outcome: Fetched) => {
           if (settled) return;
           settled = true;
@@ -91,7 +102,8 @@ export function createHttpClient(options: { maxHeaderBytes: number }): HttpClien
           const method = init.method.toUpperCase();
           // undici's header lines, in its order: host, connection, the request's own, content-length. A HEAD
           // answer's connection is not reused (a server may send a body anyway), as undici did.
-          const headers: string[] = ['host', target.host, 'connection', method === 'HEAD' ? 'close' : 'keep-alive'];
+          closes = method === 'HEAD';
+          const headers: string[] = ['host', target.host, 'connection', closes ? 'close' : 'keep-alive'];
           for (const [name, value] of init.headers) headers.push(name, value);
           if (EXPECTS_PAYLOAD.has(method)) headers.push('content-length', '0');
           const module = target.protocol === 'https:' ? process.getBuiltinModule('node:https') : process.getBuiltinModule('node:http');
@@ -113,6 +125,7 @@ export function createHttpClient(options: { maxHeaderBytes: number }): HttpClien
         }
         let answer: IncomingMessage | undefined;
         request.on('socket', track);
+        if (closes) request.on('socket', (socket: Socket) => closing.add(socket));
         request.on('error', (error) => {
           // Bytes after a complete answer (a HEAD answered with a body, more than Content-Length) are
           // parsed as the next answer and fail; they belong to no answer, and this one stands, as undici

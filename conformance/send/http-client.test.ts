@@ -1,0 +1,60 @@
+import type { Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { RunningServer } from '../../src/mock/index.ts';
+import { serveSocket } from '../test/serve-socket.ts';
+import { createHttpClient, type Fetched, type HttpClient } from './http-client.ts';
+import { MAX_HEADER_BYTES } from './send-chain.ts';
+
+let server: RunningServer | undefined;
+let client: HttpClient | undefined;
+afterEach(async () => {
+  await client?.close();
+  await server?.close();
+  server = client = undefined;
+});
+const limits = { timeoutMs: 2000, maxBodyBytes: 1 << 20 };
+const text = (bytes: Buffer) => bytes.toString('utf8');
+const statusOf = (fetched: Fetched) => ('error' in fetched ? `error ${String(fetched.error)}` : fetched.status);
+
+/** A node:net server (serve-socket.ts) that answers every request with 200 and the method, keeping the connection unless asked to close it; it records each request's method, socket and the header lines as sent. */
+async function serveRecording(): Promise<{ seen: { method: string; socket: Socket; rawHeaders: [string, string][] }[] }> {
+  const seen: { method: string; socket: Socket; rawHeaders: [string, string][] }[] = [];
+  server = await serveSocket((request) => {
+    seen.push({ method: request.method, socket: request.socket, rawHeaders: request.rawHeaders });
+    return { status: 200, headers: { 'content-type': 'text/plain' }, body: `${request.method} ok` };
+  });
+  return { seen };
+}
+
+describe('the client of the run (node:http on kept-alive connections)', () => {
+  it('sends requests one after another on one connection, with the header lines undici sent, in its order', async () => {
+    const { seen } = await serveRecording();
+    client = createHttpClient({ maxHeaderBytes: MAX_HEADER_BYTES });
+    const headers = [['accept', 'application/json'], ['Authorization', 'k']] as const;
+    const answers = [];
+    for (const method of ['GET', 'DELETE', 'PUT']) answers.push(await client.request(`${server!.url}/a`, { method, headers }, limits, text));
+    expect(answers.map(statusOf)).toEqual([200, 200, 200]);
+    expect(new Set(seen.map((s) => s.socket)).size).toBe(1);
+    const host = new URL(server!.url).host;
+    expect(seen.map((s) => s.rawHeaders)).toEqual([
+      [['host', host], ['connection', 'keep-alive'], ['accept', 'application/json'], ['Authorization', 'k']],
+      [['host', host], ['connection', 'keep-alive'], ['accept', 'application/json'], ['Authorization', 'k']],
+      [['host', host], ['connection', 'keep-alive'], ['accept', 'application/json'], ['Authorization', 'k'], ['content-length', '0']],
+    ]);
+  });
+
+  it('never reuses a connection it asked to close (a HEAD): the server may close it right after the answer', async () => {
+    const { seen } = await serveRecording();
+    client = createHttpClient({ maxHeaderBytes: MAX_HEADER_BYTES });
+    const answers: Fetched[] = [];
+    for (let i = 0; i < 20; i++) {
+      answers.push(await client.request(`${server!.url}/h`, { method: 'HEAD', headers: [] }, limits, text));
+      answers.push(await client.request(`${server!.url}/o`, { method: 'OPTIONS', headers: [] }, limits, text));
+    }
+    expect(answers.map(statusOf)).toEqual(Array(40).fill(200));
+    expect(answers.filter((_, i) => i % 2 === 1).map((a) => ('body' in a ? a.body : undefined))).toEqual(Array(20).fill('OPTIONS ok'));
+    // Each HEAD went with `connection: close`, and the request after it on a connection of its own.
+    expect(seen.filter((s) => s.method === 'HEAD').every((s) => s.rawHeaders.some(([name, value]) => name === 'connection' && value === 'close'))).toBe(true);
+    for (let i = 1; i < seen.length; i += 2) expect(seen[i]!.socket).not.toBe(seen[i - 1]!.socket);
+  });
+});
