@@ -1,4 +1,6 @@
+import { execFile } from 'node:child_process';
 import type { Socket } from 'node:net';
+import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/mock/index.ts';
 import { serveSocket } from '../test/serve-socket.ts';
@@ -56,5 +58,24 @@ describe('the client of the run (node:http on kept-alive connections)', () => {
     // Each HEAD went with `connection: close`, and the request after it on a connection of its own.
     expect(seen.filter((s) => s.method === 'HEAD').every((s) => s.rawHeaders.some(([name, value]) => name === 'connection' && value === 'close'))).toBe(true);
     for (let i = 1; i < seen.length; i += 2) expect(seen[i]!.socket).not.toBe(seen[i - 1]!.socket);
+  });
+
+  it('keeps every header line of an answer, past the 2,000 Node keeps by default', async () => {
+    server = await serveSocket(() => ({ raw: `HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\n${'a: 1\r\n'.repeat(2100)}content-length: 2\r\n\r\nok` }));
+    client = createHttpClient({ maxHeaderBytes: MAX_HEADER_BYTES });
+    const many = await client.request(`${server.url}/many`, { method: 'GET', headers: [] }, limits, text);
+    expect('headers' in many && many.headers.a?.split(', ').length).toBe(2100);
+  });
+
+  it('parses strictly in a process started with --insecure-http-parser: a control character in a field value is a framing error', async () => {
+    // RFC 9110 §5.5: a field value holds no C0 control but HTAB; lenient llhttp lets U+0001 through (answer 200), strict refuses it.
+    server = await serveSocket(() => ({ raw: 'HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\nx-a: a\u0001b\r\ncontent-length: 2\r\n\r\nok' }));
+    const script = `const { createHttpClient } = await import(${JSON.stringify(new URL('./http-client.ts', import.meta.url).href)});
+const client = createHttpClient({ maxHeaderBytes: ${MAX_HEADER_BYTES} });
+const got = await client.request(${JSON.stringify(server.url)}, { method: 'GET', headers: [] }, { timeoutMs: 2000, maxBodyBytes: 1024 }, (b) => b.toString());
+await client.close();
+process.stdout.write('error' in got ? String(got.error.code) : String(got.status));`;
+    const { stdout } = await promisify(execFile)(process.execPath, ['--insecure-http-parser', '--input-type=module', '-e', script]);
+    expect(stdout).toMatch(/^HPE_/);
   });
 });

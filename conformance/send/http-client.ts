@@ -117,7 +117,11 @@ export function createHttpClient(options: { maxHeaderBytes: number }): HttpClien
             headers: headers as unknown as Record<string, string>,
             setHost: false,
             maxHeaderSize: options.maxHeaderBytes,
+            // Strict parsing whatever NODE_OPTIONS says (--insecure-http-parser): a framing defect is a finding.
+            insecureHTTPParser: false,
           });
+          // Every header line the answer has (Node keeps the first 2,000 by default; maxHeaderBytes still bounds them).
+          request.maxHeadersCount = 0;
         } catch (error) {
           // An invalid header or URL (Node validates them before anything is sent).
           fail(error);
