@@ -11,6 +11,7 @@ import { locateInJson } from './json-positions.ts';
 import { checkStructure, STRUCTURE_RULE_ID, structuredForKit, type Structured } from './check-structure.ts';
 import type { LintProfile } from './lint-profiles.ts';
 import { REDOCLY_RULES } from './lint-config.ts';
+import { DEVICE_FLOW_SCOPES } from './redocly-device-flow-scopes.ts';
 import type { LintContext, LintFinding, LintMessage, LintRule } from './lint-finding.ts';
 import { decisionsRecorded } from './lint-rules/decisions-recorded.ts';
 import { errorResponses } from './lint-rules/error-responses.ts';
@@ -62,12 +63,18 @@ export async function lintSpec(file: string, options: LintOptions = {}): Promise
   };
 
   const findings = await checkStructure(source);
-  const structure = findings.map(toMessage);
+  const redocly = await redoclyMessages(source, profile, parsedByRedocly);
+  // Redocly's `spec-*` rules check what the specification requires beyond its schema's types (OAS
+  // 3.2: an Example's `value` beside `dataValue`, `encoding` beside `itemEncoding`): where one
+  // names the object ours does, or one of its fields, the fault is told once, in Redocly's, which
+  // names the field at fault.
+  const specRule = new Set(redocly.filter((m) => m.ruleId.startsWith('spec-') && m.severity === 'error').flatMap((m) => [`${m.file}#${m.pointer}`, `${m.file}#${m.pointer.slice(0, m.pointer.lastIndexOf('/'))}`]));
+  const structure = findings.map(toMessage).filter((m) => !specRule.has(`${m.file}#${m.pointer}`));
   messages.push(...structure);
   // Redocly's `struct` rule checks structure too: where it reports the very place ours does, the
   // fault is told once, in ours (which names the OpenAPI object and what is there).
   const samePlace = new Set(structure.flatMap((m) => [`${m.file}#${m.pointer}`, `${m.file}:${m.line}:${m.column}`]));
-  messages.push(...(await redoclyMessages(source, profile, parsedByRedocly)).filter((m) => m.ruleId !== 'struct' || !(samePlace.has(`${m.file}#${m.pointer}`) || samePlace.has(`${m.file}:${m.line}:${m.column}`))));
+  messages.push(...redocly.filter((m) => m.ruleId !== 'struct' || !(samePlace.has(`${m.file}#${m.pointer}`) || samePlace.has(`${m.file}:${m.line}:${m.column}`))));
   const rules = profile === 'kit' ? LINT_RULES : apiDescription ? [decisionsRecorded] : [];
   const contract = profile === 'kit' && findings.length === 0 ? kitContract(source, await structuredForKit(source), (finding) => messages.push(toMessage(finding))) : undefined;
   const context: LintContext = { source, rawDocument: source.document, contract, apiDescription };
@@ -119,24 +126,6 @@ function kitContract(source: SpecSource, structured: Structured, report: (findin
 
 /** Redocly's `recommended` ruleset, with our changes (lint-config.ts) under the kit profile: the one config both lint and `lintRuleset` read. */
 const redoclyConfig = (profile: LintProfile) => createConfig({ extends: ['recommended'], rules: profile === 'kit' ? REDOCLY_RULES : {}, plugins: [DEVICE_FLOW_SCOPES] } as never);
-
-/**
- * @redocly/openapi-core 2.64 (the newest published) types the scopes of OAS 3.2's device
- * authorization flow (§4.8.29.1) as `mapOf('string')`, a map of a node type named "string" that it
- * does not know: linting any 3.2 document whose device flow names a scope throws "Unknown type name
- * found: string". Redocly CLI 2.77 bundles a newer core that types them as 3.1 types every other
- * flow's scopes, an object of strings; this type extension does the same, for 3.2 documents only.
- */
-const DEVICE_FLOW_SCOPES = {
-  id: 'flag-admin-oas3_2-device-flow-scopes',
-  typeExtension: {
-    oas3: (types: Record<string, { properties?: Record<string, unknown> }>, version: string) => {
-      const device = types.DeviceAuthorization;
-      if (version !== 'oas3_2' || !device?.properties) return types;
-      return { ...types, DeviceAuthorization: { ...device, properties: { ...device.properties, scopes: { type: 'object', additionalProperties: { type: 'string' } } } } };
-    },
-  },
-};
 
 async function redoclyMessages(source: SpecSource, profile: LintProfile, parsed: Document | undefined): Promise<LintMessage[]> {
   const config = await redoclyConfig(profile);
