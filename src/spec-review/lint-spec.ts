@@ -66,10 +66,12 @@ export async function lintSpec(file: string, options: LintOptions = {}): Promise
   const redocly = await redoclyMessages(source, profile, parsedByRedocly);
   // Redocly's `spec-*` rules check what the specification requires beyond its schema's types (OAS
   // 3.2: an Example's `value` beside `dataValue`, `encoding` beside `itemEncoding`): where one
-  // names the object ours does, or one of its fields, the fault is told once, in Redocly's, which
-  // names the field at fault.
-  const specRule = new Set(redocly.filter((m) => m.ruleId.startsWith('spec-') && m.severity === 'error').flatMap((m) => [`${m.file}#${m.pointer}`, `${m.file}#${m.pointer.slice(0, m.pointer.lastIndexOf('/'))}`]));
-  const structure = findings.map(toMessage).filter((m) => !specRule.has(`${m.file}#${m.pointer}`));
+  // names the object ours does, a field of it, or the other field of a pair that may not meet, the
+  // fault is told once, in Redocly's.
+  const parentOf = (pointer: string) => pointer.slice(0, pointer.lastIndexOf('/'));
+  const specRule = redocly.filter((m) => m.ruleId.startsWith('spec-') && m.severity === 'error');
+  const toldBySpecRule = (m: LintMessage) => specRule.some((r) => r.file === m.file && (r.pointer === m.pointer || parentOf(r.pointer) === m.pointer || parentOf(r.pointer) === parentOf(m.pointer)));
+  const structure = findings.map(toMessage).filter((m) => !toldBySpecRule(m));
   messages.push(...structure);
   // Redocly's `struct` rule checks structure too: where it reports the very place ours does, the
   // fault is told once, in ours (which names the OpenAPI object and what is there).
