@@ -23,7 +23,7 @@ import { readSpecSource, SpecReadError, type SpecSource } from './spec-source.ts
 export const LINT_RULES: readonly LintRule[] = [operationBasics, errorResponses, responseExamples, decisionsRecorded];
 
 /** Structural validation (swagger-parser against the OpenAPI schema of the document's line, then Ajv compiling every response schema). */
-export const STRUCTURE_RULE = { id: STRUCTURE_RULE_ID, severity: 'error', summary: 'the document is valid OpenAPI 3.0 or 3.1 (by its own `openapi` line), every Schema Object valid JSON Schema and every `pattern` an ECMA-262 regular expression; each fault once, where it is written' } as const;
+export const STRUCTURE_RULE = { id: STRUCTURE_RULE_ID, severity: 'error', summary: 'the document is valid OpenAPI 3.0, 3.1 or 3.2 (by its own `openapi` line), every Schema Object valid JSON Schema and every `pattern` an ECMA-262 regular expression; each fault once, where it is written' } as const;
 
 export const DEFAULT_API_DESCRIPTION = packageFile('spec', 'API.md');
 

@@ -126,6 +126,19 @@ describe('OpenAPI 3.2 documents in spec review', () => {
     ]);
   });
 
+  it('pairs an operation\'s querystring parameter whatever its name (the name is sent nowhere), and compares its content\'s schema', async () => {
+    const renamed = applyEdits(readYaml(EVERY_ADDITION), { set: { '/paths/~1notes~1search/get/parameters/0/name': 'search' } });
+    const tightened = applyEdits(renamed, { set: { '/paths/~1notes~1search/get/parameters/0/content/application~1x-www-form-urlencoded/schema/required': ['text'] } });
+    const { renamedSpec, tightenedSpec } = writeSpecs({ renamedSpec: renamed, tightenedSpec: tightened });
+    const rename = await diffJson(EVERY_ADDITION, renamedSpec!);
+    expect(rename.report.breaking).toEqual({ client: 0, server: 0 });
+    expect(rename.report.changes.map((c) => [c.ruleId, c.client])).toEqual([['parameter-renamed', 'info']]);
+    const tighten = await diffJson(EVERY_ADDITION, tightenedSpec!);
+    expect(tighten.report.changes.filter((c) => c.client === 'breaking').map((c) => [c.ruleId, c.new.pointer])).toEqual([
+      ['request-required-added', '/paths/~1notes~1search/get/parameters/0/content/application~1x-www-form-urlencoded/schema/required'],
+    ]);
+  });
+
   it('compares 3.2 documents, pairing QUERY and LINK operations by method and path', async () => {
     const { code, stdout, stderr } = await cli(['spec', 'compare', EVERY_ADDITION, BREAKING, '--operations', 'ours', '--format', 'json']);
     expect(stderr).toBe('');

@@ -217,7 +217,9 @@ function parametersOf(at: OperationAt): Map<string, ParameterAt> {
     ((list ?? []) as JsonSchema[]).forEach((parameter, index) => {
       // Header names are case-insensitive (RFC 9110 §5.1): X-Id and x-id are one parameter.
       const name = parameter.in === 'header' ? String(parameter.name).toLowerCase() : String(parameter.name);
-      const key = parameter.in === 'path' ? `path #${templated.indexOf(String(parameter.name))}` : `${String(parameter.in)} ${name}`;
+      // OAS 3.2 `in: querystring` is the whole query string, one per operation (§4.8.12.2): its name is
+      // sent nowhere, so renaming it renames nothing on the wire.
+      const key = parameter.in === 'path' ? `path #${templated.indexOf(String(parameter.name))}` : parameter.in === 'querystring' ? 'querystring' : `${String(parameter.in)} ${name}`;
       parameters.set(key, { parameter, pointer: `${base}/parameters/${index}` });
     });
   add(at.pathItem.parameters, pointerOf(['paths', at.path]));
