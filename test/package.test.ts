@@ -33,7 +33,7 @@ afterAll(() => rmSync(SANDBOX, { recursive: true, force: true }));
 describe('the packed package', () => {
   it('ships the built JavaScript, the spec and the fixtures, and no tests', () => {
     const files = readdirSync(INSTALLED, { recursive: true }).map(String);
-    expect(files).toEqual(expect.arrayContaining(['bin/flag-admin.js', 'dist/src/cli/main.js', 'dist/conformance/run.js', 'dist/src/mock/index.d.ts', 'dist/browser/flag-admin-mock.js', 'dist/browser/flag-admin-mock.json', 'spec/openapi.yaml', 'fixtures/default.json', 'fixtures/fixture.schema.json']));
+    expect(files).toEqual(expect.arrayContaining(['bin/flag-admin.js', 'dist/src/cli/main.js', 'dist/conformance/run.js', 'dist/src/mock/index.d.ts', 'dist/browser/flag-admin-mock.js', 'dist/browser/flag-admin-mock.json', 'spec/openapi.yaml', 'fixtures/default.json', 'fixtures/fixture.schema.json', 'schemas/openapi-3.2/dialect.schema.json', 'schemas/openapi-3.2/meta.schema.json']));
     expect(files.filter((f) => f.endsWith('.test.ts') || f.endsWith('.test.js'))).toEqual([]);
     expect(files.filter((f) => f.startsWith('src/') || f.startsWith('conformance/'))).toEqual([]);
   });
@@ -107,6 +107,13 @@ describe('the packed package', () => {
   it('lints its own spec with the installed spec command', async () => {
     const { stdout } = await run(process.execPath, [join(INSTALLED, 'bin', 'flag-admin.js'), 'spec', 'lint'], { cwd: INSTALLED });
     expect(stdout).toBe('spec/openapi.yaml: lints clean\n');
+  });
+
+  it('lints an OpenAPI 3.2 document with the installed spec command: its Schema Object dialect ships in schemas/', async () => {
+    const document = join(ROOT, 'src', 'spec-review', '__fixtures__', 'openapi-32', 'valid', 'every-addition.yaml');
+    const { stdout } = await run(process.execPath, [join(INSTALLED, 'bin', 'flag-admin.js'), 'spec', 'lint', document, '--format', 'json'], { cwd: INSTALLED });
+    const result = JSON.parse(stdout) as { errors: number; warnings: number };
+    expect(result).toMatchObject({ errors: 0, warnings: 3 });
   });
 
   it('ships the browser bundle and its { spec, fixtures } values, which run the stateful mock from the installed package', async () => {

@@ -1,6 +1,7 @@
 import { stringify } from 'yaml';
 import { place } from './report-format.ts';
 import { firstUnresolvedRef, resolveRefs } from './resolve-refs.ts';
+import { DEVICE_FLOW_SCOPES } from './redocly-device-flow-scopes.ts';
 import { SpecReadError, type SpecSource } from './spec-source.ts';
 
 export const BUNDLE_FORMATS = ['yaml', 'json'] as const;
@@ -41,7 +42,7 @@ async function intoComponents(source: SpecSource): Promise<unknown> {
   if (unresolved) throw new SpecReadError(`${place(unresolved)}: ${unresolved.message}`);
   const { bundle, createConfig, Source } = await import('@redocly/openapi-core');
   // No rules, no decorators: the document as written, only its references moved.
-  const config = await createConfig({});
+  const config = await createConfig({ plugins: [DEVICE_FLOW_SCOPES] } as never);
   // The text already read (stdin too); Redocly rewrites the $refs of the copy it is given.
   const doc = { source: new Source(source.absolutePath, source.text), parsed: structuredClone(source.document) };
   const result = await bundle({ doc, config });

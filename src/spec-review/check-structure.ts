@@ -3,7 +3,7 @@ import { authoredPlaces } from './authored-place.ts';
 import type { LintFinding } from './lint-finding.ts';
 import { lowercaseHttpSchemes } from './lowercase-http-schemes.ts';
 import { openApiSchemaValidator } from './openapi-schema.ts';
-import { firstUnresolvedRef, resolveRefs } from './resolve-refs.ts';
+import { asOpenApi31ForSwaggerParser, firstUnresolvedRef, resolveRefs } from './resolve-refs.ts';
 import type { SpecSource } from './spec-source.ts';
 import { regexErrors, structureErrors } from './structure-errors.ts';
 import { upgradeOpenApi30 } from './upgrade-openapi-30.ts';
@@ -75,7 +75,7 @@ export async function structuredForKit(source: SpecSource): Promise<Structured> 
   const copy = structuredClone(source.document);
   lowercaseHttpSchemes(copy);
   const { default: SwaggerParser } = await import('@apidevtools/swagger-parser');
-  const dereferenced = (await SwaggerParser.dereference(source.absolutePath, copy as never, {})) as unknown as JsonSchema;
+  const dereferenced = (await asOpenApi31ForSwaggerParser(copy as Record<string, unknown>, (document) => SwaggerParser.dereference(source.absolutePath, document as never, {}))) as unknown as JsonSchema;
   const raw = structuredClone(source.document);
   if (source.openapi === '3.0') {
     upgradeOpenApi30(raw);

@@ -11,6 +11,7 @@ import { locateInJson } from './json-positions.ts';
 import { checkStructure, STRUCTURE_RULE_ID, structuredForKit, type Structured } from './check-structure.ts';
 import type { LintProfile } from './lint-profiles.ts';
 import { REDOCLY_RULES } from './lint-config.ts';
+import { DEVICE_FLOW_SCOPES } from './redocly-device-flow-scopes.ts';
 import type { LintContext, LintFinding, LintMessage, LintRule } from './lint-finding.ts';
 import { decisionsRecorded } from './lint-rules/decisions-recorded.ts';
 import { errorResponses } from './lint-rules/error-responses.ts';
@@ -22,7 +23,7 @@ import { readSpecSource, SpecReadError, type SpecSource } from './spec-source.ts
 export const LINT_RULES: readonly LintRule[] = [operationBasics, errorResponses, responseExamples, decisionsRecorded];
 
 /** Structural validation (swagger-parser against the OpenAPI schema of the document's line, then Ajv compiling every response schema). */
-export const STRUCTURE_RULE = { id: STRUCTURE_RULE_ID, severity: 'error', summary: 'the document is valid OpenAPI 3.0 or 3.1 (by its own `openapi` line), every Schema Object valid JSON Schema and every `pattern` an ECMA-262 regular expression; each fault once, where it is written' } as const;
+export const STRUCTURE_RULE = { id: STRUCTURE_RULE_ID, severity: 'error', summary: 'the document is valid OpenAPI 3.0, 3.1 or 3.2 (by its own `openapi` line), every Schema Object valid JSON Schema and every `pattern` an ECMA-262 regular expression; each fault once, where it is written' } as const;
 
 export const DEFAULT_API_DESCRIPTION = packageFile('spec', 'API.md');
 
@@ -62,12 +63,20 @@ export async function lintSpec(file: string, options: LintOptions = {}): Promise
   };
 
   const findings = await checkStructure(source);
-  const structure = findings.map(toMessage);
+  const redocly = await redoclyMessages(source, profile, parsedByRedocly);
+  // Redocly's `spec-*` rules check what the specification requires beyond its schema's types (OAS
+  // 3.2: an Example's `value` beside `dataValue`, `encoding` beside `itemEncoding`): where one
+  // names the object ours does, a field of it, or the other field of a pair that may not meet, the
+  // fault is told once, in Redocly's.
+  const parentOf = (pointer: string) => pointer.slice(0, pointer.lastIndexOf('/'));
+  const specRule = redocly.filter((m) => m.ruleId.startsWith('spec-') && m.severity === 'error');
+  const toldBySpecRule = (m: LintMessage) => specRule.some((r) => r.file === m.file && (r.pointer === m.pointer || parentOf(r.pointer) === m.pointer || parentOf(r.pointer) === parentOf(m.pointer)));
+  const structure = findings.map(toMessage).filter((m) => !toldBySpecRule(m));
   messages.push(...structure);
   // Redocly's `struct` rule checks structure too: where it reports the very place ours does, the
   // fault is told once, in ours (which names the OpenAPI object and what is there).
   const samePlace = new Set(structure.flatMap((m) => [`${m.file}#${m.pointer}`, `${m.file}:${m.line}:${m.column}`]));
-  messages.push(...(await redoclyMessages(source, profile, parsedByRedocly)).filter((m) => m.ruleId !== 'struct' || !(samePlace.has(`${m.file}#${m.pointer}`) || samePlace.has(`${m.file}:${m.line}:${m.column}`))));
+  messages.push(...redocly.filter((m) => m.ruleId !== 'struct' || !(samePlace.has(`${m.file}#${m.pointer}`) || samePlace.has(`${m.file}:${m.line}:${m.column}`))));
   const rules = profile === 'kit' ? LINT_RULES : apiDescription ? [decisionsRecorded] : [];
   const contract = profile === 'kit' && findings.length === 0 ? kitContract(source, await structuredForKit(source), (finding) => messages.push(toMessage(finding))) : undefined;
   const context: LintContext = { source, rawDocument: source.document, contract, apiDescription };
@@ -118,7 +127,7 @@ function kitContract(source: SpecSource, structured: Structured, report: (findin
 }
 
 /** Redocly's `recommended` ruleset, with our changes (lint-config.ts) under the kit profile: the one config both lint and `lintRuleset` read. */
-const redoclyConfig = (profile: LintProfile) => createConfig({ extends: ['recommended'], rules: profile === 'kit' ? REDOCLY_RULES : {} });
+const redoclyConfig = (profile: LintProfile) => createConfig({ extends: ['recommended'], rules: profile === 'kit' ? REDOCLY_RULES : {}, plugins: [DEVICE_FLOW_SCOPES] } as never);
 
 async function redoclyMessages(source: SpecSource, profile: LintProfile, parsed: Document | undefined): Promise<LintMessage[]> {
   const config = await redoclyConfig(profile);

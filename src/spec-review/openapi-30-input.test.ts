@@ -118,9 +118,9 @@ describe('OpenAPI 3.0 documents in spec review', () => {
   });
 
   it.each([
-    ['Swagger 2.0', 'swagger: "2.0"\ninfo: {title: t, version: "1"}\npaths: {}\n', '1:10 #/swagger: expected an OpenAPI 3.0.x or 3.1.x document, got Swagger "2.0" (convert it to OpenAPI 3 first, e.g. with swagger2openapi)'],
-    ['OpenAPI 3.2', 'openapi: 3.2.0\ninfo: {title: t, version: "1"}\npaths: {}\n', '1:10 #/openapi: expected an OpenAPI 3.0.x or 3.1.x document, got "3.2.0"'],
-    ['no version', 'info: {title: t, version: "1"}\npaths: {}\n', '1:1 #: expected an OpenAPI 3.0.x or 3.1.x document, got no "openapi" field'],
+    ['Swagger 2.0', 'swagger: "2.0"\ninfo: {title: t, version: "1"}\npaths: {}\n', '1:10 #/swagger: expected an OpenAPI 3.0.x, 3.1.x or 3.2.x document, got Swagger "2.0" (convert it to OpenAPI 3 first, e.g. with swagger2openapi)'],
+    ['OpenAPI 3.3', 'openapi: 3.3.0\ninfo: {title: t, version: "1"}\npaths: {}\n', '1:10 #/openapi: expected an OpenAPI 3.0.x, 3.1.x or 3.2.x document, got "3.3.0"'],
+    ['no version', 'info: {title: t, version: "1"}\npaths: {}\n', '1:1 #: expected an OpenAPI 3.0.x, 3.1.x or 3.2.x document, got no "openapi" field'],
   ])('refuses %s with exit 2 and one line, in every verb', async (_, text, error) => {
     const { spec } = writeSpecs({ spec: {} });
     writeFileSync(spec!, text);

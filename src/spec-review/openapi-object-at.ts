@@ -30,26 +30,30 @@ export function forEachSchemaObject(document: unknown, visit: (schema: Record<st
   walk(document, 'OpenAPI', []);
 }
 
-const METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
+/** The Path Item fields that are operations: 3.1's eight methods and 3.2's `query` (OAS 3.2.0 §4.8.9.1). */
+const METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace', 'query']);
 
 /** For each object type: the type of each field, `[T]` for a list of T, `{T}` for a map of names to T. */
 const FIELDS: Record<Type, Record<string, Type>> = {
   OpenAPI: { info: 'Info', servers: '[Server]', paths: 'Paths', webhooks: '{Path Item}', components: 'Components', security: '[Security Requirement]', tags: '[Tag]', externalDocs: 'External Documentation' },
   Info: { contact: 'Contact', license: 'License' },
   Server: { variables: '{Server Variable}' },
-  'Path Item': { servers: '[Server]', parameters: '[Parameter]' },
+  // OAS 3.2 additions: additionalOperations (§4.8.9.1), Media Type itemSchema, itemEncoding and
+  // prefixEncoding (§4.8.14.1), nested Encodings (§4.8.15.1), Components mediaTypes (§4.8.7.1), the
+  // device authorization flow (§4.8.29.1), Example dataValue (§4.8.19.1).
+  'Path Item': { servers: '[Server]', parameters: '[Parameter]', additionalOperations: '{Operation}' },
   Operation: { parameters: '[Parameter]', requestBody: 'Request Body', responses: 'Responses', callbacks: '{Callback}', security: '[Security Requirement]', servers: '[Server]', externalDocs: 'External Documentation' },
   Parameter: { schema: 'Schema', content: '{Media Type}', examples: '{Example}', example: 'value' },
   Header: { schema: 'Schema', content: '{Media Type}', examples: '{Example}', example: 'value' },
   'Request Body': { content: '{Media Type}' },
-  'Media Type': { schema: 'Schema', examples: '{Example}', encoding: '{Encoding}', example: 'value' },
-  Encoding: { headers: '{Header}' },
+  'Media Type': { schema: 'Schema', itemSchema: 'Schema', examples: '{Example}', encoding: '{Encoding}', prefixEncoding: '[Encoding]', itemEncoding: 'Encoding', example: 'value' },
+  Encoding: { headers: '{Header}', encoding: '{Encoding}', prefixEncoding: '[Encoding]', itemEncoding: 'Encoding' },
   Response: { headers: '{Header}', content: '{Media Type}', links: '{Link}' },
   Link: { server: 'Server', parameters: 'value', requestBody: 'value' },
-  Example: { value: 'value' },
-  Components: { schemas: '{Schema}', responses: '{Response}', parameters: '{Parameter}', examples: '{Example}', requestBodies: '{Request Body}', headers: '{Header}', securitySchemes: '{Security Scheme}', links: '{Link}', callbacks: '{Callback}', pathItems: '{Path Item}' },
+  Example: { value: 'value', dataValue: 'value' },
+  Components: { schemas: '{Schema}', responses: '{Response}', parameters: '{Parameter}', examples: '{Example}', requestBodies: '{Request Body}', headers: '{Header}', securitySchemes: '{Security Scheme}', links: '{Link}', callbacks: '{Callback}', pathItems: '{Path Item}', mediaTypes: '{Media Type}' },
   'Security Scheme': { flows: 'OAuth Flows' },
-  'OAuth Flows': { implicit: 'OAuth Flow', password: 'OAuth Flow', clientCredentials: 'OAuth Flow', authorizationCode: 'OAuth Flow' },
+  'OAuth Flows': { implicit: 'OAuth Flow', password: 'OAuth Flow', clientCredentials: 'OAuth Flow', authorizationCode: 'OAuth Flow', deviceAuthorization: 'OAuth Flow' },
   'OAuth Flow': { scopes: 'value' },
   Tag: { externalDocs: 'External Documentation' },
   Schema: {

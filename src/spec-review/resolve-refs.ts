@@ -12,16 +12,32 @@ import { SpecReadError, type SpecSource } from './spec-source.ts';
  * named where it is written.
  */
 export async function resolveRefs(source: SpecSource, how: 'bundle' | 'dereference'): Promise<unknown> {
-  const copy = structuredClone(source.document) as never;
+  const copy = structuredClone(source.document);
   // Loaded when a verb needs it: lint of a one-file document never does.
   const { default: SwaggerParser } = await import('@apidevtools/swagger-parser');
   try {
-    return how === 'dereference' ? await SwaggerParser.dereference(source.absolutePath, copy, {}) : await SwaggerParser.bundle(source.absolutePath, copy, {});
+    return await asOpenApi31ForSwaggerParser(copy, (document) => (how === 'dereference' ? SwaggerParser.dereference(source.absolutePath, document as never, {}) : SwaggerParser.bundle(source.absolutePath, document as never, {})));
   } catch (error) {
     const unresolved = firstUnresolvedRef(source);
     if (unresolved) throw new SpecReadError(`${place(unresolved)}: ${unresolved.message}`);
     throw new SpecReadError(`${source.file}: expected every $ref to resolve, got ${String((error as Error).message).split('\n')[0]}`);
   }
+}
+
+/**
+ * Runs swagger-parser (13.1, the newest) on a 3.2 document: it refuses any `openapi` but 3.0.0-3.0.4
+ * and 3.1.0-3.1.2 before resolving anything, though its `$ref` resolution does not depend on the
+ * version, and 3.2 references work as 3.1's do (OAS 3.2.0 §4.8.23 Reference Object, §4.8.24.3
+ * Schema Object `$ref`). The document is handed over as 3.1.2 and its own version put back.
+ */
+export async function asOpenApi31ForSwaggerParser<T>(document: Record<string, unknown>, run: (document: Record<string, unknown>) => Promise<T>): Promise<T> {
+  const version = document.openapi;
+  if (typeof version !== 'string' || !/^3\.2\./.test(version)) return run(document);
+  document.openapi = '3.1.2';
+  const result = await run(document);
+  document.openapi = version;
+  if (result && typeof result === 'object') (result as Record<string, unknown>).openapi = version;
+  return result;
 }
 
 /**

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
 import type { JsonSchema } from '../contract/index.ts';
 import { pointerOf, pointerTokens, resolvePointer } from '../contract/json-pointer.ts';
-import { openApiLineOf, type OpenApiLine } from './openapi-line.ts';
+import { OPENAPI_LINES_READ, openApiLineOf, type OpenApiLine } from './openapi-line.ts';
 import { jsonPositions } from './json-positions.ts';
 
 /** A line and column in a file, both counted from 1 (as editors and CI annotations count). */
@@ -70,7 +70,7 @@ export function specSourceFromText(file: string, absolutePath: string, text: str
   const version = openApiLineOf(document as JsonSchema);
   if (!('line' in version)) {
     const { line, column } = positionOf(version.pointer);
-    throw new SpecReadError(`${file}:${line}:${column} #${version.pointer}: expected an OpenAPI 3.0.x or 3.1.x document, got ${version.got}`);
+    throw new SpecReadError(`${file}:${line}:${column} #${version.pointer}: expected an ${OPENAPI_LINES_READ} document, got ${version.got}`);
   }
   return { file, absolutePath, text, document: document as JsonSchema, openapi: version.line, json, positionOf };
 }

@@ -13,6 +13,12 @@ export interface StructureError {
 
 /** Combinators and conditionals: their failure is only that a branch failed, and the branch's own errors say why. */
 const WRAPPERS = new Set(['oneOf', 'anyOf', 'allOf', 'if', '$ref', 'false schema']);
+/**
+ * A field whose schema is `false` (no value allowed), as the OAS 3.2 XML Object's
+ * `dependentSchemas: {nodeType: {properties: {attribute: false, wrapped: false}}}` (§4.8.26.1:
+ * `attribute` and `wrapped` MUST NOT be present with `nodeType`): a fault of its own, not a wrapper.
+ */
+const FORBIDDEN_FIELD = /\/properties\/[^/]+\/false schema$/;
 
 /**
  * Ajv's errors against the OpenAPI schema, reduced to their root causes and worded in the
@@ -25,7 +31,7 @@ const WRAPPERS = new Set(['oneOf', 'anyOf', 'allOf', 'if', '$ref', 'false schema
 export function structureErrors(errors: readonly ErrorObject[], document: unknown, schema: object): StructureError[] {
   const at = (pointer: string) => resolvePointer(document, pointer);
   const kept = takenBranches(errors, document, schema).filter((e) => {
-    if (WRAPPERS.has(e.keyword)) return false;
+    if (WRAPPERS.has(e.keyword) && !FORBIDDEN_FIELD.test(e.schemaPath)) return false;
     // The Reference Object branch of "X or a Reference Object", for an object that is not one.
     if (e.keyword === 'required' && e.params.missingProperty === '$ref') return false;
     if (/\/(definitions\/Reference|\$defs\/reference)\//.test(e.schemaPath) && !hasRef(at(e.instancePath))) return false;
@@ -170,6 +176,10 @@ function describe(e: ErrorObject, at: (pointer: string) => unknown): StructureEr
       return undefined;
     case 'pattern':
       return { pointer: e.instancePath, onKey: true, message: `expected ${ofObject} to match ${String(e.params.pattern)}, got ${shown(value)}` };
+    case 'false schema': {
+      const beside = /\/dependentSchemas\/([^/]+)\/properties\/[^/]+\/false schema$/.exec(e.schemaPath)?.[1];
+      return { pointer: e.instancePath, onKey: true, message: `expected no ${ofObject}${beside ? ` beside "${beside}"` : ''}, as the specification says, got ${shown(value)}` };
+    }
     case 'not':
       return { pointer: e.instancePath, onKey: true, message: `expected the ${objectName(tokens)} not to combine these fields (${Object.keys((value ?? {}) as object).filter((k) => !k.startsWith('x-')).join(', ')}), as the specification says` };
     default:

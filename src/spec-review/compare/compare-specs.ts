@@ -1,11 +1,11 @@
 import { pointerOf } from '../../contract/json-pointer.ts';
-import { HTTP_METHODS } from '../../contract/operation.ts';
 import type { JsonSchema } from '../../contract/index.ts';
 import type { Change, ChangeSide } from '../diff/change-recorder.ts';
 import type { Severity } from '../diff/diff-rules.ts';
 import type { Tolerated } from '../diff/comparable-shape.ts';
 import { diffVersions, readVersion } from '../diff/diff-specs.ts';
 import { SpecReadError, type SpecSource } from '../spec-source.ts';
+import { OPERATION_FIELDS } from '../operations-in.ts';
 import { pairOperations, type OperationPair, type PathOperation } from './pair-operations.ts';
 
 /**
@@ -105,9 +105,12 @@ function restricted(source: SpecSource, operations: readonly (readonly [written:
   const original = (source.document.paths ?? {}) as Record<string, JsonSchema>;
   for (const [written, as] of operations) {
     // The path item's own fields (parameters, servers...) without its operations.
-    paths[as.path] ??= Object.fromEntries(Object.entries(original[written.path]!).filter(([key]) => !(HTTP_METHODS as readonly string[]).includes(key)));
-    paths[as.path]![as.method] = original[written.path]![written.method];
-    moved.push([pointerOf(['paths', as.path, as.method]), pointerOf(['paths', written.path, written.method])], [pointerOf(['paths', as.path]), pointerOf(['paths', written.path])]);
+    paths[as.path] ??= Object.fromEntries(Object.entries(original[written.path]!).filter(([key]) => !OPERATION_FIELDS.includes(key) && key !== 'additionalOperations'));
+    const item = paths[as.path]!;
+    const operation = written.tokens.reduce<unknown>((node, token) => (node as JsonSchema)[token], original[written.path]) as JsonSchema;
+    if (as.tokens.length === 1) item[as.tokens[0]!] = operation;
+    else item.additionalOperations = { ...(item.additionalOperations as JsonSchema | undefined), [as.tokens[1]!]: operation };
+    moved.push([pointerOf(['paths', as.path, ...as.tokens]), pointerOf(['paths', written.path, ...written.tokens])], [pointerOf(['paths', as.path]), pointerOf(['paths', written.path])]);
   }
   // Webhooks are calls the other way; the comparison is of the operations a client calls.
   const { webhooks: _webhooks, ...document }: JsonSchema = { ...source.document, paths };

@@ -5,7 +5,10 @@ import { operationsIn } from '../operations-in.ts';
 /** An operation of a document's `paths`, where it is written. */
 export interface PathOperation {
   path: string;
+  /** The method as sent (`GET`, `QUERY`, an `additionalOperations` key such as `LINK`). */
   method: string;
+  /** Where the operation sits in its path item: `['get']`, `['additionalOperations', 'LINK']` (OAS 3.2.0 §4.8.9.1). */
+  tokens: string[];
   operationId: string | undefined;
   /** `GET /pets/{petId}`, as the diff labels operations. */
   label: string;
@@ -61,8 +64,9 @@ function pathOperations(document: JsonSchema): PathOperation[] {
     // The calls a client makes; a callback under one is compared inside it, as the diff does.
     .filter((op) => op.kind === 'call' && op.pointer.startsWith('/paths/'))
     .map((op) => {
-      const [, path, method] = pointerTokens(op.pointer) as [string, string, string];
-      return { path, method, operationId: typeof op.operation.operationId === 'string' ? op.operation.operationId : undefined, label: `${method.toUpperCase()} ${path}` };
+      const [, path, ...tokens] = pointerTokens(op.pointer) as [string, string, ...string[]];
+      const method = op.name.slice(0, op.name.indexOf(' '));
+      return { path, method, tokens, operationId: typeof op.operation.operationId === 'string' ? op.operation.operationId : undefined, label: `${method} ${path}` };
     });
 }
 

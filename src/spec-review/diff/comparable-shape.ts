@@ -1,5 +1,5 @@
 import { pointerOf } from '../../contract/json-pointer.ts';
-import { HTTP_METHODS } from '../../contract/operation.ts';
+import { OPERATION_FIELDS, pathItemOperations } from '../operations-in.ts';
 import type { JsonSchema } from '../../contract/index.ts';
 import type { AuthoredPlace } from '../authored-place.ts';
 import { SpecReadError, type SpecSource } from '../spec-source.ts';
@@ -71,11 +71,12 @@ export function assertComparable(source: SpecSource, document: JsonSchema): Tole
     for (const [path, pathItem] of Object.entries((items ?? {}) as Record<string, unknown>)) {
       expect(pathItem, [...tokens, path], 'object');
       parameters((pathItem as JsonSchema | undefined)?.parameters, [...tokens, path, 'parameters']);
-      for (const method of HTTP_METHODS) {
-        const operation = (pathItem as JsonSchema | undefined)?.[method] as JsonSchema | undefined;
-        const at = [...tokens, path, method];
-        expect(operation, at, 'object');
-        if (!operation) continue;
+      const item = pathItem as JsonSchema | undefined;
+      for (const field of OPERATION_FIELDS) expect(item?.[field], [...tokens, path, field], 'object');
+      expect(item?.additionalOperations, [...tokens, path, 'additionalOperations'], 'object');
+      for (const [method, operation] of Object.entries((item?.additionalOperations ?? {}) as object)) expect(operation, [...tokens, path, 'additionalOperations', method], 'object');
+      for (const { tokens: within, operation } of pathItemOperations(item)) {
+        const at = [...tokens, path, ...within];
         parameters(operation.parameters, [...at, 'parameters']);
         security(operation.security, [...at, 'security']);
         expect(operation.requestBody, [...at, 'requestBody'], 'object');

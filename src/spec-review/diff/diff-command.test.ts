@@ -211,7 +211,7 @@ describe('flag-admin spec diff', () => {
     const invalid = await cli(['spec', 'diff', BASE_FILE, '-'], { stdin: 'openapi: 3.1.0\ninfo: {title: t, version: "1"}\npaths: {/a: {get: {responses: 7}}}\n' });
     expect(invalid).toMatchObject({ code: 2, stderr: 'flag-admin spec diff: <stdin>:3:31 #/paths/~1a/get/responses: expected an object, got 7\n' });
     const swagger = await cli(['spec', 'diff', BASE_FILE, '-'], { stdin: 'swagger: "2.0"\n' });
-    expect(swagger.stderr).toBe('flag-admin spec diff: <stdin>:1:10 #/swagger: expected an OpenAPI 3.0.x or 3.1.x document, got Swagger "2.0" (convert it to OpenAPI 3 first, e.g. with swagger2openapi)\n');
+    expect(swagger.stderr).toBe('flag-admin spec diff: <stdin>:1:10 #/swagger: expected an OpenAPI 3.0.x, 3.1.x or 3.2.x document, got Swagger "2.0" (convert it to OpenAPI 3 first, e.g. with swagger2openapi)\n');
     const broken = await cli(['spec', 'diff', '-', BASE_FILE], { stdin: 'openapi: [3.1\n' });
     expect(broken.code).toBe(2);
     expect(broken.stderr).toMatch(/<stdin>:\d+:\d+: expected a YAML or JSON document/);

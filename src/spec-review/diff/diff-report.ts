@@ -18,7 +18,9 @@ const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
 /** `Verdict: breaking for clients (2 changes), not for servers — OLD → NEW: 5 changes`. */
 export function verdict({ old, new: now, openapi, changes, breaking }: DiffResult): string {
   // Said, not counted as a change: the format is not the API (diff-specs.ts).
-  const formats = openapi.old === openapi.new ? '' : ` (OpenAPI ${openapi.old} → ${openapi.new}, both read as 3.1)`;
+  // A 3.0 side is read as 3.1 (its schemas upgraded); a 3.2 pair as 3.2, which 3.1 documents already are but for what 3.2 adds.
+  const readAs = [openapi.old, openapi.new].some((v) => v.startsWith('3.2.')) ? '3.2' : '3.1';
+  const formats = openapi.old === openapi.new ? '' : ` (OpenAPI ${openapi.old} → ${openapi.new}, both read as ${readAs})`;
   if (changes.length === 0) return `Verdict: no changes — ${old} → ${now}${formats}`;
   const warnings = changes.filter((c) => c.client === 'warning').length;
   const forClients = breaking.client > 0 ? `breaking for clients (${plural(breaking.client, 'change')})` : `not breaking for clients${warnings > 0 ? ` (${plural(warnings, 'warning')})` : ''}`;

@@ -1,6 +1,6 @@
 import { pointerOf } from '../../contract/json-pointer.ts';
-import { HTTP_METHODS } from '../../contract/operation.ts';
 import type { JsonSchema } from '../../contract/index.ts';
+import { pathItemOperations } from '../operations-in.ts';
 import { resolveRefs } from '../resolve-refs.ts';
 import type { SpecSource } from '../spec-source.ts';
 import { lowercaseHttpSchemes } from '../lowercase-http-schemes.ts';
@@ -102,14 +102,13 @@ function operationsOf(document: JsonSchema): Map<string, OperationAt> {
   const shape = (path: string) => path.replace(/\{[^}]*\}/g, '{}');
   const addPathItems = (pathItems: unknown, base: string[], keyOf: (name: string) => string, labelOf: (name: string, method: string) => string, mirrored: boolean) => {
     for (const [name, pathItem] of Object.entries((pathItems ?? {}) as Record<string, JsonSchema>)) {
-      for (const method of HTTP_METHODS) {
-        const operation = pathItem?.[method] as JsonSchema | undefined;
-        if (!operation) continue;
-        const pointer = pointerOf([...base, name, method]);
-        const at: OperationAt = { path: name, method, pointer, operation, pathItem, label: labelOf(name, method.toUpperCase()), mirrored };
-        operations.set(`${method.toUpperCase()} ${keyOf(name)}`, at);
+      // 3.2's `query` and `additionalOperations` (OAS 3.2.0 §4.8.9.1) are operations as `get` is, keyed by the method sent.
+      for (const { method, tokens, operation } of pathItemOperations(pathItem)) {
+        const pointer = pointerOf([...base, name, ...tokens]);
+        const at: OperationAt = { path: name, method, pointer, operation, pathItem, label: labelOf(name, method), mirrored };
+        operations.set(`${method} ${keyOf(name)}`, at);
         for (const [callback, expressions] of Object.entries((operation.callbacks ?? {}) as Record<string, unknown>)) {
-          addPathItems(expressions, [...base, name, method, 'callbacks', callback], (expression) => `${keyOf(name)} ${method} callback ${callback} ${expression}`, (expression, m) => `${m} ${at.label.split(' ').slice(1).join(' ')} callback ${callback} ${expression}`, true);
+          addPathItems(expressions, [...base, name, ...tokens, 'callbacks', callback], (expression) => `${keyOf(name)} ${method.toLowerCase()} callback ${callback} ${expression}`, (expression, m) => `${m} ${at.label.split(' ').slice(1).join(' ')} callback ${callback} ${expression}`, true);
         }
       }
     }
@@ -172,9 +171,10 @@ function compareSunset(recorder: ChangeRecorder, old: OperationAt, now: Operatio
   else recorder.record('operation-sunset-changed', `${label}: x-sunset ${show(before)} → ${show(after)}`, `${old.pointer}/x-sunset`, `${now.pointer}/x-sunset`, label);
 }
 
-/** Where an operation's path item sits: `/paths`, `/webhooks`, or an operation's callback. */
+/** Where an operation's path item sits: `/paths`, `/webhooks`, or an operation's callback (past `additionalOperations/LINK` as past `get`). */
 function containerOf(operationPointer: string): string {
-  return operationPointer.split('/').slice(0, -2).join('/');
+  const tokens = operationPointer.split('/');
+  return tokens.slice(0, tokens.at(-2) === 'additionalOperations' ? -3 : -2).join('/');
 }
 
 function sunsetOf(at: OperationAt): { date: Date; from: string } | undefined {
@@ -217,7 +217,9 @@ function parametersOf(at: OperationAt): Map<string, ParameterAt> {
     ((list ?? []) as JsonSchema[]).forEach((parameter, index) => {
       // Header names are case-insensitive (RFC 9110 §5.1): X-Id and x-id are one parameter.
       const name = parameter.in === 'header' ? String(parameter.name).toLowerCase() : String(parameter.name);
-      const key = parameter.in === 'path' ? `path #${templated.indexOf(String(parameter.name))}` : `${String(parameter.in)} ${name}`;
+      // OAS 3.2 `in: querystring` is the whole query string, one per operation (§4.8.12.2): its name is
+      // sent nowhere, so renaming it renames nothing on the wire.
+      const key = parameter.in === 'path' ? `path #${templated.indexOf(String(parameter.name))}` : parameter.in === 'querystring' ? 'querystring' : `${String(parameter.in)} ${name}`;
       parameters.set(key, { parameter, pointer: `${base}/parameters/${index}` });
     });
   add(at.pathItem.parameters, pointerOf(['paths', at.path]));
@@ -401,14 +403,22 @@ function compareContent(recorder: ChangeRecorder, context: 'request' | 'response
     // may read as an object or as its text: there a witness is no proof.
     const loose = /^(?:application|text)\/(?:[\w.-]+\+)?xml$/.test(essence(mediaType)) ? essence(mediaType) : undefined;
     const scope: SchemaScope = { recorder, context, operation: label, seen: new WeakMap(), ...(loose ? { loose } : {}) };
-    const [oldSchema, newSchema] = [oldContent[mediaType]!.schema, newContent[match]!.schema];
-    // A media type without a schema allows any content: gaining one constrains, losing one frees.
-    if (oldSchema === undefined && newSchema !== undefined) recorder.record(`${context}-schema-added`, `${what}: ${mediaType} gains a schema`, oldMedia, `${newMedia}/schema`, label, 'new');
-    else if (oldSchema !== undefined && newSchema === undefined) recorder.record(`${context}-schema-removed`, `${what}: ${mediaType} loses its schema`, `${oldMedia}/schema`, newMedia, label, 'old');
-    else compareSchemas(scope, oldSchema, newSchema, `${oldMedia}/schema`, `${newMedia}/schema`);
-    // How multipart and form parts are written (OAS 3.1 §4.8.15): each side reads the other's parts wrong.
-    const [oldEncoding, newEncoding] = [oldContent[mediaType]!.encoding, newContent[match]!.encoding];
-    if (shapeKey(oldEncoding) !== shapeKey(newEncoding)) recorder.record(`${context}-format-changed`, `${what}: encoding of ${mediaType} changed`, `${oldMedia}/encoding`, `${newMedia}/encoding`, label);
+    // `schema` describes the whole body; 3.2's `itemSchema` each item of a sequential body (a JSON
+    // Lines record, a server-sent event, a multipart part: OAS 3.2.0 §4.8.14.1, §4.8.14.4), and an
+    // item is a value as a body is: each is compared as a body's schema is, its own against its own.
+    for (const [field, name] of [['schema', 'a schema'], ['itemSchema', 'an item schema']] as const) {
+      const [oldSchema, newSchema] = [oldContent[mediaType]![field], newContent[match]![field]];
+      // A media type without a schema allows any content: gaining one constrains, losing one frees.
+      if (oldSchema === undefined && newSchema !== undefined) recorder.record(`${context}-schema-added`, `${what}: ${mediaType} gains ${name}`, oldMedia, `${newMedia}/${field}`, label, 'new');
+      else if (oldSchema !== undefined && newSchema === undefined) recorder.record(`${context}-schema-removed`, `${what}: ${mediaType} loses ${name.replace(/^an? /, 'its ')}`, `${oldMedia}/${field}`, newMedia, label, 'old');
+      else if (oldSchema !== undefined) compareSchemas(field === 'schema' ? scope : { ...scope, seen: new WeakMap() }, oldSchema, newSchema, `${oldMedia}/${field}`, `${newMedia}/${field}`);
+    }
+    // How multipart and form parts are written (OAS 3.1 §4.8.15; 3.2 by position too, `prefixEncoding`
+    // and `itemEncoding`, §4.8.15.3): each side reads the other's parts wrong.
+    for (const field of ['encoding', 'prefixEncoding', 'itemEncoding']) {
+      const [oldEncoding, newEncoding] = [oldContent[mediaType]![field], newContent[match]![field]];
+      if (shapeKey(oldEncoding) !== shapeKey(newEncoding)) recorder.record(`${context}-format-changed`, `${what}: ${field} of ${mediaType} changed`, `${oldMedia}/${field}`, `${newMedia}/${field}`, label);
+    }
   }
   for (const mediaType of Object.keys(newContent)) {
     if (!(mediaType in oldContent) && !paired.has(mediaType)) recorder.record(`${context}-media-type-added`, `${what}: media type ${mediaType} added`, `${oldAt}/content`, `${newAt}/content${pointerOf([mediaType])}`, label, 'new');

@@ -3,11 +3,13 @@ import type { ChangeRecorder } from './change-recorder.ts';
 import { canonical } from './canonical-json.ts';
 
 /**
- * Keys that only document: a change under them changes no request or response. `$defs` matter
+ * Keys that only document: a change under them changes no request or response. OAS 3.2's `$self`
+ * (§4.8.1.1) is the document's own URI, the base its relative references resolve against: the
+ * diff reads the documents dereferenced, so what it changes is compared where it lands. `$defs` matter
  * only where referenced (compared there); `readOnly`/`writeOnly` where they apply are compared as
  * properties leaving or joining a direction, and elsewhere document.
  */
-const DOCUMENTATION_KEYS = new Set(['description', 'summary', 'title', 'example', 'examples', 'externalDocs', 'tags', 'info', 'servers', 'license', 'contact', 'deprecated', '$comment', 'xml', 'links', 'scopes', '$schema', '$id', '$anchor', '$dynamicAnchor', '$vocabulary', '$defs', 'readOnly', 'writeOnly', 'bearerFormat', 'openapi']);
+const DOCUMENTATION_KEYS = new Set(['description', 'summary', 'title', 'example', 'examples', 'externalDocs', 'tags', 'info', 'servers', 'license', 'contact', 'deprecated', '$comment', 'xml', 'links', 'scopes', '$schema', '$id', '$anchor', '$dynamicAnchor', '$vocabulary', '$defs', 'readOnly', 'writeOnly', 'bearerFormat', 'openapi', '$self']);
 /** Arrays whose order means nothing (JSON Schema `required`, `enum`, `type`; an operation's tags). */
 const SET_KEYS = new Set(['required', 'enum', 'type', 'tags']);
 /**
@@ -15,7 +17,7 @@ const SET_KEYS = new Set(['required', 'enum', 'type', 'tags']);
  * here would report every moved or renamed schema. Security schemes are compared by use as well,
  * but their descriptions are documentation worth listing.
  */
-const COMPARED_WHERE_USED = ['schemas', 'responses', 'parameters', 'requestBodies', 'headers', 'examples', 'links', 'callbacks', 'pathItems'].map((k) => `/components/${k}`);
+const COMPARED_WHERE_USED = ['schemas', 'responses', 'parameters', 'requestBodies', 'headers', 'examples', 'links', 'callbacks', 'pathItems', 'mediaTypes'].map((k) => `/components/${k}`);
 
 /**
  * The catch-all pass: every difference between the dereferenced documents that no rule has
