@@ -708,7 +708,7 @@ function completionOrder(contract: Contract, delay: (request: SocketRequest) => 
       if (!request.socket.destroyed) request.socket.write(frame(response, request.method === 'HEAD'));
     });
     // serveSocket ends the connection after a request that asks for it once the handler returns: that one waits for its own answer.
-    return request.headers.connection?.toLowerCase() === 'close' ? written.then(() => ({ raw: '' })) : { raw: '' };
+    return String(request.headers.connection ?? '').toLowerCase() === 'close' ? written.then(() => ({ raw: '' })) : { raw: '' };
   });
 }
 
@@ -974,7 +974,7 @@ export const INVARIANCE_CONFORMANT_VARIANTS: ConformantInvarianceVariant[] = [
           if (!request.socket.destroyed) request.socket.write(frame(response, request.method === 'HEAD'));
         });
         last.set(request.socket, written);
-        return request.headers.connection?.toLowerCase() === 'close' ? written.then(() => ({ raw: '' })) : { raw: '' };
+        return String(request.headers.connection ?? '').toLowerCase() === 'close' ? written.then(() => ({ raw: '' })) : { raw: '' };
       });
     },
   },
