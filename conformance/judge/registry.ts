@@ -8,6 +8,7 @@ import { authInvalidRejected } from './rules/auth-invalid-rejected.ts';
 import { authMissingRejected } from './rules/auth-missing-rejected.ts';
 import { concurrentDeleteSingleSuccess } from './rules/concurrent-delete-single-success.ts';
 import { contentTypeConformance } from './rules/content-type-conformance.ts';
+import { contentCodingAccepted } from './rules/content-coding-accepted.ts';
 import { crossAccountDeleteRejected } from './rules/cross-account-delete-rejected.ts';
 import { deleteAgainNotFound } from './rules/delete-again-not-found.ts';
 import { deleteTokenSucceeds } from './rules/delete-token-succeeds.ts';
@@ -51,6 +52,7 @@ export const RULES: readonly Rule[] = [
   notAServerError,
   statusCodeDocumented,
   contentTypeConformance,
+  contentCodingAccepted,
   responseSchemaConformance,
   errorKindConformance,
   noUndocumentedBody,

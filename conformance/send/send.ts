@@ -201,9 +201,10 @@ function wireRequest(planned: PlannedRequest, options: SenderOptions, keyFor: (c
       recorded.push([header, '']);
     }
     const learned = spec.fromAnswers?.(planned.path, seen) ?? [];
-    const dropped = new Set([...(spec.omit ?? []), ...(spec.add ?? []).map(([name]) => name), ...learned.map(([name]) => name)]);
+    const dropped = new Set([...(spec.omit ?? []), ...(spec.add ?? []).map(([name]) => name), ...(spec.alternatives ?? []).flat().map(([name]) => name), ...learned.map(([name]) => name)]);
     const keep = ([name]: [string, string]) => !dropped.has(name.toLowerCase());
-    const added = [...(spec.add ?? []).map(([name, value]): [string, string] => [name, typeof value === 'string' ? value : value(operation.method)]), ...learned];
+    const alternative = spec.alternatives?.[planned.variant?.alternative ?? 0] ?? [];
+    const added = [...(spec.add ?? []).map(([name, value]): [string, string] => [name, typeof value === 'string' ? value : value(operation.method)]), ...alternative, ...learned];
     headers.splice(0, headers.length, ...headers.filter(keep), ...added);
     recorded.splice(0, recorded.length, ...recorded.filter(keep), ...added);
   }

@@ -767,9 +767,10 @@ export const INVARIANCE_CONFORMANT_VARIANTS: ConformantInvarianceVariant[] = [
     serve: (contract) =>
       socketMock(contract, (request, mock) => {
         const response = mock.handle(request);
-        const accepted = String(request.headers['accept-encoding'] ?? '');
+        // Asked for: named with a weight above 0 (RFC 9110 §12.5.3), `gzip;q=0` refuses gzip.
+        const accepted = acceptedCodings(request.headers['accept-encoding']);
         if (!response.body || request.method === 'HEAD') return response;
-        const coding = /\bbr\b/.test(accepted) ? 'br' : /\bgzip\b/.test(accepted) ? 'gzip' : undefined;
+        const coding = (accepted.get('br') ?? 0) > 0 ? 'br' : (accepted.get('gzip') ?? 0) > 0 ? 'gzip' : undefined;
         if (!coding) return response;
         const body = coding === 'br' ? brotliCompressSync(response.body) : gzipSync(response.body);
         const head = frame({ ...response, headers: { ...response.headers, 'content-encoding': coding, vary: 'Accept-Encoding' }, body: undefined }, true).toString('latin1');
@@ -990,6 +991,7 @@ const ALONE: Record<string, string> = {
   'OPTIONS without a key answers the data (the OIDC secret included)': 'options-harmless',
   'Accept: */* refused with 406 (only application/json accepted, literally)': 'headers-ignored',
   'If-None-Match answered 304 before auth, to any tag': 'conditional-after-auth',
+  'gzip although Accept-Encoding refuses it (gzip;q=0): the coding chosen by a substring test': 'content-coding-accepted',
   'auth fails open once four requests are in flight (a bulkhead that sheds the auth call)': 'overlap-independent',
 };
 export const INVARIANCE_ALONE_TARGETS: BrokenTarget[] = INVARIANCE_BROKEN_TARGETS.filter((t) => ALONE[t.name]).map((t) => ({ name: t.name, errors: [ALONE[t.name]!], serve: t.serve }));
