@@ -38,6 +38,7 @@ import { headersIgnored } from './rules/headers-ignored.ts';
 import { headLikeGet } from './rules/head-like-get.ts';
 import { optionsHarmless } from './rules/options-harmless.ts';
 import { overlapIndependent } from './rules/overlap-independent.ts';
+import { pipelinedAnswersInOrder } from './rules/pipelined-answers-in-order.ts';
 
 import type { Rule } from './rule.ts';
 
@@ -87,6 +88,7 @@ export const RULES: readonly Rule[] = [
   conditionalAfterAuth,
   connectionIndependent,
   overlapIndependent,
+  pipelinedAnswersInOrder,
   oddIdRejected,
   unlistedMethodRejected,
 ];

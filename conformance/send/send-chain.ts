@@ -38,7 +38,8 @@ const MAX_HEADER_BYTES = 16 * 1024;
  * undici cannot do this: it hides which connection a request went on, and reuses or drops
  * connections by its own rules.
  */
-export async function sendChain(origin: URL, requests: readonly RawRequest[], options: { timeoutMs: number; maxBodyBytes: number }): Promise<RawOutcome[]> {
+export async function sendChain(origin: URL, requests: readonly RawRequest[], options: { timeoutMs: number; maxBodyBytes: number; pipelined?: boolean }): Promise<RawOutcome[]> {
+  if (options.pipelined && requests.length > 1) return sendPipelined(origin, requests, options);
   const outcomes: RawOutcome[] = [];
   let connection: Connection | undefined;
   try {
@@ -69,6 +70,36 @@ export async function sendChain(origin: URL, requests: readonly RawRequest[], op
     connection?.destroy();
   }
   return outcomes;
+}
+
+/**
+ * HTTP/1.1 pipelining (RFC 9112 §9.3.2): every request written on one new connection at once,
+ * before any answer is read; the answers are then read in turn, each by its framing, and the
+ * i-th belongs to the i-th request (a server MUST answer in the order of the requests, however
+ * it works on them). A server need not pipeline: it may answer some and close the connection
+ * (with or without `Connection: close`, RFC 9112 §9.6); the requests it did not answer are then
+ * sent again one at a time (sendChain), as a client that pipelines does (RFC 9112 §9.3.2: it
+ * retries unanswered requests when the connection closes), and count as sent on a fresh
+ * connection. Bounded like sendChain: one deadline per answer.
+ */
+async function sendPipelined(origin: URL, requests: readonly RawRequest[], options: { timeoutMs: number; maxBodyBytes: number }): Promise<RawOutcome[]> {
+  const connection = new Connection(origin);
+  const outcomes: RawOutcome[] = [];
+  try {
+    for (const request of requests) connection.write(request);
+    for (const request of requests) {
+      const outcome = await connection.read(request, options);
+      // Closed before this answer began: the requests from here on were not answered, not answered wrongly.
+      if (outcome.error !== undefined && !outcome.began && !outcome.timedOut && connection.closed) break;
+      outcomes.push({ ...outcome, fresh: outcomes.length === 0 });
+      if (outcome.error !== undefined || outcome.notJudged !== undefined) return outcomes;
+    }
+  } finally {
+    connection.destroy();
+  }
+  if (outcomes.length === requests.length) return outcomes;
+  const resent = await sendChain(origin, requests.slice(outcomes.length), { timeoutMs: options.timeoutMs, maxBodyBytes: options.maxBodyBytes });
+  return [...outcomes, ...resent.map((outcome) => ({ ...outcome, fresh: true }))];
 }
 
 class Connection {
@@ -123,8 +154,17 @@ class Connection {
       this.leftover = true;
       return { error: `${this.buffer.length} bytes arrived on the connection before this request was sent: the answer before it sent more than its framing announced (RFC 9112 §6.3), so they belong to no answer` };
     }
+    this.write(request);
+    return this.read(request, options);
+  }
+
+  write(request: RawRequest): void {
     const lines = [`${request.method} ${request.path} HTTP/1.1`, ...request.headers.map(([name, value]) => `${name}: ${value}`)];
     this.socket.write(`${lines.join('\r\n')}\r\n\r\n`, 'latin1');
+  }
+
+  /** The next answer on the connection, read by its framing as the answer to `request` (HEAD: no body). */
+  async read(request: RawRequest, options: { timeoutMs: number; maxBodyBytes: number }): Promise<Omit<RawOutcome, 'fresh'>> {
     const deadline = Date.now() + options.timeoutMs;
     const head = request.method === 'HEAD';
     for (;;) {

@@ -652,6 +652,12 @@ export const INVARIANCE_BROKEN_TARGETS: InvarianceTarget[] = [
     caughtBy: ['pipelined-answers-in-order'],
     serve: (contract) => completionOrder(contract, (request) => (operationOf(contract, request) === GET_PROJECT_ENVIRONMENTS ? 30 : 0)),
   },
+  {
+    name: 'pipelined requests answered in the order they complete (a refused key takes 30 ms: the key looked up remotely when it is not cached)',
+    dimension: 'connection',
+    caughtBy: ['pipelined-answers-in-order'],
+    serve: (contract) => completionOrder(contract, (request) => (request.headers.authorization === ADMIN_KEY || request.headers.authorization === VIEWER_KEY ? 0 : 30)),
+  },
   // Two misses of earlier rounds.
   {
     name: 'an empty Authorization: value is served as a key (an "anonymous admin" default)',
@@ -992,6 +998,7 @@ const ALONE: Record<string, string> = {
   'Accept: */* refused with 406 (only application/json accepted, literally)': 'headers-ignored',
   'If-None-Match answered 304 before auth, to any tag': 'conditional-after-auth',
   'gzip although Accept-Encoding refuses it (gzip;q=0): the coding chosen by a substring test': 'content-coding-accepted',
+  'pipelined requests answered in the order they complete (a refused key takes 30 ms: the key looked up remotely when it is not cached)': 'pipelined-answers-in-order',
   'auth fails open once four requests are in flight (a bulkhead that sheds the auth call)': 'overlap-independent',
 };
 export const INVARIANCE_ALONE_TARGETS: BrokenTarget[] = INVARIANCE_BROKEN_TARGETS.filter((t) => ALONE[t.name]).map((t) => ({ name: t.name, errors: [ALONE[t.name]!], serve: t.serve }));

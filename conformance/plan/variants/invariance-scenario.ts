@@ -40,6 +40,7 @@ export function invarianceScenario(input: PlanInput): ScenarioPlan {
   const operations = input.contract.operations.filter((o) => o.authHeaders.length > 0);
   const cells: VariantCell[] = [];
   VARIANT_KINDS.forEach((spec, index) => {
+    if (spec.ownBatch) return;
     const creds = spec.emptyAuth ? (['none'] as Credential[]) : shuffled(spec.keyed ? credentials.filter((c) => c !== 'none') : credentials, random);
     const ops = shuffled(operations, random);
     if (spec.everyCell) {
@@ -81,7 +82,29 @@ export function invarianceScenario(input: PlanInput): ScenarioPlan {
   const order = lastLeavesNothing(afterEachHead(shuffled(cells, random), input), input);
   const chains = chainNumbers(order, input);
   const requests = order.map((cell, i) => variantRequest(cell, input, chains[i]!, random)).filter((r): r is PlannedRequest => r !== undefined);
-  return { requests, skipped: [] };
+  const batch = pipelinedBatch(operations, credentials, input, random).map((cell) => variantRequest(cell, input, (chains.at(-1) ?? -1) + 1, random)!);
+  for (const request of batch) request.variant!.pipelined = true;
+  return { requests: [...requests, ...batch], skipped: [] };
+}
+
+/**
+ * One pipelined batch per run (RFC 9112 §9.3.2: a server answers pipelined requests in their
+ * order, however it works on them): two reads of every GET operation on a given resource, one
+ * with the full key and one with a key it refuses (none, invalid, or the restricted key where
+ * --forbidden), interleaved so that every operation is followed by another status and another
+ * operation: A full, B refused, B full, A refused. Whichever read a server finishes late, an
+ * answer in completion order lands on a request that gets another status alone. Four requests.
+ */
+function pipelinedBatch(operations: readonly Operation[], credentials: readonly Credential[], input: PlanInput, random: Random): VariantCell[] {
+  const reads = shuffled(operations.filter((o) => o.method === 'GET'), random).slice(0, 2);
+  if (reads.length === 0) return [];
+  const refused = (operation: Operation) => {
+    const options = credentials.filter((c) => c === 'none' || c === 'invalid' || (c === 'restricted' && input.forbidden.has(operation.operationId)));
+    return options[pick(random, options.length)]!;
+  };
+  const cell = (operation: Operation, credential: Credential): VariantCell => ({ kind: 'pipelined', operationId: operation.operationId, credential, resource: 'given' });
+  const [a, b = a] = reads as [Operation, Operation | undefined];
+  return [cell(a, 'full'), cell(b, refused(b)), cell(b, 'full'), cell(a, refused(a))];
 }
 
 /**

@@ -68,13 +68,14 @@ export type VariantKind =
   | 'cookies-returned'
   | 'json-empty-body'
   | 'long-values'
-  | 'accept-encoding-refused';
+  | 'accept-encoding-refused'
+  | 'pipelined';
 
 /** How one variant kind changes the request it is made from. */
 export interface VariantKindSpec {
   kind: VariantKind;
   /** The check its findings are filed under. */
-  check: 'head-like-get' | 'options-harmless' | 'headers-ignored' | 'conditional-after-auth';
+  check: 'head-like-get' | 'options-harmless' | 'headers-ignored' | 'conditional-after-auth' | 'pipelined-answers-in-order';
   /** In a report: what differs from the base request. */
   describe: string;
   /** The method sent instead of the operation's (HEAD, OPTIONS); the operation's when absent. */
@@ -87,6 +88,8 @@ export interface VariantKindSpec {
   authName?: (name: string, random: Random) => string;
   /** Header sets of which each variant of the kind sends one, in turn over the kind's sample (every one when the sample is as large): what one value cannot cover alone. */
   alternatives?: readonly (readonly [string, string][])[];
+  /** Not sampled: one batch of its own per run, written at once on one connection (invariance-scenario.ts, pipelinedBatch). */
+  ownBatch?: true;
   /** The full key on a given resource of every GET operation too (besides the sample): what needs a real success to show (a real 304 to a validator the server gave). */
   fullOnEveryGet?: true;
   /** Headers made from what the target handed out earlier in the run (its validators for this path, its cookies), sent as they are. */
@@ -178,6 +181,8 @@ export const VARIANT_KINDS: readonly VariantKindSpec[] = [
     describe: 'an Accept-Encoding that refuses content codings',
     alternatives: [[['accept-encoding', 'gzip;q=0, identity']], [['accept-encoding', 'br;q=0, gzip;q=0, deflate;q=0, *;q=0, identity']], [['accept-encoding', 'identity']], [['accept-encoding', '']]],
   },
+  // RFC 9112 §9.3.2: pipelined requests get their answers in the order of the requests (spec decision requests-independent); a server may instead answer one and close.
+  { kind: 'pipelined', check: 'pipelined-answers-in-order', describe: 'pipelined: written on one connection with other reads at once, before any answer', ownBatch: true },
 ];
 
 /** The field name in upper case or in a mixed case drawn from the seed, never one of the spellings a gateway passes on (as written, lower case, upper case first letters). */
