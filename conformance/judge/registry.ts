@@ -39,6 +39,7 @@ import { headLikeGet } from './rules/head-like-get.ts';
 import { optionsHarmless } from './rules/options-harmless.ts';
 import { overlapIndependent } from './rules/overlap-independent.ts';
 import { pipelinedAnswersInOrder } from './rules/pipelined-answers-in-order.ts';
+import { pipelinedFramingKept } from './rules/pipelined-framing-kept.ts';
 
 import type { Rule } from './rule.ts';
 
@@ -89,6 +90,7 @@ export const RULES: readonly Rule[] = [
   connectionIndependent,
   overlapIndependent,
   pipelinedAnswersInOrder,
+  pipelinedFramingKept,
   oddIdRejected,
   unlistedMethodRejected,
 ];

@@ -108,4 +108,17 @@ describe('sendChain pipelined: every request written at once, the answers read i
       ['{"path":"/c"}', true, undefined],
     ]);
   });
+
+  it('sends every request again, one at a time, when pipelined answers break the framing (bytes beyond an answer), and says why', async () => {
+    let answers = 0;
+    server = await serveSocket((request) => {
+      const answer = frame(json(`{"path":"${request.url}"}`)).toString('latin1');
+      // The server's first answer carries three bytes more than its Content-Length.
+      return { raw: answers++ === 0 ? `${answer}XYZ` : answer };
+    });
+    const outcomes = await sendChain(new URL(server.url), [get('/a'), get('/b'), get('/c')], pipelined);
+    expect(outcomes.map((o) => [o.response?.body, o.fresh])).toEqual([['{"path":"/a"}', true], ['{"path":"/b"}', true], ['{"path":"/c"}', true]]);
+    expect(outcomes.every((o) => o.pipelineBroken === outcomes[0]!.pipelineBroken)).toBe(true);
+    expect(outcomes[0]!.pipelineBroken).toMatch(/^request 2 of 3: the bytes on the connection are not an HTTP answer/);
+  });
 });

@@ -21,6 +21,8 @@ export interface RawOutcome {
   notJudged?: string;
   /** Sent on a connection of its own (the first of the chain, or the server had closed the one before). */
   fresh: boolean;
+  /** Pipelined, the answers broke HTTP/1.1 framing (why): the batch was sent again one request at a time, and this is that answer. */
+  pipelineBroken?: string;
 }
 
 /** Header bytes read at most before the answer is called broken (Node's own default limit). */
@@ -85,20 +87,29 @@ export async function sendChain(origin: URL, requests: readonly RawRequest[], op
 async function sendPipelined(origin: URL, requests: readonly RawRequest[], options: { timeoutMs: number; maxBodyBytes: number }): Promise<RawOutcome[]> {
   const connection = new Connection(origin);
   const outcomes: RawOutcome[] = [];
+  const oneAtATime = { timeoutMs: options.timeoutMs, maxBodyBytes: options.maxBodyBytes };
+  let broken: string | undefined;
   try {
     for (const request of requests) connection.write(request);
     for (const request of requests) {
       const outcome = await connection.read(request, options);
       // Closed before this answer began: the requests from here on were not answered, not answered wrongly.
       if (outcome.error !== undefined && !outcome.began && !outcome.timedOut && connection.closed) break;
+      if (outcome.notJudged !== undefined) return [...outcomes, { ...outcome, fresh: outcomes.length === 0 }];
+      if (outcome.error !== undefined) {
+        broken = `request ${outcomes.length + 1} of ${requests.length}: ${outcome.error}`;
+        break;
+      }
       outcomes.push({ ...outcome, fresh: outcomes.length === 0 });
-      if (outcome.error !== undefined || outcome.notJudged !== undefined) return outcomes;
     }
+    if (broken === undefined && outcomes.length === requests.length && connection.pending > 0) broken = `${connection.pending} bytes arrived after the answer to the last request`;
   } finally {
     connection.destroy();
   }
+  // Answers whose framing broke cannot be told apart (an earlier body may hold a later answer's bytes): every request goes again, one at a time, and those answers are judged.
+  if (broken !== undefined) return (await sendChain(origin, requests, oneAtATime)).map((outcome) => ({ ...outcome, fresh: true, pipelineBroken: broken }));
   if (outcomes.length === requests.length) return outcomes;
-  const resent = await sendChain(origin, requests.slice(outcomes.length), { timeoutMs: options.timeoutMs, maxBodyBytes: options.maxBodyBytes });
+  const resent = await sendChain(origin, requests.slice(outcomes.length), oneAtATime);
   return [...outcomes, ...resent.map((outcome) => ({ ...outcome, fresh: true }))];
 }
 
@@ -127,6 +138,11 @@ class Connection {
 
   destroy(): void {
     this.socket.destroy();
+  }
+
+  /** Bytes read from the connection that no answer has taken yet. */
+  get pending(): number {
+    return this.buffer.length;
   }
 
   private wake(): void {
