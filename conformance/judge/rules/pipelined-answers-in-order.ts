@@ -21,6 +21,8 @@ export const pipelinedAnswersInOrder: Rule = {
   // Whatever the model finds on a pipelined request: the batch is the cause.
   claims: [variantClaim('pipelined-answers-in-order')],
   steps: ['variant'],
+  // The batch reads the GET operations only (pipelinedBatch).
+  appliesTo: (planned, contract) => contract.operation(planned.operationId).method === 'GET',
   judge: (exchanges, context) =>
     variantsOf(exchanges, 'pipelined-answers-in-order').map((exchange) => {
       if (exchange.transportError !== undefined) {

@@ -18,6 +18,8 @@ export const pipelinedFramingKept: Rule = {
     'the reads written at once on one connection (the pipelined batch) get one well-formed HTTP/1.1 answer each, read one after another by their framing, or some answers and then a closed connection (RFC 9112 §9.3.2); a warning, since browsers do not pipeline',
   level: 'behaviour',
   steps: ['variant'],
+  // The batch reads the GET operations only (pipelinedBatch).
+  appliesTo: (planned, contract) => contract.operation(planned.operationId).method === 'GET',
   judge: (exchanges) => {
     const batch = variantsOf(exchanges, 'pipelined-answers-in-order');
     const broken = batch.find((e) => e.variant?.pipelineBroken !== undefined);
