@@ -10,6 +10,8 @@ export const UNAUTHORIZED = 401;
 export const FORBIDDEN = 403;
 export const NOT_FOUND = 404;
 export const METHOD_NOT_ALLOWED = 405;
+/** What a server answers a method it does not implement (RFC 9110 §9.1, §15.6.2): spec decision unlisted-methods allows it for a method the spec does not list on the path. */
+export const NOT_IMPLEMENTED = 501;
 /**
  * A request a server may refuse as malformed before any lookup (RFC 9110 §15.5.1): an id holding
  * a control character, such as a percent-encoded line feed, is one.

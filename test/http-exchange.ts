@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { request } from 'node:http';
 
-/** Hop-by-hop header fields (RFC 9110 §7.6.1): a proxy may change these, and only these. */
-export const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-authenticate']);
+/** Hop-by-hop header fields (RFC 9110 §7.6.1): a proxy may change these, and only these. `Trailer` is not one (§6.6.2): it names the trailer fields that follow. */
+export const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'upgrade', 'proxy-authenticate']);
 
 /** What a client got: the final answer's status, header lines (end-to-end ones, in order, as sent) and body bytes, and any 1xx before it. */
 export interface Exchanged {
@@ -11,6 +11,8 @@ export interface Exchanged {
   headers: string[];
   body: Buffer;
   informational: { status: number; headers: string[] }[];
+  /** Trailer fields after a chunked body (RFC 9112 §7.1.2), lines as headers; curl prints them after the body, so there they are part of `body`. */
+  trailers?: string[];
 }
 
 function lines(raw: string[]): string[] {
@@ -24,11 +26,12 @@ export function exchange(base: string, method: string, path: string, headers: Re
   return new Promise((resolve, reject) => {
     const url = new URL(base);
     const informational: Exchanged['informational'] = [];
-    const req = request({ host: url.hostname, port: url.port, method, path, headers, agent: false, timeout: timeoutMs }, (res) => {
+    // Header sections as large as curl takes (100 KiB a field), not node:http's 16 KiB default.
+    const req = request({ host: url.hostname, port: url.port, method, path, headers, agent: false, timeout: timeoutMs, maxHeaderSize: 256 * 1024 }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('error', reject);
-      res.on('end', () => resolve({ status: res.statusCode!, headers: lines(res.rawHeaders), body: Buffer.concat(chunks), informational }));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: lines(res.rawHeaders), body: Buffer.concat(chunks), informational, trailers: lines(res.rawTrailers) }));
     });
     req.on('information', (info) => informational.push({ status: info.statusCode, headers: lines(info.rawHeaders) }));
     req.on('timeout', () => req.destroy(new Error(`no answer within ${timeoutMs} ms to ${method} ${path}`)));

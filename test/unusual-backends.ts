@@ -96,6 +96,20 @@ const unaskedContinue: Dress = (_, res, answer) => {
   setTimeout(() => writeWhole(res, answer), 5);
 };
 
+/** A chunked body followed by trailer fields it announced (RFC 9112 §7.1.2, RFC 9110 §6.5): end-to-end fields a proxy hands on. */
+const trailers: Dress = (req, res, answer) => {
+  // Only a chunked body carries trailers: not an answer to HEAD, nor one without content (RFC 9112 §6.3).
+  if (req.method === 'HEAD' || answer.status === 204 || answer.status === 304 || answer.body.length === 0) return writeWhole(res, answer);
+  res.writeHead(answer.status, answer.reason, [...answer.headers, 'Trailer', 'X-Checksum, X-Render-Ms']);
+  res.write(answer.body);
+  res.addTrailers([['X-Checksum', `len-${answer.body.length}`], ['X-Render-Ms', '7']]);
+  res.end();
+};
+
+/** Header fields larger than node:http's 16 KiB default (a long Content-Security-Policy, many cookies): legal, and common behind CDNs. */
+const largeFields: Dress = (_, res, answer) =>
+  writeWhole(res, answer, ['Content-Security-Policy', `default-src 'self'; script-src 'self' ${Array.from({ length: 700 }, (_, i) => `https://cdn${i}.example.com`).join(' ')}`, 'X-Trace', 'b'.repeat(4000)]);
+
 export interface UnusualBackend {
   name: string;
   /** Whether it answers a compressed body to a client that accepts one. */
@@ -117,6 +131,8 @@ export function unusualBackends(appOrigin: () => string | undefined = () => unde
     { name: '100 Continue unasked', dress: unaskedContinue },
     { name: 'CORS and Vary of its own', dress: ownCors(appOrigin) },
     { name: 'preflights refused 401', dress: refusesPreflights },
+    { name: 'trailer fields after a chunked body', dress: trailers },
+    { name: 'header fields over 16 KiB', dress: largeFields },
   ];
 }
 

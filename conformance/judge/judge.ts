@@ -124,13 +124,13 @@ function addModelVerdicts(rules: readonly Rule[], judged: Judgement[][], exchang
         failed({
           exchange,
           // A given token answered 404 is ambiguous evidence (token-history.ts): name both readings.
-          message: `${exchange.label}: ${verdict.message}${verdict.rule === 'resource-exists' && exchange.token ? ` ${goneOrDefect(exchange.token, 'the server lost or failed to find a token that existed')}` : ''}${onConnection(exchange, exchanges)}`,
+          message: `${exchange.label}: ${verdict.message}${verdict.rule === 'resource-exists' && exchange.token ? ` ${goneOrDefect(exchange.token, 'the server lost or failed to find a token that existed', { all: exchanges, exchange })}` : ''}${onConnection(exchange, exchanges)}`,
           expected: verdict.expected,
           got: verdict.got,
           ...(verdict.schemaPointer !== undefined ? { schemaPointer: verdict.schemaPointer } : {}),
           ...(verdict.instancePointer !== undefined ? { instancePointer: verdict.instancePointer } : {}),
           ...(verdict.contradicts !== undefined ? { contradicts: verdict.contradicts } : {}),
-          ...(verdict.rule === 'resource-exists' && exchange.token ? { alsoPossible: goneBeforeRun(exchange.token) } : {}),
+          ...(verdict.rule === 'resource-exists' && exchange.token ? { alsoPossible: goneBeforeRun(exchange.token, { all: exchanges, exchange }) } : {}),
         }),
       );
     }

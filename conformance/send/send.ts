@@ -6,7 +6,7 @@ import { keyPlaceholder } from '../report/curl-line.ts';
 import { nearMissValue } from '../plan/near-miss/key-near-misses.ts';
 import type { Credential, Exchange, PlannedRequest } from '../types.ts';
 import { SUITE_USER_AGENT, VARIANT_KIND } from '../plan/variants/variant-kinds.ts';
-import { sendChain } from './send-chain.ts';
+import { MAX_HEADER_BYTES, sendChain } from './send-chain.ts';
 import { AnswersSeen } from './answers-seen.ts';
 
 export interface SenderOptions {
@@ -54,12 +54,8 @@ function responseBegan(error: unknown): boolean {
   return code !== undefined && (RESPONSE_BEGAN.has(code) || (code === PARSE_ERROR && !notHttp(error)));
 }
 
-/**
- * undici reads at most Node's header limit (--max-http-header-size), as Node's own client does.
- * Read from the CommonJS module: an ESM import of node:http builds a namespace of all its exports,
- * whose lazy WebSocket getters load Node's bundled undici, web streams and zlib (~30 ms).
- */
-const HEADER_LIMIT_KIB = Math.round(process.getBuiltinModule('node:http').maxHeaderSize / 1024);
+/** The header section undici reads at most: the suite's limit for both its clients (send-chain.ts). */
+const HEADER_LIMIT_KIB = MAX_HEADER_BYTES / 1024;
 
 /** undici error codes meaning no connection could be made at all. */
 const CONNECT_FAILURES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
@@ -82,7 +78,7 @@ export function createSender(options: SenderOptions): Sender {
   // count the bytes they read: a status line that arrived and then stalled is a response that
   // began, which undici's errors alone cannot tell from silence (issue 13, item 9).
   const socketBytes = bytesReadCounter();
-  const agent = new Agent({ connect: socketBytes.connector });
+  const agent = new Agent({ connect: socketBytes.connector, maxHeaderSize: MAX_HEADER_BYTES });
   let inFlight = 0;
   const bodies = createBodyTexts();
   // What the target handed out (validators, cookies), for the variants that send it back.

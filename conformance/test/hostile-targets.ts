@@ -70,7 +70,7 @@ export const NOT_JUDGED = 'not judged';
  * never exit 3's "cannot reach … is the server running?".
  */
 /** Written raw, once: node:http would validate 10,000 headers on every answer. */
-const TEN_THOUSAND_COOKIES = `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n${Array.from({ length: 10_000 }, (_, i) => `Set-Cookie: c${i}=vvvvvvvv\r\n`).join('')}Content-Length: 2\r\n\r\n{}`;
+const TWENTY_THOUSAND_COOKIES = `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n${Array.from({ length: 20_000 }, (_, i) => `Set-Cookie: c${i}=vvvvvvvv\r\n`).join('')}Content-Length: 2\r\n\r\n{}`;
 
 function breakingEveryAnswer(name: string, got: RegExp, attack: (res: ServerResponse) => void, args: string[] = []): HostileTarget {
   return { name, args, code: 1, finding: 'response-received', got, serve: async () => serveRaw((_, res) => attack(res)) };
@@ -140,7 +140,7 @@ export const HOSTILE_TARGETS: HostileTarget[] = [
     (res) => void res.socket?.write('HTTP/1.1 200 OK\r\nContent-Type: appl'),
     ['--timeout', '1000'],
   ),
-  breakingEveryAnswer('every answer (GET / too): 10,000 Set-Cookie headers', /^a response began, but its headers exceeded the 16 KiB undici reads \(UND_ERR_HEADERS_OVERFLOW\)/, (res) => {
-    res.socket?.end(TEN_THOUSAND_COOKIES);
+  breakingEveryAnswer('every answer (GET / too): 20,000 Set-Cookie headers (540 kB)', /^a response began, but its headers exceeded the 256 KiB undici reads \(UND_ERR_HEADERS_OVERFLOW\)/, (res) => {
+    res.socket?.end(TWENTY_THOUSAND_COOKIES);
   }),
 ];

@@ -44,6 +44,7 @@ describe('flag-admin proxy hands on what the backend said', () => {
         expect(proxied.status, label).toBe(direct.status);
         expect(proxied.headers, label).toEqual(direct.headers);
         expect(proxied.body.equals(direct.body), label).toBe(true);
+        expect(proxied.trailers, label).toEqual(direct.trailers);
         expect(proxied.informational.map((x) => x.status), label).toEqual(direct.informational.map((x) => x.status).filter((s) => s !== 100));
       }
       if (encodes) expect(got[0]!.proxied.headers).toContain(`content-encoding: ${encodes}`);
@@ -166,5 +167,26 @@ describe('flag-admin proxy and encoded bodies it cannot judge', () => {
     const report = (await control(proxy, '/__mock/report')) as { findings: unknown[]; notJudged: { reason: string }[] };
     expect(report.findings).toEqual([]);
     expect(report.notJudged.map((n) => n.reason)).toEqual([expect.stringContaining('Content-Encoding gzip that does not decode'), expect.stringContaining('decodes to more than 65536 bytes')]);
+  });
+});
+
+describe('flag-admin proxy in front of a backend that writes past its answer', () => {
+  it('hands on the answer as its Content-Length frames it, drops the bytes after it, and serves the next request', async () => {
+    const { createServer } = await import('node:net');
+    // Each request is answered with a 2-byte body and then 7 bytes nothing announced (no HTTP message can start with them).
+    const raw = createServer((socket) => {
+      socket.on('data', (d) => {
+        if (d.includes('\r\n\r\n')) socket.write('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}garbage');
+      });
+      socket.on('error', () => {});
+    });
+    await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+    running.push({ close: () => new Promise<void>((resolve) => raw.close(() => resolve())) } as never);
+    const proxy = await startProxy({ contract, port: 0, target: `http://127.0.0.1:${(raw.address() as { port: number }).port}` });
+    running.push(proxy);
+    for (let i = 0; i < 2; i++) {
+      const got = await exchange(proxy.url, 'GET', '/api/admin/auth/oidc/settings', { authorization: KEY });
+      expect([got.status, got.body.toString()]).toEqual([200, '{}']);
+    }
   });
 });

@@ -52,8 +52,23 @@ export const DEFAULT_TARGET_TIMEOUT_MS = 30_000;
 /**
  * Hop-by-hop header fields (RFC 9110 §7.6.1), about one connection, never forwarded; `Host` is the
  * target's (RFC 9110 §7.2), `Expect` is answered by the proxy's own server (RFC 9110 §10.1.1).
+ * `Trailer` is end-to-end (RFC 9110 §6.6.2): it is forwarded, and so are the trailer fields it names.
  */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host', 'expect']);
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'transfer-encoding', 'upgrade', 'host', 'expect']);
+
+/**
+ * The largest header section the proxy reads from the target: node:http's 16 KiB default refuses
+ * what real backends send behind CDNs (a long Content-Security-Policy, many Set-Cookie); curl takes
+ * 100 KiB a field. A larger one gets the client a 502 that says so.
+ */
+const MAX_TARGET_HEADER_BYTES = 256 * 1024;
+
+/** node:http's flat raw trailer list as the [name, value] pairs addTrailers() takes, names as sent. */
+function trailerPairs(raw: readonly string[]): [string, string][] {
+  const pairs: [string, string][] = [];
+  for (let i = 0; i < raw.length; i += 2) pairs.push([raw[i]!, raw[i + 1]!]);
+  return pairs;
+}
 
 /**
  * Streams a request to the target and its answer back as the target sent it: status, reason,
@@ -110,6 +125,7 @@ export function createForwarder(options: ForwarderOptions): { forward: (req: Inc
 
     let upstream: ClientRequest;
     let timer: NodeJS.Timeout;
+    let completeAnswer: IncomingMessage | undefined;
     const fail = (reason: string, status: 502 | 504) => {
       if (done) return;
       exchange.transportError = reason;
@@ -131,7 +147,7 @@ export function createForwarder(options: ForwarderOptions): { forward: (req: Inc
     const headers = [...endToEnd(req.rawHeaders), 'Host', host];
     // A body of unknown length goes on chunked, whatever the method (Node frames only some methods so by itself; RFC 9112 §6.1).
     if (hasBody && req.headers['content-length'] === undefined) headers.push('Transfer-Encoding', 'chunked');
-    upstream = send({ agent, host: target.hostname, port: target.port, method: req.method, path: prefix + path, headers, servername: https ? target.hostname : undefined });
+    upstream = send({ agent, host: target.hostname, port: target.port, method: req.method, path: prefix + path, headers, servername: https ? target.hostname : undefined, maxHeaderSize: MAX_TARGET_HEADER_BYTES });
     res.on('close', () => {
       if (res.writableFinished || done) return;
       exchange.clientGone = true;
@@ -153,6 +169,8 @@ export function createForwarder(options: ForwarderOptions): { forward: (req: Inc
     upstream.on('error', (error: NodeJS.ErrnoException) => {
       // After the answer went out whole (or the client left) nothing is left to fail: the client's connection stays.
       if (exchange.clientGone || done) return;
+      // Bytes after a complete answer (a backend that writes past its Content-Length): the answer stands, the connection to the backend goes.
+      if (completeAnswer?.complete) return;
       if (!res.headersSent) return fail(describeUpstreamError(error), 502);
       exchange.transportError = describeUpstreamError(error);
       clearTimeout(timer);
@@ -160,6 +178,7 @@ export function createForwarder(options: ForwarderOptions): { forward: (req: Inc
       finish();
     });
     upstream.on('response', (answer: IncomingMessage) => {
+      completeAnswer = answer;
       const status = answer.statusCode ?? 502;
       exchange.status = status;
       timer.refresh();
@@ -186,6 +205,8 @@ export function createForwarder(options: ForwarderOptions): { forward: (req: Inc
       answer.on('end', () => {
         clearTimeout(timer);
         if (done) return;
+        // Trailer fields after a chunked body (RFC 9112 §7.1.2) go on as sent; a client on HTTP/1.0 (no chunking) gets none.
+        if (answer.rawTrailers.length > 0 && !res.destroyed) res.addTrailers(trailerPairs(answer.rawTrailers));
         res.end();
         const headers = recordedHeaders(answer.headers);
         if (overflow) exchange.notJudged = `answered ${status} with a body over ${maxJudgedBytes} bytes, the most the proxy keeps for judging; the client got all of it, nothing of it was judged`;
@@ -219,7 +240,11 @@ export function createForwarder(options: ForwarderOptions): { forward: (req: Inc
       if (!upstream.write(chunk)) req.pause();
     });
     upstream.on('drain', () => req.resume());
-    req.on('end', () => upstream.end());
+    req.on('end', () => {
+      // A chunked request body's trailer fields go on too (sent chunked upstream: no Content-Length was given).
+      if (req.rawTrailers.length > 0) upstream.addTrailers(trailerPairs(req.rawTrailers));
+      upstream.end();
+    });
   };
 
   return {
@@ -286,5 +311,6 @@ function recordedHeaders(headers: IncomingHttpHeaders): Record<string, string> {
 function describeUpstreamError(error: NodeJS.ErrnoException): string {
   if (error.code === 'ECONNREFUSED' || error.code === 'ENOTFOUND' || error.code === 'EHOSTUNREACH' || error.code === 'EAI_AGAIN') return `the connection could not be made (${error.code})`;
   if (error.code === 'ECONNRESET' || error.code === 'EPIPE' || error.code === 'HPE_INVALID_CONSTANT') return 'the connection closed before a complete response';
+  if (error.code === 'HPE_HEADER_OVERFLOW') return `its header section is larger than the ${MAX_TARGET_HEADER_BYTES / 1024} KiB the proxy reads`;
   return error.message;
 }

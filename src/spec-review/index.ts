@@ -3,6 +3,7 @@ export { COMPARE_FORMATS, renderCompare, type CompareFormat } from './compare/co
 export { compareSpecs, type CompareFinding, type CompareResult, type OperationSelection } from './compare/compare-specs.ts';
 export { collectDecisions, DECISIONS_KEY, renderDecisionsJson, renderDecisionsMarkdown, type Decision, type DecisionProblem } from './decisions.ts';
 export type { Change, ChangeSide } from './diff/change-recorder.ts';
+export type { Tolerated } from './diff/comparable-shape.ts';
 export { DIFF_FORMATS, renderDiff, type DiffFormat } from './diff/diff-report.ts';
 export { DIFF_RULES, type DiffRule, type Severity } from './diff/diff-rules.ts';
 export { diffSpecs, type DiffResult } from './diff/diff-specs.ts';

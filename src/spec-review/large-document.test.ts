@@ -34,7 +34,7 @@ describe('spec review of a 3.0 document of 403 operations', () => {
     expect(await cli(['spec', 'diff', jsonFile, yamlFile!])).toMatchObject({ code: 0, stdout: `Verdict: no changes — ${jsonFile} → ${yamlFile}\n` });
     const { stdout } = await cli(['spec', 'diff', jsonFile, changed!, '--format', 'json']);
     const { changes } = JSON.parse(stdout) as { changes: { ruleId: string; operations: string[]; old: { line: number }; new: { line: number } }[] };
-    const removed = changes.find((c) => c.ruleId === 'response-property-removed')!;
+    const removed = changes.find((c) => c.ruleId === 'response-optional-property-removed')!;
     expect(removed.operations).toContain('GET /api/admin/features-90/{featureName}');
     expect(lines(jsonFile).slice(removed.old.line - 2, removed.old.line).join('\n')).toContain('"stale"');
     expect(lines(changed!).slice(removed.new.line - 2, removed.new.line).join('\n')).toMatch(/^\s+properties:/m);

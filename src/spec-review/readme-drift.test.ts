@@ -20,6 +20,21 @@ describe('the reviewers\' reference (docs/spec-review.md)', () => {
     expect(listed).toEqual(Object.entries(redocly));
   });
 
+  it('keeps its table of the differences with oasdiff\'s corpus in the shape scripts/oasdiff-agreement.ts reads', () => {
+    // The script finds the table by this header and reads a row as `pair | oasdiff | ours | why`.
+    const lines = README.split('\n');
+    const at = lines.indexOf('| pair (under data/) | oasdiff | ours | why ours stands |');
+    expect(at).toBeGreaterThan(0);
+    const rows = lines.slice(at + 2, lines.findIndex((line, i) => i > at + 1 && !line.startsWith('|')));
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) {
+      const [pair, oasdiff, ours, why] = row.split(' | ').map((cell) => cell.replace(/^\| |\|$/g, '').trim());
+      expect(pair, row).toMatch(/^`[\w/.-]+\.ya?ml → [\w/.-]+\.ya?ml`$/);
+      expect([oasdiff, ours].sort(), row).toEqual(['breaking', 'not breaking']);
+      expect(why!.length, row).toBeGreaterThan(20);
+    }
+  });
+
   it('lists every real document the real-specs tier pins, at its pinned version', () => {
     const pinned = (JSON.parse(readFileSync(new URL('../../scripts/real-specs/package.json', import.meta.url), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies;
     for (const [name, version] of Object.entries(pinned)) {

@@ -22,3 +22,16 @@ export const markdownPlace = (side: AuthoredPlace) => `\`${cell(side.pointer || 
 export function textBlock(headline: string, message: string, operations: readonly string[], sides: readonly (readonly [label: string, side: AuthoredPlace])[]): string {
   return [headline, `  ${message}`, ...(operations.length > 0 ? [`  operations: ${operations.join(', ')}`] : []), ...sides.map(([label, side]) => `  ${label} ${place(side)}`)].join('\n');
 }
+
+/**
+ * Where a document was read leniently (a field written empty, diff/comparable-shape.ts), told right
+ * after a verdict: what was compared there is not quite what was written.
+ */
+export function lenientText(places: readonly (AuthoredPlace & { message: string })[] = []): string[] {
+  return places.length === 0 ? [] : [`Read leniently (${places.length} place${places.length === 1 ? '' : 's'}):\n${places.map((t) => `  ${place(t)}: ${t.message}`).join('\n')}`];
+}
+
+/** The same as Markdown list items. */
+export function lenientMarkdown(places: readonly (AuthoredPlace & { message: string })[] = []): string[] {
+  return places.length === 0 ? [] : ['', ...places.map((t) => `- read leniently: ${cell(t.file)} ${markdownPlace(t)}: ${cell(t.message)}`)];
+}

@@ -20,8 +20,10 @@ import { cli } from '../../src/spec-review/__fixtures__/spec-cli.ts';
 //  5.   POST /orgs/{org}/projectsV2/{project_number}/items: the body was an open object
 //       {type, id}; it is now a oneOf of objects with `additionalProperties: false`, so a body with
 //       an extra member is refused.
-//  6-7. POST /orgs/{org}/artifacts/metadata/deployment-record: `cluster` gains `maxLength: 128`
-//       (a 129-character cluster was valid), `logical_environment` gains `minLength: 1` ("" was valid).
+//  6.   GET /orgs/{org}/team/{team_slug}/copilot/metrics: absent from 23.0.2's `paths` (only the
+//       new `.../copilot/metrics/reports/...` ones remain); in 22.0.0 not `deprecated`, no `x-sunset`.
+//  7.   GET /orgs/{org}/properties/schema: custom-property `value_type` gains "url" (enum of 4 → 5):
+//       a client switching on the four types meets a fifth.
 //  8.   POST .../projectsV2/{project_number}/fields: iteration `title` becomes required (required:
 //       [title, start_date, duration] added where there was none).
 //  9.   DELETE /orgs/{org}/code-security/configurations/detach: `selected_repository_ids` becomes
@@ -35,8 +37,8 @@ import { cli } from '../../src/spec-review/__fixtures__/spec-cli.ts';
 //  15.  GET /repos/{owner}/{repo}/code-scanning/analyses/{analysis_id}: the 200 media type
 //       `application/json+sarif` is gone (23.0.2 has `application/sarif+json`): a client asking
 //       for the old one no longer gets it.
-//  16.  GET /app/installations/{installation_id}: app-permissions loses `team_discussions` (the
-//       object lists its properties and nothing else covers that name).
+//  16.  GET /orgs/{org}/rulesets: repository-ruleset-bypass-actor `actor_type` gains "User" (enum
+//       of 5 → 6): a client of 22.0.0 meets an actor type it never saw.
 //  17.  PATCH /organizations/{org}/settings/billing/budgets/{budget_id}: budget_alerting's
 //       `required: [will_alert, alert_recipients]` is gone: a client may now get `{}`.
 //  18.  GET /enterprises/{enterprise}/code-security/configurations: `description` becomes
@@ -46,6 +48,11 @@ import { cli } from '../../src/spec-review/__fixtures__/spec-cli.ts';
 //       old branch accepts.
 //  20.  GET /repos/{owner}/{repo}/issues/{issue_number}/timeline: a `simple-user` becomes
 //       `nullable-simple-user`: a user may now be null.
+// No longer claimed breaking (issue 20, held against oasdiff's corpus), each now a warning that
+// says "possibly breaking": deployment-record's `cluster` gaining `maxLength: 128` and
+// `logical_environment` `minLength: 1` where 22.0.0 stated no limit (request-limit-set: GitHub's
+// server surely had a limit before documenting it), and app-permissions losing the optional
+// `team_discussions` (response-optional-property-removed: clients already handle its absence).
 // Not taken into the sample: PATCH /repos/{owner}/{repo}/issues/{issue_number}'s request `type`
 // from `{type: string, nullable: true}` to `{nullable: true, oneOf: [string, object]}`, reported as
 // refusing null. True to the letter of OAS 3.0.3 (§4.7.25: `nullable` adds null to a `type`, and
@@ -56,8 +63,8 @@ const SAMPLE: [ruleId: string, message: string, operation: string][] = [
   ['operation-removed', 'GET /orgs/{org}/teams/{team_slug}/discussions removed', 'GET /orgs/{org}/teams/{team_slug}/discussions'],
   ['request-additional-properties-narrowed', 'additionalProperties becomes false', 'POST /orgs/{org}/projectsV2/{project_number}/fields'],
   ['request-additional-properties-narrowed', 'additionalProperties becomes false', 'POST /orgs/{org}/projectsV2/{project_number}/items'],
-  ['request-constraint-narrowed', 'maxLength (none) → 128', 'POST /orgs/{org}/artifacts/metadata/deployment-record'],
-  ['request-constraint-narrowed', 'minLength (none) → 1', 'POST /orgs/{org}/artifacts/metadata/deployment-record'],
+  ['operation-removed', 'GET /orgs/{org}/team/{team_slug}/copilot/metrics removed', 'GET /orgs/{org}/team/{team_slug}/copilot/metrics'],
+  ['response-enum-widened', 'enum values added: "url"', 'GET /orgs/{org}/properties/schema'],
   ['request-required-added', 'property "title" becomes required', 'POST /orgs/{org}/projectsV2/{project_number}/fields'],
   ['request-required-added', 'property "selected_repository_ids" becomes required', 'DELETE /orgs/{org}/code-security/configurations/detach'],
   ['response-constraint-widened', 'maxLength 40 → 64', 'GET /repos/{owner}/{repo}/code-scanning/analyses'],
@@ -66,7 +73,7 @@ const SAMPLE: [ruleId: string, message: string, operation: string][] = [
   ['response-enum-widened', 'enum values added: "inconclusive"', 'GET /enterprises/{enterprise}/dependabot/alerts'],
   ['response-enum-widened', 'enum values added: "multi_select"', 'GET /events'],
   ['response-media-type-removed', 'response 200: media type application/json+sarif removed', 'GET /repos/{owner}/{repo}/code-scanning/analyses/{analysis_id}'],
-  ['response-property-removed', 'property "team_discussions" removed', 'GET /app/installations/{installation_id}'],
+  ['response-enum-widened', 'enum values added: "User"', 'GET /orgs/{org}/rulesets'],
   ['response-required-removed', 'property "will_alert" is no longer required', 'PATCH /organizations/{org}/settings/billing/budgets/{budget_id}'],
   ['response-type-widened', 'type string → string|null', 'GET /enterprises/{enterprise}/code-security/configurations'],
   ['response-type-widened', 'oneOf branch 18 added', 'GET /orgs/{org}/rulesets'],
@@ -119,6 +126,13 @@ describe("spec diff on GitHub's published OpenAPI, 22.0.0 → 23.0.2", () => {
 
   it.each(SAMPLE)('still reports, as breaking for clients, the hand-checked %s: %s (%s)', (ruleId, message, operation) => {
     expect(changes.filter((c) => c.client === 'breaking' && c.ruleId === ruleId && c.message === message && c.operations.includes(operation))).not.toEqual([]);
+  });
+
+  it('reports the limits 22.0.0 did not state and the optional permission removed as possibly breaking, warnings, not as breaking', () => {
+    const warned = (ruleId: string, message: string) => changes.filter((c) => c.ruleId === ruleId && c.message.startsWith(message) && c.client === 'warning');
+    expect(warned('request-limit-set', 'maxLength (none) → 128 (possibly breaking')).not.toEqual([]);
+    expect(warned('request-limit-set', 'minLength (none) → 1 (possibly breaking')).not.toEqual([]);
+    expect(warned('response-optional-property-removed', 'property "team_discussions" removed (possibly breaking')).not.toEqual([]);
   });
 
   it('names an instance for every breaking schema claim it could prove, and none for one it could not', () => {

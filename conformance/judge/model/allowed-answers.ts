@@ -1,5 +1,5 @@
 import { responseFor, type Contract, type Operation } from '../../../src/contract/index.ts';
-import { FORBIDDEN, METHOD_NOT_ALLOWED, NOT_FOUND, UNAUTHORIZED, isClientError, isSuccess } from '../../http-status.ts';
+import { FORBIDDEN, METHOD_NOT_ALLOWED, NOT_FOUND, NOT_IMPLEMENTED, UNAUTHORIZED, isClientError, isSuccess } from '../../http-status.ts';
 import type { ModelRequest, RunState } from './run-state.ts';
 import { toleratedRefusals } from './spec-annotations.ts';
 
@@ -124,8 +124,8 @@ export function allowedAnswers(request: ModelRequest, state: RunState): AllowedA
       const r = contract.matchRoute(method, pathname);
       return r.kind === 'operation' ? [r.operation] : [];
     });
-    // A documented 4xx of the path is a clean refusal too (e.g. 401 before the method is looked at).
-    const refusals = new Set([NOT_FOUND, METHOD_NOT_ALLOWED, ...operations.flatMap((o) => [...o.responses.keys()].filter((s) => /^4\d\d$/.test(s)).map(Number))]);
+    // Spec decision unlisted-methods: 404, 405, a documented 4xx of the path (e.g. 401 before the method is looked at), or 501 (RFC 9110 §9.1: a method the server does not implement).
+    const refusals = new Set([NOT_FOUND, METHOD_NOT_ALLOWED, NOT_IMPLEMENTED, ...operations.flatMap((o) => [...o.responses.keys()].filter((s) => /^4\d\d$/.test(s)).map(Number))]);
     return { kind: 'unlisted-method', operations, statuses: [...refusals].sort(), rule: 'method-refused', because: `the spec lists no ${request.method} on this path`, malformed: false };
   }
   const { operation } = route;
@@ -168,7 +168,12 @@ export function brokenRule(allowed: AllowedAnswers, request: ModelRequest, statu
   if (allowed.kind === 'outside' || allowed.statuses.includes(status)) return undefined;
   if (allowed.malformed && (status === NOT_FOUND || status === METHOD_NOT_ALLOWED || refusalsOf(state).has(status))) return undefined;
   if (status >= 500) return 'server-error';
-  if (allowed.kind === 'unlisted-method') return 'method-refused';
+  if (allowed.kind === 'unlisted-method') {
+    // Spec decision unlisted-methods: a server may implement more than the spec lists (a warning), but never for a request without a valid key (API §5).
+    const keyless = request.credential === 'none' || request.credential === 'invalid';
+    if (keyless && isSuccess(status) && allowed.operations.some((o) => o.authHeaders.length > 0)) return 'auth-required';
+    return 'method-refused';
+  }
   const operation = allowed.operations[0]!;
   if (!responseFor(operation, status)) return 'status-documented';
   if (status === UNAUTHORIZED && (request.credential === 'full' || request.credential === 'restricted')) return 'valid-key-accepted';

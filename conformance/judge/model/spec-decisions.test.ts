@@ -24,6 +24,24 @@ describe('HEAD (spec decision head-requests)', () => {
   });
 });
 
+describe('methods the spec does not list (spec decision unlisted-methods)', () => {
+  const OIDC = '/api/admin/auth/oidc/settings';
+  const json = { 'content-type': 'application/json' };
+  it('allows 404, 405, a documented 4xx of the path, and 501 (RFC 9110 §9.1)', () => {
+    const state = createRunState({ contract });
+    expect(allowedAnswers({ method: 'PUT', path: OIDC, credential: 'full' }, state).statuses).toEqual(expect.arrayContaining([401, 404, 405, 501]));
+    expect(judgeExchange({ request: { method: 'PATCH', path: OIDC, credential: 'none' }, response: { status: 501, headers: json, body: '' } }, state)).toEqual([]);
+  });
+
+  it('holds a 2xx without a valid key to be an auth failure, and with the full key only a method it does not expect', () => {
+    const state = createRunState({ contract });
+    const ok = { status: 200, headers: json, body: '{}' };
+    expect(judgeExchange({ request: { method: 'PUT', path: OIDC, credential: 'none' }, response: ok }, state).map((v) => v.rule)).toEqual(['auth-required']);
+    expect(judgeExchange({ request: { method: 'POST', path: TOKEN, credential: 'invalid' }, response: ok }, state).map((v) => v.rule)).toEqual(['auth-required']);
+    expect(judgeExchange({ request: { method: 'PUT', path: OIDC, credential: 'full' }, response: ok }, state).map((v) => v.rule)).toEqual(['method-refused']);
+  });
+});
+
 describe('credentialOf: the key read as the mock reads it (spec decision key-in-header-only)', () => {
   const keys = { full: 'full-key', restricted: 'viewer-key', allKnown: true };
   it.each([

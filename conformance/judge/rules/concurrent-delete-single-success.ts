@@ -28,12 +28,12 @@ export const concurrentDeleteSingleSuccess: Rule = {
         exchange: first,
         message:
           successes === 0
-            ? `${answered.length} concurrent deletes of one token: none succeeded. ${goneOrDefect(first.token, 'the server did not delete an existing token')}`
+            ? `${answered.length} concurrent deletes of one token: none succeeded. ${goneOrDefect(first.token, 'the server did not delete an existing token', { all: context.all, exchange: first })}`
             : `${answered.length} concurrent deletes of one token: ${successes} succeeded; exactly one may (API §4.3), the others find no token (404).`,
         expected: `exactly one success, the other ${answered.length - 1} answered 404 (no such token)`,
         got: `statuses ${statuses.join(', ')}`,
         response: null,
-        ...(statuses.every((s) => s === NOT_FOUND) ? { alsoPossible: goneBeforeRun(first.token) } : {}),
+        ...(statuses.every((s) => s === NOT_FOUND) ? { alsoPossible: goneBeforeRun(first.token, { all: context.all, exchange: first }) } : {}),
       }),
     ];
   },

@@ -26,11 +26,11 @@ export const deleteTokenSucceeds: Rule = {
           exchange,
           message:
             exchange.response.status === NOT_FOUND
-              ? `${exchange.label}: answered 404. ${goneOrDefect(exchange.token, 'the server did not find or delete an existing token it must delete with the full key (API §4.3)')}`
+              ? `${exchange.label}: answered 404. ${goneOrDefect(exchange.token, 'the server did not find or delete an existing token it must delete with the full key (API §4.3)', { all: context.all, exchange })}`
               : `${exchange.label}: deleting an existing token with the full key must succeed with the documented status (API §4.3).`,
           expected: `status ${statusList(exchange.expects)}`,
           got: `status ${exchange.response.status}`,
-          ...(exchange.response.status === NOT_FOUND ? { alsoPossible: goneBeforeRun(exchange.token) } : {}),
+          ...(exchange.response.status === NOT_FOUND ? { alsoPossible: goneBeforeRun(exchange.token, { all: context.all, exchange }) } : {}),
         }),
       ];
     }),

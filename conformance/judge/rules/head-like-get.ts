@@ -1,4 +1,4 @@
-import { METHOD_NOT_ALLOWED } from '../../http-status.ts';
+import { METHOD_NOT_ALLOWED, isSuccess } from '../../http-status.ts';
 import { failed, mediaTypeOf, passed, type Rule, type Judgement } from '../rule.ts';
 import { missingFromAllow } from './unlisted-method-rejected.ts';
 import { variantClaim, variantsOf } from './variant-exchanges.ts';
@@ -17,7 +17,7 @@ export const headLikeGet: Rule = {
   severity: 'error',
   title: 'HEAD is answered as GET, without the body',
   proves:
-    'a HEAD on the path of each operation, with every credential class, gets the status the GET would get (auth first: 401, 403 before 404), the Content-Type the GET got, no body (an answer that sends one spills into the next on the connection), or 405 with an Allow header naming GET (spec decision head-requests)',
+    'a HEAD on the path of each operation, with every credential class, gets the status the GET would get (auth first: 401, 403 before 404), the Content-Type the GET got, a Content-Length (if any) equal to the GET one (RFC 9110 §8.6), no body (an answer that sends one spills into the next on the connection), or 405 with an Allow header naming GET (spec decision head-requests)',
   level: 'behaviour',
   // Whatever the model finds on a variant of this kind: the variant is the cause (issue 18).
   claims: [variantClaim('head-like-get')],
@@ -43,6 +43,15 @@ export const headLikeGet: Rule = {
       const getType = get?.response ? mediaTypeOf(get.response.headers['content-type']) : undefined;
       if (get && headType !== undefined && getType !== undefined && headType !== getType) {
         return [failed({ exchange, message: `${exchange.label}: Content-Type ${response.headers['content-type']}, where the same GET (request #${get.seq}) got ${get.response!.headers['content-type']}; HEAD's header fields are GET's (RFC 9110 §9.3.2).`, expected: `Content-Type ${getType}`, got: `Content-Type ${headType}` })];
+      }
+      // RFC 9110 §8.6: a Content-Length in a HEAD answer is the length the GET's content would have. Compared on a
+      // success only (an error body holds a fresh id), unencoded, against every length the same GET's answers had
+      // (an answer that changes from read to read is answers-agree's finding, not this one's).
+      const headLength = response.headers['content-length']?.trim();
+      const getLengths = headLength === undefined || !isSuccess(response.status) || response.headers['content-encoding'] ? [] : context.all.filter((e) => e.method === 'GET' && e.path === exchange.path && e.credential === exchange.credential && !e.keyVariant && e.response?.status === response.status && !e.response.headers['content-encoding']).map((e) => e.response!.headers['content-length']?.trim() ?? String(Buffer.byteLength(e.response!.body)));
+      if (getLengths.length > 0 && !getLengths.includes(headLength!)) {
+        const first = context.all.find((e) => e.method === 'GET' && e.path === exchange.path && e.credential === exchange.credential && !e.keyVariant && e.response?.status === response.status)!;
+        return [failed({ exchange, message: `${exchange.label}: Content-Length ${headLength}, where the same GET (request #${first.seq}) got ${getLengths[0]} bytes; a HEAD answer's Content-Length is the length the GET's content would have (RFC 9110 §8.6, §9.3.2).`, expected: `Content-Length ${[...new Set(getLengths)].join(' or ')} (or none)`, got: `Content-Length ${headLength}` })];
       }
       return [passed(exchange)];
     });

@@ -1,4 +1,4 @@
-import { METHOD_NOT_ALLOWED, NOT_FOUND, isCleanRefusal } from '../../http-status.ts';
+import { METHOD_NOT_ALLOWED, NOT_FOUND, NOT_IMPLEMENTED, isCleanRefusal } from '../../http-status.ts';
 import { failed, passed, type Rule, type Judgement } from '../rule.ts';
 import { OPTIONS_STATUSES } from './options-harmless.ts';
 
@@ -9,13 +9,15 @@ export const unlistedMethodRejected: Rule = {
   // A warning: a backend may implement more than these three operations (e.g. an update of the
   // OIDC settings), which the spec neither forbids nor describes.
   proves:
-    'GET, PUT, POST, PATCH, DELETE where the spec lists none get 405, 404 or a documented 4xx of the path, and a 405 carries Allow naming the methods the spec lists there (RFC 9110 §15.5.6); a warning because a backend may implement more than these operations. With the full key on a token the run deletes later, HEAD and OPTIONS too (OPTIONS may get 200/204): none may delete it, which the later delete shows (an error there)',
+    'GET, PUT, POST, PATCH, DELETE where the spec lists none get 405, 404, 501 or a documented 4xx of the path (spec decision unlisted-methods), and a 405 carries Allow naming the methods the spec lists there (RFC 9110 §15.5.6); a warning because a backend may implement more than these operations. With the full key on a token the run deletes later, HEAD and OPTIONS too (OPTIONS may get 200/204): none may delete it, which the later delete shows (an error there)',
   level: 'behaviour',
   claims: [{ kinds: ['method-refused'] }],
   steps: ['unlisted-method'],
   judge: (exchanges, context) =>
     exchanges.flatMap((exchange): Judgement[] => {
       const status = exchange.response?.status;
+      // Spec decision unlisted-methods: 501 is what a server answers a method it does not implement (RFC 9110 §9.1).
+      if (status === NOT_IMPLEMENTED) return [passed(exchange)];
       if (status === undefined || status >= 500) return [];
       const operation = context.contract.operation(exchange.operationId);
       const samePath = context.contract.operations.filter((o) => o.path === operation.path);
@@ -34,6 +36,8 @@ export const unlistedMethodRejected: Rule = {
       if (isCleanRefusal(status, samePath)) return [passed(exchange)];
       // Spec decision options-requests: an OPTIONS may also get 200/204 (the methods the path allows).
       if (exchange.method === 'OPTIONS' && OPTIONS_STATUSES.has(status)) return [passed(exchange)];
+      // Without a valid key, a 2xx is an auth failure: the model's auth-required verdict, reported by the auth rules (an error).
+      if ((exchange.credential === 'none' || exchange.credential === 'invalid') && status >= 200 && status < 300 && samePath.some((o) => o.authHeaders.length > 0)) return [];
       return [
         failed({
           exchange,

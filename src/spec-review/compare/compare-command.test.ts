@@ -27,6 +27,7 @@ interface Report {
   unmatched: string[];
   findings: Finding[];
   breaking: { ours: number; theirs: number };
+  tolerated?: (Side & { message: string })[];
 }
 
 async function compareJson(theirs: string, ...flags: string[]) {
@@ -74,30 +75,46 @@ describe('flag-admin spec compare', () => {
     const summary = report.findings.map((f) => `${f.client} ${f.severity} ${f.ruleId} ${f.operations.join(',')}`);
     expect(summary.sort()).toEqual([
       'ours breaking parameter-added-required GET /api/admin/environments/project/{projectId}',
-      'ours breaking response-property-removed GET /api/admin/auth/oidc/settings',
-      'theirs breaking response-property-removed GET /api/admin/auth/oidc/settings',
+      // acrValues and secretRotatedAt are optional (OidcSettings requires nothing): a client already
+      // handles their absence, so each side lacking one is possibly breaking, a warning.
+      'ours warning response-optional-property-removed GET /api/admin/auth/oidc/settings',
       // A client of theirs still sending the parameter to ours may be refused.
       'theirs warning parameter-removed GET /api/admin/environments/project/{projectId}',
+      'theirs warning response-optional-property-removed GET /api/admin/auth/oidc/settings',
     ]);
     const at = (rule: string, client: string) => report.findings.find((f) => f.ruleId === rule && f.client === client)!;
     // Both positions, each in its own file as written; theirs' moved operation at its own path.
-    expect(at('response-property-removed', 'ours').ours.pointer).toBe('/components/schemas/OidcSettings/properties/acrValues');
-    expect(aroundLine(at('response-property-removed', 'ours').ours)).toMatch(/^\s+acrValues:/m);
-    expect(at('response-property-removed', 'ours').theirs).toMatchObject({ file: theirs, pointer: '/components/schemas/OidcSettings/properties' });
-    expect(aroundLine(at('response-property-removed', 'theirs').theirs)).toMatch(/^\s+secretRotatedAt:/m);
+    expect(at('response-optional-property-removed', 'ours').ours.pointer).toBe('/components/schemas/OidcSettings/properties/acrValues');
+    expect(aroundLine(at('response-optional-property-removed', 'ours').ours)).toMatch(/^\s+acrValues:/m);
+    expect(at('response-optional-property-removed', 'ours').theirs).toMatchObject({ file: theirs, pointer: '/components/schemas/OidcSettings/properties' });
+    expect(aroundLine(at('response-optional-property-removed', 'theirs').theirs)).toMatch(/^\s+secretRotatedAt:/m);
     expect(at('parameter-added-required', 'ours').theirs.pointer).toBe(`/paths/${MOVED.replaceAll('/', '~1')}/get/parameters/1`);
     expect(lineAt(at('parameter-added-required', 'ours').theirs)).toContain('name: includeArchived');
     expect(lineAt(at('parameter-added-required', 'ours').ours)).toContain('operationId: getProjectEnvironments');
-    expect(report.breaking).toEqual({ ours: 2, theirs: 1 });
+    expect(report.breaking).toEqual({ ours: 1, theirs: 0 });
     expect(code).toBe(1);
 
     const text = await cli(['spec', 'compare', OURS, theirs!], { cwd: ROOT });
     expect(text.stdout).toContain(`What breaks a client written against ${OURS}, calling ${theirs}:`);
     expect(text.stdout).toContain(`  GET /api/admin/environments/project/{projectId} = GET ${MOVED} (same operationId)`);
-    expect(text.stdout.split('\n')[0]).toMatch(/^Verdict: breaking 2 for clients of ours, 1 for clients of theirs — .*: 3 operation\(s\) in common \(1 paired by operationId\)$/);
+    expect(text.stdout.split('\n')[0]).toMatch(/^Verdict: breaking 1 for clients of ours, 0 for clients of theirs — .*: 3 operation\(s\) in common \(1 paired by operationId\)$/);
     const markdown = await cli(['spec', 'compare', OURS, theirs!, '--format', 'markdown'], { cwd: ROOT });
     expect(markdown.stdout).toContain('| client of | severity | rule | difference | operations | ours | theirs |');
     expect(markdown.stdout).toContain('| ours | breaking | `parameter-added-required` |');
+  });
+
+  it('reads a field of theirs written empty (`security:` with nothing) as not written, and says so after the verdict', async () => {
+    const pointer = '/paths/~1api~1admin~1auth~1oidc~1settings/get/security';
+    const { theirs } = writeSpecs({ theirs: applyEdits(PROVIDER, { set: { [pointer]: null } }) });
+    const { code, report } = await compareJson(theirs!);
+    expect(report.findings).toEqual([]);
+    expect(code).toBe(0);
+    const [place] = report.tolerated!;
+    expect(report.tolerated).toHaveLength(1);
+    expect(place).toMatchObject({ file: theirs, pointer, message: 'expected an array, got null: read as not written (`security: []` would declare it open)' });
+    expect(lineAt(place!)).toMatch(/^\s+security:/);
+    const text = await cli(['spec', 'compare', OURS, theirs!], { cwd: ROOT });
+    expect(text.stdout.split('\n\n')[1]).toBe(`Read leniently (1 place):\n  ${theirs}:${place!.line}:${place!.column} #${pointer}: ${place!.message}`);
   });
 
   it('holds every operation of ours with --operations ours, and only those named with a list', async () => {

@@ -1,4 +1,4 @@
-import { cell, formatRenderer, markdownPlace, textBlock } from '../report-format.ts';
+import { cell, formatRenderer, lenientMarkdown, lenientText, markdownPlace, textBlock } from '../report-format.ts';
 import type { CompareFinding, CompareResult } from './compare-specs.ts';
 
 export const COMPARE_FORMATS = ['text', 'json', 'markdown'] as const;
@@ -31,12 +31,12 @@ function renderText(result: CompareResult): string {
   const pairs = result.pairs.map((p) => `  ${p.ours}${p.theirs !== p.ours ? ` = ${p.theirs} (${p.by === 'operationId' ? 'same operationId' : 'same URL under its server'})` : ''}`);
   const compared = [`Compared (${result.pairs.length} operation(s) in common):`, ...pairs].join('\n');
   const absent = result.absent.length === 0 ? [] : [[`Not compared (${result.absent.length} of ours):`, ...result.absent.map((a) => `  ${a.operation}: ${a.why}`)].join('\n')];
-  return [summary(result), compared, ...absent, ...sections].join('\n\n') + '\n';
+  return [summary(result), ...lenientText(result.tolerated), compared, ...absent, ...sections].join('\n\n') + '\n';
 }
 
 function renderMarkdown(result: CompareResult): string {
   const rows = result.findings.map((f) => `| ${f.client} | ${f.severity} | \`${f.ruleId}\` | ${cell(f.message)} | ${cell(f.operations.join(', '))} | ${markdownPlace(f.ours)} | ${markdownPlace(f.theirs)} |`);
   const table = rows.length === 0 ? [] : ['', '| client of | severity | rule | difference | operations | ours | theirs |', '|---|---|---|---|---|---|---|', ...rows];
   const pairs = ['', '| ours | theirs | paired by |', '|---|---|---|', ...result.pairs.map((p) => `| ${cell(p.ours)} | ${cell(p.theirs)} | ${p.by} |`), ...result.absent.map((a) => `| ${cell(a.operation)} | — | ${cell(a.why)} |`)];
-  return [`### ${cell(summary(result))}`, ...pairs, ...table, ''].join('\n');
+  return [`### ${cell(summary(result))}`, ...lenientMarkdown(result.tolerated), ...pairs, ...table, ''].join('\n');
 }

@@ -3,6 +3,7 @@ import { HTTP_METHODS } from '../../contract/operation.ts';
 import type { JsonSchema } from '../../contract/index.ts';
 import type { Change, ChangeSide } from '../diff/change-recorder.ts';
 import type { Severity } from '../diff/diff-rules.ts';
+import type { Tolerated } from '../diff/comparable-shape.ts';
 import { diffVersions, readVersion } from '../diff/diff-specs.ts';
 import { SpecReadError, type SpecSource } from '../spec-source.ts';
 import { pairOperations, type OperationPair, type PathOperation } from './pair-operations.ts';
@@ -40,6 +41,8 @@ export interface CompareResult {
   absent: { operation: string; why: string }[];
   findings: CompareFinding[];
   breaking: { ours: number; theirs: number };
+  /** Where either document's compared operations were read leniently (a field written empty), ours first; absent when nowhere. */
+  tolerated?: Tolerated[];
 }
 
 /**
@@ -76,6 +79,7 @@ export async function compareSpecs(ours: SpecSource, theirs: SpecSource, selecti
       why: `absent in ${theirs.file} (no operation with its method and path${op.operationId ? `, nor its operationId ${JSON.stringify(op.operationId)}` : ', and it has no operationId to pair by'})`,
     })),
     findings,
+    ...(oursVersion.tolerated || theirsVersion.tolerated ? { tolerated: [...(oursVersion.tolerated ?? []), ...(theirsVersion.tolerated ?? []).map((t) => ({ ...theirsShared.place(t), message: t.message }))] } : {}),
     breaking: { ours: findings.filter((f) => f.client === 'ours' && f.severity === 'breaking').length, theirs: findings.filter((f) => f.client === 'theirs' && f.severity === 'breaking').length },
   };
 }

@@ -3,12 +3,15 @@ import type { JsonSchema } from '../../contract/index.ts';
 import { authoredPlaces, type AuthoredPlace } from '../authored-place.ts';
 import type { SpecSource } from '../spec-source.ts';
 import type { SchemaTrace } from './compare-schemas.ts';
+import type { Tolerated } from './comparable-shape.ts';
 import { DIFF_RULES, worse, type SchemaContext, type Severity } from './diff-rules.ts';
 
 /** One version of the spec: as authored (for pointers a reader can open) and dereferenced (to compare). */
 export interface SpecVersion {
   source: SpecSource;
   dereferenced: JsonSchema;
+  /** Where it was read leniently (comparable-shape.ts). */
+  tolerated?: Tolerated[];
 }
 
 /** Where a change sits on one side: the authored JSON pointer and its line:column in that file. */

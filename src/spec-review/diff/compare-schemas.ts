@@ -6,7 +6,7 @@ import { canonical, shapeKey } from './canonical-json.ts';
 import { pairBranches } from './pair-branches.ts';
 import { classifyPattern } from './pattern-change.ts';
 import { keywordAt, mergeAllOf, propertyAt } from './merge-all-of.ts';
-import { accepts, includes, type Inclusion, type Medium } from './schema-inclusion.ts';
+import { accepts, acceptsNoValue, includes, type Inclusion, type Medium } from './schema-inclusion.ts';
 import { DIFF_RULES, type Severity } from './diff-rules.ts';
 
 /** Where the compared schemas sit and who reads the data they describe. */
@@ -59,7 +59,17 @@ export function compareSchemas(scope: SchemaScope, oldWritten: unknown, newWritt
   // `allOf` read as the schema it amounts to: `$ref X` and `allOf: [$ref X, {...}]` are X and X plus more.
   const oldSchema = mergeAllOf(oldWritten) ?? oldWritten;
   const newSchema = mergeAllOf(newWritten) ?? newWritten;
-  if (oldSchema !== oldWritten || newSchema !== newWritten) explainIn(scope, oldAt, newAt);
+  if (oldSchema !== oldWritten || newSchema !== newWritten) {
+    explainIn(scope, oldAt, newAt);
+    // Branches that change the list but not what it amounts to (one repeating another) are still a
+    // change a reader of the file sees: listed, of no effect, rather than hidden by the merge.
+    const branches = (s: unknown) => (isObject(s) && Array.isArray(s.allOf) ? s.allOf.map((b) => shapeKey(b)).sort().join('\n') : undefined);
+    const [before, after] = [branches(oldWritten), branches(newWritten)];
+    if (before !== undefined && after !== undefined && before !== after && shapeKey(oldSchema) === shapeKey(newSchema)) {
+      const count = (s: unknown) => ((s as JsonSchema).allOf as unknown[]).length;
+      recordIn(scope, 'other-change', `allOf: ${count(oldWritten)} branches → ${count(newWritten)}, amounting to the same schema (no value changes)`, `${oldAt}/allOf`, `${newAt}/allOf`);
+    }
+  }
   if (!isObject(oldSchema) || !isObject(newSchema)) return compareBooleanSchemas(scope, oldSchema, newSchema, oldAt, newAt);
   if (scope.trace) scope.trace.entries.push({ call: 'pair', oldSchema, newSchema, oldRel: relativeTo(scope.trace, 'oldAt', oldAt), newRel: relativeTo(scope.trace, 'newAt', newAt) });
   const compared = scope.seen.get(oldSchema) ?? new WeakSet<object>();
@@ -128,14 +138,15 @@ function recordJudged(scope: SchemaScope, ruleId: string, message: string, oldPo
   const request = scope.context === 'request';
   const medium: Medium = scope.wire ? 'text' : 'json';
   // Whom an instance OLD refuses or NEW refuses concerns: clients of a request lose what NEW refuses.
-  const verdict = (audience: 'client' | 'server'): Inclusion | undefined => {
+  // With the schema the answer is about (the side whose values must fit the other), for a "yes" to be explained.
+  const verdict = (audience: 'client' | 'server'): (Inclusion & { from?: object }) | undefined => {
     if (rule[audience] === 'info') return undefined;
     const oldToNew = (audience === 'client') === request;
     let innermost: Inclusion | undefined;
     for (let i = scope.ancestors!.length - 1; i >= 0; i--) {
       const [o, n] = scope.ancestors![i]!;
       const r = oldToNew ? includes(o, n, medium) : includes(n, o, medium);
-      if (r.verdict === 'yes') return r;
+      if (r.verdict === 'yes') return { ...r, from: oldToNew ? o : n };
       innermost ??= r;
     }
     return innermost;
@@ -149,7 +160,9 @@ function recordJudged(scope: SchemaScope, ruleId: string, message: string, oldPo
     const [from, to] = oldToNew ? ['OLD', 'NEW'] : ['NEW', 'OLD'];
     if (r.verdict === 'yes') {
       override[audience] = 'info';
-      notes.push(`not breaking for ${audience}s: every value ${from} accepts here, ${to} accepts`);
+      // True of a schema nothing passes, and worth saying: the author surely meant something else.
+      const vacuous = r.from !== undefined && acceptsNoValue(r.from, medium);
+      notes.push(vacuous ? `not breaking for ${audience}s: ${from} accepts no value here at all (the schema cannot be satisfied as written)` : `not breaking for ${audience}s: every value ${from} accepts here, ${to} accepts`);
     } else if (r.verdict === 'no' && scope.loose && rule[audience] === 'breaking') {
       override[audience] = 'warning';
       notes.push(`changed for ${audience}s: as JSON, ${from} accepts ${showWitness(scope, r.witness)} and ${to} refuses it, but the body is ${scope.loose}, which the schema describes only loosely`);
@@ -171,14 +184,18 @@ function recordJudged(scope: SchemaScope, ruleId: string, message: string, oldPo
  * schema): there the property is still there in all but name.
  */
 function judgedByInstances(scope: SchemaScope, kind: string, message: string): boolean {
-  if (kind !== 'property-removed' && kind !== 'property-added') return true;
-  const name = /^property "(.*)" (?:removed|added)$/.exec(message)?.[1];
+  if (kind !== 'property-removed' && kind !== 'optional-property-removed' && kind !== 'property-added') return true;
+  const name = /^property "(.*)" (?:removed|added)(?: \(|$)/.exec(message)?.[1];
   if (name === undefined) return false;
   const [oldSchema, newSchema] = scope.ancestors!.at(-1)! as [JsonSchema, JsonSchema];
-  const without = kind === 'property-removed' ? newSchema : oldSchema;
+  return coversExplicitly(kind === 'property-added' ? oldSchema : newSchema, name);
+}
+
+/** Whether a schema says what an unlisted property `name` may be: additionalProperties with a schema, or a matching patternProperties. */
+function coversExplicitly(schema: JsonSchema, name: string): boolean {
   const explicit = (value: unknown) => value !== undefined && value !== true && !(isObject(value) && Object.keys(value).length === 0);
-  const patterns = Object.keys(isObject(without.patternProperties) ? without.patternProperties : {});
-  return explicit(without.additionalProperties) || patterns.some((p) => safeTest(p, name));
+  const patterns = Object.keys(isObject(schema.patternProperties) ? schema.patternProperties : {});
+  return explicit(schema.additionalProperties) || patterns.some((p) => safeTest(p, name));
 }
 
 function safeTest(pattern: string, name: string): boolean {
@@ -262,9 +279,13 @@ function comparePair(scope: SchemaScope, oldSchema: JsonSchema, newSchema: JsonS
       continue;
     }
     const upper = UPPER_LIMITS.includes(keyword);
-    // An absent limit allows everything: removing one relaxes, adding one tightens.
+    // An absent limit allows everything: removing one relaxes, adding one tightens (set where none was stated: possibly).
     const relaxed = after === undefined || (before !== undefined && (upper ? after > before : after < before));
-    record(relaxed ? 'constraint-widened' : 'constraint-narrowed', `${keyword} ${show(before)} → ${show(after)}`, ...at(keyword));
+    // Written at its neutral value (`minItems: 0`) is a limit stated, not none. How many items
+    // must match `contains` says what the array means, not how large it may be: not a capacity.
+    const inert = inapplicable(keyword, oldSchema, newSchema);
+    if (!relaxed && oldSchema[keyword] === undefined && !keyword.endsWith('Contains')) record('limit-set', `${keyword} (none) → ${show(after)}${inert || limitSetWhy(scope)}`, ...at(keyword));
+    else record(relaxed ? 'constraint-widened' : 'constraint-narrowed', `${keyword} ${show(before)} → ${show(after)}${inert}`, ...at(keyword));
   }
   compareBounds(scope, 'upper', oldSchema, newSchema, oldAt, newAt, record);
   compareBounds(scope, 'lower', oldSchema, newSchema, oldAt, newAt, record);
@@ -311,19 +332,25 @@ function compareProperties(scope: SchemaScope, oldSchema: JsonSchema, newSchema:
     const property = props[name];
     return isObject(property) && property[scope.context === 'request' ? 'readOnly' : 'writeOnly'] === true;
   };
+  // Nor does whether such a property is required there.
+  const oldRequired = new Set((listOf(oldSchema.required) as string[]).filter((name) => !absentHere(oldProps, name)));
+  const newRequired = new Set((listOf(newSchema.required) as string[]).filter((name) => !absentHere(newProps, name)));
   for (const name of Object.keys(oldProps)) {
     const oldProp = pointerOf([name]);
     const [oldPointer, newPointer] = [propertyAt(oldSchema, oldAt, oldProp, name), propertyAt(newSchema, newAt, oldProp, name)];
-    if (!(name in newProps)) record('property-removed', `property "${name}" removed`, oldPointer, keywordAt(newSchema, newAt, 'properties'), 'old');
+    // An optional response property could always be absent: clients of OLD handle that already,
+    // and lose only its value when it was there (oasdiff: WARN). A required one they relied on.
+    // Where NEW still covers the name by additionalProperties or patternProperties, it is no
+    // removal but a change of schema, judged by the instances as one (judgedByInstances).
+    if (!(name in newProps) && scope.context === 'response' && !oldRequired.has(name) && !coversExplicitly(newSchema, name)) {
+      recordIn(scope, 'response-optional-property-removed', `property "${name}" removed (possibly breaking: it was optional, so clients of OLD already handle its absence)`, oldPointer, keywordAt(newSchema, newAt, 'properties'), 'old');
+    } else if (!(name in newProps)) record('property-removed', `property "${name}" removed`, oldPointer, keywordAt(newSchema, newAt, 'properties'), 'old');
     else if (absentHere(oldProps, name) && absentHere(newProps, name)) explainIn(scope, oldPointer, newPointer);
     else compareSchemas(scope, oldProps[name], newProps[name], oldPointer, newPointer);
   }
   for (const name of Object.keys(newProps)) {
     if (!(name in oldProps)) record('property-added', `property "${name}" added`, keywordAt(oldSchema, oldAt, 'properties'), propertyAt(newSchema, newAt, pointerOf([name]), name), 'new');
   }
-  // Nor does whether such a property is required there.
-  const oldRequired = new Set((listOf(oldSchema.required) as string[]).filter((name) => !absentHere(oldProps, name)));
-  const newRequired = new Set((listOf(newSchema.required) as string[]).filter((name) => !absentHere(newProps, name)));
   // The catch-all compares `required` as written; names dropped above are not a change it should list.
   if (oldRequired.size !== listOf(oldSchema.required).length || newRequired.size !== listOf(newSchema.required).length) explainIn(scope, `${oldAt}/required`, `${newAt}/required`);
   for (const name of newRequired) if (!oldRequired.has(name)) record('required-added', `property "${name}" becomes required`, `${oldAt}/required`, `${newAt}/required`);
@@ -399,9 +426,37 @@ function compareBounds(scope: SchemaScope, side: 'upper' | 'lower', oldSchema: J
   // How far in each bound reaches, on one axis: a larger score allows fewer values.
   const inward = (b: NonNullable<typeof before>) => (side === 'upper' ? -b.value : b.value);
   const tighter = after !== undefined && (before === undefined || inward(after) > inward(before) || (after.value === before.value && after.exclusive));
-  const message = `${side === 'upper' ? 'upper bound' : 'lower bound'} ${label(before)} → ${label(after)}`;
+  const message = `${side === 'upper' ? 'upper bound' : 'lower bound'} ${label(before)} → ${label(after)}${inapplicable(inclusive, oldSchema, newSchema)}`;
   const keyword = (before ?? after)!.keyword;
+  if (tighter && before === undefined) return record('limit-set', `${message}${limitSetWhy(scope)}`, `${oldAt}`, `${newAt}/${after.keyword}`);
   record(tighter ? 'constraint-narrowed' : 'constraint-widened', message, `${oldAt}/${before?.keyword ?? keyword}`, `${newAt}/${after?.keyword ?? keyword}`);
+}
+
+/** The type each limit keyword constrains (2020-12 Validation §6.2-6.5); on any other type it is ignored. */
+const LIMITED_TYPE: Record<string, string> = { maxLength: 'string', minLength: 'string', maxItems: 'array', minItems: 'array', maxContains: 'array', minContains: 'array', maxProperties: 'object', minProperties: 'object', maximum: 'number', minimum: 'number' };
+const PLURAL: Record<string, string> = { string: 'strings', array: 'arrays', object: 'objects', number: 'numbers' };
+
+/**
+ * Why a limit changes no value, where both schemas allow only types it does not constrain
+ * (`maxItems` on the `items` of a string array): said in the message, since the reasoner's
+ * "every value OLD accepts, NEW accepts" alone leaves the reader wondering.
+ */
+function inapplicable(keyword: string, oldSchema: JsonSchema, newSchema: JsonSchema): string {
+  const limited = LIMITED_TYPE[keyword];
+  const types = (schema: JsonSchema) => (schema.type === undefined ? undefined : (Array.isArray(schema.type) ? schema.type : [schema.type]).map(String));
+  const [before, after] = [types(oldSchema), types(newSchema)];
+  const constrained = (list: string[] | undefined) => list === undefined || list.some((t) => t === limited || (limited === 'number' && t === 'integer'));
+  if (!limited || constrained(before) || constrained(after)) return '';
+  const allowed = [...new Set([...before!, ...after!])].join('|');
+  return ` (constrains nothing here: ${keyword} applies to ${PLURAL[limited]}, and this schema allows only ${allowed})`;
+}
+
+/**
+ * Why a limit set where OLD stated none is only possibly breaking: a capacity limit is implicit in
+ * every server, so stating one often documents what was already refused (diff-rules.ts `limit-set`).
+ */
+function limitSetWhy(scope: SchemaScope): string {
+  return scope.context === 'request' ? ' (possibly breaking: OLD stated no limit, which a server often had all the same)' : ' (possibly breaking for servers: OLD stated no limit, which a server often kept all the same)';
 }
 
 /** A multiple of the old divisor allows a subset of its values; a divisor of it, a superset; anything else, some of each. */

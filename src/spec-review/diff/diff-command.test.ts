@@ -62,7 +62,7 @@ describe('flag-admin spec diff', () => {
     const { code, stdout } = await cliInProcess(['spec', 'diff', files['old.yaml']!, files['new.yaml']!, '--format', 'json']);
     expect(JSON.parse(stdout).changes.map((c: { ruleId: string; old: { pointer: string } }) => `${c.ruleId} ${c.old.pointer}`)).toEqual([
       'response-enum-widened /components/schemas/Pet/properties/kind/enum',
-      'response-property-removed /components/schemas/Pet/properties/born',
+      'response-optional-property-removed /components/schemas/Pet/properties/born',
     ]);
     expect(code).toBe(1);
   });
@@ -196,7 +196,7 @@ describe('flag-admin spec diff', () => {
   });
 
   it('names a changed numeric bound as the bound, with the keyword and value on each side', async () => {
-    const at = '/components/schemas/Pet/properties/born';
+    const at = '/components/schemas/Pet/properties/id';
     const files = writeSpecs({ 'old.yaml': applyEdits(BASE, { set: { [`${at}/maximum`]: 10 } }), 'new.yaml': applyEdits(BASE, { set: { [`${at}/exclusiveMaximum`]: 10 } }) });
     const { stdout } = await cliInProcess(['spec', 'diff', files['old.yaml']!, files['new.yaml']!]);
     expect(stdout).toContain('\n  upper bound maximum 10 → exclusiveMaximum 10\n');

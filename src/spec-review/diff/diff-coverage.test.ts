@@ -36,9 +36,11 @@ async function diff(old: unknown, now: unknown): Promise<Report & { code: number
  * they do not know (the kit's long-standing additional-properties rule). `inert`: the keyword
  * alone constrains nothing (`then`/`else` without `if`, 2020-12 §10.2.2.2-3; `minContains`/
  * `maxContains` without `contains`, §6.4.4-5; `contentSchema`, an annotation, §8.5): listed as a
- * change, but no instance shows it breaking anyone, so it is at most a warning.
+ * change, but no instance shows it breaking anyone, so it is at most a warning. `limits`: a capacity
+ * limit, which constrains, but set where none was stated is only possibly breaking (`*-limit-set`, a
+ * warning for the writer of OLD: every server has such a limit, stated or not); removed, it relaxes.
  */
-type Effect = 'inert' | 'constrains' | 'closes' | 'documents' | 'undecidable' | 'encoding' | 'lists' | 'direction' | 'default';
+type Effect = 'inert' | 'constrains' | 'limits' | 'closes' | 'documents' | 'undecidable' | 'encoding' | 'lists' | 'direction' | 'default';
 const KEYWORDS: Record<string, [unknown, Effect]> = {
   $id: ['https://example.com/probe', 'documents'],
   $schema: ['https://json-schema.org/draft/2020-12/schema', 'documents'],
@@ -80,20 +82,20 @@ const KEYWORDS: Record<string, [unknown, Effect]> = {
   const: ['x', 'constrains'],
   enum: [['x'], 'constrains'],
   multipleOf: [2, 'constrains'],
-  maximum: [10, 'constrains'],
-  exclusiveMaximum: [10, 'constrains'],
-  minimum: [1, 'constrains'],
-  exclusiveMinimum: [1, 'constrains'],
-  maxLength: [10, 'constrains'],
-  minLength: [1, 'constrains'],
+  maximum: [10, 'limits'],
+  exclusiveMaximum: [10, 'limits'],
+  minimum: [1, 'limits'],
+  exclusiveMinimum: [1, 'limits'],
+  maxLength: [10, 'limits'],
+  minLength: [1, 'limits'],
   pattern: ['^a', 'constrains'],
-  maxItems: [10, 'constrains'],
-  minItems: [1, 'constrains'],
+  maxItems: [10, 'limits'],
+  minItems: [1, 'limits'],
   uniqueItems: [true, 'constrains'],
   maxContains: [2, 'inert'],
   minContains: [2, 'inert'],
-  maxProperties: [10, 'constrains'],
-  minProperties: [1, 'constrains'],
+  maxProperties: [10, 'limits'],
+  minProperties: [1, 'limits'],
   required: [['a'], 'constrains'],
   dependentRequired: [{ a: ['b'] }, 'constrains'],
   // OpenAPI's own schema keywords (OAS 3.1 §4.8.24).
@@ -126,6 +128,8 @@ describe('spec diff classifies every JSON Schema 2020-12 keyword in both directi
     const ids = changes.map((c) => c.ruleId);
     if (effect === 'inert') expect(changes.filter((c) => c.client === 'breaking' || c.server === 'breaking')).toEqual([]);
     if (effect === 'constrains') expect(changes.some((c) => c[change === 'added' ? writer : reader] === 'breaking')).toBe(true);
+    if (effect === 'limits' && change === 'added') expect(changes.map((c) => [c.ruleId, c[writer], c[reader]])).toEqual([[`${context}-limit-set`, 'warning', 'info']]);
+    if (effect === 'limits' && change === 'removed') expect(changes.some((c) => c.ruleId === `${context}-constraint-widened` && c[reader] === 'breaking')).toBe(true);
     if (effect === 'closes') expect(changes.map((c) => c[change === 'added' ? writer : reader])).toEqual([change === 'removed' && context === 'response' ? 'warning' : 'breaking']);
     if (effect === 'documents') expect(ids).toEqual(['documentation-changed']);
     // Whether the values a keyword like `if` selects meet the writer's is not decided from the
@@ -140,7 +144,8 @@ describe('spec diff classifies every JSON Schema 2020-12 keyword in both directi
     }
     if (effect === 'encoding') expect(ids).toEqual([`${context}-format-changed`]);
     if (effect === 'default') expect(ids).toEqual([`${context}-default-changed`]);
-    if (effect === 'lists') expect(ids).toEqual([`${context}-property-${change}`]);
+    // An optional response property removed: its clients already handle its absence (possibly breaking).
+    if (effect === 'lists') expect(ids).toEqual([context === 'response' && change === 'removed' ? 'response-optional-property-removed' : `${context}-property-${change}`]);
     if (effect === 'direction') {
       const applies = (keyword === 'readOnly') === (context === 'request');
       expect(ids).toEqual([applies ? `${context}-property-${change === 'added' ? 'removed' : 'added'}` : 'documentation-changed']);

@@ -1,4 +1,4 @@
-import { cell, formatRenderer, markdownPlace, textBlock } from '../report-format.ts';
+import { cell, formatRenderer, lenientMarkdown, lenientText, markdownPlace, textBlock } from '../report-format.ts';
 import type { Change } from './change-recorder.ts';
 import type { Severity } from './diff-rules.ts';
 import type { DiffResult } from './diff-specs.ts';
@@ -52,7 +52,7 @@ export function operationImpacts(changes: readonly Change[]): OperationImpact[] 
 const counts = (by: Record<Severity, number>) => (by.breaking + by.warning === 0 ? '-' : [by.breaking ? `${by.breaking} breaking` : '', by.warning ? plural(by.warning, 'warning') : ''].filter(Boolean).join(', '));
 
 function renderText(result: DiffResult): string {
-  if (result.changes.length === 0) return `${verdict(result)}\n`;
+  if (result.changes.length === 0) return [verdict(result), ...lenientText(result.tolerated)].join('\n\n') + '\n';
   const impacts = operationImpacts(result.changes);
   const shown = impacts.filter((i) => i.client.breaking + i.client.warning + i.server.breaking + i.server.warning > 0);
   const quiet = impacts.length - shown.length;
@@ -64,7 +64,7 @@ function renderText(result: DiffResult): string {
   const blocks = result.changes.map((c: Change) =>
     textBlock(`${c.severity.toUpperCase().padEnd(8)}  ${c.ruleId}  (clients: ${c.client}, servers: ${c.server})`, c.instances ? `${c.message}\n  instances: ${c.instances}` : c.message, c.operations, [['old:', c.old], ['new:', c.new]]),
   );
-  return [verdict(result), summary, 'Changes, by impact on clients:', ...blocks].join('\n\n') + '\n';
+  return [verdict(result), ...lenientText(result.tolerated), summary, 'Changes, by impact on clients:', ...blocks].join('\n\n') + '\n';
 }
 
 function renderMarkdown(result: DiffResult): string {
@@ -72,5 +72,5 @@ function renderMarkdown(result: DiffResult): string {
   const summary = impacts.length === 0 ? [] : ['', '| operation | clients | servers |', '|---|---|---|', ...impacts.map((i) => `| ${cell(i.operation)} | ${counts(i.client)} | ${counts(i.server)} |`)];
   const rows = result.changes.map((c) => `| ${c.severity} | \`${c.ruleId}\` | ${c.client} | ${c.server} | ${cell(c.message)}${c.instances ? ` (${cell(c.instances)})` : ''} | ${cell(c.operations.join(', '))} | ${markdownPlace(c.old)} | ${markdownPlace(c.new)} |`);
   const table = rows.length === 0 ? [] : ['', '| severity | rule | clients | servers | change | operations | old | new |', '|---|---|---|---|---|---|---|---|', ...rows];
-  return [`### ${cell(verdict(result))}`, ...summary, ...table, ''].join('\n');
+  return [`### ${cell(verdict(result))}`, ...lenientMarkdown(result.tolerated), ...summary, ...table, ''].join('\n');
 }

@@ -32,6 +32,10 @@ const SCHEMA_KINDS = {
   'encoding-changed': { response: rule('breaking', 'breaking', 'the contentEncoding of a response string changes from one encoding to another: the same text stands for other bytes, so clients of OLD misread it'), request: rule('breaking', 'breaking', 'the contentEncoding of a request string changes from one encoding to another: the text a client of OLD writes stands for other bytes, or none, to a server of NEW') },
   'constraint-widened': { response: rule('breaking', 'info', 'a response limit is relaxed (maximum raised, minimum lowered, a pattern, subschema, prefixItems, dependent requirement or allOf branch removed): clients meet values they never saw'), request: rule('info', 'breaking', 'a request limit is relaxed: a server of OLD refuses the newly allowed values') },
   'constraint-narrowed': { response: rule('info', 'breaking', 'a response limit is tightened (or a pattern, subschema such as items, contains, propertyNames, unevaluated*, then/else, prefixItems, patternProperties, dependentSchemas or dependentRequired added): a server of OLD may break it'), request: rule('breaking', 'info', 'a request limit is tightened: clients of OLD may break it') },
+  // A capacity limit (how long, how many, how large) set where OLD stated none: every server has
+  // one, stated or not, so this often documents one it already kept (oasdiff rates these WARN for
+  // the same reason). A limit OLD stated and NEW lowers stays `constraint-narrowed`, breaking.
+  'limit-set': { response: rule('info', 'warning', 'a response limit (maxLength, maxItems, maximum, minimum, …) is set where OLD stated none: possibly breaking for a server of OLD, unless it already kept that limit'), request: rule('warning', 'info', 'a request limit (maxLength, maxItems, maximum, minimum, …) is set where OLD stated none: possibly breaking, clients of OLD sending values beyond it are refused unless the server already refused them') },
   'pattern-changed': { response: rule('warning', 'warning', 'a response pattern is replaced by one that neither includes nor excludes it as far as can be decided'), request: rule('warning', 'warning', 'a request pattern is replaced by one that neither includes nor excludes it as far as can be decided') },
   'schema-changed': { response: rule('warning', 'warning', 'an if, discriminator or $dynamicRef of a response schema changes: its effect on the values allowed is not decidable here'), request: rule('warning', 'warning', 'an if, discriminator or $dynamicRef of a request schema changes: its effect on the values allowed is not decidable here') },
   // `not` refuses what its subschema accepts (2020-12 §10.2.1.4): judged by the instances, a
@@ -73,6 +77,7 @@ export const DIFF_RULES: Record<string, DiffRule> = {
   'response-body-removed': rule('breaking', 'breaking', 'a response no longer has a body'),
   'response-body-added': rule('warning', 'breaking', 'a response gains a body: a server of OLD sends none'),
   'response-media-type-removed': rule('breaking', 'breaking', 'a response media type is removed'),
+  'response-media-type-specialized': rule('warning', 'breaking', 'a response media type is replaced by a more specific one of the same syntax (application/json by application/problem+json, RFC 6839 §3.1): possibly breaking for clients that check the type exactly; a server of OLD still sends the general one'),
   'response-media-type-added': rule('warning', 'info', 'a response media type is added'),
   'response-header-removed': rule('breaking', 'info', 'a response header is removed: clients reading it lose it'),
   'response-header-added': rule('info', 'warning', 'a response header is added: a server of OLD does not send it'),
@@ -81,9 +86,11 @@ export const DIFF_RULES: Record<string, DiffRule> = {
   'parameter-serialization-changed': rule('breaking', 'breaking', 'how a parameter or response header is written changes (style, explode, allowReserved, allowEmptyValue, content media type): each side reads the other wrong'),
   'security-requirement-removed': rule('breaking', 'info', 'a way to authenticate is removed: no alternative of NEW is met by what its clients send'),
   'security-requirement-added': rule('info', 'breaking', 'a way to authenticate is added: a server of OLD does not accept it'),
+  'security-added': rule('warning', 'info', 'security is required of an operation for which OLD declared none at all (no security field at the operation or document level): possibly breaking, OLD may have been open or only undocumented'),
   'security-tightened': rule('breaking', 'info', 'a way to authenticate needs more: a scheme or scope is added to it, or authentication becomes required'),
   'security-relaxed': rule('info', 'breaking', 'a way to authenticate needs less: a scheme or scope is removed from it, or authentication becomes optional; a server of OLD still asks for it'),
   'security-scheme-changed': rule('breaking', 'breaking', 'a security scheme in use changes (type, location, header name, scheme)'),
+  'response-optional-property-removed': rule('warning', 'info', 'an optional property is removed from a response body: possibly breaking, clients of OLD already handle its absence but lose its value'),
   ...Object.fromEntries(
     Object.entries(SCHEMA_KINDS).flatMap(([kind, byContext]) => [
       [`request-${kind}`, byContext.request],

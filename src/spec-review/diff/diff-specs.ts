@@ -9,7 +9,7 @@ import { ChangeRecorder, type Change, type SpecVersion } from './change-recorder
 import { compareSchemas, show, type SchemaScope } from './compare-schemas.ts';
 import { SEVERITY_ORDER } from './diff-rules.ts';
 import { canonical, shapeKey } from './canonical-json.ts';
-import { assertComparable } from './comparable-shape.ts';
+import { assertComparable, type Tolerated } from './comparable-shape.ts';
 import { mergeAllOf } from './merge-all-of.ts';
 import { reportUnclassified } from './unclassified-changes.ts';
 
@@ -21,6 +21,8 @@ export interface DiffResult {
   changes: Change[];
   /** Count of changes breaking for clients and for servers. */
   breaking: { client: number; server: number };
+  /** Where either document was read leniently (a field written empty), OLD's first; absent when nowhere. */
+  tolerated?: Tolerated[];
 }
 
 export interface DiffOptions {
@@ -60,6 +62,7 @@ export function diffVersions(oldVersion: SpecVersion, newVersion: SpecVersion, {
     openapi: { old: String(oldSource.document.openapi), new: String(newSource.document.openapi) },
     changes,
     breaking: { client: changes.filter((c) => c.client === 'breaking').length, server: changes.filter((c) => c.server === 'breaking').length },
+    ...(oldVersion.tolerated || newVersion.tolerated ? { tolerated: [...(oldVersion.tolerated ?? []), ...(newVersion.tolerated ?? [])] } : {}),
   };
 }
 
@@ -71,11 +74,11 @@ export function diffVersions(oldVersion: SpecVersion, newVersion: SpecVersion, {
  */
 export async function readVersion(source: SpecSource): Promise<SpecVersion> {
   const document = (await resolveRefs(source, 'dereference')) as JsonSchema;
-  assertComparable(source, document);
+  const tolerated = assertComparable(source, document);
   if (source.openapi === '3.0') upgradeOpenApi30(document);
   delete document.openapi;
   lowercaseHttpSchemes(document);
-  return { source, dereferenced: document };
+  return { source, dereferenced: document, ...(tolerated.length > 0 ? { tolerated } : {}) };
 }
 
 interface OperationAt {
@@ -358,6 +361,13 @@ function includes(range: string, mediaType: string): boolean {
   return (rangeType === '*' || rangeType === type) && (rangeSub === '*' || rangeSub === sub);
 }
 
+/** Whether `specific` is `general` with a structured syntax suffix naming it: `application/problem+json` of `application/json` (RFC 6839 §3.1, RFC 6838 §4.2.8). */
+function specializes(specific: string, general: string): boolean {
+  const [type, sub] = essence(specific).split('/');
+  const [generalType, syntax] = essence(general).split('/');
+  return type === generalType && sub !== undefined && syntax !== undefined && sub.endsWith(`+${syntax}`) && !syntax.includes('+');
+}
+
 /**
  * Media types paired by essence, so `application/json` and `application/json; charset=utf-8` are
  * one. In a request, a media type of OLD that a range of NEW includes is still accepted (the range
@@ -371,14 +381,21 @@ function compareContent(recorder: ChangeRecorder, context: 'request' | 'response
   for (const mediaType of Object.keys(oldContent)) {
     const oldMedia = `${oldAt}/content${pointerOf([mediaType])}`;
     const newTypes = Object.keys(newContent);
-    const match = mediaType in newContent ? mediaType : (newTypes.find((m) => essence(m) === essence(mediaType)) ?? (context === 'request' ? newTypes.find((m) => includes(m, mediaType)) : undefined));
+    const same = mediaType in newContent ? mediaType : (newTypes.find((m) => essence(m) === essence(mediaType)) ?? (context === 'request' ? newTypes.find((m) => includes(m, mediaType)) : undefined));
+    // A response answered in a more specific type of the same syntax (application/json as
+    // application/problem+json: RFC 6839 §3.1, a +json type is JSON) is still read by a client that
+    // reads JSON; one that checks the type exactly does not. Not the other way round: a client of
+    // application/problem+json tells problem details by that type.
+    const specialized = same === undefined && context === 'response' ? newTypes.find((m) => !(m in oldContent) && !paired.has(m) && specializes(m, mediaType)) : undefined;
+    const match = same ?? specialized;
     if (match === undefined) {
       recorder.record(`${context}-media-type-removed`, `${what}: media type ${mediaType} removed`, oldMedia, `${newAt}/content`, label, 'old');
       continue;
     }
     const newMedia = `${newAt}/content${pointerOf([match])}`;
-    if (essence(match) === essence(mediaType)) paired.add(match);
-    if (match !== mediaType) recorder.explain(oldMedia, essence(match) === essence(mediaType) ? newMedia : undefined);
+    if (essence(match) === essence(mediaType) || specialized) paired.add(match);
+    if (specialized) recorder.record('response-media-type-specialized', `${what}: media type ${mediaType} → ${match} (possibly breaking: the same syntax, more specific; clients that check the type exactly no longer find ${essence(mediaType)})`, oldMedia, newMedia, label);
+    else if (match !== mediaType) recorder.explain(oldMedia, essence(match) === essence(mediaType) ? newMedia : undefined);
     // JSON Schema describes a JSON body's values (and a text one's single value) as they are; an
     // XML body only loosely, through the XML Object's mapping (OAS 3.1 §4.8.26), where an element
     // may read as an object or as its text: there a witness is no proof.
@@ -410,7 +427,7 @@ type Alternative = Map<string, Set<string>>;
  */
 function compareSecurity(recorder: ChangeRecorder, oldDoc: JsonSchema, newDoc: JsonSchema, old: OperationAt, now: OperationAt, label: string): void {
   const effective = (doc: JsonSchema, at: OperationAt) =>
-    at.operation.security !== undefined ? { list: at.operation.security as JsonSchema[], pointer: `${at.pointer}/security` } : { list: (doc.security ?? []) as JsonSchema[], pointer: doc.security ? '/security' : at.pointer };
+    at.operation.security !== undefined ? { list: at.operation.security as JsonSchema[], pointer: `${at.pointer}/security`, declared: true } : { list: (doc.security ?? []) as JsonSchema[], pointer: doc.security ? '/security' : at.pointer, declared: doc.security !== undefined };
   const before = effective(oldDoc, old);
   const after = effective(newDoc, now);
   // Security is judged here, as the operation's effective list, whichever level declares it: the
@@ -427,7 +444,10 @@ function compareSecurity(recorder: ChangeRecorder, oldDoc: JsonSchema, newDoc: J
   for (const alternative of oldAlternatives) {
     if (newAlternatives.some((candidate) => within(candidate, alternative))) continue;
     const stricter = newAlternatives.find((candidate) => within(alternative, candidate));
-    if (stricter) recorder.record('security-tightened', `security ${describe(alternative)} now needs ${describe(stricter)}`, before.pointer, after.pointer, label);
+    // OLD declaring no security anywhere (OAS 3.1 §4.8.10: the field is optional) may mean an open
+    // operation or an undocumented one; `security: []` or `{}` says open, and tightening that breaks.
+    if (stricter && !before.declared) recorder.record('security-added', `security ${describe(stricter)} added where OLD declared none (possibly breaking: OLD declares no security for this operation, which may mean open or only undocumented)`, before.pointer, after.pointer, label);
+    else if (stricter) recorder.record('security-tightened', `security ${describe(alternative)} now needs ${describe(stricter)}`, before.pointer, after.pointer, label);
     else recorder.record('security-requirement-removed', `security alternative ${describe(alternative)} removed`, before.pointer, after.pointer, label);
   }
   for (const alternative of newAlternatives) {

@@ -74,6 +74,25 @@ describe('spec diff reasons about the instances a schema accepts', () => {
     expect(breaking.some((c) => c.ruleId.startsWith('response-') && c.message.includes('prefixItems 0'))).toBe(true);
   });
 
+  it('reads a property named "title" or "description" as a property, and an enum value {title: …} as data, not as annotations', async () => {
+    const breaking = breakingForClients(await diff('property-named-title'));
+    expect(breaking).toContainEqual(expect.objectContaining({ ruleId: 'response-type-changed', message: 'type string → integer' }));
+    expect(breaking.find((c) => c.ruleId === 'response-type-changed')!.instances).toMatch(/NEW accepts 1, OLD refuses it/);
+    expect(breaking).toContainEqual(expect.objectContaining({ ruleId: 'response-enum-widened' }));
+  });
+
+  it('says why a limit lowered on a type it does not constrain (maxItems on strings, maximum on an array) breaks no one', async () => {
+    const changes = await diff('limit-on-other-type');
+    expect(breakingForClients(changes)).toEqual([]);
+    expect(changes).toContainEqual(expect.objectContaining({ ruleId: 'request-constraint-narrowed', client: 'info', message: 'maxItems 20 → 10 (constrains nothing here: maxItems applies to arrays, and this schema allows only string)' }));
+    expect(changes).toContainEqual(expect.objectContaining({ ruleId: 'request-constraint-narrowed', client: 'info', message: 'upper bound maximum 10 → maximum 5 (constrains nothing here: maximum applies to numbers, and this schema allows only array)' }));
+  });
+
+  it('lists an allOf branch added that repeats another (the merged schema the same) as a change of no effect, never silently', async () => {
+    const changes = await diff('allof-branch-repeated');
+    expect(changes.map((c) => [c.ruleId, c.client, c.server, c.message])).toEqual([['other-change', 'info', 'info', 'allOf: 2 branches → 3, amounting to the same schema (no value changes)']]);
+  });
+
   it('finds no change in what is accepted when prefixItems restate items', async () => {
     const changes = await diff('prefix-items-restated');
     expect(changes.filter((c) => c.client === 'breaking' || c.server === 'breaking')).toEqual([]);
@@ -171,6 +190,8 @@ describe('spec diff reasons about the instances a schema accepts', () => {
     const changes = await diff('contains-impossible');
     expect(changes.length).toBeGreaterThan(0);
     expect(changes.map((c) => [c.client, c.server])).toEqual(changes.map(() => ['info', 'info']));
+    // And says why: the proof holds only because the schema accepts nothing, which a reader should know.
+    for (const change of changes) expect(change.instances).toMatch(/^not breaking for (clients|servers): (OLD|NEW) accepts no value here at all \(the schema cannot be satisfied as written\)/);
   });
 
   // OAS 3.1 §4.8.12.4: explode only changes how arrays and objects are written; `?q=a` is `?q=a` either way.

@@ -492,11 +492,19 @@ function disjoint(a: JsonSchema, other: unknown): boolean {
 }
 
 /**
- * A schema no JSON instance passes, of one kind this reader proves: only arrays, each of whose items
+ * A schema no JSON instance passes (`false`, or of one kind this reader proves, below); exported
+ * so a report can say a "no change" holds only because nothing passes either way.
+ *
+ * The kind this reader proves: only arrays, each of whose items
  * `items` keeps from matching `contains`, while `minContains` (1 when absent) asks for at least one
  * match (2020-12 §10.3.1.2, §6.4.5). Such an A lies within any B. (As text, an item `1` may read as
  * a string and as an integer, so this holds only for JSON.)
  */
+export function acceptsNoValue(schema: unknown, medium: Medium = 'json'): boolean {
+  const s = view(schema);
+  return s === false || (medium === 'json' && typeof s === 'object' && acceptsNothing(s));
+}
+
 function acceptsNothing(s: JsonSchema): boolean {
   if (s.contains === undefined || num(s.minContains, 1) < 1) return false;
   const types = typesOf(s);
