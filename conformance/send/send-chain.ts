@@ -25,6 +25,15 @@ export interface RawOutcome {
   pipelineBroken?: string;
 }
 
+/** How a chain is bounded, and how a body's bytes become text (the sender's: identical large bodies share one string). */
+export interface ChainOptions {
+  timeoutMs: number;
+  maxBodyBytes: number;
+  /** Every request written at once before any answer is read (sendPipelined). */
+  pipelined?: boolean;
+  text?: (bytes: Buffer) => string;
+}
+
 /**
  * Header bytes of an answer read at most before it is called broken, by both of the suite's
  * clients. Not node:http's 16 KiB default: no HTTP RFC sets a limit, servers behind CDNs send
@@ -44,7 +53,7 @@ export const MAX_HEADER_BYTES = 256 * 1024;
  * undici cannot do this: it hides which connection a request went on, and reuses or drops
  * connections by its own rules.
  */
-export async function sendChain(origin: URL, requests: readonly RawRequest[], options: { timeoutMs: number; maxBodyBytes: number; pipelined?: boolean }): Promise<RawOutcome[]> {
+export async function sendChain(origin: URL, requests: readonly RawRequest[], options: ChainOptions): Promise<RawOutcome[]> {
   if (options.pipelined && requests.length > 1) return sendPipelined(origin, requests, options);
   const outcomes: RawOutcome[] = [];
   let connection: Connection | undefined;
@@ -88,10 +97,10 @@ export async function sendChain(origin: URL, requests: readonly RawRequest[], op
  * retries unanswered requests when the connection closes), and count as sent on a fresh
  * connection. Bounded like sendChain: one deadline per answer.
  */
-async function sendPipelined(origin: URL, requests: readonly RawRequest[], options: { timeoutMs: number; maxBodyBytes: number }): Promise<RawOutcome[]> {
+async function sendPipelined(origin: URL, requests: readonly RawRequest[], options: ChainOptions): Promise<RawOutcome[]> {
   const connection = new Connection(origin);
   const outcomes: RawOutcome[] = [];
-  const oneAtATime = { timeoutMs: options.timeoutMs, maxBodyBytes: options.maxBodyBytes };
+  const oneAtATime = { ...options, pipelined: false };
   let broken: string | undefined;
   try {
     // One write: written one by one, the later requests would wait for the first one's ACK (Nagle's algorithm against a delayed ACK, ~40 ms).
@@ -120,7 +129,13 @@ async function sendPipelined(origin: URL, requests: readonly RawRequest[], optio
 
 class Connection {
   private readonly socket: Socket;
-  private buffer = Buffer.alloc(0);
+  /**
+   * What arrived and no answer took yet, kept as the chunks that came: joined only when read, so
+   * that answers waiting behind the one being read (a pipelined batch, megabytes of them) are not
+   * copied again with every chunk that arrives.
+   */
+  private chunks: Buffer[] = [];
+  private size = 0;
   private waiting: (() => void) | undefined;
   closed = false;
   /** Bytes were waiting on the connection before the request went out (they belong to no answer). */
@@ -131,7 +146,8 @@ class Connection {
     // An https target gets TLS with the certificate checked, as undici does for the rest of the run.
     this.socket = origin.protocol === 'https:' ? tlsConnect({ host, port: Number(origin.port || 443), ...(isIP(host) ? {} : { servername: host }) }) : connect(Number(origin.port || 80), host);
     this.socket.on('data', (chunk: Buffer) => {
-      this.buffer = Buffer.concat([this.buffer, chunk]);
+      this.chunks.push(chunk);
+      this.size += chunk.length;
       this.wake();
     });
     this.socket.on('error', () => {});
@@ -141,13 +157,23 @@ class Connection {
     });
   }
 
+  private get buffer(): Buffer {
+    if (this.chunks.length !== 1) this.chunks = [Buffer.concat(this.chunks, this.size)];
+    return this.chunks[0]!;
+  }
+
+  private set buffer(rest: Buffer) {
+    this.chunks = [rest];
+    this.size = rest.length;
+  }
+
   destroy(): void {
     this.socket.destroy();
   }
 
   /** Bytes read from the connection that no answer has taken yet. */
   get pending(): number {
-    return this.buffer.length;
+    return this.size;
   }
 
   private wake(): void {
@@ -170,10 +196,10 @@ class Connection {
     });
   }
 
-  async exchange(request: RawRequest, options: { timeoutMs: number; maxBodyBytes: number }): Promise<Omit<RawOutcome, 'fresh'>> {
-    if (this.buffer.length > 0) {
+  async exchange(request: RawRequest, options: ChainOptions): Promise<Omit<RawOutcome, 'fresh'>> {
+    if (this.size > 0) {
       this.leftover = true;
-      return { error: `${this.buffer.length} bytes arrived on the connection before this request was sent: the answer before it sent more than its framing announced (RFC 9112 §6.3), so they belong to no answer` };
+      return { error: `${this.size} bytes arrived on the connection before this request was sent: the answer before it sent more than its framing announced (RFC 9112 §6.3), so they belong to no answer` };
     }
     this.write(request);
     return this.read(request, options);
@@ -185,14 +211,14 @@ class Connection {
   }
 
   /** The next answer on the connection, read by its framing as the answer to `request` (HEAD: no body). */
-  async read(request: RawRequest, options: { timeoutMs: number; maxBodyBytes: number }): Promise<Omit<RawOutcome, 'fresh'>> {
+  async read(request: RawRequest, options: ChainOptions): Promise<Omit<RawOutcome, 'fresh'>> {
     const deadline = Date.now() + options.timeoutMs;
     const head = request.method === 'HEAD';
     for (;;) {
       const end = this.buffer.indexOf('\r\n\r\n');
       if (end < 0) {
         if (this.buffer.length > MAX_HEADER_BYTES) return { error: `the answer's status line and headers exceeded ${MAX_HEADER_BYTES} bytes`, began: true };
-        if (!(await this.more(deadline))) return this.cut(deadline, this.buffer.length > 0);
+        if (!(await this.more(deadline))) return this.cut(deadline, this.size > 0);
         continue;
       }
       const text = this.buffer.subarray(0, end).toString('latin1');
@@ -219,7 +245,7 @@ class Connection {
         return { notJudged: `answered ${code} with a body over --max-body ${options.maxBodyBytes} bytes; reading stopped and nothing of it was judged (raise --max-body to judge such a body)` };
       }
       if (/\bclose\b/i.test(headers.connection ?? '')) this.closed = true;
-      const decoded = decode(body.bytes, headers['content-encoding'], options.maxBodyBytes);
+      const decoded = decode(body.bytes, headers['content-encoding'], options.maxBodyBytes, options.text);
       if ('error' in decoded) return { error: decoded.error, began: true };
       return { response: { status: code, headers, body: decoded.text } };
     }
@@ -256,7 +282,7 @@ class Connection {
           }
         }
         if (size + length > max) return { overflow: true };
-        while (this.buffer.length < line + 2 + length + 2) if (!(await this.more(deadline))) return this.cut(deadline, true) as { error: string };
+        while (this.size < line + 2 + length + 2) if (!(await this.more(deadline))) return this.cut(deadline, true) as { error: string };
         chunks.push(this.buffer.subarray(line + 2, line + 2 + length));
         size += length;
         this.buffer = this.buffer.subarray(line + 2 + length + 2);
@@ -267,14 +293,14 @@ class Connection {
       if (!/^\d+$/.test(declared)) return { error: `an invalid Content-Length (${JSON.stringify(declared.slice(0, 20))})` };
       const length = Number(declared);
       if (length > max) return { overflow: true };
-      while (this.buffer.length < length) if (!(await this.more(deadline))) return this.cut(deadline, true) as { error: string };
+      while (this.size < length) if (!(await this.more(deadline))) return this.cut(deadline, true) as { error: string };
       const bytes = this.buffer.subarray(0, length);
       this.buffer = this.buffer.subarray(length);
       return { bytes };
     }
     // Neither: the body ends where the connection does (RFC 9112 §6.3, item 8).
     while (!this.closed) {
-      if (this.buffer.length > max) return { overflow: true };
+      if (this.size > max) return { overflow: true };
       if (!(await this.more(deadline)) && !this.closed) return { error: 'no complete answer within --timeout on this connection', timedOut: true };
     }
     const bytes = this.buffer;
@@ -284,16 +310,16 @@ class Connection {
 }
 
 /** The body as text, its content coding undone (gzip, br, deflate: RFC 9110 §8.4.1), the decoded size bounded too. */
-function decode(bytes: Buffer, coding: string | undefined, max: number): { text: string } | { error: string } {
+function decode(bytes: Buffer, coding: string | undefined, max: number, text: (bytes: Buffer) => string = (b) => b.toString('utf8')): { text: string } | { error: string } {
   const name = coding?.trim().toLowerCase();
-  if (!name || name === 'identity' || bytes.length === 0) return { text: bytes.toString('utf8') };
+  if (!name || name === 'identity' || bytes.length === 0) return { text: text(bytes) };
   try {
     const options = { maxOutputLength: max };
     // Taken when a body is coded: no run against a target that never codes one loads zlib (undici does not), ~2-3 ms of CPU.
     const { brotliDecompressSync, gunzipSync, inflateSync } = process.getBuiltinModule('node:zlib');
     const plain = name === 'gzip' || name === 'x-gzip' ? gunzipSync(bytes, options) : name === 'br' ? brotliDecompressSync(bytes, options) : name === 'deflate' ? inflateSync(bytes, options) : undefined;
     if (!plain) return { error: `a body in a content coding the suite did not ask for (${name})` };
-    return { text: plain.toString('utf8') };
+    return { text: text(plain) };
   } catch (error) {
     return { error: `a ${name} body that does not decode (${(error as Error).message.split('\n')[0]})` };
   }

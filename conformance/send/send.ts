@@ -137,7 +137,7 @@ export function createSender(options: SenderOptions): Sender {
       const wire = chain.map((planned) => wireRequest(planned, options, keyFor, seen));
       const origin = new URL(options.baseUrl);
       const prefix = origin.pathname.replace(/\/$/, '');
-      const outcomes = await sendChain(origin, wire.map((w, i) => ({ method: chain[i]!.method, path: prefix + w.url.slice(options.baseUrl.length), headers: [['host', origin.host], ...w.headers] })), { ...options, pipelined: chain.some((planned) => planned.variant?.pipelined === true) });
+      const outcomes = await sendChain(origin, wire.map((w, i) => ({ method: chain[i]!.method, path: prefix + w.url.slice(options.baseUrl.length), headers: [['host', origin.host], ...w.headers] })), { timeoutMs: options.timeoutMs, maxBodyBytes: options.maxBodyBytes, text: (bytes) => bodies.text(bytes), pipelined: chain.some((planned) => planned.variant?.pipelined === true) });
       return chain.slice(0, outcomes.length).map((planned, i): Exchange => {
         const outcome = outcomes[i]!;
         const exchange: Exchange = { ...planned, seq: firstSeq + i, request: { method: planned.method, url: wire[i]!.recordedUrl, headers: wire[i]!.recorded } };

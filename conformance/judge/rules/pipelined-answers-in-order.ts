@@ -1,4 +1,4 @@
-import { failed, passed, type Rule } from '../rule.ts';
+import { failed, parsedBodyOf, passed, type Rule } from '../rule.ts';
 import type { Exchange } from '../../types.ts';
 import { variantClaim, variantsOf } from './variant-exchanges.ts';
 
@@ -53,12 +53,9 @@ function aloneAnswer(exchange: Exchange, all: readonly Exchange[]): Exchange | u
 
 /** What tells two answers of different requests apart whatever the values: the status and a JSON object's field names. */
 function shapeOf(response: NonNullable<Exchange['response']>): string {
-  let fields = '';
-  try {
-    const body: unknown = JSON.parse(response.body);
-    if (body !== null && typeof body === 'object' && !Array.isArray(body)) fields = ` with the fields ${Object.keys(body).sort().join(', ') || '(none)'}`;
-  } catch {
-    // Not JSON: the status alone.
-  }
+  // Parsed once for every reader, and not at all past the suite's depth bound (a hostile body).
+  const parsed = parsedBodyOf(response);
+  const body = parsed.ok ? parsed.value : undefined;
+  const fields = body !== null && typeof body === 'object' && !Array.isArray(body) ? ` with the fields ${Object.keys(body).sort().join(', ') || '(none)'}` : '';
   return `${response.status}${fields}`;
 }
