@@ -94,7 +94,10 @@ export interface PlannedRequest {
   /** `fresh`, once sent: it went on a connection of its own (the chain's first, or the server had closed the one before). */
   /** authName: the auth header's field name as this variant spells it (drawn from the seed). */
   /** `resource`: a path naming what the run was given, or a resource that cannot exist (a variant's sample cell). */
-  variant?: { kind: VariantKind; chain: number; fresh?: boolean; authName?: string; resource?: 'given' | 'missing' };
+  /** `alternative`: which of its kind's alternative header sets this variant sends (VariantKindSpec.alternatives). */
+  /** `pipelined`: written on one connection with the other requests of its chain at once, before any answer was read (RFC 9112 §9.3.2). */
+  /** `pipelineBroken`: pipelined, the answers broke HTTP/1.1 framing (why); the batch was sent again one at a time and this is that answer. */
+  variant?: { kind: VariantKind; chain: number; fresh?: boolean; authName?: string; resource?: 'given' | 'missing'; alternative?: number; pipelined?: boolean; pipelineBroken?: string };
 }
 
 /** A step the options do not allow: reported as not checked, with the reason. */

@@ -8,6 +8,7 @@ import { authInvalidRejected } from './rules/auth-invalid-rejected.ts';
 import { authMissingRejected } from './rules/auth-missing-rejected.ts';
 import { concurrentDeleteSingleSuccess } from './rules/concurrent-delete-single-success.ts';
 import { contentTypeConformance } from './rules/content-type-conformance.ts';
+import { contentCodingAccepted } from './rules/content-coding-accepted.ts';
 import { crossAccountDeleteRejected } from './rules/cross-account-delete-rejected.ts';
 import { deleteAgainNotFound } from './rules/delete-again-not-found.ts';
 import { deleteTokenSucceeds } from './rules/delete-token-succeeds.ts';
@@ -37,6 +38,8 @@ import { headersIgnored } from './rules/headers-ignored.ts';
 import { headLikeGet } from './rules/head-like-get.ts';
 import { optionsHarmless } from './rules/options-harmless.ts';
 import { overlapIndependent } from './rules/overlap-independent.ts';
+import { pipelinedAnswersInOrder } from './rules/pipelined-answers-in-order.ts';
+import { pipelinedFramingKept } from './rules/pipelined-framing-kept.ts';
 
 import type { Rule } from './rule.ts';
 
@@ -51,6 +54,7 @@ export const RULES: readonly Rule[] = [
   notAServerError,
   statusCodeDocumented,
   contentTypeConformance,
+  contentCodingAccepted,
   responseSchemaConformance,
   errorKindConformance,
   noUndocumentedBody,
@@ -85,6 +89,8 @@ export const RULES: readonly Rule[] = [
   conditionalAfterAuth,
   connectionIndependent,
   overlapIndependent,
+  pipelinedAnswersInOrder,
+  pipelinedFramingKept,
   oddIdRejected,
   unlistedMethodRejected,
 ];

@@ -67,3 +67,58 @@ describe('sendChain: one kept-alive connection, exactly one answer per request',
     expect(outcome!.error).toMatch(/not an HTTP answer/);
   });
 });
+
+describe('sendChain pipelined: every request written at once, the answers read in turn (RFC 9112 §9.3.2)', () => {
+  const pipelined = { ...options, pipelined: true };
+
+  it('writes every request before reading, on one connection, and gives each request the answer in its place', async () => {
+    const sockets = new Set<unknown>();
+    let seen = 0;
+    server = await serveSocket((request) => {
+      sockets.add(request.socket);
+      seen++;
+      return json(`{"path":"${request.url}"}`);
+    });
+    const outcomes = await sendChain(new URL(server.url), [get('/a'), get('/b', 'HEAD'), get('/c')], pipelined);
+    expect(outcomes.map((o) => [o.response?.body, o.fresh])).toEqual([['{"path":"/a"}', true], ['', false], ['{"path":"/c"}', false]]);
+    expect([sockets.size, seen]).toEqual([1, 3]);
+  });
+
+  it('reads answers in the order they come: a server that answers in completion order gives the first request the second answer', async () => {
+    server = await serveSocket((request) => {
+      setTimeout(() => request.socket.write(frame(json(`{"path":"${request.url}"}`))), request.url === '/slow' ? 30 : 0);
+      return { raw: '' };
+    });
+    const outcomes = await sendChain(new URL(server.url), [get('/slow'), get('/fast')], pipelined);
+    expect(outcomes.map((o) => o.response?.body)).toEqual(['{"path":"/fast"}', '{"path":"/slow"}']);
+  });
+
+  it('sends the requests a server did not answer again, one at a time, when it closes after the first (no pipelining)', async () => {
+    const answered = new WeakSet<object>();
+    server = await serveSocket((request) => {
+      if (answered.has(request.socket)) return { raw: '' };
+      answered.add(request.socket);
+      setImmediate(() => request.socket.end());
+      return { raw: frame({ ...json(`{"path":"${request.url}"}`), headers: { connection: 'close' } }).toString('latin1') };
+    });
+    const outcomes = await sendChain(new URL(server.url), [get('/a'), get('/b'), get('/c')], pipelined);
+    expect(outcomes.map((o) => [o.response?.body, o.fresh, o.error])).toEqual([
+      ['{"path":"/a"}', true, undefined],
+      ['{"path":"/b"}', true, undefined],
+      ['{"path":"/c"}', true, undefined],
+    ]);
+  });
+
+  it('sends every request again, one at a time, when pipelined answers break the framing (bytes beyond an answer), and says why', async () => {
+    let answers = 0;
+    server = await serveSocket((request) => {
+      const answer = frame(json(`{"path":"${request.url}"}`)).toString('latin1');
+      // The server's first answer carries three bytes more than its Content-Length.
+      return { raw: answers++ === 0 ? `${answer}XYZ` : answer };
+    });
+    const outcomes = await sendChain(new URL(server.url), [get('/a'), get('/b'), get('/c')], pipelined);
+    expect(outcomes.map((o) => [o.response?.body, o.fresh])).toEqual([['{"path":"/a"}', true], ['{"path":"/b"}', true], ['{"path":"/c"}', true]]);
+    expect(outcomes.every((o) => o.pipelineBroken === outcomes[0]!.pipelineBroken)).toBe(true);
+    expect(outcomes[0]!.pipelineBroken).toMatch(/^request 2 of 3: the bytes on the connection are not an HTTP answer/);
+  });
+});

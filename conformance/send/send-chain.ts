@@ -20,6 +20,17 @@ export interface RawOutcome {
   notJudged?: string;
   /** Sent on a connection of its own (the first of the chain, or the server had closed the one before). */
   fresh: boolean;
+  /** Pipelined, the answers broke HTTP/1.1 framing (why): the batch was sent again one request at a time, and this is that answer. */
+  pipelineBroken?: string;
+}
+
+/** How a chain is bounded, and how a body's bytes become text (the sender's: identical large bodies share one string). */
+export interface ChainOptions {
+  timeoutMs: number;
+  maxBodyBytes: number;
+  /** Every request written at once before any answer is read (sendPipelined). */
+  pipelined?: boolean;
+  text?: (bytes: Buffer) => string;
 }
 
 /**
@@ -41,7 +52,8 @@ export const MAX_HEADER_BYTES = 256 * 1024;
  * A pooling client cannot do this: it hides which connection a request went on, and reuses or
  * drops connections by its own rules.
  */
-export async function sendChain(origin: URL, requests: readonly RawRequest[], options: { timeoutMs: number; maxBodyBytes: number }): Promise<RawOutcome[]> {
+export async function sendChain(origin: URL, requests: readonly RawRequest[], options: ChainOptions): Promise<RawOutcome[]> {
+  if (options.pipelined && requests.length > 1) return sendPipelined(origin, requests, options);
   const outcomes: RawOutcome[] = [];
   let connection: Connection | undefined;
   try {
@@ -74,9 +86,55 @@ export async function sendChain(origin: URL, requests: readonly RawRequest[], op
   return outcomes;
 }
 
+/**
+ * HTTP/1.1 pipelining (RFC 9112 §9.3.2): every request written on one new connection at once,
+ * before any answer is read; the answers are then read in turn, each by its framing, and the
+ * i-th belongs to the i-th request (a server MUST answer in the order of the requests, however
+ * it works on them). A server need not pipeline: it may answer some and close the connection
+ * (with or without `Connection: close`, RFC 9112 §9.6); the requests it did not answer are then
+ * sent again one at a time (sendChain), as a client that pipelines does (RFC 9112 §9.3.2: it
+ * retries unanswered requests when the connection closes), and count as sent on a fresh
+ * connection. Bounded like sendChain: one deadline per answer.
+ */
+async function sendPipelined(origin: URL, requests: readonly RawRequest[], options: ChainOptions): Promise<RawOutcome[]> {
+  const connection = new Connection(origin);
+  const outcomes: RawOutcome[] = [];
+  const oneAtATime = { ...options, pipelined: false };
+  let broken: string | undefined;
+  try {
+    // One write: written one by one, the later requests would wait for the first one's ACK (Nagle's algorithm against a delayed ACK, ~40 ms).
+    connection.write(...requests);
+    for (const request of requests) {
+      const outcome = await connection.read(request, options);
+      // Closed before this answer began: the requests from here on were not answered, not answered wrongly.
+      if (outcome.error !== undefined && !outcome.began && !outcome.timedOut && connection.closed) break;
+      if (outcome.notJudged !== undefined) return [...outcomes, { ...outcome, fresh: outcomes.length === 0 }];
+      if (outcome.error !== undefined) {
+        broken = `request ${outcomes.length + 1} of ${requests.length}: ${outcome.error}`;
+        break;
+      }
+      outcomes.push({ ...outcome, fresh: outcomes.length === 0 });
+    }
+    if (broken === undefined && outcomes.length === requests.length && connection.pending > 0) broken = `${connection.pending} bytes arrived after the answer to the last request`;
+  } finally {
+    connection.destroy();
+  }
+  // Answers whose framing broke cannot be told apart (an earlier body may hold a later answer's bytes): every request goes again, one at a time, and those answers are judged.
+  if (broken !== undefined) return (await sendChain(origin, requests, oneAtATime)).map((outcome) => ({ ...outcome, fresh: true, pipelineBroken: broken }));
+  if (outcomes.length === requests.length) return outcomes;
+  const resent = await sendChain(origin, requests.slice(outcomes.length), oneAtATime);
+  return [...outcomes, ...resent.map((outcome) => ({ ...outcome, fresh: true }))];
+}
+
 class Connection {
   private readonly socket: Socket;
-  private buffer = Buffer.alloc(0);
+  /**
+   * What arrived and no answer took yet, kept as the chunks that came: joined only when read, so
+   * that answers waiting behind the one being read (a pipelined batch, megabytes of them) are not
+   * copied again with every chunk that arrives.
+   */
+  private chunks: Buffer[] = [];
+  private size = 0;
   private waiting: (() => void) | undefined;
   closed = false;
   /** Bytes were waiting on the connection before the request went out (they belong to no answer). */
@@ -88,7 +146,8 @@ class Connection {
     // node:tls (~4 ms of CPU on top of crypto) loads only then.
     this.socket = origin.protocol === 'https:' ? process.getBuiltinModule('node:tls').connect({ host, port: Number(origin.port || 443), ...(isIP(host) ? {} : { servername: host }) }) : connect(Number(origin.port || 80), host);
     this.socket.on('data', (chunk: Buffer) => {
-      this.buffer = Buffer.concat([this.buffer, chunk]);
+      this.chunks.push(chunk);
+      this.size += chunk.length;
       this.wake();
     });
     this.socket.on('error', () => {});
@@ -98,8 +157,23 @@ class Connection {
     });
   }
 
+  private get buffer(): Buffer {
+    if (this.chunks.length !== 1) this.chunks = [Buffer.concat(this.chunks, this.size)];
+    return this.chunks[0]!;
+  }
+
+  private set buffer(rest: Buffer) {
+    this.chunks = [rest];
+    this.size = rest.length;
+  }
+
   destroy(): void {
     this.socket.destroy();
+  }
+
+  /** Bytes read from the connection that no answer has taken yet. */
+  get pending(): number {
+    return this.size;
   }
 
   private wake(): void {
@@ -122,20 +196,29 @@ class Connection {
     });
   }
 
-  async exchange(request: RawRequest, options: { timeoutMs: number; maxBodyBytes: number }): Promise<Omit<RawOutcome, 'fresh'>> {
-    if (this.buffer.length > 0) {
+  async exchange(request: RawRequest, options: ChainOptions): Promise<Omit<RawOutcome, 'fresh'>> {
+    if (this.size > 0) {
       this.leftover = true;
-      return { error: `${this.buffer.length} bytes arrived on the connection before this request was sent: the answer before it sent more than its framing announced (RFC 9112 §6.3), so they belong to no answer` };
+      return { error: `${this.size} bytes arrived on the connection before this request was sent: the answer before it sent more than its framing announced (RFC 9112 §6.3), so they belong to no answer` };
     }
-    const lines = [`${request.method} ${request.path} HTTP/1.1`, ...request.headers.map(([name, value]) => `${name}: ${value}`)];
-    this.socket.write(`${lines.join('\r\n')}\r\n\r\n`, 'latin1');
+    this.write(request);
+    return this.read(request, options);
+  }
+
+  write(...requests: RawRequest[]): void {
+    const text = requests.map((request) => [`${request.method} ${request.path} HTTP/1.1`, ...request.headers.map(([name, value]) => `${name}: ${value}`)].join('\r\n') + '\r\n\r\n').join('');
+    this.socket.write(text, 'latin1');
+  }
+
+  /** The next answer on the connection, read by its framing as the answer to `request` (HEAD: no body). */
+  async read(request: RawRequest, options: ChainOptions): Promise<Omit<RawOutcome, 'fresh'>> {
     const deadline = Date.now() + options.timeoutMs;
     const head = request.method === 'HEAD';
     for (;;) {
       const end = this.buffer.indexOf('\r\n\r\n');
       if (end < 0) {
         if (this.buffer.length > MAX_HEADER_BYTES) return { error: `the answer's status line and headers exceeded ${MAX_HEADER_BYTES} bytes`, began: true };
-        if (!(await this.more(deadline))) return this.cut(deadline, this.buffer.length > 0);
+        if (!(await this.more(deadline))) return this.cut(deadline, this.size > 0);
         continue;
       }
       const text = this.buffer.subarray(0, end).toString('latin1');
@@ -162,7 +245,7 @@ class Connection {
         return { notJudged: `answered ${code} with a body over --max-body ${options.maxBodyBytes} bytes; reading stopped and nothing of it was judged (raise --max-body to judge such a body)` };
       }
       if (/\bclose\b/i.test(headers.connection ?? '')) this.closed = true;
-      const decoded = decode(body.bytes, headers['content-encoding'], options.maxBodyBytes);
+      const decoded = decode(body.bytes, headers['content-encoding'], options.maxBodyBytes, options.text);
       if ('error' in decoded) return { error: decoded.error, began: true };
       return { response: { status: code, headers, body: decoded.text } };
     }
@@ -199,7 +282,7 @@ class Connection {
           }
         }
         if (size + length > max) return { overflow: true };
-        while (this.buffer.length < line + 2 + length + 2) if (!(await this.more(deadline))) return this.cut(deadline, true) as { error: string };
+        while (this.size < line + 2 + length + 2) if (!(await this.more(deadline))) return this.cut(deadline, true) as { error: string };
         chunks.push(this.buffer.subarray(line + 2, line + 2 + length));
         size += length;
         this.buffer = this.buffer.subarray(line + 2 + length + 2);
@@ -210,14 +293,14 @@ class Connection {
       if (!/^\d+$/.test(declared)) return { error: `an invalid Content-Length (${JSON.stringify(declared.slice(0, 20))})` };
       const length = Number(declared);
       if (length > max) return { overflow: true };
-      while (this.buffer.length < length) if (!(await this.more(deadline))) return this.cut(deadline, true) as { error: string };
+      while (this.size < length) if (!(await this.more(deadline))) return this.cut(deadline, true) as { error: string };
       const bytes = this.buffer.subarray(0, length);
       this.buffer = this.buffer.subarray(length);
       return { bytes };
     }
     // Neither: the body ends where the connection does (RFC 9112 §6.3, item 8).
     while (!this.closed) {
-      if (this.buffer.length > max) return { overflow: true };
+      if (this.size > max) return { overflow: true };
       if (!(await this.more(deadline)) && !this.closed) return { error: 'no complete answer within --timeout on this connection', timedOut: true };
     }
     const bytes = this.buffer;
@@ -227,16 +310,16 @@ class Connection {
 }
 
 /** The body as text, its content coding undone (gzip, br, deflate: RFC 9110 §8.4.1), the decoded size bounded too. */
-function decode(bytes: Buffer, coding: string | undefined, max: number): { text: string } | { error: string } {
+function decode(bytes: Buffer, coding: string | undefined, max: number, text: (bytes: Buffer) => string = (b) => b.toString('utf8')): { text: string } | { error: string } {
   const name = coding?.trim().toLowerCase();
-  if (!name || name === 'identity' || bytes.length === 0) return { text: bytes.toString('utf8') };
+  if (!name || name === 'identity' || bytes.length === 0) return { text: text(bytes) };
   try {
     const options = { maxOutputLength: max };
     // Taken when a body is coded: no run against a target that never codes one loads zlib (node:http does not), ~2-3 ms of CPU.
     const { brotliDecompressSync, gunzipSync, inflateSync } = process.getBuiltinModule('node:zlib');
     const plain = name === 'gzip' || name === 'x-gzip' ? gunzipSync(bytes, options) : name === 'br' ? brotliDecompressSync(bytes, options) : name === 'deflate' ? inflateSync(bytes, options) : undefined;
     if (!plain) return { error: `a body in a content coding the suite did not ask for (${name})` };
-    return { text: plain.toString('utf8') };
+    return { text: text(plain) };
   } catch (error) {
     return { error: `a ${name} body that does not decode (${(error as Error).message.split('\n')[0]})` };
   }

@@ -138,11 +138,11 @@ export function createSender(options: SenderOptions): Sender {
       const wire = chain.map((planned) => wireRequest(planned, options, keyFor, seen));
       const origin = new URL(options.baseUrl);
       const prefix = origin.pathname.replace(/\/$/, '');
-      const outcomes = await sendChain(origin, wire.map((w, i) => ({ method: chain[i]!.method, path: prefix + w.url.slice(options.baseUrl.length), headers: [['host', origin.host], ...w.headers] })), options);
+      const outcomes = await sendChain(origin, wire.map((w, i) => ({ method: chain[i]!.method, path: prefix + w.url.slice(options.baseUrl.length), headers: [['host', origin.host], ...w.headers] })), { timeoutMs: options.timeoutMs, maxBodyBytes: options.maxBodyBytes, text: (bytes) => bodies.text(bytes), pipelined: chain.some((planned) => planned.variant?.pipelined === true) });
       return chain.slice(0, outcomes.length).map((planned, i): Exchange => {
         const outcome = outcomes[i]!;
         const exchange: Exchange = { ...planned, seq: firstSeq + i, request: { method: planned.method, url: wire[i]!.recordedUrl, headers: wire[i]!.recorded } };
-        if (planned.variant) exchange.variant = { ...planned.variant, fresh: outcome.fresh };
+        if (planned.variant) exchange.variant = { ...planned.variant, fresh: outcome.fresh, ...(outcome.pipelineBroken !== undefined ? { pipelineBroken: outcome.pipelineBroken } : {}) };
         if (outcome.response) {
           exchange.response = outcome.response;
           seen.learn(planned.path, outcome.response);
@@ -198,9 +198,10 @@ function wireRequest(planned: PlannedRequest, options: SenderOptions, keyFor: (c
       recorded.push([header, '']);
     }
     const learned = spec.fromAnswers?.(planned.path, seen) ?? [];
-    const dropped = new Set([...(spec.omit ?? []), ...(spec.add ?? []).map(([name]) => name), ...learned.map(([name]) => name)]);
+    const dropped = new Set([...(spec.omit ?? []), ...(spec.add ?? []).map(([name]) => name), ...(spec.alternatives ?? []).flat().map(([name]) => name), ...learned.map(([name]) => name)]);
     const keep = ([name]: [string, string]) => !dropped.has(name.toLowerCase());
-    const added = [...(spec.add ?? []).map(([name, value]): [string, string] => [name, typeof value === 'string' ? value : value(operation.method)]), ...learned];
+    const alternative = spec.alternatives?.[planned.variant?.alternative ?? 0] ?? [];
+    const added = [...(spec.add ?? []).map(([name, value]): [string, string] => [name, typeof value === 'string' ? value : value(operation.method)]), ...alternative, ...learned];
     headers.splice(0, headers.length, ...headers.filter(keep), ...added);
     recorded.splice(0, recorded.length, ...recorded.filter(keep), ...added);
   }

@@ -401,14 +401,14 @@ export const INVARIANCE_BROKEN_TARGETS: InvarianceTarget[] = [
     },
   },
   {
-    name: 'auth fails open once four requests are in flight (a bulkhead that sheds the auth call)',
+    name: 'auth fails open once five requests are in flight (a bulkhead that sheds the auth call)',
     dimension: 'overlap',
     caughtBy: ['overlap-independent'],
     serve: (contract) => {
       let inFlight = 0;
       return asyncMock(contract, async (request, mock) => {
         inFlight++;
-        const busy = inFlight >= 4;
+        const busy = inFlight >= 5;
         await later(5);
         inFlight--;
         return mock.handle(busy && request.method === 'GET' ? asAdmin(request) : request);
@@ -556,6 +556,108 @@ export const INVARIANCE_BROKEN_TARGETS: InvarianceTarget[] = [
         return res;
       }),
   },
+  // Content codings (RFC 9110 §12.5.3): an answer's coding is one its request accepts; q=0 refuses one, an empty value asks for none.
+  {
+    name: 'gzip although Accept-Encoding refuses it (gzip;q=0): the coding chosen by a substring test',
+    dimension: 'headers',
+    caughtBy: ['content-coding-accepted'],
+    serve: (contract) => socketMock(contract, (request, mock) => (String(request.headers['accept-encoding'] ?? '').includes('gzip') ? coded(mock.handle(request), 'gzip', request.method) : mock.handle(request))),
+  },
+  {
+    name: 'br whenever the request has an Accept-Encoding at all (identity alone, an empty value, every coding refused)',
+    dimension: 'headers',
+    caughtBy: ['content-coding-accepted'],
+    serve: (contract) => socketMock(contract, (request, mock) => (request.headers['accept-encoding'] !== undefined ? coded(mock.handle(request), 'br', request.method) : mock.handle(request))),
+  },
+  // Ordinary header values vary in length: a few hundred bytes (an in-app browser's User-Agent, analytics cookies, a long Referer) is ordinary.
+  {
+    name: 'a User-Agent over 255 characters gets 500 (an access-log column VARCHAR(255) written inside the request transaction)',
+    dimension: 'headers',
+    caughtBy: ['headers-ignored', 'not-a-server-error'],
+    serve: (contract) => breakResponses(contract, (req, res) => (String(req.headers['user-agent'] ?? '').length > 255 ? error(500, 'InternalServerError') : res)),
+  },
+  {
+    name: 'a Cookie header over 1 KB refused with 400 (a cookie parser with a small limit in front of every route)',
+    dimension: 'headers',
+    caughtBy: ['headers-ignored'],
+    serve: (contract) => breakResponses(contract, (req, res) => (String(req.headers.cookie ?? '').length > 1024 ? error(400, 'ValidationError') : res)),
+  },
+  {
+    name: 'a Referer over 200 characters gets 500 (a VARCHAR(200) audit column)',
+    dimension: 'headers',
+    caughtBy: ['headers-ignored', 'not-a-server-error'],
+    serve: (contract) => breakResponses(contract, (req, res) => (String(req.headers.referer ?? '').length > 200 ? error(500, 'InternalServerError') : res)),
+  },
+  // A key is compared exactly (spec decision keys-compared-exactly): a key in another encoding is another key.
+  {
+    name: 'the key percent-decoded before it is compared (decodeURIComponent shared with cookie parsing): mock%2Dadmin%2Dkey is the key',
+    dimension: 'headers',
+    caughtBy: ['near-miss-key-rejected'],
+    serve: (contract) => rewriteRequests(contract, (req) => ({ ...req, headers: { ...req.headers, authorization: percentDecoded(req.headers.authorization) } })),
+  },
+  {
+    name: 'percent-encoded unreserved characters of the key normalized (RFC 3986 §6.2.2.2 applied to a header): %6D is m',
+    dimension: 'headers',
+    caughtBy: ['near-miss-key-rejected'],
+    serve: (contract) =>
+      rewriteRequests(contract, (req) => {
+        const value = req.headers.authorization;
+        if (typeof value !== 'string') return req;
+        const normalized = value.replace(/%([0-9A-Fa-f]{2})/g, (escape, hex: string) => {
+          const c = String.fromCharCode(parseInt(hex, 16));
+          return /[A-Za-z0-9\-._~]/.test(c) ? c : escape;
+        });
+        return { ...req, headers: { ...req.headers, authorization: normalized } };
+      }),
+  },
+  // A 304 has no content (RFC 9110 §15.4.5, RFC 9112 §6.3): a body after it is read as the start of the next answer on the connection.
+  {
+    name: 'a 304 to the ETag it gave written with the body and its Content-Length',
+    dimension: 'conditional',
+    caughtBy: ['connection-independent'],
+    serve: (contract) =>
+      socketMock(contract, (request, mock) => {
+        const response = mock.handle(request);
+        if (response.status !== 200 || response.body === undefined || request.method === 'DELETE') return response;
+        const etag = etagOf(response.body);
+        if (request.headers['if-none-match'] !== etag) return { ...response, headers: { ...response.headers, etag } };
+        const body = Buffer.from(response.body);
+        return { raw: `HTTP/1.1 304 Not Modified\r\netag: ${etag}\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${request.method === 'HEAD' ? '' : body.toString('latin1')}` };
+      }),
+  },
+  {
+    name: 'a 304 to a recent If-Modified-Since sent with a chunked body',
+    dimension: 'conditional',
+    caughtBy: ['connection-independent'],
+    serve: (contract) =>
+      socketMock(contract, (request, mock) => {
+        const response = mock.handle(request);
+        if (response.status !== 200 || response.body === undefined || request.method === 'DELETE') return response;
+        const validators = { 'last-modified': STARTED.toUTCString() };
+        if (!(Date.parse(String(request.headers['if-modified-since'] ?? '')) >= STARTED.getTime())) return { ...response, headers: { ...response.headers, ...validators } };
+        const body = Buffer.from(response.body);
+        return { raw: `HTTP/1.1 304 Not Modified\r\nlast-modified: ${validators['last-modified']}\r\ntransfer-encoding: chunked\r\n\r\n${request.method === 'HEAD' ? '' : `${body.length.toString(16)}\r\n${body.toString('latin1')}\r\n0\r\n\r\n`}` };
+      }),
+  },
+  // Pipelining (RFC 9112 §9.3.2): answers in the order of the requests, whatever order they complete in.
+  {
+    name: 'pipelined requests answered in the order they complete (the OIDC settings read takes 30 ms)',
+    dimension: 'connection',
+    caughtBy: ['pipelined-answers-in-order'],
+    serve: (contract) => completionOrder(contract, (request) => (operationOf(contract, request) === GET_OIDC_SETTINGS ? 30 : 0)),
+  },
+  {
+    name: 'pipelined requests answered in the order they complete (the environments read takes 30 ms)',
+    dimension: 'connection',
+    caughtBy: ['pipelined-answers-in-order'],
+    serve: (contract) => completionOrder(contract, (request) => (operationOf(contract, request) === GET_PROJECT_ENVIRONMENTS ? 30 : 0)),
+  },
+  {
+    name: 'pipelined requests answered in the order they complete (a refused key takes 30 ms: the key looked up remotely when it is not cached)',
+    dimension: 'connection',
+    caughtBy: ['pipelined-answers-in-order'],
+    serve: (contract) => completionOrder(contract, (request) => (request.headers.authorization === ADMIN_KEY || request.headers.authorization === VIEWER_KEY ? 0 : 30)),
+  },
   // Two misses of earlier rounds.
   {
     name: 'an empty Authorization: value is served as a key (an "anonymous admin" default)',
@@ -581,6 +683,52 @@ export const INVARIANCE_BROKEN_TARGETS: InvarianceTarget[] = [
     },
   },
 ];
+
+/** A response in a content coding, framed by hand (node:http would not let a HEAD say so): HEAD gets the headers only. */
+function coded(response: MockResponse, coding: 'gzip' | 'br', method: string): MockResponse | { raw: string } {
+  if (response.body === undefined) return response;
+  const body = coding === 'br' ? brotliCompressSync(response.body) : gzipSync(response.body);
+  const head = frame({ ...response, headers: { ...response.headers, 'content-encoding': coding, vary: 'Accept-Encoding' }, body: undefined }, true).toString('latin1');
+  return { raw: head.replace(/content-length: 0\r\n/, `content-length: ${body.length}\r\n`) + (method === 'HEAD' ? '' : body.toString('latin1')) };
+}
+
+function percentDecoded(value: string | string[] | undefined): string | string[] | undefined {
+  if (typeof value !== 'string') return value;
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
+/**
+ * A socket server that works on pipelined requests at once and writes each answer when it is
+ * ready, `delay` ms after its request: out of order when an earlier one takes longer (the defect
+ * of RFC 9112 §9.3.2). Answers without a delay go out in order.
+ */
+function completionOrder(contract: Contract, delay: (request: SocketRequest) => number): Promise<RunningServer> {
+  const mock = freshMock(contract);
+  return serveSocket((request) => {
+    const response = mock.handle(request);
+    const written = later(delay(request)).then(() => {
+      if (!request.socket.destroyed) request.socket.write(frame(response, request.method === 'HEAD'));
+    });
+    // serveSocket ends the connection after a request that asks for it once the handler returns: that one waits for its own answer.
+    return String(request.headers.connection ?? '').toLowerCase() === 'close' ? written.then(() => ({ raw: '' })) : { raw: '' };
+  });
+}
+
+/** RFC 9110 §12.5.3: the codings of an Accept-Encoding with their weights; `*` stands for any other. */
+function acceptedCodings(header: string | string[] | undefined): Map<string, number> {
+  const weights = new Map<string, number>();
+  for (const part of String(header ?? '').split(',')) {
+    const [coding = '', ...params] = part.split(';').map((p) => p.trim().toLowerCase());
+    if (coding === '') continue;
+    const q = params.find((p) => p.startsWith('q='));
+    weights.set(coding, q === undefined ? 1 : Number(q.slice(2)));
+  }
+  return weights;
+}
 
 /** The default state with service-account and token ids that have a case: sa-1/tok-1 … */
 function lettersFixtures(): typeof DEFAULT_FIXTURES {
@@ -625,9 +773,10 @@ export const INVARIANCE_CONFORMANT_VARIANTS: ConformantInvarianceVariant[] = [
     serve: (contract) =>
       socketMock(contract, (request, mock) => {
         const response = mock.handle(request);
-        const accepted = String(request.headers['accept-encoding'] ?? '');
+        // Asked for: named with a weight above 0 (RFC 9110 §12.5.3), `gzip;q=0` refuses gzip.
+        const accepted = acceptedCodings(request.headers['accept-encoding']);
         if (!response.body || request.method === 'HEAD') return response;
-        const coding = /\bbr\b/.test(accepted) ? 'br' : /\bgzip\b/.test(accepted) ? 'gzip' : undefined;
+        const coding = (accepted.get('br') ?? 0) > 0 ? 'br' : (accepted.get('gzip') ?? 0) > 0 ? 'gzip' : undefined;
         if (!coding) return response;
         const body = coding === 'br' ? brotliCompressSync(response.body) : gzipSync(response.body);
         const head = frame({ ...response, headers: { ...response.headers, 'content-encoding': coding, vary: 'Accept-Encoding' }, body: undefined }, true).toString('latin1');
@@ -770,6 +919,72 @@ export const INVARIANCE_CONFORMANT_VARIANTS: ConformantInvarianceVariant[] = [
     name: 'the OIDC settings read ignores Accept-Language, User-Agent and X-Requested-With, and answers an OPTIONS 405 with Allow',
     serve: (contract) => breakResponses(contract, (req, res) => (req.method === 'OPTIONS' && operationOf(contract, { ...req, method: 'GET' }) === GET_OIDC_SETTINGS ? { status: 405, headers: { allow: 'GET, HEAD' }, body: undefined } : res)),
   },
+  {
+    // RFC 9110 §12.5.3: the most preferred coding with q > 0, identity when every coding is refused or the value is empty; no coding without Accept-Encoding.
+    name: 'content codings negotiated by q-values (br, gzip or deflate by weight, * for any other, identity when all are refused), with Vary: Accept-Encoding',
+    serve: (contract) =>
+      socketMock(contract, (request, mock) => {
+        const response = mock.handle(request);
+        const weights = acceptedCodings(request.headers['accept-encoding']);
+        const weight = (coding: string) => weights.get(coding) ?? weights.get('*') ?? 0;
+        const best = (['br', 'gzip'] as const).filter((c) => weight(c) > 0).sort((a, b) => weight(b) - weight(a))[0];
+        return best === undefined ? { ...response, headers: { ...response.headers, vary: 'Accept-Encoding' } } : coded(response, best, request.method);
+      }),
+  },
+  {
+    name: 'identity to every Accept-Encoding (never a content coding)',
+    serve: (contract) => breakResponses(contract, (_, res) => ({ ...res, headers: { ...res.headers, vary: 'Accept-Encoding' } })),
+  },
+  {
+    // nginx's large_client_header_buffers: a header section over 8 KiB is refused; the ordinary long values of real clients stay under it.
+    name: '431 to a request whose header section is over 8 KiB',
+    serve: (contract) =>
+      socketMock(contract, (request, mock) => {
+        const size = request.rawHeaders.reduce((sum, [name, value]) => sum + name.length + value.length + 4, 0);
+        return size > 8 * 1024 ? error(431, 'RequestHeaderFieldsTooLarge') : mock.handle(request);
+      }),
+  },
+  {
+    // RFC 9110 §8.6: a 304 may carry the Content-Length the 200 would have; there is no body all the same (RFC 9112 §6.3).
+    name: "a 304 to the ETag it gave, carrying the 200's Content-Length and no body",
+    serve: (contract) =>
+      socketMock(contract, (request, mock) => {
+        const response = mock.handle(request);
+        if (response.status !== 200 || response.body === undefined || request.method === 'DELETE') return response;
+        const etag = etagOf(response.body);
+        if (request.headers['if-none-match'] !== etag) return { ...response, headers: { ...response.headers, etag } };
+        return { raw: `HTTP/1.1 304 Not Modified\r\netag: ${etag}\r\ncontent-length: ${Buffer.byteLength(response.body)}\r\n\r\n` };
+      }),
+  },
+  {
+    // RFC 9112 §9.3.2: a server need not pipeline; it may answer the first request, close, and let the client send the rest again.
+    name: 'no pipelining: the first request on a connection answered with Connection: close, whatever was sent after it on that connection dropped',
+    serve: (contract) => {
+      const answered = new WeakSet<object>();
+      return socketMock(contract, (request, mock) => {
+        if (answered.has(request.socket)) return { raw: '' };
+        answered.add(request.socket);
+        const response = mock.handle(request);
+        setImmediate(() => request.socket.end());
+        return { raw: frame({ ...response, headers: { ...response.headers, connection: 'close' } }, request.method === 'HEAD').toString('latin1') };
+      });
+    },
+  },
+  {
+    name: 'pipelined requests worked on at once (the OIDC read takes 30 ms) and answered in the order of the requests',
+    serve: (contract) => {
+      const mock = freshMock(contract);
+      const last = new WeakMap<object, Promise<unknown>>();
+      return serveSocket((request) => {
+        const ready = later(operationOf(contract, request) === GET_OIDC_SETTINGS ? 30 : 0).then(() => mock.handle(request));
+        const written = (last.get(request.socket) ?? Promise.resolve()).then(() => ready).then((response) => {
+          if (!request.socket.destroyed) request.socket.write(frame(response, request.method === 'HEAD'));
+        });
+        last.set(request.socket, written);
+        return String(request.headers.connection ?? '').toLowerCase() === 'close' ? written.then(() => ({ raw: '' })) : { raw: '' };
+      });
+    },
+  },
 ];
 
 /**
@@ -782,7 +997,9 @@ const ALONE: Record<string, string> = {
   'OPTIONS without a key answers the data (the OIDC secret included)': 'options-harmless',
   'Accept: */* refused with 406 (only application/json accepted, literally)': 'headers-ignored',
   'If-None-Match answered 304 before auth, to any tag': 'conditional-after-auth',
-  'auth fails open once four requests are in flight (a bulkhead that sheds the auth call)': 'overlap-independent',
+  'gzip although Accept-Encoding refuses it (gzip;q=0): the coding chosen by a substring test': 'content-coding-accepted',
+  'pipelined requests answered in the order they complete (a refused key takes 30 ms: the key looked up remotely when it is not cached)': 'pipelined-answers-in-order',
+  'auth fails open once five requests are in flight (a bulkhead that sheds the auth call)': 'overlap-independent',
 };
 export const INVARIANCE_ALONE_TARGETS: BrokenTarget[] = INVARIANCE_BROKEN_TARGETS.filter((t) => ALONE[t.name]).map((t) => ({ name: t.name, errors: [ALONE[t.name]!], serve: t.serve }));
 

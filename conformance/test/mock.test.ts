@@ -65,6 +65,17 @@ describe('against the mock on its default state', () => {
     expect(run.stdout).toContain('Not checked');
   });
 
+  it("says, with one --project, that the spec's x-constant version was not compared across projects, and with two compares it", async () => {
+    reset();
+    const one = await runCheck(['--base-url', server.url, '--project', 'default'], { FLAG_ADMIN_API_KEY: ADMIN_KEY });
+    const across = (run: typeof one) => run.report!.stepsNotRun.filter((s) => s.label.includes('across projects'));
+    expect(across(one)).toEqual([{ operationId: 'getProjectEnvironments', step: 'repeat-read', label: '/version compared across projects (x-constant)', reason: expect.stringMatching(/^needs a second --project: version must be one value for every project/) }]);
+    expect(one.stdout).toContain('/version compared across projects (x-constant)');
+    expect(one.code).toBe(0);
+    reset();
+    expect(across(await runCheck(['--base-url', server.url, '--project', 'default', '--project', 'mobile-app'], { FLAG_ADMIN_API_KEY: ADMIN_KEY }))).toEqual([]);
+  });
+
   it('gives a byte-identical report for the same target and options', async () => {
     reset();
     const first = await runCheck(targetArgs(server.url));

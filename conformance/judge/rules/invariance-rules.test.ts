@@ -5,6 +5,8 @@ import type { RuleContext } from '../rule.ts';
 import { connectionIndependent } from './connection-independent.ts';
 import { headLikeGet } from './head-like-get.ts';
 import { optionsHarmless } from './options-harmless.ts';
+import { pipelinedAnswersInOrder } from './pipelined-answers-in-order.ts';
+import { pipelinedFramingKept } from './pipelined-framing-kept.ts';
 
 let contract: Contract;
 beforeAll(async () => {
@@ -61,5 +63,31 @@ describe('connection-independent', () => {
     const after = exchange({ response: undefined, transportError: '13 bytes arrived on the connection before this request was sent', variant: { kind: 'bare', chain: 3, fresh: false } });
     const [judgement] = connectionIndependent.judge([after], context([before, after]));
     expect(judgement).toMatchObject({ verdict: 'failed', finding: { message: expect.stringContaining(`the connection had just carried HEAD ${OIDC} with the full key (answered 200)`) } });
+  });
+});
+
+describe('pipelined-answers-in-order', () => {
+  const alone = (status: number, body: string) => exchange({ step: 'read', status, body });
+  const pipelined = (status: number, body: string) => exchange({ status, body, variant: { kind: 'pipelined', chain: 9, pipelined: true, fresh: false } });
+  it("passes the answer the same request got alone (values may differ), fails another status or another body's fields", () => {
+    const all = [alone(200, '{"enabled":true,"secret":"a"}'), pipelined(200, '{"secret":"b","enabled":false}'), pipelined(401, '{"id":"1","name":"AuthenticationRequired","message":"x"}'), pipelined(200, '{"version":1,"environments":[]}')];
+    const judged = pipelinedAnswersInOrder.judge(all, context(all));
+    expect(judged.map((j) => j.verdict)).toEqual(['passed', 'failed', 'failed']);
+    expect(judged[1]).toMatchObject({ finding: { message: expect.stringContaining('RFC 9112 §9.3.2'), contradicts: all[0]!.seq } });
+  });
+
+  it('fails a pipelined request without a well-formed answer', () => {
+    const broken = exchange({ response: undefined, transportError: 'the bytes on the connection are not an HTTP answer', variant: { kind: 'pipelined', chain: 9, pipelined: true } });
+    expect(verdicts(pipelinedAnswersInOrder, [broken])).toEqual(['failed']);
+  });
+});
+
+describe('pipelined-framing-kept', () => {
+  it('warns once for a batch whose pipelined answers broke the framing (sent again one at a time), passes a clean batch', () => {
+    const batch = (why?: string) => [0, 1].map(() => exchange({ variant: { kind: 'pipelined', chain: 9, pipelined: true, ...(why ? { pipelineBroken: why } : {}) } }));
+    expect(verdicts(pipelinedFramingKept, batch())).toEqual(['passed', 'passed']);
+    const [judgement, ...rest] = pipelinedFramingKept.judge(batch('request 2 of 2: not an HTTP answer'), context([]));
+    expect(rest).toEqual([]);
+    expect(judgement).toMatchObject({ verdict: 'failed', finding: { message: expect.stringContaining('at request 2 of 2: not an HTTP answer') } });
   });
 });

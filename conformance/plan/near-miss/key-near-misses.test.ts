@@ -29,12 +29,21 @@ describe('keyNearMisses', () => {
     }
   });
 
-  it('has every family: case, prefix, extension, whitespace, scheme, placement in query and cookie', () => {
+  it('has every family: case, prefix, extension, whitespace, scheme, encoding, placement in query and cookie', () => {
     const list = grammar();
-    expect(new Set(list.map((n) => n.family))).toEqual(new Set(['case', 'prefix', 'extension', 'whitespace', 'scheme', 'placement']));
+    expect(new Set(list.map((n) => n.family))).toEqual(new Set(['case', 'prefix', 'extension', 'whitespace', 'scheme', 'placement', 'encoding']));
     expect(list.filter((n) => n.placement.in === 'query').map((n) => n.placement.in !== 'header' && n.placement.name)).toContain('Authorization');
     expect(list.some((n) => n.placement.in === 'cookie')).toBe(true);
     expect(inHeader(list)).toEqual(expect.arrayContaining([`Bearer Bearer ${KEY}`, `Bearer${KEY}`, KEY.toUpperCase(), KEY.slice(0, -1)]));
+  });
+
+  it('percent-encodes the key: a character that is not a letter or digit, every character, and a letter in lower-case hex', () => {
+    const values = inHeader(grammar());
+    expect(values.filter((v) => v.includes('%2D') && v.replace('%2D', '-') === KEY)).toHaveLength(1);
+    expect(values).toContain([...KEY].map((c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`).join(''));
+    const lower = nearMissValue(KEY, grammar().find((n) => n.id.startsWith('encoding-percent-lower-'))!);
+    expect(decodeURIComponent(lower)).toBe(KEY);
+    expect(lower).toMatch(/^[a-z-]*%[67][0-9a-f][a-z-]*$/);
   });
 
   it('is the same for the same seed and draws other positions, characters and schemes for another', () => {

@@ -10,7 +10,7 @@ import { codePointLabel, isControl, unicodeWhitespace, utf8Wire } from './unicod
  * (how the key is changed, what goes around it, where it is sent), so the sender makes it from
  * the key, and a curl line from the variable holding it without ever showing the key.
  */
-export type KeyFamily = 'case' | 'prefix' | 'extension' | 'whitespace' | 'scheme' | 'placement';
+export type KeyFamily = 'case' | 'prefix' | 'extension' | 'whitespace' | 'scheme' | 'placement' | 'encoding';
 
 /** How the key itself is changed. */
 export type KeyTransform =
@@ -19,7 +19,9 @@ export type KeyTransform =
   | { kind: 'lower' }
   | { kind: 'flip-case'; at: number }
   | { kind: 'first'; length: number }
-  | { kind: 'from'; start: number };
+  | { kind: 'from'; start: number }
+  /** The characters at these positions (ASCII ones) percent-encoded, RFC 3986 §2.1, in upper- or lower-case hex. */
+  | { kind: 'percent-encode'; at: readonly number[]; hex: 'upper' | 'lower' };
 
 export interface KeyNearMiss {
   /** Stable for a key and seed, e.g. `whitespace-after-U+00A0-byte`. */
@@ -36,7 +38,7 @@ export interface KeyNearMiss {
 }
 
 /** Near-misses of one key sent per run at most; the seed picks which when there are more. */
-export const KEY_NEAR_MISS_BUDGET = 64;
+export const KEY_NEAR_MISS_BUDGET = 68;
 
 /**
  * Schemes a server may strip or accept: those of the IANA HTTP Authentication Scheme Registry
@@ -64,7 +66,14 @@ export function applyTransform(key: string, transform: KeyTransform): string {
       return key.slice(0, transform.length);
     case 'from':
       return key.slice(transform.start);
+    case 'percent-encode':
+      return [...key].map((char, i) => (transform.at.includes(i) ? percentEncoded(char, transform.hex) : char)).join('');
   }
+}
+
+function percentEncoded(char: string, hex: 'upper' | 'lower'): string {
+  const code = char.charCodeAt(0).toString(16).padStart(2, '0');
+  return `%${hex === 'upper' ? code.toUpperCase() : code}`;
 }
 
 /** The near-miss made from the key: the value sent (header value, query or cookie value). */
@@ -127,6 +136,22 @@ export function keyNearMisses(key: string, others: readonly (string | undefined)
     add('scheme', `other-${scheme}`, `the full key after the scheme ${scheme}`, { kind: 'same' }, `${scheme} `);
   }
 
+  // A key compared exactly is compared as sent: a server that percent-decodes the header value (code shared with cookie or
+  // query parsing) or normalizes escapes of unreserved characters (RFC 3986 §6.2.2.2, which is about URIs, not keys) takes
+  // another spelling for the key. Only ASCII characters, so that each escape is one byte and one bash printf.
+  const ascii = key.length === [...key].length ? [...key].flatMap((char, i) => (char.charCodeAt(0) < 0x80 ? [i] : [])) : [];
+  const alphanumeric = ascii.filter((i) => /[A-Za-z0-9]/.test(key[i]!));
+  const punctuation = ascii.filter((i) => !/[A-Za-z0-9]/.test(key[i]!));
+  if (ascii.length > 0) {
+    const at = punctuation.length > 0 ? punctuation[pick(random, punctuation.length)]! : ascii[pick(random, ascii.length)]!;
+    add('encoding', `percent-${at}`, `the full key with character ${at + 1} percent-encoded`, { kind: 'percent-encode', at: [at], hex: 'upper' });
+    add('encoding', 'percent-every', 'the full key with every character percent-encoded', { kind: 'percent-encode', at: ascii, hex: 'upper' });
+  }
+  if (alphanumeric.length > 0) {
+    const at = alphanumeric[pick(random, alphanumeric.length)]!;
+    add('encoding', `percent-lower-${at}`, `the full key with its letter or digit ${at + 1} percent-encoded in lower-case hex`, { kind: 'percent-encode', at: [at], hex: 'lower' });
+  }
+
   for (const name of [headerName, ...KEY_PARAMETER_NAMES]) {
     add('placement', `query-${name}`, `the full key in the query parameter ${name} instead of the header`, { kind: 'same' }, '', '', { in: 'query', name });
     add('placement', `cookie-${name}`, `the full key in the cookie ${name} instead of the header`, { kind: 'same' }, '', '', { in: 'cookie', name });
@@ -165,6 +190,18 @@ function transformExpansion(transform: KeyTransform, v: string): string {
       return `\${${v}:0:${transform.length}}`;
     case 'from':
       return `\${${v}:${transform.start}}`;
+    case 'percent-encode': {
+      // printf's "'c" argument is the character's code (POSIX printf): the escape is made from the key, never shown.
+      const format = transform.hex === 'upper' ? '%%%02X' : '%%%02x';
+      let out = '';
+      let from = 0;
+      for (const at of [...transform.at].sort((a, b) => a - b)) {
+        if (at > from) out += `\${${v}:${from}:${at - from}}`;
+        out += `$(printf '${format}' "'\${${v}:${at}:1}")`;
+        from = at + 1;
+      }
+      return `${out}\${${v}:${from}}`;
+    }
   }
 }
 

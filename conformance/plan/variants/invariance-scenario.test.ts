@@ -11,7 +11,8 @@ const input = (seed: string, overrides: Partial<PlanInput> = {}): PlanInput => p
 describe('the invariance variants of a run', () => {
   it.each(['1', '2', 'abc'])('meet every operation and every credential class with every kind (seed %s)', (seed) => {
     const { requests } = invarianceScenario(input(seed));
-    for (const { kind, keyed } of VARIANT_KINDS) {
+    for (const { kind, keyed, ownBatch } of VARIANT_KINDS) {
+      if (ownBatch) continue;
       const mine = requests.filter((r) => r.variant?.kind === kind);
       expect(new Set(mine.map((r) => r.operationId)).size, kind).toBe(3);
       // HEAD covers the credentials on every GET; the token path, which has no GET, gets one.
@@ -52,6 +53,37 @@ describe('the invariance variants of a run', () => {
     const keylessMissing = deletes.filter((r) => r.credential === 'none' && r.variant?.resource === 'missing');
     expect(keylessMissing.map((r) => r.variant!.kind).sort()).toEqual(['options', 'preflight']);
     expect(keylessMissing.every((r) => resource(r).endsWith('/no-such-token'))).toBe(true);
+  });
+
+  it.each(['1', '2', 'abc'])('pipelines one batch on a connection of its own: each GET with the full key and a refused one, every read followed by another operation and status (seed %s)', (seed) => {
+    const { requests } = invarianceScenario(input(seed));
+    const batch = requests.filter((r) => r.variant?.kind === 'pipelined');
+    expect(batch).toHaveLength(4);
+    expect(batch.every((r) => r.variant!.pipelined && r.variant!.chain === batch[0]!.variant!.chain && r.method === 'GET')).toBe(true);
+    expect(requests.filter((r) => r.variant?.chain === batch[0]!.variant!.chain)).toEqual(batch);
+    expect(new Set(batch.map((r) => r.operationId))).toEqual(new Set(['getProjectEnvironments', 'getOidcSettings']));
+    for (let i = 0; i < 3; i++) {
+      expect(batch[i]!.credential === 'full').not.toBe(batch[i + 1]!.credential === 'full');
+      if (i !== 1) expect(batch[i]!.operationId).not.toBe(batch[i + 1]!.operationId);
+    }
+  });
+
+  it('sends every alternative Accept-Encoding, and the conditional kinds that replay a validator with the full key on every GET', () => {
+    const { requests } = invarianceScenario(input('6'));
+    const encodings = requests.filter((r) => r.variant?.kind === 'accept-encoding-refused');
+    expect(new Set(encodings.map((r) => r.variant!.alternative))).toEqual(new Set([0, 1, 2, 3]));
+    for (const kind of ['if-none-match-given', 'if-none-match-any', 'if-modified-since-recent']) {
+      const full = requests.filter((r) => r.variant?.kind === kind && r.credential === 'full' && r.variant.resource === 'given' && r.method === 'GET');
+      expect(new Set(full.map((r) => r.operationId)), kind).toEqual(new Set(['getProjectEnvironments', 'getOidcSettings']));
+    }
+  });
+
+  it.each(['1', '2', 'abc', '9'])('never ends a connection with a request that may be answered without content (HEAD, a conditional read): bytes after it show on the next (seed %s)', (seed) => {
+    const sampled = invarianceScenario(input(seed)).requests.filter((r) => !r.variant!.pipelined);
+    const bodiless = (r: (typeof sampled)[number]) => r.method === 'HEAD' || (r.method === 'GET' && /^if-/.test(r.variant!.kind));
+    sampled.forEach((r, i) => {
+      if (bodiless(r)) expect(sampled[i + 1]?.variant!.chain, `${r.label} (request ${i})`).toBe(r.variant!.chain);
+    });
   });
 
   it('gives the restricted key an operation it lacks, where it lacks one', () => {

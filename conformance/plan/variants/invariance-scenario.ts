@@ -17,6 +17,8 @@ export interface VariantCell {
   operationId: string;
   credential: Credential;
   resource: 'given' | 'missing';
+  /** Which of the kind's alternative header sets it sends. */
+  alternative?: number;
 }
 
 /**
@@ -38,6 +40,7 @@ export function invarianceScenario(input: PlanInput): ScenarioPlan {
   const operations = input.contract.operations.filter((o) => o.authHeaders.length > 0);
   const cells: VariantCell[] = [];
   VARIANT_KINDS.forEach((spec, index) => {
+    if (spec.ownBatch) return;
     const creds = spec.emptyAuth ? (['none'] as Credential[]) : shuffled(spec.keyed ? credentials.filter((c) => c !== 'none') : credentials, random);
     const ops = shuffled(operations, random);
     if (spec.everyCell) {
@@ -60,6 +63,12 @@ export function invarianceScenario(input: PlanInput): ScenarioPlan {
       const resource = credential === 'full' && (index + i) % 2 === 0 ? 'missing' : 'given';
       cells.push({ kind: spec.kind, operationId: operation.operationId, credential, resource });
     }
+    // A real 304 needs the full key on a resource that exists: only then does the answer to a validator the server gave show what a 304 carries.
+    if (spec.fullOnEveryGet) {
+      for (const operation of ops.filter((o) => o.method === 'GET')) {
+        if (!cells.some((c) => c.kind === spec.kind && c.operationId === operation.operationId && c.credential === 'full' && c.resource === 'given')) cells.push({ kind: spec.kind, operationId: operation.operationId, credential: 'full', resource: 'given' });
+      }
+    }
     // Spec decision options-requests: an OPTIONS tells a caller without a key no more than the same request without a key would (not whether a resource exists).
     if (spec.keylessBoth) {
       for (const operation of ops.filter((o) => o.pathParams.length > 0)) {
@@ -68,10 +77,65 @@ export function invarianceScenario(input: PlanInput): ScenarioPlan {
         }
       }
     }
+    if (spec.alternatives) cells.filter((c) => c.kind === spec.kind).forEach((c, i) => (c.alternative = i % spec.alternatives!.length));
   });
-  const order = afterEachHead(shuffled(cells, random), input);
-  const requests = order.map((cell, i) => variantRequest(cell, input, Math.floor(i / CHAIN_LENGTH), random)).filter((r): r is PlannedRequest => r !== undefined);
-  return { requests, skipped: [] };
+  const order = lastLeavesNothing(afterEachHead(shuffled(cells, random), input), input);
+  const chains = chainNumbers(order, input);
+  const requests = order.map((cell, i) => variantRequest(cell, input, chains[i]!, random)).filter((r): r is PlannedRequest => r !== undefined);
+  const batch = pipelinedBatch(operations, credentials, input, random).map((cell) => variantRequest(cell, input, (chains.at(-1) ?? -1) + 1, random)!);
+  for (const request of batch) request.variant!.pipelined = true;
+  return { requests: [...requests, ...batch], skipped: [] };
+}
+
+/**
+ * One pipelined batch per run (RFC 9112 §9.3.2: a server answers pipelined requests in their
+ * order, however it works on them): two reads of every GET operation on a given resource, one
+ * with the full key and one with a key it refuses (none, invalid, or the restricted key where
+ * --forbidden), interleaved so that every operation is followed by another status and another
+ * operation: A full, B refused, B full, A refused. Whichever read a server finishes late, an
+ * answer in completion order lands on a request that gets another status alone. Four requests.
+ */
+function pipelinedBatch(operations: readonly Operation[], credentials: readonly Credential[], input: PlanInput, random: Random): VariantCell[] {
+  const reads = shuffled(operations.filter((o) => o.method === 'GET'), random).slice(0, 2);
+  if (reads.length === 0) return [];
+  const refused = (operation: Operation) => {
+    const options = credentials.filter((c) => c === 'none' || c === 'invalid' || (c === 'restricted' && input.forbidden.has(operation.operationId)));
+    return options[pick(random, options.length)]!;
+  };
+  const cell = (operation: Operation, credential: Credential): VariantCell => ({ kind: 'pipelined', operationId: operation.operationId, credential, resource: 'given' });
+  const [a, b = a] = reads as [Operation, Operation | undefined];
+  return [cell(a, 'full'), cell(b, refused(b)), cell(b, 'full'), cell(a, refused(a))];
+}
+
+/**
+ * An answer that has no content by HTTP's framing (HEAD, a 304: RFC 9112 §6.3) shows bytes sent
+ * beyond it only to the request after it on the connection (conformance/send/send-chain.ts).
+ */
+function mayBeBodiless(cell: VariantCell, input: PlanInput): boolean {
+  const spec = VARIANT_KINDS.find((k) => k.kind === cell.kind)!;
+  return spec.method?.('GET') === 'HEAD' || (spec.check === 'conditional-after-auth' && input.contract.operation(cell.operationId).method === 'GET');
+}
+
+/** Chains of CHAIN_LENGTH, each one longer while its last request may be answered without content: a request always follows it. */
+function chainNumbers(order: readonly VariantCell[], input: PlanInput): number[] {
+  let chain = 0;
+  let length = 0;
+  return order.map((cell, i) => {
+    if (length >= CHAIN_LENGTH && !mayBeBodiless(order[i - 1]!, input)) {
+      chain++;
+      length = 0;
+    }
+    length++;
+    return chain;
+  });
+}
+
+/** The run's last variant is one whose answer has content: those that may have none go just before it. */
+function lastLeavesNothing(cells: VariantCell[], input: PlanInput): VariantCell[] {
+  let last = cells.length - 1;
+  while (last >= 0 && mayBeBodiless(cells[last]!, input)) last--;
+  if (last < 0 || last === cells.length - 1) return cells;
+  return [...cells.slice(0, last), ...cells.slice(last + 1), cells[last]!];
 }
 
 /**
@@ -99,14 +163,14 @@ function variantRequest(cell: VariantCell, input: PlanInput, chain: number, rand
   return {
     operationId: operation.operationId,
     step: 'variant',
-    label: `${operation.operationId} ${credentialName(cell.credential)}, ${spec.describe}`,
+    label: `${operation.operationId} ${credentialName(cell.credential)}, ${spec.describe}${cell.alternative === undefined ? '' : `: ${spec.alternatives![cell.alternative]!.map(([name, value]) => `${name} ${JSON.stringify(value)}`).join(', ')}`}`,
     credential: cell.credential,
     method,
     path,
     // The base request's allowed answers are the model's to say; a hostile-style empty list keeps the step out of the scenario checks.
     expects: [],
     // The auth field name's spelling is drawn here, from the seed, so that the report and its curl line say which one was sent.
-    variant: { kind: cell.kind, chain, resource: cell.resource, ...(spec.authName && operation.authHeaders[0] ? { authName: spec.authName(operation.authHeaders[0], random) } : {}) },
+    variant: { kind: cell.kind, chain, resource: cell.resource, ...(cell.alternative !== undefined ? { alternative: cell.alternative } : {}), ...(spec.authName && operation.authHeaders[0] ? { authName: spec.authName(operation.authHeaders[0], random) } : {}) },
   };
 }
 

@@ -17,6 +17,30 @@ export const SUITE_USER_AGENT = 'flag-admin-check';
 const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8';
 const BROWSER_USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
 
+/**
+ * Ordinary header values are not short: an in-app browser's User-Agent (Facebook's and
+ * Instagram's iOS webviews append their app's tokens, 300 characters and more), the Accept-Language
+ * of a multilingual user, the analytics and consent cookies a site on the same host has set
+ * (about 2 KB), a Referer carrying a page's query and campaign parameters. About 3 KB together,
+ * under every common server's header limit (8 KB in nginx and Apache, 16 KB in Node).
+ */
+const IN_APP_USER_AGENT =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 [FBAN/FBIOS;FBAV/470.0.0.36.109;FBBV/623553958;FBDV/iPhone15,3;FBMD/iPhone;FBSN/iOS;FBSV/17.5.1;FBSS/3;FBID/phone;FBLC/de_DE;FBOP/5;FBRV/625107328;IABMV/1] Instagram 340.0.3.23.83 (iPhone15,3; iOS 17_5_1; de_DE; de; scale=3.00; 1290x2796; 618327380)';
+const MANY_LANGUAGES = 'de-CH,de;q=0.9,fr-CH;q=0.8,fr;q=0.7,it-CH;q=0.6,it;q=0.5,rm;q=0.4,en-GB;q=0.3,en-US;q=0.2,en;q=0.1';
+const base64 = (value: unknown) => btoa(JSON.stringify(value));
+const ANALYTICS_COOKIES = [
+  '_ga=GA1.1.1234567890.1700000000',
+  '_ga_Q3EXAMPLE1=GS1.1.1700000000.12.1.1700003600.0.0.0',
+  '_gid=GA1.2.987654321.1700000000',
+  '_fbp=fb.1.1700000000000.1234567890',
+  'ajs_anonymous_id=%22d3b07384-d9a0-4c9f-8e3b-2f1a5c6e7d8f%22',
+  `_hjSessionUser_3141592=${base64({ id: 'b5c0f2a1-7e3d-5c4b-9a8f-1e2d3c4b5a69', created: 1700000000000, existing: true })}`,
+  `OptanonConsent=${encodeURIComponent('isGpcEnabled=0&datestamp=Mon Nov 20 2023 10:00:00 GMT+0100&version=202310.1.0&browserGpcFlag=0&isIABGlobal=false&hosts=&consentId=2f1a5c6e-7d8f-4c9f-8e3b-d3b07384d9a0&interactionCount=1&landingPath=NotLandingPage&groups=C0001:1,C0002:1,C0003:1,C0004:0,C0005:0&AwaitingReconsent=false')}`,
+  `amp_6e4038=${base64({ deviceId: 'd9a0-4c9f', sessionId: 1700000000000, optOut: false, lastEventTime: 1700003600000, lastEventId: 412, pageCounter: 37 })}`,
+  `_dd_s=${base64({ rum: 1, id: '0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0', created: 1700000000000, expire: 1700000900000, events: Array.from({ length: 14 }, (_, i) => ({ t: 1700000000000 + i * 60000, p: `/admin/projects/default/features?page=${i + 1}` })) })}`,
+].join('; ');
+const LONG_REFERER = `http://localhost:3000/admin/projects/default/settings/environments?tab=environments&sort=name&order=asc&search=&utm_source=newsletter&utm_medium=email&utm_campaign=2024-q3-release-notes&utm_content=environments-section&fbclid=IwAR2F${'x7Qk9Lm3Np5Rt8Vw1Yz4Bc6Df0Gh2Jk'.repeat(3)}`;
+
 /** A tag no server can have given (RFC 9110 §8.8.3): a 304 to it is never allowed. */
 export const NEVER_GIVEN_ETAG = '"flag-admin-check-never-given"';
 /** A date before any resource of a run could have changed: a 304 to it needs a Last-Modified no later (RFC 9110 §13.1.3). */
@@ -42,13 +66,16 @@ export type VariantKind =
   | 'if-none-match-any'
   | 'if-modified-since-recent'
   | 'cookies-returned'
-  | 'json-empty-body';
+  | 'json-empty-body'
+  | 'long-values'
+  | 'accept-encoding-refused'
+  | 'pipelined';
 
 /** How one variant kind changes the request it is made from. */
 export interface VariantKindSpec {
   kind: VariantKind;
   /** The check its findings are filed under. */
-  check: 'head-like-get' | 'options-harmless' | 'headers-ignored' | 'conditional-after-auth';
+  check: 'head-like-get' | 'options-harmless' | 'headers-ignored' | 'conditional-after-auth' | 'pipelined-answers-in-order';
   /** In a report: what differs from the base request. */
   describe: string;
   /** The method sent instead of the operation's (HEAD, OPTIONS); the operation's when absent. */
@@ -59,6 +86,12 @@ export interface VariantKindSpec {
   omit?: readonly string[];
   /** The Authorization header's field name as spelled on the wire (RFC 9110 §5.1: case-insensitive). */
   authName?: (name: string, random: Random) => string;
+  /** Header sets of which each variant of the kind sends one, in turn over the kind's sample (every one when the sample is as large): what one value cannot cover alone. */
+  alternatives?: readonly (readonly [string, string][])[];
+  /** Not sampled: one batch of its own per run, written at once on one connection (invariance-scenario.ts, pipelinedBatch). */
+  ownBatch?: true;
+  /** The full key on a given resource of every GET operation too (besides the sample): what needs a real success to show (a real 304 to a validator the server gave). */
+  fullOnEveryGet?: true;
   /** Headers made from what the target handed out earlier in the run (its validators for this path, its cookies), sent as they are. */
   fromAnswers?: (path: string, seen: AnswersSeen) => [string, string][];
   /** Only with a credential that carries a key (full, restricted, invalid): what it changes is the key's header. */
@@ -116,12 +149,13 @@ export const VARIANT_KINDS: readonly VariantKindSpec[] = [
   // RFC 9110 §5.1: a field name is case-insensitive in any spelling, not only in the two a gateway passes on (Authorization, authorization).
   { kind: 'authorization-other-case', check: 'headers-ignored', describe: 'the auth field name in upper or mixed case', authName: otherCase, keyed: true },
   // Decision conditional-requests: a 304 only where the same request without the validator gets 200, so never before auth, with the real validator too.
-  { kind: 'if-none-match-given', check: 'conditional-after-auth', describe: 'If-None-Match: the ETag a 200 to this path carried earlier in the run (* when none did)', fromAnswers: (path, seen) => [['if-none-match', seen.etags.get(path.split('?')[0]!) ?? '*']] },
-  { kind: 'if-none-match-any', check: 'conditional-after-auth', describe: 'If-None-Match: *', add: [['if-none-match', '*']] },
+  { kind: 'if-none-match-given', check: 'conditional-after-auth', describe: 'If-None-Match: the ETag a 200 to this path carried earlier in the run (* when none did)', fullOnEveryGet: true, fromAnswers: (path, seen) => [['if-none-match', seen.etags.get(path.split('?')[0]!) ?? '*']] },
+  { kind: 'if-none-match-any', check: 'conditional-after-auth', describe: 'If-None-Match: *', add: [['if-none-match', '*']], fullOnEveryGet: true },
   {
     kind: 'if-modified-since-recent',
     check: 'conditional-after-auth',
     describe: 'If-Modified-Since: the Last-Modified a 200 to this path carried earlier in the run (the time of sending when none did)',
+    fullOnEveryGet: true,
     fromAnswers: (path, seen) => [['if-modified-since', seen.lastModified.get(path.split('?')[0]!) ?? new Date().toUTCString()]],
   },
   // Decision key-in-header-only: only the spec's credential is one; nothing the server hands out (a session cookie) becomes one.
@@ -133,6 +167,22 @@ export const VARIANT_KINDS: readonly VariantKindSpec[] = [
     describe: 'Content-Type: application/json with an empty body (Content-Length: 0), Cache-Control and Pragma: no-cache',
     add: [['content-type', 'application/json'], ['content-length', '0'], ['cache-control', 'no-cache'], ['pragma', 'no-cache']],
   },
+  // Ordinary header values vary in length, never only in kind (spec decision required-request-headers: none changes an answer).
+  {
+    kind: 'long-values',
+    check: 'headers-ignored',
+    describe: "ordinary long header values: an in-app browser's User-Agent (over 300 characters), a long Accept-Language, about 2 KB of analytics cookies, a Referer with a long query",
+    add: [['user-agent', IN_APP_USER_AGENT], ['accept-language', MANY_LANGUAGES], ['cookie', ANALYTICS_COOKIES], ['referer', LONG_REFERER]],
+  },
+  // RFC 9110 §12.5.3: a coding refused by q=0, only identity, or an empty value (no coding wanted); content-coding-accepted judges the answer's coding, headers-ignored the rest.
+  {
+    kind: 'accept-encoding-refused',
+    check: 'headers-ignored',
+    describe: 'an Accept-Encoding that refuses content codings',
+    alternatives: [[['accept-encoding', 'gzip;q=0, identity']], [['accept-encoding', 'br;q=0, gzip;q=0, deflate;q=0, *;q=0, identity']], [['accept-encoding', 'identity']], [['accept-encoding', '']]],
+  },
+  // RFC 9112 §9.3.2: pipelined requests get their answers in the order of the requests (spec decision requests-independent); a server may instead answer one and close.
+  { kind: 'pipelined', check: 'pipelined-answers-in-order', describe: 'pipelined: written on one connection with other reads at once, before any answer', ownBatch: true },
 ];
 
 /** The field name in upper case or in a mixed case drawn from the seed, never one of the spellings a gateway passes on (as written, lower case, upper case first letters). */

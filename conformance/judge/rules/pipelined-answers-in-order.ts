@@ -1,0 +1,61 @@
+import { failed, parsedBodyOf, passed, type Rule } from '../rule.ts';
+import type { Exchange } from '../../types.ts';
+import { variantClaim, variantsOf } from './variant-exchanges.ts';
+
+/**
+ * RFC 9112 §9.3.2: a server that reads pipelined requests answers them in the order it received
+ * them, however it works on them; spec decision requests-independent: an answer depends only on
+ * its own request. The run pipelines one batch of reads (conformance/plan/variants/invariance-scenario.ts,
+ * pipelinedBatch): each answer is judged by the model like any variant (claimed here), and
+ * compared with what the same request got on its own earlier in the run: another status, or a
+ * JSON body with other fields, is another request's answer. A server may answer one and close
+ * instead (the rest is then sent again, one at a time): no finding.
+ */
+export const pipelinedAnswersInOrder: Rule = {
+  id: 'pipelined-answers-in-order',
+  severity: 'error',
+  title: 'Pipelined requests get their answers in the order of the requests',
+  proves:
+    'reads of every GET operation written at once on one connection (the full key and a refused key, interleaved) each get the answer the same request gets on its own: its status and the fields of its body, exactly one well-formed answer each (RFC 9112 §9.3.2); a server that answers one and closes the connection is not accused (the rest is sent again)',
+  level: 'behaviour',
+  // Whatever the model finds on a pipelined request: the batch is the cause.
+  claims: [variantClaim('pipelined-answers-in-order')],
+  steps: ['variant'],
+  // The batch reads the GET operations only (pipelinedBatch).
+  appliesTo: (planned, contract) => contract.operation(planned.operationId).method === 'GET',
+  judge: (exchanges, context) =>
+    variantsOf(exchanges, 'pipelined-answers-in-order').map((exchange) => {
+      if (exchange.transportError !== undefined) {
+        return failed({ exchange, message: `${exchange.label}: ${exchange.transportError}.`, expected: 'exactly one well-formed HTTP/1.1 answer per pipelined request, in their order', got: exchange.transportError });
+      }
+      if (!exchange.response) return passed(exchange);
+      const alone = aloneAnswer(exchange, context.all);
+      if (!alone?.response) return passed(exchange);
+      const got = shapeOf(exchange.response);
+      const expected = shapeOf(alone.response);
+      if (got === expected) return passed(exchange);
+      return failed({
+        exchange,
+        message: `${exchange.label}: answered ${got}, where the same request on its own got ${expected} earlier in the run: pipelined answers must come in the order of the requests (RFC 9112 §9.3.2), so this is likely the answer to another request of the batch.`,
+        expected,
+        got,
+        contradicts: alone.seq,
+      });
+    }),
+};
+
+/** The latest earlier exchange of the same request sent on its own: same method, path, credential and key, not a variant or a near-miss. */
+function aloneAnswer(exchange: Exchange, all: readonly Exchange[]): Exchange | undefined {
+  return all
+    .filter((e) => e.seq < exchange.seq && !e.variant && !e.keyVariant && e.method === exchange.method && e.path === exchange.path && e.credential === exchange.credential && e.keyIndex === exchange.keyIndex && e.response)
+    .at(-1);
+}
+
+/** What tells two answers of different requests apart whatever the values: the status and a JSON object's field names. */
+function shapeOf(response: NonNullable<Exchange['response']>): string {
+  // Parsed once for every reader, and not at all past the suite's depth bound (a hostile body).
+  const parsed = parsedBodyOf(response);
+  const body = parsed.ok ? parsed.value : undefined;
+  const fields = body !== null && typeof body === 'object' && !Array.isArray(body) ? ` with the fields ${Object.keys(body).sort().join(', ') || '(none)'}` : '';
+  return `${response.status}${fields}`;
+}
