@@ -1,29 +1,16 @@
 // Bundle on real published documents: GitHub's (one file, 10,459 $refs) and Figma's split into
 // the multi-file layout Redocly recommends (a file per path item, per schema, per response),
 // which the tier builds from the published file at run time. Expectations checked by hand.
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
+import { cli } from './lint-both.ts';
 import { realDocument } from './real-documents.ts';
 
-const BIN = new URL('../../bin/flag-admin.js', import.meta.url).pathname;
 const work = mkdtempSync(join(tmpdir(), 'flag-admin-real-bundle-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
-
-function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    const out: Buffer[] = [];
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => out.push(d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout: Buffer.concat(out).toString('utf8'), stderr }));
-  });
-}
 
 /** The pointers where two JSON values differ (objects compared by key, not by order). */
 function differences(a: unknown, b: unknown, at = ''): string[] {

@@ -1,4 +1,4 @@
-// Lint one file twice, as users run each: `flag-admin spec lint` and Redocly CLI (pinned in
+// The real-documents tier runs the CLI as users do: `flag-admin ...`, and lint twice, `flag-admin spec lint` and Redocly CLI (pinned in
 // scripts/real-specs), for the real-documents tier's tests to hold one against the other.
 import { spawn } from 'node:child_process';
 import { relative } from 'node:path';
@@ -24,7 +24,8 @@ export interface RedoclyProblem {
   location: { pointer?: string; source: { ref: string } }[];
 }
 
-function run(args: string[], env = process.env): Promise<{ code: number; stdout: string; stderr: string }> {
+/** A process as a user runs it: its exit code, stdout and stderr. */
+export function run(args: string[], env = process.env): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
@@ -35,6 +36,9 @@ function run(args: string[], env = process.env): Promise<{ code: number; stdout:
     child.on('close', (code) => resolve({ code: code ?? -1, stdout: Buffer.concat(out).toString('utf8'), stderr }));
   });
 }
+
+/** `flag-admin ARGS...` run as a user runs it. */
+export const cli = (args: string[]) => run([BIN, ...args]);
 
 /** `flag-admin spec lint FILE --format json`, its exit code and messages; nothing on stderr. */
 export async function ourLint(file: string) {
