@@ -64,7 +64,8 @@ function serveNet(write: (socket: Socket, answer: Answer, request: ApiRequest) =
           const colon = line.indexOf(':');
           if (colon < 0) continue;
           const name = line.slice(0, colon);
-          const value = line.slice(colon + 1).trim();
+          // RFC 9110 §5.5: only spaces and tabs surround a field value (String#trim would also strip U+00A0).
+          const value = line.slice(colon + 1).replace(/^[ \t]+|[ \t]+$/g, '');
           rawHeaders.push(name, value);
           headers[name.toLowerCase()] = value;
         }
