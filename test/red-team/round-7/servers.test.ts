@@ -1,4 +1,4 @@
-// Every round-six target's witness sees its defect (or its unusual behaviour) on the target, and
+// Every round-seven target's witness sees its defect (or its unusual behaviour) on the target, and
 // sees nothing on the faithful app: so a target the suite passes is a fair miss, and the faithful
 // app carries none of the defects.
 import { describe, expect, it } from 'vitest';
