@@ -23,7 +23,7 @@ describe('the invariance variants of a run', () => {
 
   it.each(['1', '2', 'abc', 'flag-admin'])('spells the auth field name in upper or mixed case, never as a gateway passes it on (seed %s)', (seed) => {
     const names = invarianceScenario(input(seed)).requests.filter((r) => r.variant?.kind === 'authorization-other-case').map((r) => r.variant!.authName!);
-    expect(names.length).toBe(3);
+    expect(names.length).toBeGreaterThanOrEqual(3);
     for (const name of names) {
       expect(name.toLowerCase()).toBe('authorization');
       expect(['Authorization', 'authorization']).not.toContain(name);

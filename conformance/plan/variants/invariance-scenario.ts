@@ -69,6 +69,13 @@ export function invarianceScenario(input: PlanInput): ScenarioPlan {
         if (!cells.some((c) => c.kind === spec.kind && c.operationId === operation.operationId && c.credential === 'full' && c.resource === 'given')) cells.push({ kind: spec.kind, operationId: operation.operationId, credential: 'full', resource: 'given' });
       }
     }
+    // Spec decision required-request-headers: what the spec does not name changes no answer, a success included. A change that
+    // only a refusal meets (an invalid key's 401) hides a server that 404s `default?_=…`: each such kind also reads every GET with the full key.
+    if (spec.check === 'headers-ignored' && !spec.emptyAuth) {
+      for (const operation of ops.filter((o) => o.method === 'GET')) {
+        if (!cells.some((c) => c.kind === spec.kind && c.operationId === operation.operationId && c.credential === 'full' && c.resource === 'given')) cells.push({ kind: spec.kind, operationId: operation.operationId, credential: 'full', resource: 'given' });
+      }
+    }
     // Spec decision options-requests: an OPTIONS tells a caller without a key no more than the same request without a key would (not whether a resource exists).
     if (spec.keylessBoth) {
       for (const operation of ops.filter((o) => o.pathParams.length > 0)) {
