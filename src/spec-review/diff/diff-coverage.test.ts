@@ -34,7 +34,7 @@ async function diff(old: unknown, now: unknown): Promise<Report & { code: number
  * (writeOnly); `default` changes what an absent value means; `closes` constrains, except that
  * opening a response object is a warning, not breaking: clients are expected to skip properties
  * they do not know (the kit's long-standing additional-properties rule). `inert`: the keyword
- * alone constrains nothing (`then`/`else` without `if`, 2020-12 §10.2.2.2-3; `minContains`/
+ * alone constrains nothing (`then`/`else` without `if`, 2020-12 §10.2.2, `then` and `else`; `minContains`/
  * `maxContains` without `contains`, §6.4.4-5; `contentSchema`, an annotation, §8.5): listed as a
  * change, but no instance shows it breaking anyone, so it is at most a warning. `limits`: a capacity
  * limit, which constrains, but set where none was stated is only possibly breaking (`*-limit-set`, a

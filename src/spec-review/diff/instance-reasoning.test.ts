@@ -158,7 +158,7 @@ describe('spec diff reasons about the instances a schema accepts', () => {
     ]);
   });
 
-  // oasdiff's not_base/not_revision: `not` refuses what its subschema accepts (2020-12 §10.2.1.4), so
+  // oasdiff's not_base/not_revision: `not` refuses what its subschema accepts (2020-12 §10.2.1, `not`), so
   // NOT X within NOT Y holds when Y within X; a value Y accepts that X does not is a witness.
   it('proves that a request `not` excluding more breaks clients, with an instance OLD accepted', async () => {
     const breaking = breakingForClients(await diff('not-narrowed'));

@@ -2,7 +2,7 @@ import type { JsonSchema } from '../../contract/index.ts';
 import { shapeKey } from './canonical-json.ts';
 
 /**
- * A schema with `allOf` read as the one schema it amounts to (JSON Schema 2020-12 §10.2.1.1: an
+ * A schema with `allOf` read as the one schema it amounts to (JSON Schema 2020-12 §10.2.1, `allOf`: an
  * instance must match every branch), so `$ref X` and `allOf: [$ref X, {one more property}]` compare
  * as X and X plus that property. Merged only where the conjunction is a plain union of keywords:
  * properties and required joined, types intersected, each other keyword written in one part (or

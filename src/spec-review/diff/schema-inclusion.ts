@@ -338,7 +338,7 @@ class Reasoner {
         return UNKNOWN;
       }
     }
-    // `not` refuses what its subschema accepts (2020-12 §10.2.1.4): A ∧ ¬X lies within B ∧ ¬Y when
+    // `not` refuses what its subschema accepts (2020-12 §10.2.1, `not`): A ∧ ¬X lies within B ∧ ¬Y when
     // A (without its `not`, which only narrows it) lies within B and no instance of A is one Y
     // accepts: Y within X, or Y disjoint from A. Otherwise a witness is sought among what Y accepts.
     if ((a.not !== undefined || b.not !== undefined) && shapeKey(a.not) !== shapeKey(b.not)) {
