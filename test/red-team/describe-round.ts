@@ -58,3 +58,34 @@ export function describeRound(round: string, targets: readonly RedTeamTarget[], 
     }
   });
 }
+
+/**
+ * A round's targets themselves, without the suite: every witness sees its defect (or its unusual
+ * behaviour) on its target and nothing on the faithful app, so a target the suite passes is a fair
+ * miss and the faithful app carries none of the defects. A witness throws "witness did not see …".
+ */
+export function describeWitnesses(round: string, targets: readonly RedTeamTarget[], witnesses: Record<string, (base: string) => Promise<void>>): void {
+  describe(`round ${round} targets`, () => {
+    it('has one witness per target and no other', () => {
+      expect(Object.keys(witnesses).sort()).toEqual(targets.map((t) => t.name).sort());
+    });
+
+    for (const target of targets) {
+      it(`${target.name}: the witness sees it on the target and not on the faithful app`, async () => {
+        const witness = witnesses[target.name]!;
+        const server = await target.start();
+        try {
+          await witness(server.url);
+        } finally {
+          await server.close();
+        }
+        const faithful = await serveApp();
+        try {
+          await expect(witness(faithful.url)).rejects.toThrow(/witness did not see/);
+        } finally {
+          await faithful.close();
+        }
+      });
+    }
+  });
+}
