@@ -1,4 +1,5 @@
 import { isSuccess } from '../http-status.ts';
+import { credentialName } from '../credential-name.ts';
 import type { Exchange, StepKind, TokenRef } from '../types.ts';
 
 /** The earlier exchange of `step` on the same disposable token, if the scenario sent one. */
@@ -42,7 +43,7 @@ function touchedBefore({ all, exchange }: History): string | undefined {
   if (suspects.length === 0) return undefined;
   // The likeliest first: an answer that did something (2xx) over a refusal, then a key that passes auth (the full key, the restricted one) over none.
   const rank = (e: Exchange) => (isSuccess(e.response!.status) ? 0 : 3) + (e.credential === 'full' ? 0 : e.credential === 'restricted' ? 1 : 2);
-  const named = [...suspects].sort((a, b) => rank(a) - rank(b) || a.seq - b.seq).slice(0, 3).map((e) => `${e.method} ${credentialWords(e)} (#${e.seq}, answered ${e.response!.status})`);
+  const named = [...suspects].sort((a, b) => rank(a) - rank(b) || a.seq - b.seq).slice(0, 3).map((e) => `${e.method} ${credentialName(e.credential)} (#${e.seq}, answered ${e.response!.status})`);
   const more = suspects.length > 3 ? ` and ${suspects.length - 3} more` : '';
   const which = suspects.length === 1 ? 'the earlier request' : `one of the ${suspects.length} earlier requests`;
   return `${which} to this token that must change nothing deleted it (${named.join(', ')}${more}: a refused request, or one of a method the spec does not list there, leaves the token as it was; spec decisions credentials-and-permissions, unlisted-methods)`;
@@ -57,7 +58,7 @@ function samePath(path: string): string {
   }
 }
 
-const credentialWords = (e: Exchange) => (e.credential === 'full' ? 'with the full key' : e.credential === 'restricted' ? 'with the restricted key' : e.credential === 'none' ? 'without a key' : 'with an invalid key');
+
 
 /**
  * An earlier request of another step that already deleted this exchange's token (the restricted

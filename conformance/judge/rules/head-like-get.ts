@@ -38,7 +38,9 @@ export const headLikeGet: Rule = {
           return [failed({ exchange, message: `${exchange.label}: 405 ${allow === undefined ? 'without an Allow header' : `with Allow: ${allow}, which does not name ${missing.join(', ')}`}; a server that routes no HEAD on a GET's path may answer 405 only with an Allow header naming the methods of the path (spec decision head-requests, RFC 9110 §15.5.6).`, expected: `405 with Allow naming ${missing.join(', ')}, or what the GET gets`, got: allow === undefined ? '405 without Allow' : `Allow: ${allow}` })];
         }
       }
-      const get = context.all.find((e) => e.method === 'GET' && e.path === exchange.path && e.credential === exchange.credential && !e.keyVariant && e.response?.status === response.status);
+      // The same GET's answers with the same status, in the run's order.
+      const gets = context.all.filter((e) => e.method === 'GET' && e.path === exchange.path && e.credential === exchange.credential && !e.keyVariant && e.response?.status === response.status);
+      const get = gets[0];
       const headType = mediaTypeOf(response.headers['content-type']);
       const getType = get?.response ? mediaTypeOf(get.response.headers['content-type']) : undefined;
       if (get && headType !== undefined && getType !== undefined && headType !== getType) {
@@ -48,10 +50,9 @@ export const headLikeGet: Rule = {
       // success only (an error body holds a fresh id), unencoded, against every length the same GET's answers had
       // (an answer that changes from read to read is answers-agree's finding, not this one's).
       const headLength = response.headers['content-length']?.trim();
-      const getLengths = headLength === undefined || !isSuccess(response.status) || response.headers['content-encoding'] ? [] : context.all.filter((e) => e.method === 'GET' && e.path === exchange.path && e.credential === exchange.credential && !e.keyVariant && e.response?.status === response.status && !e.response.headers['content-encoding']).map((e) => e.response!.headers['content-length']?.trim() ?? String(Buffer.byteLength(e.response!.body)));
+      const getLengths = headLength === undefined || !isSuccess(response.status) || response.headers['content-encoding'] ? [] : gets.filter((e) => !e.response!.headers['content-encoding']).map((e) => e.response!.headers['content-length']?.trim() ?? String(Buffer.byteLength(e.response!.body)));
       if (getLengths.length > 0 && !getLengths.includes(headLength!)) {
-        const first = context.all.find((e) => e.method === 'GET' && e.path === exchange.path && e.credential === exchange.credential && !e.keyVariant && e.response?.status === response.status)!;
-        return [failed({ exchange, message: `${exchange.label}: Content-Length ${headLength}, where the same GET (request #${first.seq}) got ${getLengths[0]} bytes; a HEAD answer's Content-Length is the length the GET's content would have (RFC 9110 §8.6, §9.3.2).`, expected: `Content-Length ${[...new Set(getLengths)].join(' or ')} (or none)`, got: `Content-Length ${headLength}` })];
+        return [failed({ exchange, message: `${exchange.label}: Content-Length ${headLength}, where the same GET (request #${get!.seq}) got ${getLengths[0]} bytes; a HEAD answer's Content-Length is the length the GET's content would have (RFC 9110 §8.6, §9.3.2).`, expected: `Content-Length ${[...new Set(getLengths)].join(' or ')} (or none)`, got: `Content-Length ${headLength}` })];
       }
       return [passed(exchange)];
     });

@@ -1,3 +1,4 @@
+import { credentialName } from '../../credential-name.ts';
 import { VARIANT_KIND } from '../../plan/variants/variant-kinds.ts';
 import type { Exchange } from '../../types.ts';
 import { COMPARING_KINDS, VERDICT_KINDS } from '../model/index.ts';
@@ -14,7 +15,7 @@ export function carriedBefore(exchange: Exchange, all: readonly Exchange[]): str
   const before = all.find((e) => e.seq === exchange.seq - 1 && e.variant?.chain === exchange.variant!.chain);
   if (!before) return undefined;
   const answer = before.response ? `answered ${before.response.status}` : 'not answered';
-  return `${before.method} ${before.path} ${before.credential === 'full' ? 'with the full key' : before.credential === 'restricted' ? 'with the restricted key' : before.credential === 'none' ? 'without a key' : 'with an invalid key'} (${answer})`;
+  return `${before.method} ${before.path} ${credentialName(before.credential)} (${answer})`;
 }
 
 /**

@@ -5,6 +5,7 @@ import { encodeId, pathOf, type PlanInput } from './plan-input.ts';
 import { missingValues } from './probe-path.ts';
 import { NEEDS_ALLOW_DELETE, NEEDS_RESTRICTED_KEY, NEEDS_TOKEN, type ScenarioPlan } from './scenario-plan.ts';
 import { allocateTokens } from './token-allocation.ts';
+import { credentialName } from '../../credential-name.ts';
 
 /**
  * The spec's ordering decision (401 before 403 before 404) probed where the auth scenario does
@@ -24,7 +25,7 @@ export function authOrderScenario(input: PlanInput): ScenarioPlan {
     const probe = (credential: Credential, expects: number, values: string[], what: string): PlannedRequest => ({
       operationId: operation.operationId,
       step: 'auth-order',
-      label: `${operation.operationId} ${credential === 'none' ? 'without a key' : credential === 'invalid' ? 'with an invalid key' : 'with the restricted key'} on ${what}`,
+      label: `${operation.operationId} ${credentialName(credential)} on ${what}`,
       credential,
       method: operation.method,
       path: pathOf(operation, values),

@@ -1,5 +1,6 @@
 import type { Operation } from '../../../src/contract/index.ts';
 import { DELETE_SERVICE_ACCOUNT_TOKEN, GET_PROJECT_ENVIRONMENTS } from '../../operation-ids.ts';
+import { credentialName } from '../../credential-name.ts';
 import type { Credential, PlannedRequest } from '../../types.ts';
 import { pick, randomFor, type Random } from '../seeded-random.ts';
 import { encodeId, pathOf, type PlanInput } from '../scenarios/plan-input.ts';
@@ -206,7 +207,6 @@ export function derivedDeleteIds(operation: Operation, credential: Credential, i
   return primary ? [encodeId(primary.account), encodeId(input.missingToken)] : missingValues(operation, input);
 }
 
-const credentialName = (credential: Credential) => (credential === 'full' ? 'with the full key' : credential === 'restricted' ? 'with the restricted key' : credential === 'none' ? 'without a key' : 'with an invalid key');
 
 function shuffled<T>(items: readonly T[], random: Random): T[] {
   const out = [...items];

@@ -4,6 +4,7 @@ import { pathOf, type PlanInput } from '../scenarios/plan-input.ts';
 import { harmlessPath } from '../scenarios/probe-path.ts';
 import type { ScenarioPlan } from '../scenarios/scenario-plan.ts';
 import { derivedDeleteIds } from './invariance-scenario.ts';
+import { credentialName } from '../../credential-name.ts';
 
 /** The batch number of the overlap scenario (the concurrent deletes use 1). */
 const OVERLAP_BATCH = 2;
@@ -22,7 +23,7 @@ export function overlapScenario(input: PlanInput): ScenarioPlan {
     for (const operation of input.contract.operations) {
       if (operation.authHeaders.length === 0) continue;
       const path = operation.operationId === DELETE_SERVICE_ACCOUNT_TOKEN ? pathOf(operation, derivedDeleteIds(operation, credential, input)) : harmlessPath(operation, input);
-      requests.push({ operationId: operation.operationId, step: 'overlap', label: `${operation.operationId} ${credential === 'full' ? 'with the full key' : credential === 'restricted' ? 'with the restricted key' : credential === 'none' ? 'without a key' : 'with an invalid key'}, sent at once with every operation and credential`, credential, method: operation.method, path, expects: [], batch: OVERLAP_BATCH });
+      requests.push({ operationId: operation.operationId, step: 'overlap', label: `${operation.operationId} ${credentialName(credential)}, sent at once with every operation and credential`, credential, method: operation.method, path, expects: [], batch: OVERLAP_BATCH });
     }
   }
   return { requests, skipped: [] };
