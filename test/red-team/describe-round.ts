@@ -43,7 +43,9 @@ export function describeRound(round: string, targets: readonly RedTeamTarget[], 
       const delayed = known.eitherVerdict[target.name];
       const behaviour = target.broken ? 'exits 1 with an error finding' : 'exits 0';
       const note = knownWrong ? ' (known to fail today)' : delayed ? ' (or 0: whether the run sees the defect depends on timing or on which connection the client reuses)' : '';
-      it(`${behaviour}${note} on ${target.name}: ${target.description}`, async () => {
+      // Concurrent (vitest's maxConcurrency, 5 at a time): a run spends most of its time waiting (settle times, a
+      // target's deliberate delays, time-outs), not computing, so a round's wall time is its slowest targets', not their sum.
+      it.concurrent(`${behaviour}${note} on ${target.name}: ${target.description}`, async ({ expect }) => {
         const outcome = await runCheck(target);
         const seen = { exitCode: outcome.exitCode, errorChecks: outcome.errorChecks, tail: outcome.tail };
         if (delayed) {
