@@ -36,6 +36,8 @@ import { median, percentile } from './stats.ts';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, 'bin', 'flag-admin.js');
 const BARE_PROXY = join(ROOT, 'bench', 'bare-proxy.js');
+/** A second floor, CPU only: the upstream hop on undici's Pool (cheaper; not ours: it refuses an unasked 100 Continue, see the file). */
+const BARE_UNDICI_PROXY = join(ROOT, 'bench', 'bare-undici-proxy.js');
 const KEY = 'mock-admin-key';
 const { values: flags } = parseArgs({ options: { quick: { type: 'boolean', default: false } } });
 const CONFIG = flags.quick ? { pairs: 500, seconds: 1, rounds: 1, connections: 10, judged: 2_000, rssRequests: 20_000 } : { pairs: 3000, seconds: 2, rounds: 3, connections: 10, judged: 10_000, rssRequests: 150_000 };
@@ -98,6 +100,7 @@ function load(url: string, route: (typeof ROUTES)[number], amount?: number, rate
 const target = await start(['mock', '--fixtures', large.file]);
 const proxy = await start(['proxy', '--target', target.url], false);
 const bare = await spawnServer(process.execPath, [BARE_PROXY, target.url, '0'], { probe: { method: 'GET', path: ROUTES[0]!.path, headers: { authorization: KEY } } });
+const bareUndici = await spawnServer(process.execPath, [BARE_UNDICI_PROXY, target.url, '0'], { probe: { method: 'GET', path: ROUTES[0]!.path, headers: { authorization: KEY } } });
 try {
   const lines: string[] = [];
   const print = (line = '') => {
@@ -119,10 +122,10 @@ try {
     print(`| ${route.label} | ${fmt(dm, 3)} | ${fmt(bm - dm, 3)} | **${fmt(pm - dm, 3)}** | ${fmt(d99, 3)} | ${fmt(b99 - d99, 3)} | **${fmt(p99 - d99, 3)}** |`);
   }
   print();
-  print(`CPU: autocannon, ${CONFIG.connections} connections, ${CONFIG.seconds} s per load; CPU time of each process from /proc over the load. Per route, ${CONFIG.rounds} round(s) of: the target alone flat out, through the bare node:http proxy (the floor: two node:http hops), through the proxy, and the target alone again at the rate the proxied load reached; medians over the rounds (ratios taken within a round).`);
+  print(`CPU: autocannon, ${CONFIG.connections} connections, ${CONFIG.seconds} s per load; CPU time of each process from /proc over the load. Per route, ${CONFIG.rounds} round(s) of: the target alone flat out, through the bare node:http proxy (the floor: two node:http hops), through a bare proxy whose upstream hop is undici's Pool (a lower floor, which flag-admin proxy cannot stand on: undici refuses an unasked 100 Continue), through the proxy, and the target alone again at the rate the proxied load reached; medians over the rounds (ratios taken within a round).`);
   print();
-  print('| route | target alone: req/s | target alone: CPU µs/req | bare proxy: req/s | bare proxy CPU µs/req | proxy: req/s | proxy CPU µs/req | target alone at the proxy\'s rate: CPU µs/req | bare / target | **proxy / target** | proxy / target at its rate | proxy / bare |');
-  print('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  print('| route | target alone: req/s | target alone: CPU µs/req | bare proxy: req/s | bare proxy CPU µs/req | proxy: req/s | proxy CPU µs/req | target alone at the proxy\'s rate: CPU µs/req | bare / target | bare undici proxy: CPU µs/req | bare undici / target | **proxy / target** | proxy / target at its rate | proxy / bare |');
+  print('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const route of ROUTES) {
     const cpuOf = async (pid: number, url: string, rate?: number) => {
       const before = cpuMs(pid);
@@ -133,12 +136,13 @@ try {
     for (let round = 0; round < CONFIG.rounds; round++) {
       const alone = await cpuOf(target.pid, target.url);
       const floor = await cpuOf(bare.pid, bare.url);
+      const lower = await cpuOf(bareUndici.pid, bareUndici.url);
       const through = await cpuOf(proxy.pid, proxy.url);
       const paced = await cpuOf(target.pid, target.url, Math.round(through.rate));
-      rounds.push([alone.rate, alone.us, floor.rate, floor.us, through.rate, through.us, paced.us, floor.us / alone.us, through.us / alone.us, through.us / paced.us, through.us / floor.us]);
+      rounds.push([alone.rate, alone.us, floor.rate, floor.us, through.rate, through.us, paced.us, floor.us / alone.us, through.us / alone.us, through.us / paced.us, through.us / floor.us, lower.us, lower.us / alone.us]);
     }
-    const [aloneRate, aloneUs, floorRate, floorUs, throughRate, throughUs, pacedUs, bareRatio, proxyRatio, pacedRatio, overFloor] = rounds[0]!.map((_, i) => median(rounds.map((r) => r[i]!)));
-    print(`| ${route.label} | ${fmt(aloneRate!)} | ${fmt(aloneUs!, 1)} | ${fmt(floorRate!)} | ${fmt(floorUs!, 1)} | ${fmt(throughRate!)} | ${fmt(throughUs!, 1)} | ${fmt(pacedUs!, 1)} | ${fmt(bareRatio!, 2)}× | **${fmt(proxyRatio!, 2)}×** | ${fmt(pacedRatio!, 2)}× | ${fmt(overFloor!, 2)}× |`);
+    const [aloneRate, aloneUs, floorRate, floorUs, throughRate, throughUs, pacedUs, bareRatio, proxyRatio, pacedRatio, overFloor, lowerUs, lowerRatio] = rounds[0]!.map((_, i) => median(rounds.map((r) => r[i]!)));
+    print(`| ${route.label} | ${fmt(aloneRate!)} | ${fmt(aloneUs!, 1)} | ${fmt(floorRate!)} | ${fmt(floorUs!, 1)} | ${fmt(throughRate!)} | ${fmt(throughUs!, 1)} | ${fmt(pacedUs!, 1)} | ${fmt(bareRatio!, 2)}× | ${fmt(lowerUs!, 1)} | ${fmt(lowerRatio!, 2)}× | **${fmt(proxyRatio!, 2)}×** | ${fmt(pacedRatio!, 2)}× | ${fmt(overFloor!, 2)}× |`);
   }
   print();
   // Memory last but one, on proxies of their own: idle is one started and warmed (every route served
@@ -205,6 +209,7 @@ try {
 } finally {
   worker.kill();
   await bare.stop();
+  await bareUndici.stop();
   await proxy.stop();
   await target.stop();
 }
