@@ -10,7 +10,7 @@ export function secretsSeen(exchanges: readonly Exchange[], secretProperties: Re
   const found = new Set<string>();
   if (secretProperties.size === 0) return [];
   for (const exchange of exchanges) {
-    if (!exchange.response) continue;
+    if (!exchange.response || !mayNameOneOf(exchange.response.body, secretProperties)) continue;
     const body = parsedBodyOf(exchange.response);
     if (!body.ok) continue;
     const stack: unknown[] = [body.value];
@@ -24,4 +24,15 @@ export function secretsSeen(exchanges: readonly Exchange[], secretProperties: Re
     }
   }
   return [...found];
+}
+
+/**
+ * Whether a JSON text can hold a member named one of `names`: a member name is in the text as
+ * written, or escaped (RFC 8259 §7), so a text with neither the name nor a backslash holds none.
+ * Most bodies (every error body, the environments) name no secret property: no walk for them.
+ */
+function mayNameOneOf(text: string, names: ReadonlySet<string>): boolean {
+  if (text.includes('\\')) return true;
+  for (const name of names) if (text.includes(name)) return true;
+  return false;
 }
