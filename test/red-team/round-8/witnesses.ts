@@ -3,7 +3,7 @@
 // see ..." when it does not, so servers.test.ts can run each on its target and on the faithful app.
 import { gunzipSync } from 'node:zlib';
 import { FIXTURES, FULL_KEY, RESTRICTED_KEY, sleep } from '../app.ts';
-import { ask, rawExchange, type Reply } from '../round-7/witnesses.ts';
+import { ask, rawExchange } from '../round-7/witnesses.ts';
 
 const SECRET = String(FIXTURES.oidcSettings.secret);
 const OIDC = '/api/admin/auth/oidc/settings';
@@ -274,4 +274,3 @@ export const WITNESSES: Record<string, (base: string) => Promise<void>> = {
   },
 };
 
-export type { Reply };
