@@ -32,6 +32,7 @@ import { statusCodeDocumented } from './rules/status-code-documented.ts';
 import { undocumentedProperties } from './rules/undocumented-properties.ts';
 import { unknownTokenNotFound } from './rules/unknown-token-not-found.ts';
 import { unlistedMethodRejected } from './rules/unlisted-method-rejected.ts';
+import { allowNamesServedMethods } from './rules/allow-names-served-methods.ts';
 import { conditionalAfterAuth } from './rules/conditional-after-auth.ts';
 import { connectionIndependent } from './rules/connection-independent.ts';
 import { headersIgnored } from './rules/headers-ignored.ts';
@@ -93,6 +94,7 @@ export const RULES: readonly Rule[] = [
   pipelinedFramingKept,
   oddIdRejected,
   unlistedMethodRejected,
+  allowNamesServedMethods,
 ];
 
 export const RULE_IDS: readonly string[] = RULES.map((rule) => rule.id);

@@ -144,10 +144,19 @@ export function judgedBodies(exchanges: readonly Exchange[]): ReturnType<typeof 
   );
 }
 
-/** The spec's entry for the status the exchange got, or undefined when the status is undocumented. */
+/**
+ * The spec's entry for the status the exchange got, or undefined when the status is undocumented.
+ * A response the spec lists belongs to the method it is declared for (OAS 3.1 §4.8.10, Operation
+ * Object): an answer to another method on the path (OPTIONS, an unlisted PUT) is not the
+ * operation's success, whatever its status, so only the operation's error answers describe it
+ * (the error body is the API's for every error, API §2.3). HEAD is GET without the content
+ * (RFC 9110 §9.3.2).
+ */
 export function documented(context: RuleContext, exchange: Exchange): { operation: Operation; response: ResponseContract } | undefined {
   if (!exchange.response) return undefined;
   const operation = context.contract.operation(exchange.operationId);
+  const sameMethod = exchange.method === operation.method || (exchange.method === 'HEAD' && operation.method === 'GET');
+  if (!sameMethod && exchange.response.status < 400) return undefined;
   const response = responseFor(operation, exchange.response.status);
   return response ? { operation, response } : undefined;
 }

@@ -469,6 +469,22 @@ export const BROKEN_TARGETS: BrokenTarget[] = [
       }),
   },
   {
+    // Round eight (error-trace-base64-carries-secret): a secret handed out encoded is handed out.
+    name: 'every error body carries a base64 `trace` of a debug context that holds the OIDC settings, secret included',
+    errors: ['no-secret-echo'],
+    serve: (contract) =>
+      breakResponses(contract, (req, res, mock) => {
+        if (res.status < 400 || !res.body) return res;
+        const oidc = JSON.parse(mock.handle({ method: 'GET', url: '/api/admin/auth/oidc/settings', headers: { authorization: ADMIN_KEY } }).body!) as object;
+        return editJson(res, (body) => ({ ...body, trace: Buffer.from(JSON.stringify({ path: req.url, config: { oidc } })).toString('base64') }));
+      }),
+  },
+  {
+    name: 'a 403 names the refused key as UTF-16LE hex in a `principal` field',
+    errors: ['no-secret-echo'],
+    serve: (contract) => breakResponses(contract, (req, res) => (res.status === 403 ? editJson(res, (body) => ({ ...body, principal: Buffer.from(String(req.headers.authorization), 'utf16le').toString('hex') })) : res)),
+  },
+  {
     name: 'a 403 quotes the key it refused ("key … lacks permission")',
     errors: ['no-secret-echo'],
     serve: (contract) => breakResponses(contract, (req, res) => (res.status === 403 ? editJson(res, (body) => ({ ...body, message: `key ${String(req.headers.authorization)} lacks permission` })) : res)),
@@ -483,6 +499,13 @@ export const BROKEN_TARGETS: BrokenTarget[] = [
     errors: ['auth-missing-rejected'],
     serve: (contract) =>
       breakResponses(contract, (req, res, mock) => (req.url.split('?')[0] === '/api/admin/auth/oidc/settings/' ? mock.handle({ ...req, url: '/api/admin/auth/oidc/settings', headers: { ...req.headers, authorization: ADMIN_KEY } }) : res)),
+  },
+  {
+    // RFC 9110 §10.2.1: Allow lists the methods the resource supports. One Allow for the whole app names methods the same
+    // server refuses on that path (round eight, allow-header-lists-app-methods).
+    name: 'every Allow names the methods the whole app routes (GET, HEAD, DELETE, OPTIONS), on the reads and the token path alike',
+    errors: ['allow-names-served-methods'],
+    serve: (contract) => breakResponses(contract, (_, res) => (Object.keys(res.headers).some((name) => name.toLowerCase() === 'allow') ? { ...res, headers: { ...Object.fromEntries(Object.entries(res.headers).filter(([name]) => name.toLowerCase() !== 'allow')), allow: 'GET, HEAD, DELETE, OPTIONS' } } : res)),
   },
   {
     name: 'a 405 without Allow (a framework\'s bare method refusal)',

@@ -759,6 +759,16 @@ export const INVARIANCE_CONFORMANT_VARIANTS: ConformantInvarianceVariant[] = [
       }),
   },
   {
+    // A response schema belongs to the method it is declared for: the GET's 200 schema says nothing of an OPTIONS 200 (round eight, options-200-json-method-list).
+    name: 'plain OPTIONS answered 200 with Allow and a JSON list of the methods, with or without a key',
+    serve: (contract) =>
+      breakResponses(contract, (req, res) => {
+        if (req.method !== 'OPTIONS' || typeof req.headers.origin === 'string') return res;
+        const methods = operationOf(contract, { ...req, method: 'DELETE' }) ? ['DELETE', 'OPTIONS'] : ['GET', 'HEAD', 'OPTIONS'];
+        return { status: 200, headers: { ...JSON_TYPE, allow: methods.join(', ') }, body: JSON.stringify({ methods }) };
+      }),
+  },
+  {
     name: 'Connection: close after every answer',
     serve: (contract) =>
       socketMock(contract, (request, mock) => {

@@ -1,6 +1,7 @@
 import { SUBSTRING_MIN } from '../../report/secret-redactor.ts';
 import { failed, ordinaryResponses, parsedBodyOf, passed, type Rule, type RuleContext } from '../rule.ts';
 import type { Exchange } from '../../types.ts';
+import { encodedReadings } from '../encoded-readings.ts';
 
 /**
  * A secret belongs in one place: the keys in the request's header, a `format: password` value in
@@ -12,7 +13,7 @@ export const noSecretEcho: Rule = {
   severity: 'error',
   title: 'No secret outside its own field',
   proves:
-    'no error body and no header carries a key the run sends (full or restricted) or a `format: password` value it has seen (the OIDC secret), as sent or as a JSON string value; a secret shorter than 8 characters, or one that is also ordinary data of the run\'s successful answers (a key `production`), cannot be told from data and is not judged',
+    'no error body and no header carries a key the run sends (full or restricted) or a `format: password` value it has seen (the OIDC secret), as sent, as a JSON string value, or encoded (percent, base64, hex, UTF-16); a secret shorter than 8 characters, or one that is also ordinary data of the run\'s successful answers (a key `production`), cannot be told from data and is not judged',
   level: 'response',
   judge: (exchanges, context) => {
     const secrets = judgeableSecrets(context);
@@ -43,6 +44,8 @@ interface Secret {
   value: string;
   name: string;
   home: string;
+  /** The value lower-cased, as characters and as UTF-8 bytes read one per character (how a decoding reads it). */
+  forms: string[];
 }
 
 /** The secrets of the run that can be told from data: long enough, and in no successful answer outside a secret property. */
@@ -57,26 +60,43 @@ function judgeableSecrets(context: RuleContext): Secret[] {
     const body = parsedBodyOf(response);
     if (body.ok) walkStrings(body.value, context.contract.secretProperties, (value) => data.push(value), (value) => seen.add(value));
   }
-  const all: Secret[] = [
+  const all: Omit<Secret, 'forms'>[] = [
     ...given.keys.map((key) => ({ ...key, home: 'in the Authorization header of a request' })),
     ...[...seen].map((value) => ({ value, name: 'a secret value (a `format: password` property, e.g. the OIDC secret)', home: 'in its own property of a successful answer' })),
   ];
-  return all.filter((s) => [...s.value].length >= SUBSTRING_MIN && !data.some((d) => d.includes(s.value)));
+  return all.filter((s) => [...s.value].length >= SUBSTRING_MIN && !data.some((d) => d.includes(s.value))).map((s) => ({ ...s, forms: [...new Set([s.value.toLowerCase(), Buffer.from(s.value, 'utf8').toString('latin1').toLowerCase()])] }));
 }
 
-/** Where in the answer a secret shows: a header, or an error body (raw, or once its JSON strings are decoded). */
+/**
+ * Where in the answer a secret shows: a header, or an error body (raw, or once its JSON strings
+ * are decoded), as written or encoded (percent, base64, hex, UTF-16: encoded-readings.ts).
+ */
 function echoIn(exchange: Exchange & { response: NonNullable<Exchange['response']> }, secrets: readonly Secret[]): { where: string; secret: Secret } | undefined {
   const { response } = exchange;
+  const shortest = Math.min(...secrets.map((s) => s.value.length));
+  const holds = (text: string) => {
+    for (const reading of encodedReadings(text, shortest)) {
+      const folded = reading.toLowerCase();
+      const secret = secrets.find((s) => s.forms.some((form) => folded.includes(form)));
+      if (secret) return secret;
+    }
+    return undefined;
+  };
   for (const [name, value] of Object.entries(response.headers)) {
-    const secret = secrets.find((s) => value.includes(s.value));
+    const secret = holds(value);
     if (secret) return { where: `header ${name}`, secret };
   }
   if (response.status >= 200 && response.status <= 299) return undefined;
-  const texts = [response.body];
   const body = parsedBodyOf(response);
+  const texts: string[] = [];
+  // A JSON body's strings one by one (a value decoded whole), else the raw text.
   if (body.ok) walkStrings(body.value, new Set(), (value) => texts.push(value), () => {});
-  const secret = secrets.find((s) => texts.some((t) => t.includes(s.value)));
-  return secret ? { where: 'body', secret } : undefined;
+  else texts.push(response.body);
+  for (const text of texts) {
+    const secret = holds(text);
+    if (secret) return { where: 'body', secret };
+  }
+  return undefined;
 }
 
 /** Every string value (and property name) of a JSON value, those of secret properties apart; iterative, so depth cannot exhaust the stack. */

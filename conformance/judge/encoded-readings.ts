@@ -1,0 +1,35 @@
+/**
+ * The readings of a text in which an answer may carry a secret without spelling it: the text, and
+ * its percent-encoded, base64 (and base64url) and hex runs decoded, each reading decoded once more
+ * (base64 of JSON holding a percent-encoded value), UTF-16 NULs dropped. What no-secret-echo reads
+ * an answer's header values and body strings through: a key or the OIDC secret handed out
+ * encoded is handed out all the same (issue 18's round eight: a 401 with a base64 `trace` of the
+ * service's configuration). Bounded: runs shorter than a secret can encode are not decoded, and
+ * at most MAX_READINGS readings per text, so an error body costs a few regular-expression scans
+ * (the report's redactor reads many more forms, for hiding runs of a few characters; this proves
+ * a whole secret, per answer, within the check's CPU budget).
+ */
+const MAX_READINGS = 64;
+
+export function encodedReadings(text: string, shortestSecret: number): string[] {
+  const out = [text];
+  const base64Run = new RegExp(`[A-Za-z0-9+/_-]{${Math.max(4, Math.ceil((shortestSecret * 4) / 3))},}={0,2}`, 'g');
+  const hexRun = new RegExp(`[0-9A-Fa-f]{${2 * shortestSecret},}`, 'g');
+  const add = (decoded: string) => {
+    if (out.length >= MAX_READINGS || decoded.length < shortestSecret) return;
+    out.push(decoded);
+    // UTF-16 (LE or BE) read as bytes: every other character a NUL.
+    if (decoded.includes('\0')) out.push(decoded.replace(/\0/g, ''));
+  };
+  for (let depth = 0, from = 0; depth < 2; depth++) {
+    const until = out.length;
+    for (let i = from; i < until; i++) {
+      const reading = out[i]!;
+      if (/%[0-9A-Fa-f]{2}/.test(reading)) add(reading.replace(/%([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))));
+      for (const [run] of reading.matchAll(base64Run)) add(Buffer.from(run, 'base64').toString('latin1'));
+      for (const [run] of reading.matchAll(hexRun)) for (const shift of [0, 1]) add(Buffer.from(run.slice(shift, run.length - ((run.length - shift) % 2)), 'hex').toString('latin1'));
+    }
+    from = until;
+  }
+  return out;
+}
