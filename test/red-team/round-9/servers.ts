@@ -235,6 +235,23 @@ export const TARGETS: RedTeamTarget[] = [
     }),
   ),
 
+  target('bearer-401-plain-text', true, 'A Bearer-token middleware (passport-http-bearer style) runs before the app\'s own auth: a `Bearer` header with an unknown key gets its plain-text `401 Unauthorized` with `WWW-Authenticate: Bearer error="invalid_token"` instead of the JSON error body (decision error-responses-carry-body: every 401 of an operation carries the error body)', () =>
+    serveApp({
+      after: (answer, request) =>
+        answer.status === 401 && /^[ \t]*bearer[ \t]/i.test(header(request, 'authorization') ?? '') ? { status: 401, headers: { 'content-type': 'text/plain; charset=utf-8', 'www-authenticate': 'Bearer error="invalid_token"' }, body: 'Unauthorized' } : answer,
+    }),
+  ),
+  target('authorization-split-on-comma', true, 'The Authorization value is split on commas and the first item taken (code written for proxies that merge repeated headers into one list): `mock-admin-key, anything` and `mock-admin-key,x` are the admin key (decision keys-compared-exactly: one with characters more is invalid)', () =>
+    serveApp({
+      parts: {
+        presentedKey(request) {
+          const key = faithfulParts.presentedKey(request);
+          return key?.includes(',') ? key.slice(0, key.indexOf(',')).trim() : key;
+        },
+      },
+    }),
+  ),
+
   // ---- broken: auth state ----
   target('permission-cached-per-key', true, 'The authorization decision is cached for 2 s keyed by the key alone (not the operation): right after the environments-only key reads environments, it may read the OIDC settings, secret included (decision permissions-per-operation: 403 on every call of an operation it lacks)', () => {
     const cache = new Map<string, { allowed: boolean; until: number }>();
@@ -308,6 +325,21 @@ export const TARGETS: RedTeamTarget[] = [
     }),
   ),
 
+  target('head-content-type-text-plain', true, 'HEAD goes through a generic handler that sets `Content-Type: text/plain` (and the GET\'s Content-Length): a HEAD on a read announces a different media type than its GET sends (decision head-requests: HEAD gets the GET\'s headers, RFC 9110 §9.3.2)', () =>
+    serveApp({ after: (answer, request) => (request.method === 'HEAD' && answer.headers['content-type'] ? { ...answer, headers: { ...answer.headers, 'content-type': 'text/plain; charset=utf-8' } } : answer) }),
+  ),
+  target('trailing-slash-skips-permission', true, 'A fallback route for a trailing slash (`/settings/`) re-dispatches to the handler after authentication but without the route\'s permission guard: the environments-only key reads the OIDC secret at `/api/admin/auth/oidc/settings/`; without a key it still gets 401 (decision trailing-slash: the same answer as without the slash, or 404, or a redirect)', () =>
+    serveFlow((store, request) => {
+      const path = pathOf(request.url);
+      const route = path.endsWith('/') ? routeOf(path.slice(0, -1)) : undefined;
+      if (route?.kind !== 'operation' || methodAnswer(route, request.method)) return handle(store, faithfulParts, request);
+      const key = faithfulParts.presentedKey(request);
+      if (key === undefined || !store.keys.has(key)) return errorAnswer(faithfulParts, 401, request);
+      const found = lookup(store, faithfulParts, route.operationId, route.params);
+      return found.found ? operate(store, faithfulParts, route.operationId, found) : errorAnswer(faithfulParts, 404, request);
+    }),
+  ),
+
   // ---- broken: middleware that reads the request in ways it should not ----
   target('host-localhost-trusted', true, 'A "local admin" shortcut for the ops team: a request whose Host header is `localhost` (any port) needs no key and acts as the admin (decisions required-request-headers and keys-compared-exactly: no header grants a permission; a request without a key gets 401)', () =>
     serveFlow((store, request) => {
@@ -343,6 +375,24 @@ export const TARGETS: RedTeamTarget[] = [
       },
     }),
   ),
+
+  target('repeated-query-param-500', true, 'A query parser that makes arrays of repeated parameters (qs, Rails) and a logging middleware that calls `.trim()` on every query value: `?_=1&_=2` (or `?a=1&a=2`) gets 500 (decision required-request-headers: an unnamed query changes nothing)', () =>
+    serveFlow((store, request) => {
+      const query = queryOf(request);
+      for (const name of new Set(query.keys())) {
+        const values: unknown = query.getAll(name).length > 1 ? query.getAll(name) : query.get(name);
+        (values as string).trim();
+      }
+      return handle(store, faithfulParts, request);
+    }),
+  ),
+  target('every-50th-request-500', true, 'A database pool recycles a connection every 50 queries and the request that meets the recycle fails: every 50th request to an operation gets 500 (an answer depends on the request and the state, never on how many came before; 500 is undocumented)', () => {
+    let n = 0;
+    return serveFlow((store, request) => {
+      if (operationOf(request) && ++n % 50 === 0) return json(500, { id: randomUUID(), name: 'InternalError', message: 'Connection terminated unexpectedly' });
+      return handle(store, faithfulParts, request);
+    });
+  }),
 
   // ---- broken: caching and validators ----
   target('etag-accepted-across-resources', true, 'The conditional-GET layer remembers every ETag it issued and answers 304 to any of them, on any read: the OIDC settings\' tag sent to `/environments/project/default`, or default\'s tag sent to mobile-app, gets 304 (decision conditional-requests: 304 only when the validator matches what that 200 carries)', () => {

@@ -114,6 +114,31 @@ export const WITNESSES: Record<string, (base: string) => Promise<void>> = {
     const r = await ask(base, OIDC, { headers: { authorization: `Basic ${Buffer.from(`${FULL_KEY}:`).toString('base64')}` } });
     see(r.status === 200, '200 to Basic with the key as user name');
   },
+  async 'bearer-401-plain-text'(base) {
+    const r = await ask(base, OIDC, { headers: { authorization: 'Bearer wrong-key' } });
+    see(r.status === 401 && String(r.headers['content-type']).startsWith('text/plain'), 'a plain-text 401 to an unknown Bearer key');
+  },
+  async 'authorization-split-on-comma'(base) {
+    const r = await ask(base, OIDC, { headers: { authorization: `${FULL_KEY}, anything` } });
+    see(r.status === 200, '200 to `<admin key>, anything`');
+  },
+  async 'head-content-type-text-plain'(base) {
+    const r = await ask(base, OIDC, { method: 'HEAD', headers: admin });
+    see(String(r.headers['content-type']).startsWith('text/plain'), 'text/plain on the HEAD of a JSON read');
+  },
+  async 'trailing-slash-skips-permission'(base) {
+    const r = await ask(base, `${OIDC}/`, { headers: restricted });
+    see(r.status === 200 && r.text.includes(SECRET), 'the OIDC secret for the environments-only key with a trailing slash');
+  },
+  async 'repeated-query-param-500'(base) {
+    const r = await ask(base, `${OIDC}?_=1&_=2`, { headers: admin });
+    see(r.status === 500, '500 to a repeated query parameter');
+  },
+  async 'every-50th-request-500'(base) {
+    const statuses: number[] = [];
+    for (let i = 0; i < 50; i++) statuses.push((await ask(base, OIDC, { headers: admin })).status);
+    see(statuses.includes(500), 'a 500 among 50 reads');
+  },
   async 'permission-cached-per-key'(base) {
     await ask(base, ENVS, { headers: restricted });
     const r = await ask(base, OIDC, { headers: restricted });
