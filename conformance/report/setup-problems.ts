@@ -22,8 +22,9 @@ function readsDone(exchanges: readonly Exchange[], next: PlannedRequest | undefi
 function looksLikeThisApi(exchange: Exchange, contract: Contract, anyStatus: boolean): boolean {
   if (!exchange.response) return false;
   const body = parsedBodyOf(exchange.response);
-  // JSON behind a byte order mark is this API's JSON with a defect (RFC 8259 §8.1: a sender MUST NOT add one), not another service: the run goes on and judges it.
-  const bom = !body.ok && exchange.response.body.startsWith('\uFEFF') ? parsedBodyOf({ ...exchange.response, body: exchange.response.body.slice(1) }) : undefined;
+  // JSON behind a byte order mark, or in UTF-16, is this API's JSON with a defect (RFC 8259 §8.1: JSON between systems MUST
+  // be UTF-8, without a byte order mark), not another service: the run goes on and judges it.
+  const bom = !body.ok ? asUtf8Json(exchange.response.body) : undefined;
   if (!body.ok && !bom?.ok) return false;
   const value = body.ok ? body.value : bom!.ok ? bom!.value : undefined;
   const names = value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.keys(value) : [];
@@ -36,6 +37,17 @@ function looksLikeThisApi(exchange: Exchange, contract: Contract, anyStatus: boo
     if (described.size === 0 || names.some((name) => described.has(name))) return true;
   }
   return false;
+}
+
+/**
+ * A JSON text sent in another encoding, as the client's UTF-8 decoding left it: behind a byte
+ * order mark (U+FEFF), or UTF-16 (each ASCII character followed or preceded by a NUL, its byte
+ * order mark read as two U+FFFD). Undefined when it is none of these.
+ */
+function asUtf8Json(text: string): ReturnType<typeof parsedBodyOf> | undefined {
+  if (text.startsWith('\uFEFF')) return parsedBodyOf({ body: text.slice(1) });
+  if (!text.includes('\0')) return undefined;
+  return parsedBodyOf({ body: text.replace(/^\uFFFD{1,2}/, '').replace(/\0/g, '') });
 }
 
 /** The property names a schema describes at its top level, its allOf members' included. */

@@ -1,3 +1,4 @@
+import { createServer as createHttpServer } from 'node:http';
 import { createServer, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { serveHandler, type RunningServer } from '../../src/mock/index.ts';
@@ -221,5 +222,35 @@ describe('tokens that may be gone already', () => {
       expect.stringMatching(/^delete-token-succeeds: delete token 1\/1, then again on the same kept-alive connection: answered 404\. Either the server did not find or delete an existing token .*, or token 1\/1 no longer existed when the run started .*; the answers cannot tell which\.$/),
       expect.stringMatching(/^concurrent-delete-single-success: 8 concurrent deletes of one token: none succeeded\. Either the server did not delete an existing token, or token 1\/3 no longer existed/),
     ]);
+  });
+});
+
+describe('JSON of this API in another encoding is a defect, not a wrong base URL', () => {
+  // RFC 8259 §8.1: JSON exchanged between systems MUST be UTF-8, with no byte order mark. Round nine's json-in-utf-16 (an
+  // ASP.NET writer on Encoding.Unicode) and round seven's json-body-with-bom: documented statuses and application/json, so
+  // the answers are this API's; the run judges them (exit 1) instead of stopping at "does not look like this API" (exit 2).
+  it.each([
+    ['UTF-16LE behind its byte order mark', (text: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]), 'utf-16'],
+    ['UTF-16BE behind its byte order mark', (text: string) => Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(text, 'utf16le').swap16()]), 'utf-16'],
+    ['UTF-8 behind a byte order mark', (text: string) => Buffer.from(`\uFEFF${text}`), 'utf-8'],
+  ] as const)('%s: exit 1 with the bodies reported as not JSON', async (_, encode, charset) => {
+    const mock = freshMock(harness.contract);
+    const server = createHttpServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk));
+      req.on('end', () => {
+        const answer = mock.handle({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body });
+        const bytes = answer.body === undefined ? Buffer.alloc(0) : answer.body.startsWith('{') ? encode(answer.body) : Buffer.from(answer.body);
+        const type = answer.body?.startsWith('{') ? { 'content-type': `application/json; charset=${charset}` } : {};
+        res.writeHead(answer.status, { ...answer.headers, ...type, 'content-length': String(bytes.length) });
+        res.end(bytes);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    harness.server = { url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, port: 0, close: () => new Promise<void>((resolve) => { server.close(() => resolve()); server.closeAllConnections(); }) };
+    const run = await runCheck(targetArgs(harness.server.url));
+    expect(run.report!.verdict).toBe('not conformant');
+    expect(run.report!.findings.some((f) => f.checkId === 'response-schema-conformance' && f.severity === 'error')).toBe(true);
+    expect(run.code).toBe(1);
   });
 });
