@@ -33,6 +33,9 @@ import { undocumentedProperties } from './rules/undocumented-properties.ts';
 import { unknownTokenNotFound } from './rules/unknown-token-not-found.ts';
 import { unlistedMethodRejected } from './rules/unlisted-method-rejected.ts';
 import { allowNamesServedMethods } from './rules/allow-names-served-methods.ts';
+import { jsonMembersUnique } from './rules/json-members-unique.ts';
+import { redirectStaysOnOrigin } from './rules/redirect-stays-on-origin.ts';
+import { sharedCachesKeptOut } from './rules/shared-caches-kept-out.ts';
 import { conditionalAfterAuth } from './rules/conditional-after-auth.ts';
 import { connectionIndependent } from './rules/connection-independent.ts';
 import { headersIgnored } from './rules/headers-ignored.ts';
@@ -57,9 +60,11 @@ export const RULES: readonly Rule[] = [
   contentTypeConformance,
   contentCodingAccepted,
   responseSchemaConformance,
+  jsonMembersUnique,
   errorKindConformance,
   noUndocumentedBody,
   noSecretEcho,
+  sharedCachesKeptOut,
   undocumentedProperties,
   errorIdsUnique,
   listItemsUnique,
@@ -95,6 +100,7 @@ export const RULES: readonly Rule[] = [
   oddIdRejected,
   unlistedMethodRejected,
   allowNamesServedMethods,
+  redirectStaysOnOrigin,
 ];
 
 export const RULE_IDS: readonly string[] = RULES.map((rule) => rule.id);

@@ -508,6 +508,43 @@ export const BROKEN_TARGETS: BrokenTarget[] = [
     serve: (contract) => breakResponses(contract, (_, res) => (Object.keys(res.headers).some((name) => name.toLowerCase() === 'allow') ? { ...res, headers: { ...Object.fromEntries(Object.entries(res.headers).filter(([name]) => name.toLowerCase() !== 'allow')), allow: 'GET, HEAD, DELETE, OPTIONS' } } : res)),
   },
   {
+    // Round nine (slash-redirect-to-upstream-origin): behind a proxy, the redirect is built from the app's own listening address.
+    name: 'the trailing-slash redirect names the app\'s own listening address (301 to http://localhost:3000/...)',
+    errors: ['redirect-stays-on-origin'],
+    serve: (contract) => {
+      const mock = freshMock(contract);
+      return serveRaw((req, res, answer) => {
+        const path = (req.url ?? '/').split('?')[0]!;
+        if (path.length > 1 && path.endsWith('/')) res.writeHead(301, { location: `http://localhost:3000${path.slice(0, -1)}`, 'content-length': '0' }).end();
+        else answer(mock.handle(toMockRequest(req)));
+      });
+    },
+  },
+  {
+    name: 'the trailing-slash redirect drops the last segment too (308 to the parent path)',
+    errors: ['redirect-stays-on-origin'],
+    serve: (contract) => {
+      const mock = freshMock(contract);
+      return serveRaw((req, res, answer) => {
+        const path = (req.url ?? '/').split('?')[0]!;
+        if (path.length > 1 && path.endsWith('/')) res.writeHead(308, { location: path.slice(0, path.slice(0, -1).lastIndexOf('/')), 'content-length': '0' }).end();
+        else answer(mock.handle(toMockRequest(req)));
+      });
+    },
+  },
+  {
+    // Round nine (secret-marked-public-cacheable): a blanket CDN rule for GETs under /api/admin/auth/.
+    name: 'the OIDC settings answer says Cache-Control: public, max-age=300 (a shared cache may hand the secret to anyone)',
+    errors: ['shared-caches-kept-out'],
+    serve: (contract) => breakResponses(contract, (req, res) => (operationOf(contract, req) === GET_OIDC_SETTINGS && req.method === 'GET' ? { ...res, headers: { ...res.headers, 'cache-control': 'public, max-age=300' } } : res)),
+  },
+  {
+    // Round nine (duplicate-keys-from-defaults): defaults and stored settings joined as text.
+    name: 'the OIDC settings written as defaults and settings joined as text: "enabled" twice in one object',
+    errors: ['json-members-unique'],
+    serve: (contract) => breakResponses(contract, (req, res) => (res.status === 200 && operationOf(contract, req) === GET_OIDC_SETTINGS && res.body ? { ...res, body: `{"enabled":false,"autoCreate":false,${res.body.slice(1)}` } : res)),
+  },
+  {
     name: 'a 405 without Allow (a framework\'s bare method refusal)',
     errors: [],
     warnings: ['unlisted-method-rejected'],
@@ -584,6 +621,21 @@ export const CONFORMANT_VARIANTS: Omit<BrokenTarget, 'errors' | 'warnings' | 'ar
         else answer(mock.handle(toMockRequest(req)));
       });
     },
+  },
+  {
+    name: 'a 301 redirect from the path with a trailing slash to the same path without it, as an absolute URI on the Host asked',
+    serve: (contract) => {
+      const mock = freshMock(contract);
+      return serveRaw((req, res, answer) => {
+        const path = (req.url ?? '/').split('?')[0]!;
+        if (path.length > 1 && path.endsWith('/')) res.writeHead(301, { location: `http://${req.headers.host}${path.slice(0, -1)}`, 'content-length': '0' }).end();
+        else answer(mock.handle(toMockRequest(req)));
+      });
+    },
+  },
+  {
+    name: 'cache headers a careful backend sends: private, max-age=60, must-revalidate on the reads, no-store on errors, public on nothing keyed',
+    serve: (contract) => breakResponses(contract, (_, res) => ({ ...res, headers: { ...res.headers, 'cache-control': res.status < 300 ? 'private, max-age=60, must-revalidate' : 'no-store' } })),
   },
   ...NEAR_MISS_CONFORMANT_VARIANTS,
 ];
