@@ -42,4 +42,12 @@ describe('a 304 to a conditional variant (spec decision conditional-requests)', 
     const first = exchange('full', notModified, { 'if-none-match': '*' }, 'if-none-match-any');
     expect(notModifiedStandsFor(first, [first, exchange('full', GIVEN)])).toBeUndefined();
   });
+
+  it('stands for nothing when the 304 carries another ETag than the 200 (RFC 9110 §15.4.5), and for the 200 when it carries none', () => {
+    const earlier = exchange('full', GIVEN);
+    const otherTag = exchange('full', { status: 304, headers: { etag: '"d41d8cd9"' }, body: '' }, { 'if-none-match': '"v1"' }, 'if-none-match-given');
+    expect(notModifiedStandsFor(otherTag, [earlier, otherTag])).toBeUndefined();
+    const noTag = exchange('full', { status: 304, headers: {}, body: '' }, { 'if-none-match': '"v1"' }, 'if-none-match-given');
+    expect(notModifiedStandsFor(noTag, [earlier, noTag])).toBe(GIVEN);
+  });
 });

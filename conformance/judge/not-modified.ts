@@ -6,6 +6,7 @@ import type { Exchange } from '../types.ts';
  * §15.4.5): the same request without the validator, same path and same key, got a 200 earlier
  * in the run, and the validator sent matches what that 200 carried: its ETag (weak comparison)
  * or `*`, or a Last-Modified no later than If-Modified-Since (only when If-None-Match is absent).
+ * The 304's own ETag, when it sends one, is that 200's (RFC 9110 §15.4.5).
  * Returns that 200, which the 304 stands for; undefined for any other 304, which the model
  * judges as the undocumented status it is (before auth, to a tag never given, on a missing
  * resource: conditional-after-auth).
@@ -18,6 +19,11 @@ export function notModifiedStandsFor(exchange: Exchange, earlier: readonly Excha
     (e) => e.seq < exchange.seq && e.method === 'GET' && e.path.split('?')[0] === resource && e.credential === exchange.credential && e.keyIndex === exchange.keyIndex && !e.keyVariant && e.response?.status === 200 && !conditional(e),
   );
   const match = full.reverse().find((e) => validatorMatches(sent, lowerCased(e.response!.headers)));
+  // RFC 9110 §15.4.5: a 304 carries the ETag the 200 it stands for would carry; one with another tag (a tag of its own empty body)
+  // tells the client its copy is some other representation. A 304 without an ETag is left alone.
+  const answered = lowerCased(exchange.response.headers).etag;
+  const stood = match && lowerCased(match.response!.headers).etag;
+  if (answered !== undefined && stood !== undefined && opaque(answered) !== opaque(stood)) return undefined;
   return match?.response;
 }
 
