@@ -77,6 +77,12 @@ export function invarianceScenario(input: PlanInput): ScenarioPlan {
         if (!cells.some((c) => c.kind === spec.kind && c.operationId === operation.operationId && c.credential === 'full' && c.resource === 'given')) cells.push({ kind: spec.kind, operationId: operation.operationId, credential: 'full', resource: 'given' });
       }
     }
+    // A query parameter named like a path parameter must not delete what it names: the full key's delete too (on the unknown token, whatever the sample drew).
+    if (spec.fullOnEveryOperation) {
+      for (const operation of ops.filter((o) => o.method !== 'GET')) {
+        if (!cells.some((c) => c.kind === spec.kind && c.operationId === operation.operationId && c.credential === 'full')) cells.push({ kind: spec.kind, operationId: operation.operationId, credential: 'full', resource: 'missing' });
+      }
+    }
     // Spec decision options-requests: an OPTIONS tells a caller without a key no more than the same request without a key would (not whether a resource exists).
     if (spec.keylessBoth) {
       for (const operation of ops.filter((o) => o.pathParams.length > 0)) {
@@ -166,7 +172,8 @@ function afterEachHead(cells: VariantCell[], input: PlanInput): VariantCell[] {
 function variantRequest(cell: VariantCell, input: PlanInput, chain: number, random: Random): PlannedRequest | undefined {
   const operation = input.contract.operation(cell.operationId);
   const spec = VARIANT_KINDS.find((k) => k.kind === cell.kind)!;
-  const path = `${pathOf(operation, idsFor(operation, cell, input))}${spec.query ? `?${spec.query}` : ''}`;
+  const ids = idsFor(operation, cell, input);
+  const path = `${pathOf(operation, ids)}${spec.query ? `?${spec.query(operation, ids, input)}` : ''}`;
   const method = spec.method?.(operation.method) ?? operation.method;
   return {
     operationId: operation.operationId,
