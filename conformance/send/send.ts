@@ -142,7 +142,7 @@ export function createSender(options: SenderOptions): Sender {
       return chain.slice(0, outcomes.length).map((planned, i): Exchange => {
         const outcome = outcomes[i]!;
         const exchange: Exchange = { ...planned, seq: firstSeq + i, request: { method: planned.method, url: wire[i]!.recordedUrl, headers: wire[i]!.recorded } };
-        if (planned.variant) exchange.variant = { ...planned.variant, fresh: outcome.fresh, ...(outcome.pipelineBroken !== undefined ? { pipelineBroken: outcome.pipelineBroken } : {}) };
+        if (planned.variant) exchange.variant = { ...planned.variant, fresh: outcome.fresh, ...(outcome.pipelineBroken !== undefined ? { pipelineBroken: outcome.pipelineBroken } : {}), ...(outcome.pipelineDropped !== undefined ? { pipelineDropped: outcome.pipelineDropped } : {}) };
         if (outcome.response) {
           exchange.response = outcome.response;
           seen.learn(planned.path, outcome.response);
