@@ -117,6 +117,8 @@ export interface RecordedRequest {
   url: string;
   /** As sent, with the credential replaced by a placeholder that names where it comes from. */
   headers: Readonly<Record<string, string>>;
+  /** The content sent after the head, where the request carried some (a variant with a JSON body). */
+  body?: string;
 }
 
 export interface RecordedResponse {

@@ -7,6 +7,8 @@ export interface RawRequest {
   /** Path and query, already percent-encoded. */
   path: string;
   headers: readonly (readonly [string, string])[];
+  /** Content written after the head (its Content-Length is among the headers), UTF-8. */
+  body?: string;
 }
 
 export interface RawOutcome {
@@ -222,8 +224,9 @@ class Connection {
   }
 
   write(...requests: RawRequest[]): void {
-    const text = requests.map((request) => [`${request.method} ${request.path} HTTP/1.1`, ...request.headers.map(([name, value]) => `${name}: ${value}`)].join('\r\n') + '\r\n\r\n').join('');
-    this.socket.write(text, 'latin1');
+    // The head's bytes are latin1 (a near-miss key's bytes as they are); content is UTF-8. One write either way.
+    const parts = requests.flatMap((request) => [Buffer.from([`${request.method} ${request.path} HTTP/1.1`, ...request.headers.map(([name, value]) => `${name}: ${value}`)].join('\r\n') + '\r\n\r\n', 'latin1'), ...(request.body === undefined ? [] : [Buffer.from(request.body, 'utf8')])]);
+    this.socket.write(parts.length === 1 ? parts[0]! : Buffer.concat(parts));
   }
 
   /** The next answer on the connection, read by its framing as the answer to `request` (HEAD: no body). */

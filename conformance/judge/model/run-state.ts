@@ -21,6 +21,11 @@ export interface ModelRequest {
    * restricted key): identical reads are compared per principal. Defaults to the credential.
    */
   principal?: string;
+  /**
+   * It carried content, which no operation of the contract takes (RFC 9110 §9.3.1, §9.3.5: content in a GET or DELETE has no
+   * meaning and some implementations refuse it): the refusals of malformed input are allowed too (decision malformed-input-refusals).
+   */
+  content?: boolean;
 }
 
 export interface ModelResponse {

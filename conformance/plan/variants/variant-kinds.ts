@@ -70,6 +70,7 @@ export type VariantKind =
   | 'if-modified-since-recent'
   | 'cookies-returned'
   | 'json-empty-body'
+  | 'json-body'
   | 'long-values'
   | 'accept-encoding-refused'
   | 'pipelined';
@@ -103,6 +104,11 @@ export interface VariantKindSpec {
   query?: (operation: Operation, ids: readonly string[], input: PlanInput) => string;
   /** The full key on every operation too, besides the sample (a delete on the unknown token): what the variant names must not be read or deleted with a key that could. */
   fullOnEveryOperation?: true;
+  /**
+   * Content sent with the request (its Content-Length among `add`). Not sampled: the full key's delete of the unknown token, and one
+   * GET operation's path with another method and an invalid key; each followed on its connection by a read with the full key.
+   */
+  content?: string;
   /** Not sampled on the GET operations: each with every credential class (and the full key on a given and a missing resource). */
   everyCell?: true;
   /** Only with no credential: send the auth header with an empty value (no key, spec decision key-in-header-only). */
@@ -171,6 +177,17 @@ export const VARIANT_KINDS: readonly VariantKindSpec[] = [
     check: 'headers-ignored',
     describe: 'Content-Type: application/json with an empty body (Content-Length: 0), Cache-Control and Pragma: no-cache',
     add: [['content-type', 'application/json'], ['content-length', '0'], ['cache-control', 'no-cache'], ['pragma', 'no-cache']],
+  },
+  // RFC 9112 §6.3: a request's content is part of its message, read whole (or the connection closed) whatever the method. What clients
+  // send on a DELETE (axios's `data: {}`), and a JSON body on a method the spec does not list (POST on a read's path, with an invalid key:
+  // refused before the content is needed); each is followed on its connection by a read with the full key, which must get its own answer.
+  {
+    kind: 'json-body',
+    check: 'headers-ignored',
+    describe: 'a JSON body ({}, Content-Type: application/json) on a request that takes none: the DELETE, or POST instead of a GET',
+    method: (method) => (method === 'GET' ? 'POST' : method),
+    add: [['content-type', 'application/json'], ['content-length', '2']],
+    content: '{}',
   },
   // Ordinary header values vary in length, never only in kind (spec decision required-request-headers: none changes an answer).
   {
