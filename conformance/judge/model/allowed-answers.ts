@@ -1,5 +1,5 @@
 import { responseFor, type Contract, type Operation } from '../../../src/contract/index.ts';
-import { FORBIDDEN, METHOD_NOT_ALLOWED, NOT_FOUND, NOT_IMPLEMENTED, UNAUTHORIZED, isClientError, isSuccess } from '../../http-status.ts';
+import { CONTENT_REFUSALS, FORBIDDEN, METHOD_NOT_ALLOWED, NOT_FOUND, NOT_IMPLEMENTED, UNAUTHORIZED, isClientError, isSuccess } from '../../http-status.ts';
 import type { ModelRequest, RunState } from './run-state.ts';
 import { toleratedRefusals } from './spec-annotations.ts';
 
@@ -167,7 +167,7 @@ export function allowedAnswers(request: ModelRequest, state: RunState): AllowedA
 /** The rule a status breaks when it is not in `allowed`; undefined when it is allowed (a tolerated refusal of malformed input included). */
 export function brokenRule(allowed: AllowedAnswers, request: ModelRequest, status: number, state: RunState): VerdictKind | undefined {
   if (allowed.kind === 'outside' || allowed.statuses.includes(status)) return undefined;
-  if (allowed.malformed && (status === NOT_FOUND || status === METHOD_NOT_ALLOWED || refusalsOf(state).has(status))) return undefined;
+  if (allowed.malformed && (status === NOT_FOUND || status === METHOD_NOT_ALLOWED || refusalsOf(state).has(status) || (request.content === true && CONTENT_REFUSALS.has(status)))) return undefined;
   if (status >= 500) return 'server-error';
   if (allowed.kind === 'unlisted-method') {
     // Spec decision unlisted-methods: a server may implement more than the spec lists (a warning), but never for a request without a valid key (API §5).

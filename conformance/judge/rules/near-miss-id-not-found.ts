@@ -18,7 +18,8 @@ function nearMissIdRule(options: { id: string; steps: StepKind[]; what: string; 
     claims: [{ kinds: RESOURCE_KINDS, steps: options.steps }],
     judge: (exchanges, context) =>
       judgeExpectedStatus(
-        exchanges,
+        // A 5xx is not-a-server-error's to report (one defect, one finding): a server that fails on an id holding NUL fails alike on a made-up one.
+        exchanges.filter((e) => e.response === undefined || e.response.status < 500),
         (exchange, status) =>
           `${exchange.label}: answered ${status}; ids are compared exactly (spec decision), so this id names no ${options.what}.${isSuccess(status) ? ` ${options.resolved}` : ''}`,
         () => {
