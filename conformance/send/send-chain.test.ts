@@ -129,6 +129,24 @@ describe('sendChain pipelined: every request written at once, the answers read i
     }
   });
 
+  it('reads nothing after an answer that announces the close, as RFC 9112 §9.6 asks (node:http past maxRequestsPerSocket answers the rest 503): the rest goes again', async () => {
+    const { createServer } = await import('node:http');
+    const node = createServer((req, res) => res.end(`{"path":"${req.url}"}`));
+    node.maxRequestsPerSocket = 1;
+    await new Promise<void>((resolve) => node.listen(0, '127.0.0.1', resolve));
+    try {
+      const outcomes = await sendChain(new URL(`http://127.0.0.1:${(node.address() as { port: number }).port}`), [get('/a'), get('/b'), get('/c')], pipelined);
+      expect(outcomes.map((o) => [o.response?.status, o.response?.body, o.pipelineDropped])).toEqual([
+        [200, '{"path":"/a"}', undefined],
+        [200, '{"path":"/b"}', undefined],
+        [200, '{"path":"/c"}', undefined],
+      ]);
+    } finally {
+      node.closeAllConnections();
+      node.close();
+    }
+  });
+
   it('sends every request again, one at a time, when pipelined answers break the framing (bytes beyond an answer), and says why', async () => {
     let answers = 0;
     server = await serveSocket((request) => {

@@ -130,6 +130,9 @@ async function sendPipelined(origin: URL, requests: readonly RawRequest[], optio
         break;
       }
       outcomes.push({ ...outcome, fresh: outcomes.length === 0 });
+      // RFC 9112 §9.6: a client that reads an answer announcing the close reads nothing more on the connection (node:http past
+      // maxRequestsPerSocket answers the rest of a pipelined batch 503 after such an answer); the rest goes again, one at a time.
+      if (connection.announcedClose) break;
     }
     if (broken === undefined && outcomes.length === requests.length && connection.pending > 0) broken = `${connection.pending} bytes arrived after the answer to the last request`;
   } finally {
