@@ -17,6 +17,12 @@ export const NOT_IMPLEMENTED = 501;
  * a control character, such as a percent-encoded line feed, is one.
  */
 export const BAD_REQUEST = 400;
+/**
+ * What a server may answer content an operation does not take (decision malformed-input-refusals;
+ * RFC 9110 §9.3.5): 413 (content too large, §15.5.14) and 415 (a media type the target does not
+ * take, §15.5.16; Prism 5.16 answers a DELETE with `{}` so).
+ */
+export const CONTENT_REFUSALS: ReadonlySet<number> = new Set([413, 415]);
 
 export function isSuccess(status: number): boolean {
   return status >= 200 && status < 300;

@@ -97,7 +97,8 @@ export interface PlannedRequest {
   /** `alternative`: which of its kind's alternative header sets this variant sends (VariantKindSpec.alternatives). */
   /** `pipelined`: written on one connection with the other requests of its chain at once, before any answer was read (RFC 9112 §9.3.2). */
   /** `pipelineBroken`: pipelined, the answers broke HTTP/1.1 framing (why); the batch was sent again one at a time and this is that answer. */
-  variant?: { kind: VariantKind; chain: number; fresh?: boolean; authName?: string; resource?: 'given' | 'missing'; alternative?: number; pipelined?: boolean; pipelineBroken?: string };
+  /** `pipelineDropped`: pipelined, the server closed the connection unannounced with this request unanswered (why); it was sent again alone. */
+  variant?: { kind: VariantKind; chain: number; fresh?: boolean; authName?: string; resource?: 'given' | 'missing'; alternative?: number; pipelined?: boolean; pipelineBroken?: string; pipelineDropped?: string };
 }
 
 /** A step the options do not allow: reported as not checked, with the reason. */
@@ -116,6 +117,8 @@ export interface RecordedRequest {
   url: string;
   /** As sent, with the credential replaced by a placeholder that names where it comes from. */
   headers: Readonly<Record<string, string>>;
+  /** The content sent after the head, where the request carried some (a variant with a JSON body). */
+  body?: string;
 }
 
 export interface RecordedResponse {

@@ -22,7 +22,7 @@ export function modelCredentialOf(exchange: Exchange): ModelCredential {
 /** The model's view of a planned exchange. Identical reads are compared per key: each near-miss and each restricted key is a principal of its own. */
 export function toModelExchange(exchange: Exchange): ModelExchange & { batch?: number } {
   return {
-    request: { method: exchange.method, path: exchange.path, credential: modelCredentialOf(exchange), principal: exchange.keyVariant?.id ?? `${exchange.credential}${exchange.keyIndex ? `#${exchange.keyIndex}` : ''}` },
+    request: { method: exchange.method, path: exchange.path, credential: modelCredentialOf(exchange), principal: exchange.keyVariant?.id ?? `${exchange.credential}${exchange.keyIndex ? `#${exchange.keyIndex}` : ''}`, ...(exchange.request?.body !== undefined ? { content: true } : {}) },
     ...(exchange.response ? { response: exchange.response } : {}),
     seq: exchange.seq,
     ...(exchange.batch !== undefined ? { batch: exchange.batch } : {}),

@@ -63,7 +63,9 @@ export function curlLine(request: RecordedRequest, credential: Credential, nearM
     if (url.endsWith(parameter)) url = url.slice(0, -parameter.length - 1);
     query.push(`-G --data-urlencode "${escapeDoubleQuoted(where.name)}=${placeholder}"`);
   }
-  return ['curl -i --path-as-is --globoff', `-X ${request.method}`, ...headers, ...query, singleQuoted(url)].join(' ');
+  // The content as sent; its Content-Type and Content-Length are among the headers.
+  const data = request.body === undefined ? [] : [`--data-raw ${singleQuoted(request.body)}`];
+  return ['curl -i --path-as-is --globoff', `-X ${request.method}`, ...headers, ...query, ...data, singleQuoted(url)].join(' ');
 }
 
 function escapeDoubleQuoted(text: string): string {

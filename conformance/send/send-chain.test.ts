@@ -109,6 +109,44 @@ describe('sendChain pipelined: every request written at once, the answers read i
     ]);
   });
 
+  it('calls the requests left unanswered dropped when the server closes after an answer that did not announce it (no Connection: close)', async () => {
+    server = await serveSocket((request) => json(`{"path":"${request.url}"}`), { firstRequestPerRead: { announce: false } });
+    const outcomes = await sendChain(new URL(server.url), [get('/a'), get('/b'), get('/c')], pipelined);
+    expect(outcomes.map((o) => [o.response?.body, o.fresh])).toEqual([['{"path":"/a"}', true], ['{"path":"/b"}', true], ['{"path":"/c"}', true]]);
+    expect(outcomes.map((o) => o.pipelineDropped)).toEqual([undefined, expect.stringMatching(/^the connection closed after 1 answer to 3 requests written in one write, and no answer announced it/), outcomes[1]!.pipelineDropped]);
+  });
+
+  it('takes an HTTP/1.0 answer without keep-alive, or Connection: close, as announcing the close (RFC 9112 §9.3, §9.6): nothing dropped', async () => {
+    for (const raw of ['HTTP/1.0 200 OK\r\ncontent-length: 2\r\n\r\n{}', 'HTTP/1.1 200 OK\r\nconnection: close\r\ncontent-length: 2\r\n\r\n{}']) {
+      server = await serveSocket((request) => {
+        setImmediate(() => request.socket.end());
+        return { raw };
+      }, { firstRequestPerRead: { announce: false } });
+      const outcomes = await sendChain(new URL(server.url), [get('/a'), get('/b')], pipelined);
+      expect(outcomes.map((o) => [o.response?.status, o.pipelineDropped])).toEqual([[200, undefined], [200, undefined]]);
+      await server.close();
+      server = undefined;
+    }
+  });
+
+  it('reads nothing after an answer that announces the close, as RFC 9112 §9.6 asks (node:http past maxRequestsPerSocket answers the rest 503): the rest goes again', async () => {
+    const { createServer } = await import('node:http');
+    const node = createServer((req, res) => res.end(`{"path":"${req.url}"}`));
+    node.maxRequestsPerSocket = 1;
+    await new Promise<void>((resolve) => node.listen(0, '127.0.0.1', resolve));
+    try {
+      const outcomes = await sendChain(new URL(`http://127.0.0.1:${(node.address() as { port: number }).port}`), [get('/a'), get('/b'), get('/c')], pipelined);
+      expect(outcomes.map((o) => [o.response?.status, o.response?.body, o.pipelineDropped])).toEqual([
+        [200, '{"path":"/a"}', undefined],
+        [200, '{"path":"/b"}', undefined],
+        [200, '{"path":"/c"}', undefined],
+      ]);
+    } finally {
+      node.closeAllConnections();
+      node.close();
+    }
+  });
+
   it('sends every request again, one at a time, when pipelined answers break the framing (bytes beyond an answer), and says why', async () => {
     let answers = 0;
     server = await serveSocket((request) => {

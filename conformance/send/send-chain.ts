@@ -7,6 +7,8 @@ export interface RawRequest {
   /** Path and query, already percent-encoded. */
   path: string;
   headers: readonly (readonly [string, string])[];
+  /** Content written after the head (its Content-Length is among the headers), UTF-8. */
+  body?: string;
 }
 
 export interface RawOutcome {
@@ -22,6 +24,12 @@ export interface RawOutcome {
   fresh: boolean;
   /** Pipelined, the answers broke HTTP/1.1 framing (why): the batch was sent again one request at a time, and this is that answer. */
   pipelineBroken?: string;
+  /**
+   * Pipelined, the server closed the connection after some answers without announcing it (no
+   * `Connection: close`, RFC 9112 §9.6), leaving requests of the batch it had received unanswered
+   * (why); this request was one of them, sent again on a connection of its own.
+   */
+  pipelineDropped?: string;
 }
 
 /** How a chain is bounded, and how a body's bytes become text (the sender's: identical large bodies share one string). */
@@ -90,30 +98,41 @@ export async function sendChain(origin: URL, requests: readonly RawRequest[], op
  * HTTP/1.1 pipelining (RFC 9112 §9.3.2): every request written on one new connection at once,
  * before any answer is read; the answers are then read in turn, each by its framing, and the
  * i-th belongs to the i-th request (a server MUST answer in the order of the requests, however
- * it works on them). A server need not pipeline: it may answer some and close the connection
- * (with or without `Connection: close`, RFC 9112 §9.6); the requests it did not answer are then
- * sent again one at a time (sendChain), as a client that pipelines does (RFC 9112 §9.3.2: it
- * retries unanswered requests when the connection closes), and count as sent on a fresh
- * connection. Bounded like sendChain: one deadline per answer.
+ * it works on them). A server need not keep the connection: it may answer some and close it,
+ * saying so in the last answer (`Connection: close`, or HTTP/1.0 without keep-alive; RFC 9112
+ * §9.6); the requests it did not answer are then sent again one at a time (sendChain), as a
+ * client that pipelines does (RFC 9112 §9.3.2: it retries unanswered requests when the
+ * connection closes), and count as sent on a fresh connection. A close no answer announced drops
+ * requests the server had received in the same write as one it answered: those resent carry
+ * `pipelineDropped`. Bounded like sendChain: one deadline per answer.
  */
 async function sendPipelined(origin: URL, requests: readonly RawRequest[], options: ChainOptions): Promise<RawOutcome[]> {
   const connection = new Connection(origin);
   const outcomes: RawOutcome[] = [];
   const oneAtATime = { ...options, pipelined: false };
   let broken: string | undefined;
+  let dropped: string | undefined;
   try {
     // One write: written one by one, the later requests would wait for the first one's ACK (Nagle's algorithm against a delayed ACK, ~40 ms).
     connection.write(...requests);
     for (const request of requests) {
       const outcome = await connection.read(request, options);
-      // Closed before this answer began: the requests from here on were not answered, not answered wrongly.
-      if (outcome.error !== undefined && !outcome.began && !outcome.timedOut && connection.closed) break;
+      // Closed before this answer began: the requests from here on were not answered, not answered wrongly. A server may close after any
+      // answer that says so (Connection: close, or HTTP/1.0 without keep-alive: RFC 9112 §9.3, §9.6); one that closes without saying so
+      // drops requests it had received, in the same write as one it answered.
+      if (outcome.error !== undefined && !outcome.began && !outcome.timedOut && connection.closed) {
+        if (!connection.announcedClose) dropped = `the connection closed after ${outcomes.length} answer${outcomes.length === 1 ? '' : 's'} to ${requests.length} requests written in one write, and no answer announced it (no Connection: close, RFC 9112 §9.6)`;
+        break;
+      }
       if (outcome.notJudged !== undefined) return [...outcomes, { ...outcome, fresh: outcomes.length === 0 }];
       if (outcome.error !== undefined) {
         broken = `request ${outcomes.length + 1} of ${requests.length}: ${outcome.error}`;
         break;
       }
       outcomes.push({ ...outcome, fresh: outcomes.length === 0 });
+      // RFC 9112 §9.6: a client that reads an answer announcing the close reads nothing more on the connection (node:http past
+      // maxRequestsPerSocket answers the rest of a pipelined batch 503 after such an answer); the rest goes again, one at a time.
+      if (connection.announcedClose) break;
     }
     if (broken === undefined && outcomes.length === requests.length && connection.pending > 0) broken = `${connection.pending} bytes arrived after the answer to the last request`;
   } finally {
@@ -123,7 +142,7 @@ async function sendPipelined(origin: URL, requests: readonly RawRequest[], optio
   if (broken !== undefined) return (await sendChain(origin, requests, oneAtATime)).map((outcome) => ({ ...outcome, fresh: true, pipelineBroken: broken }));
   if (outcomes.length === requests.length) return outcomes;
   const resent = await sendChain(origin, requests.slice(outcomes.length), oneAtATime);
-  return [...outcomes, ...resent.map((outcome) => ({ ...outcome, fresh: true }))];
+  return [...outcomes, ...resent.map((outcome) => ({ ...outcome, fresh: true, ...(dropped !== undefined ? { pipelineDropped: dropped } : {}) }))];
 }
 
 class Connection {
@@ -137,6 +156,8 @@ class Connection {
   private size = 0;
   private waiting: (() => void) | undefined;
   closed = false;
+  /** An answer said the connection ends after it: `Connection: close`, or HTTP/1.0 without keep-alive (RFC 9112 §9.3, §9.6). */
+  announcedClose = false;
   /** Bytes were waiting on the connection before the request went out (they belong to no answer). */
   leftover = false;
 
@@ -206,8 +227,9 @@ class Connection {
   }
 
   write(...requests: RawRequest[]): void {
-    const text = requests.map((request) => [`${request.method} ${request.path} HTTP/1.1`, ...request.headers.map(([name, value]) => `${name}: ${value}`)].join('\r\n') + '\r\n\r\n').join('');
-    this.socket.write(text, 'latin1');
+    // The head's bytes are latin1 (a near-miss key's bytes as they are); content is UTF-8. One write either way.
+    const parts = requests.flatMap((request) => [Buffer.from([`${request.method} ${request.path} HTTP/1.1`, ...request.headers.map(([name, value]) => `${name}: ${value}`)].join('\r\n') + '\r\n\r\n', 'latin1'), ...(request.body === undefined ? [] : [Buffer.from(request.body, 'utf8')])]);
+    this.socket.write(parts.length === 1 ? parts[0]! : Buffer.concat(parts));
   }
 
   /** The next answer on the connection, read by its framing as the answer to `request` (HEAD: no body). */
@@ -223,7 +245,7 @@ class Connection {
       }
       const text = this.buffer.subarray(0, end).toString('latin1');
       const [statusLine = '', ...fields] = text.split('\r\n');
-      const status = /^HTTP\/1\.[01] (\d{3})(?: |$)/.exec(statusLine);
+      const status = /^HTTP\/1\.([01]) (\d{3})(?: |$)/.exec(statusLine);
       if (!status) return { error: `the bytes on the connection are not an HTTP answer (they begin ${JSON.stringify(statusLine.slice(0, 40))})` };
       const headers: Record<string, string> = {};
       for (const field of fields) {
@@ -234,7 +256,7 @@ class Connection {
         headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`;
       }
       this.buffer = this.buffer.subarray(end + 4);
-      const code = Number(status[1]);
+      const code = Number(status[2]);
       // An interim answer (100 Continue, 103 Early Hints) comes before the one answer (RFC 9110 §15.2).
       if (code < 200) continue;
       const body = head || code === 204 || code === 304 ? { bytes: Buffer.alloc(0) } : await this.body(headers, deadline, options.maxBodyBytes);
@@ -244,7 +266,8 @@ class Connection {
         this.closed = true;
         return { notJudged: `answered ${code} with a body over --max-body ${options.maxBodyBytes} bytes; reading stopped and nothing of it was judged (raise --max-body to judge such a body)` };
       }
-      if (/\bclose\b/i.test(headers.connection ?? '')) this.closed = true;
+      if (/\bclose\b/i.test(headers.connection ?? '')) this.closed = this.announcedClose = true;
+      else if (status[1] === '0' && !/\bkeep-alive\b/i.test(headers.connection ?? '')) this.announcedClose = true;
       const decoded = decode(body.bytes, headers['content-encoding'], options.maxBodyBytes, options.text);
       if ('error' in decoded) return { error: decoded.error, began: true };
       return { response: { status: code, headers, body: decoded.text } };

@@ -138,11 +138,11 @@ export function createSender(options: SenderOptions): Sender {
       const wire = chain.map((planned) => wireRequest(planned, options, keyFor, seen));
       const origin = new URL(options.baseUrl);
       const prefix = origin.pathname.replace(/\/$/, '');
-      const outcomes = await sendChain(origin, wire.map((w, i) => ({ method: chain[i]!.method, path: prefix + w.url.slice(options.baseUrl.length), headers: [['host', origin.host], ...w.headers] })), { timeoutMs: options.timeoutMs, maxBodyBytes: options.maxBodyBytes, text: (bytes) => bodies.text(bytes), pipelined: chain.some((planned) => planned.variant?.pipelined === true) });
+      const outcomes = await sendChain(origin, wire.map((w, i) => ({ method: chain[i]!.method, path: prefix + w.url.slice(options.baseUrl.length), headers: [['host', origin.host], ...w.headers], ...(w.body !== undefined ? { body: w.body } : {}) })), { timeoutMs: options.timeoutMs, maxBodyBytes: options.maxBodyBytes, text: (bytes) => bodies.text(bytes), pipelined: chain.some((planned) => planned.variant?.pipelined === true) });
       return chain.slice(0, outcomes.length).map((planned, i): Exchange => {
         const outcome = outcomes[i]!;
-        const exchange: Exchange = { ...planned, seq: firstSeq + i, request: { method: planned.method, url: wire[i]!.recordedUrl, headers: wire[i]!.recorded } };
-        if (planned.variant) exchange.variant = { ...planned.variant, fresh: outcome.fresh, ...(outcome.pipelineBroken !== undefined ? { pipelineBroken: outcome.pipelineBroken } : {}) };
+        const exchange: Exchange = { ...planned, seq: firstSeq + i, request: { method: planned.method, url: wire[i]!.recordedUrl, headers: wire[i]!.recorded, ...(wire[i]!.body !== undefined ? { body: wire[i]!.body } : {}) } };
+        if (planned.variant) exchange.variant = { ...planned.variant, fresh: outcome.fresh, ...(outcome.pipelineBroken !== undefined ? { pipelineBroken: outcome.pipelineBroken } : {}), ...(outcome.pipelineDropped !== undefined ? { pipelineDropped: outcome.pipelineDropped } : {}) };
         if (outcome.response) {
           exchange.response = outcome.response;
           seen.learn(planned.path, outcome.response);
@@ -165,7 +165,7 @@ export function createSender(options: SenderOptions): Sender {
  * a User-Agent), the key where the step puts it, then what an invariance variant changes
  * (conformance/plan/variants/variant-kinds.ts). The recorded copy carries placeholders for keys.
  */
-function wireRequest(planned: PlannedRequest, options: SenderOptions, keyFor: (credential: Credential, keyIndex?: number) => string | undefined, seen: AnswersSeen): { url: string; recordedUrl: string; headers: [string, string][]; recorded: Record<string, string> } {
+function wireRequest(planned: PlannedRequest, options: SenderOptions, keyFor: (credential: Credential, keyIndex?: number) => string | undefined, seen: AnswersSeen): { url: string; recordedUrl: string; headers: [string, string][]; recorded: Record<string, string>; body?: string } {
   const operation = options.contract.operation(planned.operationId);
   let url = options.baseUrl + planned.path;
   let recordedUrl = url;
@@ -205,7 +205,7 @@ function wireRequest(planned: PlannedRequest, options: SenderOptions, keyFor: (c
     headers.splice(0, headers.length, ...headers.filter(keep), ...added);
     recorded.splice(0, recorded.length, ...recorded.filter(keep), ...added);
   }
-  return { url, recordedUrl, headers, recorded: Object.fromEntries(recorded) };
+  return { url, recordedUrl, headers, recorded: Object.fromEntries(recorded), ...(spec?.content !== undefined ? { body: spec.content } : {}) };
 }
 
 /**

@@ -100,10 +100,12 @@ describe('--skip-check ID', () => {
     let oddRequests = 0;
     // Drops the connection (as a crash would) on any id holding %00.
     harness.server = await serveRaw((req, _, answer) => (req.url?.includes('%00') ? (oddRequests++, req.socket.destroy()) : answer(mock.handle(toMockRequest(req)))));
-    const run = await runCheck([...targetArgs(harness.server.url), '--skip-check', 'odd-id-rejected']);
+    // The odd ids hold %00, and so do the near-misses built on a real id (default%00x): their checks go too.
+    const run = await runCheck([...targetArgs(harness.server.url), '--skip-check', 'odd-id-rejected', '--skip-check', 'near-miss-project-not-found', '--skip-check', 'near-miss-token-not-found']);
     expect(oddRequests).toBe(0);
     expect(run.code).toBe(0);
     expect(new Set(run.report!.stepsNotRun.filter((s) => s.step === 'odd-id').map((s) => s.reason))).toEqual(new Set(['not sent: its check odd-id-rejected is switched off (--skip-check)']));
+    expect(new Set(run.report!.stepsNotRun.filter((s) => s.step === 'near-miss-project').map((s) => s.reason))).toEqual(new Set(['not sent: its check near-miss-project-not-found is switched off (--skip-check)']));
   });
 
   it('drops a step that needs a dropped one: no second delete without the first', async () => {

@@ -3,8 +3,8 @@ import type { Contract } from '../../src/contract/index.ts';
 import { createMock, type Mock, type MockRequest, type MockResponse, type RunningServer } from '../../src/mock/index.ts';
 import { DEFAULT_FIXTURES } from '../../src/mock/core/default-fixtures.ts';
 import { DELETE_SERVICE_ACCOUNT_TOKEN, GET_OIDC_SETTINGS, GET_PROJECT_ENVIRONMENTS } from '../operation-ids.ts';
-import { breakResponses, freshMock, operationOf, rewriteRequests, serveRaw, toMockRequest } from './serve-target.ts';
-import { serveSocket, frame, type SocketRequest } from './serve-socket.ts';
+import { breakResponses, freshMock, mockWithKeys, operationOf, rewriteRequests, serveRaw, toMockRequest } from './serve-target.ts';
+import { serveSocket, frame, type SocketOptions, type SocketRequest } from './serve-socket.ts';
 import type { BrokenTarget } from './broken-targets.ts';
 
 /**
@@ -41,9 +41,9 @@ const later = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const tokenIds = (url: string) => /\/service-account\/([^/?]+)\/token\/([^/?]+)/.exec(url)?.slice(1) as [string, string] | undefined;
 
 /** The mock behind a socket server: a target that changes what one kind of request gets. */
-function socketMock(contract: Contract, answer: (request: SocketRequest, mock: Mock) => MockResponse | { raw: string } | Promise<MockResponse | { raw: string }>): Promise<RunningServer> {
+function socketMock(contract: Contract, answer: (request: SocketRequest, mock: Mock) => MockResponse | { raw: string } | Promise<MockResponse | { raw: string }>, options?: SocketOptions): Promise<RunningServer> {
   const mock = freshMock(contract);
-  return serveSocket((request) => answer(request, mock));
+  return serveSocket((request) => answer(request, mock), options);
 }
 
 /** A node:http target whose answer may come later (overlap needs requests in flight together). */
@@ -658,6 +658,39 @@ export const INVARIANCE_BROKEN_TARGETS: InvarianceTarget[] = [
     caughtBy: ['pipelined-answers-in-order'],
     serve: (contract) => completionOrder(contract, (request) => (request.headers.authorization === ADMIN_KEY || request.headers.authorization === VIEWER_KEY ? 0 : 30)),
   },
+  // RFC 9112 §9.3.2: a batch written at once (one TCP segment) reaches the server in one read; every request of it gets its answer.
+  {
+    name: 'one read of the socket taken for one request: the rest of a pipelined batch dropped and the connection closed, without Connection: close',
+    dimension: 'connection',
+    caughtBy: ['pipelined-answers-in-order'],
+    serve: (contract) => socketMock(contract, (request, mock) => mock.handle(request), { firstRequestPerRead: { announce: false } }),
+  },
+  // RFC 9112 §6.3: a request's content is part of its message; a server that does not read it parses it as the next request.
+  {
+    name: "a request's content never read (a hand-written server that assumes requests carry none): after a DELETE with {} the next request on the connection is \"{}GET …\"",
+    dimension: 'connection',
+    caughtBy: ['connection-independent', 'headers-ignored', 'head-like-get', 'options-harmless', 'conditional-after-auth'],
+    serve: (contract) => socketMock(contract, (request, mock) => mock.handle(request), { ignoreContent: () => true }),
+  },
+  {
+    name: "a refused request's content left unread (the body parser runs after auth): after a 401 to a request with content, the next request on the connection is garbled",
+    dimension: 'connection',
+    caughtBy: ['connection-independent', 'headers-ignored', 'head-like-get', 'options-harmless', 'conditional-after-auth'],
+    serve: (contract) => socketMock(contract, (request, mock) => mock.handle(request), { ignoreContent: (request) => request.headers.authorization !== ADMIN_KEY && request.headers.authorization !== VIEWER_KEY }),
+  },
+  // Spec decision required-request-headers: a query string the spec does not name changes no answer, also one named like a path parameter.
+  {
+    name: 'query parameters named like the path parameters win over the path (handlers read { ...req.params, ...req.query }): ?projectId= reads another project, ?tokenId= deletes another token',
+    dimension: 'headers',
+    caughtBy: ['headers-ignored', 'answers-agree', 'delete-token-succeeds', 'deletions-last'],
+    serve: (contract) => rewriteRequests(contract, (request) => ({ ...request, url: pathParamsFromQuery(contract, request) })),
+  },
+  {
+    name: 'a tokenId query parameter overrides the token of the delete path (the account stays the path\'s)',
+    dimension: 'headers',
+    caughtBy: ['headers-ignored', 'delete-token-succeeds', 'deletions-last', 'bystanders-untouched'],
+    serve: (contract) => rewriteRequests(contract, (request) => ({ ...request, url: pathParamsFromQuery(contract, request, ['tokenId']) })),
+  },
   // Two misses of earlier rounds.
   {
     name: 'an empty Authorization: value is served as a key (an "anonymous admin" default)',
@@ -718,6 +751,28 @@ function completionOrder(contract: Contract, delay: (request: SocketRequest) => 
   });
 }
 
+/**
+ * The path with each path parameter replaced by the query parameter of the same name (the spec's
+ * names), where the query has one: what `{ ...req.params, ...req.query }` does. Only `names` when given.
+ */
+function pathParamsFromQuery(contract: Contract, request: MockRequest, names?: readonly string[]): string {
+  const [path = '', query] = request.url.split('?');
+  if (query === undefined) return request.url;
+  const operation = contract.operations.find((o) => o.operationId === operationOf(contract, request));
+  if (!operation) return request.url;
+  const values = new URLSearchParams(query);
+  const template = operation.path.split('/');
+  const parts = path.split('/');
+  const base = parts.length - template.length;
+  template.forEach((part, i) => {
+    const name = /^\{(.+)\}$/.exec(part)?.[1];
+    if (name === undefined || (names && !names.includes(name))) return;
+    const value = values.get(name);
+    if (value !== null) parts[base + i] = encodeURIComponent(value);
+  });
+  return `${parts.join('/')}?${query}`;
+}
+
 /** RFC 9110 §12.5.3: the codings of an Accept-Encoding with their weights; `*` stands for any other. */
 function acceptedCodings(header: string | string[] | undefined): Map<string, number> {
   const weights = new Map<string, number>();
@@ -767,6 +822,33 @@ export const INVARIANCE_CONFORMANT_VARIANTS: ConformantInvarianceVariant[] = [
         const methods = operationOf(contract, { ...req, method: 'DELETE' }) ? ['DELETE', 'OPTIONS'] : ['GET', 'HEAD', 'OPTIONS'];
         return { status: 200, headers: { ...JSON_TYPE, allow: methods.join(', ') }, body: JSON.stringify({ methods }) };
       }),
+  },
+  {
+    // RFC 9112 §9.6: a server that closes after an answer says so with Connection: close; the client sends the rest again (§9.3.2).
+    name: 'pipelined requests after the first left unanswered, announced: Connection: close on the first answer of a read, then closed',
+    serve: (contract) => socketMock(contract, (request, mock) => mock.handle(request), { firstRequestPerRead: { announce: true } }),
+  },
+  {
+    // RFC 9110 §9.3.1, §9.3.5: content in a GET or DELETE has no semantics and some implementations reject it (and close).
+    name: 'content on a GET or DELETE refused with 400 before auth, Connection: close, and the connection closed',
+    serve: (contract) =>
+      socketMock(contract, (request, mock) => {
+        if (request.body === undefined || (request.method !== 'GET' && request.method !== 'DELETE')) return mock.handle(request);
+        setImmediate(() => request.socket.end());
+        return { raw: frame({ ...error(400, 'ValidationError'), headers: { ...JSON_TYPE, connection: 'close' } }).toString('latin1') };
+      }),
+  },
+  {
+    // Unleash's key format `<project>:<environment>.<secret>`: near-misses cut at its separators are no keys (401), and none is sent that is a real key.
+    name: 'keys in the Unleash format (*:*.<secret> and default:development.<secret>), every other value refused with 401',
+    args: ['--api-key', '*:*.964a287e1b728cb5f4f3e0120df92cb5', '--restricted-key', 'default:development.ee7a1d1c2e3f4a5b6c7d8e9f0a1b2c3d'],
+    serve: (contract) => mockWithKeys(contract, { full: '*:*.964a287e1b728cb5f4f3e0120df92cb5', restricted: 'default:development.ee7a1d1c2e3f4a5b6c7d8e9f0a1b2c3d' }, { full: ADMIN_KEY, restricted: VIEWER_KEY }),
+  },
+  {
+    // A key family whose restricted key is the full key cut at a separator: a near-miss that is a real key is never sent as one.
+    name: 'a restricted key that is the full key cut at one of its separators (mock-admin-key and mock-admin)',
+    args: ['--api-key', 'mock-admin-key', '--restricted-key', 'mock-admin'],
+    serve: (contract) => mockWithKeys(contract, { full: 'mock-admin-key', restricted: 'mock-admin' }, { full: ADMIN_KEY, restricted: VIEWER_KEY }),
   },
   {
     name: 'Connection: close after every answer',
@@ -871,6 +953,13 @@ export const INVARIANCE_CONFORMANT_VARIANTS: ConformantInvarianceVariant[] = [
   {
     name: 'a request body read and ignored: Content-Type and Content-Length: 0 on any method answered alike, with Vary: Content-Type',
     serve: (contract) => breakResponses(contract, (req, res) => (req.headers['content-type'] !== undefined ? { ...res, headers: { ...res.headers, vary: 'Content-Type' } } : res)),
+  },
+  {
+    // Decision router-refusals: an encoded slash is no route; 400 for it (before auth, before any lookup) is a refusal, also where it decodes to a dot segment.
+    name: 'any encoded slash in the path refused with 400 ValidationError before auth (x%2F..%2Fdefault included)',
+    // The odd id odd%2Fid gets 400 here too: a clean undocumented 4xx on an odd id warns by design (odd-id-rejected).
+    warnings: ['odd-id-rejected'],
+    serve: (contract) => breakResponses(contract, (req, res) => (/%2f/i.test(req.url.split('?')[0]!) ? error(400, 'ValidationError') : res)),
   },
   {
     name: '400 ValidationError to an id holding a C0 control character (default%09)',

@@ -1,7 +1,10 @@
+import { posix } from 'node:path';
 import type { Contract } from '../../src/contract/index.ts';
 import type { MockRequest, RunningServer } from '../../src/mock/index.ts';
 import { DELETE_SERVICE_ACCOUNT_TOKEN, GET_PROJECT_ENVIRONMENTS } from '../operation-ids.ts';
 import type { BrokenTarget } from './broken-targets.ts';
+
+const ADMIN_KEY = 'mock-admin-key';
 import { freshMock, operationOf, rewriteRequests, serveRaw, toMockRequest } from './serve-target.ts';
 
 /**
@@ -85,6 +88,47 @@ export const NEAR_MISS_BROKEN_TARGETS: BrokenTarget[] = [
     rule: /percent-encoded twice/,
     serve: (contract) => withSegment(contract, DELETE_SERVICE_ACCOUNT_TOKEN, 0, (id) => decodeURIComponent(id)),
   },
+  // Key formats with separators (Unleash's `<project>:<environment>.<secret>`, `<id>:<secret>`, `<key>.<signature>`): a server that
+  // compares only up to a separator takes the key followed by that separator and anything for the key, or a prefix cut at one.
+  {
+    name: 'drops a signature after the last "." of the key (a `<key>.<signature>` format whose signature is checked nowhere)',
+    errors: ['near-miss-key-rejected'],
+    rule: /followed by a full stop/,
+    serve: (contract) => withAuthorization(contract, (value) => value?.replace(/\.[^.]*$/, '')),
+  },
+  {
+    name: 'takes the key up to its first "/" (a `<key>/<scope>` format, the scope read elsewhere)',
+    errors: ['near-miss-key-rejected'],
+    rule: /followed by a slash/,
+    serve: (contract) => withAuthorization(contract, (value) => value?.split('/')[0]),
+  },
+  {
+    name: 'accepts a stored key cut at one of its "-" (a `<project>-<environment>-<secret>` key compared part by part, the parts sent and no more)',
+    errors: ['near-miss-key-rejected'],
+    rule: /cut before its hyphen/,
+    serve: (contract) => withAuthorization(contract, (value) => (value !== undefined && value.length > 0 && !value.endsWith('-') && ADMIN_KEY.startsWith(`${value}-`) ? ADMIN_KEY : value)),
+  },
+  // Ids built on a real id with a control character and more (spec decision malformed-input-refusals: malformed, 400 or 404, never the resource).
+  {
+    name: 'reads project ids as NUL-terminated strings (a C library underneath): default%00x is default',
+    errors: ['near-miss-project-not-found'],
+    rule: /a NUL and/,
+    serve: (contract) => withSegment(contract, GET_PROJECT_ENVIRONMENTS, 0, (id) => id.split('\0')[0]!),
+  },
+  {
+    name: 'reads token ids up to a line break (a line-based cache key): 1%0Ajunk is token 1, and the delete deletes it',
+    // The token's own delete later finds it gone: that finding names the near-miss as the likeliest cause (token-gone readings), not a second check.
+    errors: ['near-miss-token-not-found'],
+    rule: /a line feed and/,
+    serve: (contract) => withSegment(contract, DELETE_SERVICE_ACCOUNT_TOKEN, 1, (id) => id.split(/[\r\n]/)[0]!),
+  },
+  // Encoded slashes and dot segments (RFC 3986 §5.2.4 applies to the path as sent, never to what %2F decodes to).
+  {
+    name: 'percent-decodes the whole path and removes dot segments before routing: x%2F..%2Fdefault is default, x%2F..%2F1 token 1',
+    errors: ['near-miss-project-not-found', 'near-miss-token-not-found'],
+    rule: /dot segment/,
+    serve: (contract) => rewriteRequests(contract, (request) => ({ ...request, url: normalizedPath(request.url) })),
+  },
 ];
 
 /** Servers that the grammars' allowances must let pass: what each variant means, not one reading of it. */
@@ -98,7 +142,26 @@ export const NEAR_MISS_CONFORMANT_VARIANTS: Omit<BrokenTarget, 'errors' | 'warni
     name: 'takes only the bare key, refusing the Bearer form (401)',
     serve: (contract) => withAuthorization(contract, (value) => (value !== undefined && /^bearer /i.test(value) ? 'refused-scheme' : value)),
   },
+  {
+    // Decoding %2F but resolving no dot segment leaves x/../default a path of more segments than any route: 404.
+    name: 'decodes an encoded slash into a path separator and routes on that, without removing dot segments (404)',
+    serve: (contract) => rewriteRequests(contract, (request) => ({ ...request, url: request.url.replace(/%2f/gi, '/') })),
+  },
 ];
+
+/** The path percent-decoded and its dot segments removed (path.posix.normalize), as a middleware in front of the router does; re-encoded per segment. */
+function normalizedPath(url: string): string {
+  const [path = '', query] = url.split('?');
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    return url;
+  }
+  const normalized = posix.normalize(decoded);
+  if (normalized === decoded) return url;
+  return normalized.split('/').map(encodeURIComponent).join('/') + (query === undefined ? '' : `?${query}`);
+}
 
 /** The mock behind a rewrite of the Authorization header as the server's code sees it (Node decodes header bytes as latin1). */
 function withAuthorization(contract: Contract, rewrite: (value: string | undefined) => string | undefined): Promise<RunningServer> {

@@ -16,11 +16,26 @@ export type SocketAnswer = MockResponse | { raw: string };
 /**
  * A server written on node:net, for defects node:http will not let a handler make: a HEAD
  * answer with a body that spills into the next answer on the connection, a decision that reads
- * the header name's case, state kept per connection. It reads requests without bodies (the
- * suite sends none), keeps the connection alive unless the client asks otherwise, and frames
- * each MockResponse with Content-Length.
+ * the header name's case, state kept per connection. It reads a request's content by its
+ * Content-Length (options: not at all, one request per read), keeps the connection alive unless
+ * the client asks otherwise, and frames each MockResponse with Content-Length.
  */
-export async function serveSocket(handler: (request: SocketRequest) => SocketAnswer | Promise<SocketAnswer>): Promise<RunningServer> {
+export interface SocketOptions {
+  /**
+   * Reads no content of the requests it picks: the bytes a Content-Length announces stay on the connection as the
+   * start of the next request (RFC 9112 §6.3 makes them part of the message). A defect, for the
+   * targets that show it; by default a request's content is read whole and handed over as `body`.
+   */
+  ignoreContent?: (request: SocketRequest) => boolean;
+  /**
+   * Answers the first request of each read of the socket only, then closes the connection when
+   * the read held more (a server that takes one read for one request): pipelined requests after
+   * the first get no answer. `announce` adds `Connection: close` to that answer (RFC 9112 §9.6).
+   */
+  firstRequestPerRead?: { announce: boolean };
+}
+
+export async function serveSocket(handler: (request: SocketRequest) => SocketAnswer | Promise<SocketAnswer>, options: SocketOptions = {}): Promise<RunningServer> {
   const sockets = new Set<Socket>();
   const server = createServer((socket) => {
     sockets.add(socket);
@@ -28,25 +43,37 @@ export async function serveSocket(handler: (request: SocketRequest) => SocketAns
     socket.on('error', () => {});
     let buffered = '';
     let queue = Promise.resolve();
+    let closing = false;
     socket.on('data', (chunk) => {
+      if (closing) return;
       buffered += chunk.toString('latin1');
       for (let end = buffered.indexOf('\r\n\r\n'); end >= 0; end = buffered.indexOf('\r\n\r\n')) {
         const head = buffered.slice(0, end);
-        buffered = buffered.slice(end + 4);
         const [requestLine, ...lines] = head.split('\r\n');
         const [method = 'GET', url = '/'] = requestLine!.split(' ');
         // Only spaces and tabs around a value are not part of it (RFC 9110 §5.5); String.trim() would drop U+00A0 too.
         const rawHeaders = lines.map((line): [string, string] => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).replace(/^[ \t]+|[ \t]+$/g, '')]);
         const headers: Record<string, string> = {};
         for (const [name, value] of rawHeaders) headers[name.toLowerCase()] = value;
-        const request: SocketRequest = { method, url, headers, rawHeaders, socket };
+        // RFC 9112 §6.3: the content is Content-Length bytes after the head (the suite sends no chunked request).
+        const ignored = options.ignoreContent?.({ method, url, headers, rawHeaders, socket }) ?? false;
+        const length = ignored ? 0 : Number(headers['content-length'] ?? 0) || 0;
+        if (buffered.length < end + 4 + length) return;
+        const body = buffered.slice(end + 4, end + 4 + length);
+        buffered = buffered.slice(end + 4 + length);
+        const request: SocketRequest = { method, url, headers, rawHeaders, socket, ...(length > 0 ? { body: () => Promise.resolve(body) } : {}) };
+        const dropRest = options.firstRequestPerRead !== undefined && buffered.length > 0;
         queue = queue.then(async () => {
           const answer = await handler(request);
           if (socket.destroyed) return;
           if ('raw' in answer) socket.write(answer.raw, 'latin1');
-          else socket.write(frame(answer, method === 'HEAD'));
-          if (headers.connection?.toLowerCase() === 'close') socket.end();
+          else socket.write(frame(dropRest && options.firstRequestPerRead!.announce ? { ...answer, headers: { ...answer.headers, connection: 'close' } } : answer, method === 'HEAD'));
+          if (headers.connection?.toLowerCase() === 'close' || dropRest) socket.end();
         });
+        if (dropRest) {
+          closing = true;
+          return;
+        }
       }
     });
   });

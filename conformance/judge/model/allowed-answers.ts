@@ -1,5 +1,5 @@
 import { responseFor, type Contract, type Operation } from '../../../src/contract/index.ts';
-import { FORBIDDEN, METHOD_NOT_ALLOWED, NOT_FOUND, NOT_IMPLEMENTED, UNAUTHORIZED, isClientError, isSuccess } from '../../http-status.ts';
+import { CONTENT_REFUSALS, FORBIDDEN, METHOD_NOT_ALLOWED, NOT_FOUND, NOT_IMPLEMENTED, UNAUTHORIZED, isClientError, isSuccess } from '../../http-status.ts';
 import type { ModelRequest, RunState } from './run-state.ts';
 import { toleratedRefusals } from './spec-annotations.ts';
 
@@ -126,10 +126,11 @@ export function allowedAnswers(request: ModelRequest, state: RunState): AllowedA
     });
     // Spec decision unlisted-methods: 404, 405, a documented 4xx of the path (e.g. 401 before the method is looked at), or 501 (RFC 9110 §9.1: a method the server does not implement).
     const refusals = new Set([NOT_FOUND, METHOD_NOT_ALLOWED, NOT_IMPLEMENTED, ...operations.flatMap((o) => [...o.responses.keys()].filter((s) => /^4\d\d$/.test(s)).map(Number))]);
-    return { kind: 'unlisted-method', operations, statuses: [...refusals].sort(), rule: 'method-refused', because: `the spec lists no ${request.method} on this path`, malformed: false };
+    return { kind: 'unlisted-method', operations, statuses: [...refusals].sort(), rule: 'method-refused', because: `the spec lists no ${request.method} on this path`, malformed: request.content === true };
   }
   const { operation } = route;
-  const malformed = Object.values(route.rawParams).some(isMalformed);
+  // Content the operation does not take may be refused like malformed input (decision malformed-input-refusals; RFC 9110 §9.3.5).
+  const malformed = Object.values(route.rawParams).some(isMalformed) || request.content === true;
   const base = { kind: 'operation' as const, operationId: operation.operationId, operations: [operation], malformed };
   // Statuses the contract documents without tying them to auth or to the resource (the OIDC read's 400: spec decision oidc-read-400): allowed, never demanded.
   const unconditioned = [...operation.responses.keys()].map(Number).filter((s) => isClientError(s) && s !== UNAUTHORIZED && s !== FORBIDDEN && s !== NOT_FOUND);
@@ -166,7 +167,7 @@ export function allowedAnswers(request: ModelRequest, state: RunState): AllowedA
 /** The rule a status breaks when it is not in `allowed`; undefined when it is allowed (a tolerated refusal of malformed input included). */
 export function brokenRule(allowed: AllowedAnswers, request: ModelRequest, status: number, state: RunState): VerdictKind | undefined {
   if (allowed.kind === 'outside' || allowed.statuses.includes(status)) return undefined;
-  if (allowed.malformed && (status === NOT_FOUND || status === METHOD_NOT_ALLOWED || refusalsOf(state).has(status))) return undefined;
+  if (allowed.malformed && (status === NOT_FOUND || status === METHOD_NOT_ALLOWED || refusalsOf(state).has(status) || (request.content === true && CONTENT_REFUSALS.has(status)))) return undefined;
   if (status >= 500) return 'server-error';
   if (allowed.kind === 'unlisted-method') {
     // Spec decision unlisted-methods: a server may implement more than the spec lists (a warning), but never for a request without a valid key (API §5).

@@ -21,6 +21,11 @@ export interface ModelRequest {
    * restricted key): identical reads are compared per principal. Defaults to the credential.
    */
   principal?: string;
+  /**
+   * It carried content, which no operation of the contract takes (RFC 9110 §9.3.1, §9.3.5: content in a GET or DELETE has no
+   * meaning and some implementations refuse it): the refusals of malformed input are allowed too (decision malformed-input-refusals).
+   */
+  content?: boolean;
 }
 
 export interface ModelResponse {
@@ -75,9 +80,15 @@ export function resourceOf(contract: Contract, method: string, path: string): { 
   return { operation: route.operation, key: `${route.operation.path} ${JSON.stringify(decoded.params)}`, params: decoded.params, canonical };
 }
 
-/** What an identical read must answer again: keyed by method, path and credential. */
+/**
+ * What an identical read must answer again: keyed by method, path and credential. The query is
+ * left out: the contract names no query parameter, and one it does not name changes no answer
+ * (spec decision required-request-headers), so `default?projectId=mobile-app` must answer what
+ * `default` answered (a handler that merges the query over the path parameters answers another
+ * project's environments).
+ */
 export function readKey(request: ModelRequest): string | undefined {
-  return request.method === 'GET' && request.credential !== 'unknown' ? `${request.method} ${request.path} ${request.principal ?? request.credential}` : undefined;
+  return request.method === 'GET' && request.credential !== 'unknown' ? `${request.method} ${request.path.split('?')[0]!} ${request.principal ?? request.credential}` : undefined;
 }
 
 /**

@@ -89,3 +89,25 @@ describe('requests-independent: requests sent at once', () => {
     expect(verdicts[1]!.map((v) => v.rule)).toContain('resource-exists');
   });
 });
+
+describe('content an operation does not take (spec decision malformed-input-refusals)', () => {
+  const json = { 'content-type': 'application/json' };
+  const refusal = (status: number) => ({ status, headers: json, body: JSON.stringify({ id: `e-${status}`, name: status === 404 ? 'NotFoundError' : 'ValidationError', message: 'no content here' }) });
+  const UNKNOWN = '/api/admin/service-account/1/token/no-such-token';
+  it('allows a refusal of it (400, 413, 415) or the answer without it, on the delete and on a method the spec does not list', () => {
+    const state = createRunState({ contract });
+    state.declare({ method: 'DELETE', path: UNKNOWN }, 'missing');
+    for (const status of [400, 413, 415]) {
+      expect(judgeExchange({ request: { method: 'DELETE', path: UNKNOWN, credential: 'full', content: true }, response: refusal(status) }, state).map((v) => v.rule), String(status)).toEqual([]);
+      expect(judgeExchange({ request: { method: 'POST', path: ENV, credential: 'invalid', content: true }, response: refusal(status) }, state).map((v) => v.rule), String(status)).toEqual([]);
+    }
+    expect(judgeExchange({ request: { method: 'DELETE', path: UNKNOWN, credential: 'full', content: true }, response: refusal(404) }, state)).toEqual([]);
+  });
+
+  it('allows none of those refusals to the same request without content, and no success where the request without content gets none', () => {
+    const state = createRunState({ contract });
+    state.declare({ method: 'DELETE', path: UNKNOWN }, 'missing');
+    expect(judgeExchange({ request: { method: 'DELETE', path: UNKNOWN, credential: 'full' }, response: refusal(415) }, state)).not.toEqual([]);
+    expect(judgeExchange({ request: { method: 'DELETE', path: UNKNOWN, credential: 'full', content: true }, response: { status: 200, headers: {}, body: '' } }, state).map((v) => v.rule)).toEqual(['resource-missing']);
+  });
+});

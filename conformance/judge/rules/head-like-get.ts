@@ -1,3 +1,4 @@
+import type { Exchange } from '../../types.ts';
 import { METHOD_NOT_ALLOWED, isSuccess } from '../../http-status.ts';
 import { failed, mediaTypeOf, passed, type Rule, type Judgement } from '../rule.ts';
 import { missingFromAllow } from './unlisted-method-rejected.ts';
@@ -23,18 +24,26 @@ export const headLikeGet: Rule = {
   claims: [variantClaim('head-like-get')],
   steps: ['variant'],
   judge: (exchanges, context) => {
-    // The Allow of a path is one defect, whatever the credential: one finding per operation.
-    const allowFailed = new Set<string>();
-    return variantsOf(exchanges, 'head-like-get').flatMap((exchange): Judgement[] => {
+    const heads = variantsOf(exchanges, 'head-like-get');
+    const missingOf = (exchange: Exchange): string[] => {
+      const operation = context.contract.operation(exchange.operationId);
+      if (exchange.response?.status !== METHOD_NOT_ALLOWED || operation.method !== 'GET') return [];
+      return missingFromAllow(exchange.response.headers.allow, context.contract.operations.filter((o) => o.path === operation.path).map((o) => o.method.toUpperCase()));
+    };
+    // The Allow of a path is one defect, whatever the credential: one finding per operation, on the full key's HEAD where one lacks it.
+    // A refused key's HEAD is dropped as a repeat where its GET is already a finding (an invalid key let through: without-base-defects.ts),
+    // which would take the path's one finding with it.
+    const reported = new Map<string, number>();
+    for (const exchange of [...heads.filter((e) => e.credential === 'full'), ...heads]) if (!reported.has(exchange.operationId) && missingOf(exchange).length > 0) reported.set(exchange.operationId, exchange.seq);
+    return heads.flatMap((exchange): Judgement[] => {
       const response = exchange.response;
       if (!response) return [];
       const operation = context.contract.operation(exchange.operationId);
       if (response.status === METHOD_NOT_ALLOWED && operation.method === 'GET') {
         const allow = response.headers.allow;
-        const missing = missingFromAllow(allow, context.contract.operations.filter((o) => o.path === operation.path).map((o) => o.method.toUpperCase()));
+        const missing = missingOf(exchange);
         if (missing.length > 0) {
-          if (allowFailed.has(exchange.operationId)) return [];
-          allowFailed.add(exchange.operationId);
+          if (reported.get(exchange.operationId) !== exchange.seq) return [];
           return [failed({ exchange, message: `${exchange.label}: 405 ${allow === undefined ? 'without an Allow header' : `with Allow: ${allow}, which does not name ${missing.join(', ')}`}; a server that routes no HEAD on a GET's path may answer 405 only with an Allow header naming the methods of the path (spec decision head-requests, RFC 9110 §15.5.6).`, expected: `405 with Allow naming ${missing.join(', ')}, or what the GET gets`, got: allow === undefined ? '405 without Allow' : `Allow: ${allow}` })];
         }
       }

@@ -9,22 +9,26 @@ import { variantClaim, variantsOf } from './variant-exchanges.ts';
  * pipelinedBatch): each answer is judged by the model like any variant (claimed here), and
  * compared with what the same request got on its own earlier in the run: another status, or a
  * JSON body with other fields, is another request's answer. A server may answer one and close
- * instead (the rest is then sent again, one at a time): no finding.
+ * instead, saying so (`Connection: close`, RFC 9112 §9.6; the rest is then sent again, one at a
+ * time): no finding. One that closes without saying so has dropped requests it had received in
+ * the same write (one TCP segment) as one it answered: one finding for the batch.
  */
 export const pipelinedAnswersInOrder: Rule = {
   id: 'pipelined-answers-in-order',
   severity: 'error',
   title: 'Pipelined requests get their answers in the order of the requests',
   proves:
-    'reads of every GET operation written at once on one connection (the full key and a refused key, interleaved) each get the answer the same request gets on its own: its status and the fields of its body, exactly one well-formed answer each (RFC 9112 §9.3.2); a server that answers one and closes the connection is not accused (the rest is sent again)',
+    'reads of every GET operation written at once on one connection (the full key and a refused key, interleaved) each get the answer the same request gets on its own: its status and the fields of its body, exactly one well-formed answer each (RFC 9112 §9.3.2), all four written in one write; a server that answers one and closes the connection saying so (Connection: close, or HTTP/1.0 without keep-alive, RFC 9112 §9.6) is not accused (the rest is sent again), one that closes without saying so dropped requests it had received',
   level: 'behaviour',
   // Whatever the model finds on a pipelined request: the batch is the cause.
   claims: [variantClaim('pipelined-answers-in-order')],
   steps: ['variant'],
   // The batch reads the GET operations only (pipelinedBatch).
   appliesTo: (planned, contract) => contract.operation(planned.operationId).method === 'GET',
-  judge: (exchanges, context) =>
-    variantsOf(exchanges, 'pipelined-answers-in-order').map((exchange) => {
+  judge: (exchanges, context) => {
+    const batch = variantsOf(exchanges, 'pipelined-answers-in-order');
+    const dropped = batch.filter((e) => e.variant?.pipelineDropped !== undefined);
+    const verdicts = batch.map((exchange) => {
       if (exchange.transportError !== undefined) {
         return failed({ exchange, message: `${exchange.label}: ${exchange.transportError}.`, expected: 'exactly one well-formed HTTP/1.1 answer per pipelined request, in their order', got: exchange.transportError });
       }
@@ -41,7 +45,21 @@ export const pipelinedAnswersInOrder: Rule = {
         got,
         contradicts: alone.seq,
       });
-    }),
+    });
+    if (dropped.length === 0) return verdicts;
+    const why = dropped[0]!.variant!.pipelineDropped!;
+    const labels = dropped.map((e) => e.label).join('; ');
+    return [
+      ...verdicts,
+      failed({
+        exchange: dropped[0]!,
+        message: `${batch.length} reads written at once on one connection (pipelined, RFC 9112 §9.3.2): ${why}. ${dropped.length} request${dropped.length === 1 ? ' the server had received was' : 's the server had received were'} never answered (${labels}); a server answers every request it reads, in order, or says in the answer before that it closes the connection. They were sent again one at a time, and those answers are judged.`,
+        expected: 'an answer to every pipelined request, in their order, or Connection: close on the last answer before the connection closes',
+        got: why,
+        response: null,
+      }),
+    ];
+  },
 };
 
 /** The latest earlier exchange of the same request sent on its own: same method, path, credential and key, not a variant or a near-miss. */

@@ -15,7 +15,8 @@ export function carriedBefore(exchange: Exchange, all: readonly Exchange[]): str
   const before = all.find((e) => e.seq === exchange.seq - 1 && e.variant?.chain === exchange.variant!.chain);
   if (!before) return undefined;
   const answer = before.response ? `answered ${before.response.status}` : 'not answered';
-  return `${before.method} ${before.path} ${credentialName(before.credential)} (${answer})`;
+  const content = before.request?.body !== undefined ? ` and ${Buffer.byteLength(before.request.body)} bytes of content` : '';
+  return `${before.method} ${before.path} ${credentialName(before.credential)}${content} (${answer})`;
 }
 
 /**

@@ -4,26 +4,38 @@ import { pick, type Random } from '../seeded-random.ts';
  * At most `budget` of the variants, in their order: one of each family first, then one of each
  * rule (a family's variants told apart by what they do, not by which character or position the
  * seed drew), so every rule of a grammar is tried in every run that has room for it; the rest is
- * drawn with the run's seed. All of them when they fit.
+ * drawn with the run's seed. All of them when they fit. `covered` holds the families and rules
+ * that earlier calls of the same run already took (several projects sharing one budget): those
+ * come after the ones no call has met yet, so that together the calls meet every rule; the ones
+ * taken here are added to it.
  */
-export function bounded<T extends { family: string; describe: string }>(variants: readonly T[], budget: number, random: Random): T[] {
-  if (variants.length <= budget) return [...variants];
+export function bounded<T extends { family: string; describe: string }>(variants: readonly T[], budget: number, random: Random, covered?: Set<string>): T[] {
+  const keys = (v: T) => [`family ${v.family}`, `rule ${v.family} ${ruleOf(v.describe)}`];
+  if (variants.length <= budget) {
+    for (const v of variants) for (const k of keys(v)) covered?.add(k);
+    return [...variants];
+  }
   const chosen = new Set<number>();
-  const firstOf = (key: (variant: T) => string) => {
+  const firstOf = (key: (variant: T) => string, fresh: boolean) => {
     const groups = new Map<string, number[]>();
     variants.forEach((variant, i) => {
       const k = key(variant);
+      if ((covered?.has(k) ?? false) === fresh) return;
       let members = groups.get(k);
       if (!members) groups.set(k, (members = []));
       members.push(i);
     });
     for (const members of groups.values()) if (chosen.size < budget && !members.some((i) => chosen.has(i))) chosen.add(members[pick(random, members.length)]!);
   };
-  firstOf((v) => v.family);
-  firstOf((v) => `${v.family} ${ruleOf(v.describe)}`);
+  for (const fresh of [true, false]) {
+    firstOf((v) => keys(v)[0]!, fresh);
+    firstOf((v) => keys(v)[1]!, fresh);
+  }
   const rest = variants.map((_, i) => i).filter((i) => !chosen.has(i));
   while (chosen.size < budget && rest.length > 0) chosen.add(rest.splice(pick(random, rest.length), 1)[0]!);
-  return variants.filter((_, i) => chosen.has(i));
+  const out = variants.filter((_, i) => chosen.has(i));
+  for (const v of out) for (const k of keys(v)) covered?.add(k);
+  return out;
 }
 
 /** What a variant does, without what the seed drew: `with U+00A0 after it` and `with U+3000 after it` are one rule. */

@@ -61,7 +61,33 @@ describe('idNearMisses', () => {
     const list = idNearMisses('ci-token', options({ deletable: true }));
     expect(list.some((v) => v.names === 'same' || v.lookalike)).toBe(false);
     expect(list.map((v) => v.decoded)).not.toEqual(expect.arrayContaining(['CI-TOKEN']));
-    expect(new Set(list.map((v) => v.family))).toEqual(new Set(['whitespace', 'unicode', 'double-encoding', 'extension']));
+    expect(new Set(list.map((v) => v.family))).toEqual(new Set(['whitespace', 'unicode', 'double-encoding', 'extension', 'control', 'dot-segment']));
+  });
+
+  it('builds malformed ids on the real one: a NUL or a line feed and more after it, and an encoded dot segment in front that resolves to it', () => {
+    for (const deletable of [false, true]) {
+      const list = idNearMisses('default', options({ deletable, budget: 1000 }));
+      const control = list.filter((v) => v.family === 'control');
+      expect(control.map((v) => v.segment)).toEqual([expect.stringMatching(/^default%00[a-z0-9]{3}$/), expect.stringMatching(/^default%0A[a-z0-9]{3}$/)]);
+      expect(control.every((v) => v.malformed && v.names === 'other')).toBe(true);
+      const dots = list.filter((v) => v.family === 'dot-segment');
+      expect(dots.map((v) => v.segment)).toEqual([expect.stringMatching(/^[a-z]%2F\.\.%2Fdefault$/), expect.stringMatching(/^[a-z]%2F%2E%2E%2Fdefault$/)]);
+      // Decoded and normalized as a sloppy router does, each is the real id; as RFC 3986 reads it, an encoded slash is no route.
+      for (const v of dots) expect(decodeURIComponent(v.segment).split('/').reduce<string[]>((path, part) => (part === '..' ? path.slice(0, -1) : [...path, part]), []).join('/')).toBe('default');
+      expect(dots.every((v) => v.malformed && v.names === 'other' && !v.lookalike)).toBe(true);
+    }
+  });
+
+  it('meets every rule across several ids that share a budget (projects), each keeping every family', () => {
+    const covered = new Set<string>();
+    const rulesOf = (list: ReturnType<typeof idNearMisses>) => new Set(list.map((v) => `${v.family} ${v.describe.replace(/U\+[0-9A-F]{4,6}/g, 'U+X').replace(/"[^"]*"/g, '"X"').replace(/\d+/g, 'N')}`));
+    const first = idNearMisses('default', options({ budget: 16, covered }));
+    const second = idNearMisses('staging', options({ budget: 16, covered, random: seededRandom(9) }));
+    const all = rulesOf(idNearMisses('default', options({ budget: 1000 })));
+    expect(all.size).toBeGreaterThan(16);
+    const met = new Set([...rulesOf(first), ...rulesOf(second)].map((r) => r.replace(/staging/g, 'default')));
+    for (const rule of all) expect(met).toContain(rule);
+    expect(new Set(second.map((v) => v.family))).toEqual(new Set(first.map((v) => v.family)));
   });
 
   it('drops a variant that is a given id', () => {

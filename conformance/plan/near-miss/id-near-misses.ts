@@ -6,14 +6,15 @@ import { codePointLabel, compatibilityLookalikes, isControl, unicodeWhitespace }
  * The grammar of near-misses of a given id (spec decisions project-id-compared-exactly,
  * token-ids-compared-exactly): the spellings a sloppy server resolves to the real id (another
  * case, trimmed Unicode whitespace, Unicode normalization, a second percent-decoding, a number
- * parser, a prefix match, a format suffix or matrix parameter stripped by the router).
+ * parser, a prefix match, a format suffix or matrix parameter stripped by the router, the id
+ * cut at a control character, an encoded dot segment resolved).
  *
  * What a variant means decides what a conformant server may answer: percent-encoding an
  * unreserved character gives the SAME id (RFC 3986 §2.3, §6.2.2.2), so the real id's answer (or
  * a 404 from a server that does not normalize) is right; every other variant names ANOTHER id,
  * which does not exist, so 404.
  */
-export type IdFamily = 'case' | 'whitespace' | 'unicode' | 'percent-encoding' | 'double-encoding' | 'numeric' | 'prefix' | 'extension';
+export type IdFamily = 'case' | 'whitespace' | 'unicode' | 'percent-encoding' | 'double-encoding' | 'numeric' | 'prefix' | 'extension' | 'control' | 'dot-segment';
 
 export interface IdNearMiss {
   family: IdFamily;
@@ -30,7 +31,7 @@ export interface IdNearMiss {
    * would be deleted. The other variants hold whitespace, non-ASCII, `%`, `;` or a number spelling.
    */
   lookalike: boolean;
-  /** Holds a control character: a server may refuse the request as malformed (400) before any lookup. */
+  /** Holds a control character or an encoded slash: a server may refuse the request as malformed (400; 405 from a router for the slash) before any lookup. */
   malformed: boolean;
 }
 
@@ -41,6 +42,8 @@ export interface IdNearMissOptions {
   given: ReadonlySet<string>;
   random: Random;
   budget: number;
+  /** Families and rules earlier ids of the same kind already sent (bounded): they come after the ones not met yet. */
+  covered?: Set<string>;
 }
 
 /** RFC 3986 §2.3. */
@@ -50,11 +53,11 @@ const ID_LIKE = 'abcdefghijklmnopqrstuvwxyz0123456789';
 const percent = (char: string, lower = false) =>
   [...Buffer.from(char, 'utf8')].map((byte) => `%${byte.toString(16).padStart(2, '0')}`).map((code) => (lower ? code : code.toUpperCase())).join('');
 
-export function idNearMisses(id: string, { deletable, given, random, budget }: IdNearMissOptions): IdNearMiss[] {
+export function idNearMisses(id: string, { deletable, given, random, budget, covered }: IdNearMissOptions): IdNearMiss[] {
   const all: IdNearMiss[] = [];
   const chars = [...id];
   const other = (family: IdFamily, describe: string, value: string, lookalike = false, segment = encodeURIComponent(value)) =>
-    all.push({ family, describe, segment, decoded: value, names: 'other', lookalike, malformed: [...value].some((c) => isControl(c.codePointAt(0)!)) });
+    all.push({ family, describe, segment, decoded: value, names: 'other', lookalike, malformed: value.includes('/') || [...value].some((c) => isControl(c.codePointAt(0)!)) });
 
   if (id.toUpperCase() !== id) other('case', 'in upper case', id.toUpperCase(), true);
   if (id.toLowerCase() !== id) other('case', 'in lower case', id.toLowerCase(), true);
@@ -124,6 +127,18 @@ export function idNearMisses(id: string, { deletable, given, random, budget }: I
   other('extension', 'with the format suffix .json', `${id}.json`);
   other('extension', 'with a matrix parameter ;v=1', `${id};v=1`, false, `${encodeURIComponent(id)};v=1`);
 
+  // A control character and more after the real id (spec decision malformed-input-refusals: such an id is malformed, 400 or 404, never
+  // the resource): a server that reads ids as NUL-terminated strings (a C library) or up to a line break (a line-based cache key or
+  // protocol) finds the real id only when what comes before the character is one.
+  const junk = Array.from({ length: 3 }, () => ID_LIKE[pick(random, ID_LIKE.length)]!).join('');
+  other('control', `with a NUL and "${junk}" after it`, `${id}\0${junk}`);
+  other('control', `with a line feed and "${junk}" after it`, `${id}\n${junk}`);
+  // An encoded slash and a dot segment that resolve to the real id once the whole path is percent-decoded and normalized
+  // (RFC 3986 §5.2.4 removes dot segments of the path as sent, never what %2F decodes to): no route (decision router-refusals).
+  const lead = ID_LIKE[pick(random, 26)]!;
+  other('dot-segment', `behind "${lead}%2F..%2F", a dot segment with its slashes percent-encoded`, `${lead}/../${id}`, false, `${lead}%2F..%2F${encodeURIComponent(id)}`);
+  other('dot-segment', `behind "${lead}%2F%2E%2E%2F", a dot segment with its dots percent-encoded too`, `${lead}/../${id}`, false, `${lead}%2F%2E%2E%2F${encodeURIComponent(id)}`);
+
   const segments = new Set<string>();
   const usable = all.filter((variant) => {
     if (segments.has(variant.segment)) return false;
@@ -132,5 +147,5 @@ export function idNearMisses(id: string, { deletable, given, random, budget }: I
     segments.add(variant.segment);
     return true;
   });
-  return bounded(usable, budget, random);
+  return bounded(usable, budget, random, covered);
 }

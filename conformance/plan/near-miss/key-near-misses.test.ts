@@ -29,9 +29,9 @@ describe('keyNearMisses', () => {
     }
   });
 
-  it('has every family: case, prefix, extension, whitespace, scheme, encoding, placement in query and cookie', () => {
+  it('has every family: case, prefix, extension, separator, whitespace, scheme, encoding, placement in query and cookie', () => {
     const list = grammar();
-    expect(new Set(list.map((n) => n.family))).toEqual(new Set(['case', 'prefix', 'extension', 'whitespace', 'scheme', 'placement', 'encoding']));
+    expect(new Set(list.map((n) => n.family))).toEqual(new Set(['case', 'prefix', 'extension', 'separator', 'whitespace', 'scheme', 'placement', 'encoding']));
     expect(list.filter((n) => n.placement.in === 'query').map((n) => n.placement.in !== 'header' && n.placement.name)).toContain('Authorization');
     expect(list.some((n) => n.placement.in === 'cookie')).toBe(true);
     expect(inHeader(list)).toEqual(expect.arrayContaining([`Bearer Bearer ${KEY}`, `Bearer${KEY}`, KEY.toUpperCase(), KEY.slice(0, -1)]));
@@ -44,6 +44,23 @@ describe('keyNearMisses', () => {
     const lower = nearMissValue(KEY, grammar().find((n) => n.id.startsWith('encoding-percent-lower-'))!);
     expect(decodeURIComponent(lower)).toBe(KEY);
     expect(lower).toMatch(/^[a-z-]*%[67][0-9a-f][a-z-]*$/);
+  });
+
+  it('follows the key with each separator key formats use and a suffix, and cuts it before each separator of its own, within the budget', () => {
+    const values = inHeader(grammar());
+    for (const separator of [':', '.', '_', '/', '-']) expect(values.some((v) => v.startsWith(`${KEY}${separator}`) && v.length > KEY.length + 1)).toBe(true);
+    expect(values).toEqual(expect.arrayContaining(['mock', 'mock-admin']));
+    // Unleash's `<project>:<environment>.<secret>`: cut before its colon and before its full stop.
+    const unleash = '*:*.964a287e1b728cb5';
+    for (const seed of [1, 2, 3]) {
+      const values = keyNearMisses(unleash, [], 'Authorization', seededRandom(seed)).map((n) => nearMissValue(unleash, n));
+      expect(values).toEqual(expect.arrayContaining(['*', '*:*']));
+      expect(values.filter((v) => v.startsWith(`${unleash}:`) && v.length > unleash.length + 1)).toHaveLength(1);
+    }
+  });
+
+  it('never sends a restricted key that is the full key cut at a separator', () => {
+    expect(inHeader(grammar(KEY, 1, ['mock-admin']))).not.toContain('mock-admin');
   });
 
   it('is the same for the same seed and draws other positions, characters and schemes for another', () => {

@@ -10,7 +10,7 @@ import { codePointLabel, isControl, unicodeWhitespace, utf8Wire } from './unicod
  * (how the key is changed, what goes around it, where it is sent), so the sender makes it from
  * the key, and a curl line from the variable holding it without ever showing the key.
  */
-export type KeyFamily = 'case' | 'prefix' | 'extension' | 'whitespace' | 'scheme' | 'placement' | 'encoding';
+export type KeyFamily = 'case' | 'prefix' | 'extension' | 'separator' | 'whitespace' | 'scheme' | 'placement' | 'encoding';
 
 /** How the key itself is changed. */
 export type KeyTransform =
@@ -38,7 +38,7 @@ export interface KeyNearMiss {
 }
 
 /** Near-misses of one key sent per run at most; the seed picks which when there are more. */
-export const KEY_NEAR_MISS_BUDGET = 68;
+export const KEY_NEAR_MISS_BUDGET = 75;
 
 /**
  * Schemes a server may strip or accept: those of the IANA HTTP Authentication Scheme Registry
@@ -47,6 +47,14 @@ export const KEY_NEAR_MISS_BUDGET = 68;
 const OTHER_SCHEMES = ['Basic', 'Digest', 'Negotiate', 'HOBA', 'Mutual', 'DPoP', 'GNAP', 'PrivateToken', 'Concealed', 'Token', 'ApiKey'];
 /** Query parameter and cookie names that servers read keys from, besides the header's own name. */
 export const KEY_PARAMETER_NAMES: readonly string[] = ['apiKey', 'api_key', 'token', 'access_token'];
+/** Separators of key formats, by name (words, so that each is a rule of its own for bounded()). */
+const KEY_SEPARATORS: ReadonlyMap<string, string> = new Map([
+  [':', 'colon'],
+  ['.', 'full stop'],
+  ['_', 'underscore'],
+  ['/', 'slash'],
+  ['-', 'hyphen'],
+]);
 const KEY_LIKE = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
 export function applyTransform(key: string, transform: KeyTransform): string {
@@ -107,6 +115,17 @@ export function keyNearMisses(key: string, others: readonly (string | undefined)
     const length = 1 + pick(random, key.length - 2);
     add('prefix', `first-${length}`, `the first ${length} characters of the full key`, { kind: 'first', length });
   }
+
+  // Key formats with separators (Unleash's `<project>:<environment>.<secret>`, `<id>:<secret>`, `<key>.<signature>`, `<key>/<scope>`)
+  // make servers compare only up to a separator: the key followed by a separator and more, and the key cut at one of its own.
+  const suffix = Array.from({ length: 4 }, () => KEY_LIKE[pick(random, KEY_LIKE.length)]!).join('');
+  for (const [separator, name] of KEY_SEPARATORS) {
+    add('separator', `followed-by-${name.replace(/ /g, '-')}`, `the full key followed by a ${name} and "${suffix}"`, { kind: 'same' }, '', `${separator}${suffix}`);
+  }
+  [...key].forEach((char, at) => {
+    const name = KEY_SEPARATORS.get(char);
+    if (name !== undefined && at > 0 && key.length === [...key].length) add('separator', `cut-at-${at}`, `the full key cut before its ${name} at character ${at + 1}`, { kind: 'first', length: at });
+  });
 
   const appended = KEY_LIKE[pick(random, KEY_LIKE.length)]!;
   const prepended = KEY_LIKE[pick(random, KEY_LIKE.length)]!;

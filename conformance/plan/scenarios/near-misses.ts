@@ -1,4 +1,4 @@
-import { BAD_REQUEST, NOT_FOUND, UNAUTHORIZED } from '../../http-status.ts';
+import { BAD_REQUEST, METHOD_NOT_ALLOWED, NOT_FOUND, UNAUTHORIZED } from '../../http-status.ts';
 import { idNearMisses, type IdNearMiss } from '../near-miss/id-near-misses.ts';
 import { DELETE_SERVICE_ACCOUNT_TOKEN, GET_PROJECT_ENVIRONMENTS } from '../../operation-ids.ts';
 import { pick, randomFor } from '../seeded-random.ts';
@@ -11,7 +11,7 @@ import { allocateTokens } from './token-allocation.ts';
 /** Near-misses sent per given id at most: a project may get every kind, a token only those that can name nothing real. */
 export const PROJECT_NEAR_MISS_BUDGET = 32;
 export const TOKEN_NEAR_MISS_BUDGET = 24;
-/** Every rule of the id grammar gets a variant, however many projects share the budget. */
+/** Every family of the id grammar gets a variant on each project, and every rule on one of them at least, however many projects share the budget. */
 const PROJECT_RULES_AT_LEAST = 16;
 
 /**
@@ -38,10 +38,11 @@ export function nearMissScenario(input: PlanInput): ScenarioPlan {
   const environments = input.contract.operation(GET_PROJECT_ENVIRONMENTS);
   const named = new Set<string>([...input.projects, input.missingProject]);
   const sent = new Set<string>();
-  // The budget is shared by the given projects, each keeping at least one variant of every rule.
+  // The budget is shared by the given projects, each keeping at least one variant of every family and of the rules no project before it met.
   const budget = Math.max(PROJECT_RULES_AT_LEAST, Math.ceil(PROJECT_NEAR_MISS_BUDGET / input.projects.length));
+  const covered = new Set<string>();
   for (const project of input.projects) {
-    for (const variant of idNearMisses(project, { deletable: false, given: named, random: randomFor(input.seed, `project/${project}`), budget })) {
+    for (const variant of idNearMisses(project, { deletable: false, given: named, random: randomFor(input.seed, `project/${project}`), budget, covered })) {
       // A variant another given project already produced adds nothing.
       if (sent.has(variant.segment)) continue;
       sent.add(variant.segment);
@@ -86,9 +87,13 @@ export function nearMissScenario(input: PlanInput): ScenarioPlan {
   return { requests, skipped };
 }
 
-/** Another id names nothing: 404; one holding a control character may also be refused as malformed first. */
+/**
+ * Another id names nothing: 404; one holding a control character may also be refused as malformed first (400), and one holding
+ * an encoded slash also by a router that takes it for a path separator (405; decisions malformed-input-refusals, router-refusals).
+ */
 function allowedFor(variant: IdNearMiss): number[] {
-  return variant.malformed ? [NOT_FOUND, BAD_REQUEST] : [NOT_FOUND];
+  if (!variant.malformed) return [NOT_FOUND];
+  return variant.decoded.includes('/') ? [NOT_FOUND, BAD_REQUEST, METHOD_NOT_ALLOWED] : [NOT_FOUND, BAD_REQUEST];
 }
 
 /** The account and token ids both in upper case (or, where that changes nothing, lower case), unless that changes neither or names a given token. */

@@ -11,8 +11,9 @@ const input = (seed: string, overrides: Partial<PlanInput> = {}): PlanInput => p
 describe('the invariance variants of a run', () => {
   it.each(['1', '2', 'abc'])('meet every operation and every credential class with every kind (seed %s)', (seed) => {
     const { requests } = invarianceScenario(input(seed));
-    for (const { kind, keyed, ownBatch } of VARIANT_KINDS) {
-      if (ownBatch) continue;
+    for (const { kind, keyed, ownBatch, content } of VARIANT_KINDS) {
+      // Not sampled: the pipelined batch, and the requests with content (two, below).
+      if (ownBatch || content !== undefined) continue;
       const mine = requests.filter((r) => r.variant?.kind === kind);
       expect(new Set(mine.map((r) => r.operationId)).size, kind).toBe(3);
       // HEAD covers the credentials on every GET; the token path, which has no GET, gets one.
@@ -84,6 +85,18 @@ describe('the invariance variants of a run', () => {
     sampled.forEach((r, i) => {
       if (bodiless(r)) expect(sampled[i + 1]?.variant!.chain, `${r.label} (request ${i})`).toBe(r.variant!.chain);
     });
+  });
+
+  it.each(['1', '2', 'abc', '9'])('sends content on the delete (full key, unknown token) and on a read\'s path with POST (invalid key), each followed on its connection by a full-key read (seed %s)', (seed) => {
+    const sampled = invarianceScenario(input(seed)).requests.filter((r) => !r.variant!.pipelined);
+    const withContent = sampled.filter((r) => r.variant!.kind === 'json-body');
+    expect(withContent.map((r) => `${r.method} ${r.credential} ${r.variant!.resource}`).sort()).toEqual(['DELETE full missing', 'POST invalid given']);
+    expect(withContent.find((r) => r.method === 'DELETE')!.path).toMatch(/\/1\/token\/no-such-token$/);
+    for (const r of withContent) {
+      const next = sampled[sampled.indexOf(r) + 1]!;
+      expect(next.variant!.chain, r.label).toBe(r.variant!.chain);
+      expect([next.method, next.credential, next.variant!.resource]).toEqual(['GET', 'full', 'given']);
+    }
   });
 
   it('gives the restricted key an operation it lacks, where it lacks one', () => {

@@ -53,6 +53,13 @@ export function invarianceScenario(input: PlanInput): ScenarioPlan {
       });
       return;
     }
+    if (spec.content !== undefined) {
+      for (const operation of ops.filter((o) => o.method !== 'GET')) cells.push({ kind: spec.kind, operationId: operation.operationId, credential: 'full', resource: 'missing' });
+      const read = ops.find((o) => o.method === 'GET');
+      const refused = credentials.includes('invalid') ? 'invalid' : 'none';
+      if (read) cells.push({ kind: spec.kind, operationId: read.operationId, credential: refused, resource: 'given' });
+      return;
+    }
     const pairs = Array.from({ length: Math.max(creds.length, ops.length) }, (_, i) => ({ operation: ops[i % ops.length]!, credential: creds[i % creds.length]! }));
     // The restricted key shows most where it must be refused: it gets an operation it lacks the permission for (--forbidden), where there is one.
     const restricted = pairs.find((p) => p.credential === 'restricted');
@@ -75,6 +82,12 @@ export function invarianceScenario(input: PlanInput): ScenarioPlan {
     if (spec.check === 'headers-ignored' && !spec.emptyAuth) {
       for (const operation of ops.filter((o) => o.method === 'GET')) {
         if (!cells.some((c) => c.kind === spec.kind && c.operationId === operation.operationId && c.credential === 'full' && c.resource === 'given')) cells.push({ kind: spec.kind, operationId: operation.operationId, credential: 'full', resource: 'given' });
+      }
+    }
+    // A query parameter named like a path parameter must not delete what it names: the full key's delete too (on the unknown token, whatever the sample drew).
+    if (spec.fullOnEveryOperation) {
+      for (const operation of ops.filter((o) => o.method !== 'GET')) {
+        if (!cells.some((c) => c.kind === spec.kind && c.operationId === operation.operationId && c.credential === 'full')) cells.push({ kind: spec.kind, operationId: operation.operationId, credential: 'full', resource: 'missing' });
       }
     }
     // Spec decision options-requests: an OPTIONS tells a caller without a key no more than the same request without a key would (not whether a resource exists).
@@ -117,11 +130,12 @@ function pipelinedBatch(operations: readonly Operation[], credentials: readonly 
 
 /**
  * An answer that has no content by HTTP's framing (HEAD, a 304: RFC 9112 §6.3) shows bytes sent
- * beyond it only to the request after it on the connection (conformance/send/send-chain.ts).
+ * beyond it only to the request after it on the connection (conformance/send/send-chain.ts); so
+ * does a request whose content a server leaves unread (it becomes the start of the next request).
  */
 function mayBeBodiless(cell: VariantCell, input: PlanInput): boolean {
   const spec = VARIANT_KINDS.find((k) => k.kind === cell.kind)!;
-  return spec.method?.('GET') === 'HEAD' || (spec.check === 'conditional-after-auth' && input.contract.operation(cell.operationId).method === 'GET');
+  return spec.method?.('GET') === 'HEAD' || spec.content !== undefined || (spec.check === 'conditional-after-auth' && input.contract.operation(cell.operationId).method === 'GET');
 }
 
 /** Chains of CHAIN_LENGTH, each one longer while its last request may be answered without content: a request always follows it. */
@@ -147,14 +161,16 @@ function lastLeavesNothing(cells: VariantCell[], input: PlanInput): VariantCell[
 }
 
 /**
- * What a HEAD leaves on a connection shows on the next answer that has a body: after each HEAD,
+ * What a HEAD leaves on a connection shows on the next answer that has a body, and what a request
+ * with content leaves there on the next request: after each HEAD and each request with content,
  * the next cell that is a read with the full key on a given resource is moved up to follow it.
  */
 function afterEachHead(cells: VariantCell[], input: PlanInput): VariantCell[] {
   const out = [...cells];
-  const bodied = (c: VariantCell) => c.kind !== 'head' && c.kind !== 'options' && c.kind !== 'preflight' && c.credential === 'full' && c.resource === 'given' && input.contract.operation(c.operationId).method === 'GET';
+  const leaves = (c: VariantCell) => c.kind === 'head' || VARIANT_KINDS.find((k) => k.kind === c.kind)!.content !== undefined;
+  const bodied = (c: VariantCell) => !leaves(c) && c.kind !== 'options' && c.kind !== 'preflight' && c.credential === 'full' && c.resource === 'given' && input.contract.operation(c.operationId).method === 'GET';
   for (let i = 0; i < out.length - 1; i++) {
-    if (out[i]!.kind !== 'head' || bodied(out[i + 1]!)) continue;
+    if (!leaves(out[i]!) || bodied(out[i + 1]!)) continue;
     const j = out.findIndex((c, k) => k > i + 1 && bodied(c));
     if (j < 0) break;
     const [moved] = out.splice(j, 1);
@@ -166,7 +182,8 @@ function afterEachHead(cells: VariantCell[], input: PlanInput): VariantCell[] {
 function variantRequest(cell: VariantCell, input: PlanInput, chain: number, random: Random): PlannedRequest | undefined {
   const operation = input.contract.operation(cell.operationId);
   const spec = VARIANT_KINDS.find((k) => k.kind === cell.kind)!;
-  const path = `${pathOf(operation, idsFor(operation, cell, input))}${spec.query ? `?${spec.query}` : ''}`;
+  const ids = idsFor(operation, cell, input);
+  const path = `${pathOf(operation, ids)}${spec.query ? `?${spec.query(operation, ids, input)}` : ''}`;
   const method = spec.method?.(operation.method) ?? operation.method;
   return {
     operationId: operation.operationId,

@@ -1,6 +1,9 @@
 import type { Random } from '../seeded-random.ts';
 import { pick } from '../seeded-random.ts';
 import type { AnswersSeen } from '../../send/answers-seen.ts';
+import type { Operation } from '../../../src/contract/index.ts';
+import type { PlanInput } from '../scenarios/plan-input.ts';
+import { pathNamedQuery } from './path-named-query.ts';
 
 /**
  * Issue 18, DESIGN.md "Invariance": variants of a planned request that differ only in what the
@@ -67,6 +70,7 @@ export type VariantKind =
   | 'if-modified-since-recent'
   | 'cookies-returned'
   | 'json-empty-body'
+  | 'json-body'
   | 'long-values'
   | 'accept-encoding-refused'
   | 'pipelined';
@@ -96,8 +100,15 @@ export interface VariantKindSpec {
   fromAnswers?: (path: string, seen: AnswersSeen) => [string, string][];
   /** Only with a credential that carries a key (full, restricted, invalid): what it changes is the key's header. */
   keyed?: true;
-  /** A query string appended to the path. */
-  query?: string;
+  /** The query string appended to the path, made from the operation and the ids the variant's path holds (encoded). */
+  query?: (operation: Operation, ids: readonly string[], input: PlanInput) => string;
+  /** The full key on every operation too, besides the sample (a delete on the unknown token): what the variant names must not be read or deleted with a key that could. */
+  fullOnEveryOperation?: true;
+  /**
+   * Content sent with the request (its Content-Length among `add`). Not sampled: the full key's delete of the unknown token, and one
+   * GET operation's path with another method and an invalid key; each followed on its connection by a read with the full key.
+   */
+  content?: string;
   /** Not sampled on the GET operations: each with every credential class (and the full key on a given and a missing resource). */
   everyCell?: true;
   /** Only with no credential: send the auth header with an empty value (no key, spec decision key-in-header-only). */
@@ -139,8 +150,8 @@ export const VARIANT_KINDS: readonly VariantKindSpec[] = [
     describe: 'Origin: http://localhost:3000 and X-Forwarded-For, X-Real-IP claiming 127.0.0.1',
     add: [['origin', 'http://localhost:3000'], ['x-forwarded-for', '127.0.0.1'], ['x-real-ip', '127.0.0.1'], ['x-forwarded-proto', 'https']],
   },
-  // A query parameter the spec does not name (jQuery's cache-buster): the path is the same resource (RFC 3986 §3.4).
-  { kind: 'query', check: 'headers-ignored', describe: 'a query string the spec does not name (?_=1700000000000)', query: '_=1700000000000' },
+  // Query parameters the spec does not name (jQuery's cache-buster, and ones named like the path's parameters naming another resource): the path names the resource (RFC 3986 §3.4).
+  { kind: 'query', check: 'headers-ignored', describe: "a query string the spec does not name: a cache-buster (?_=1700000000000) and parameters named like the path's naming another resource", query: pathNamedQuery, fullOnEveryOperation: true },
   // Never a way around a missing permission: a read asks to be a delete, a delete asks to be a read.
   { kind: 'method-override', check: 'headers-ignored', describe: 'X-HTTP-Method-Override naming the other method of the API', add: [['x-http-method-override', (method) => (method === 'GET' ? 'DELETE' : 'GET')]] },
   { kind: 'if-none-match', check: 'conditional-after-auth', describe: `If-None-Match: ${NEVER_GIVEN_ETAG} (a tag never given)`, add: [['if-none-match', NEVER_GIVEN_ETAG]] },
@@ -166,6 +177,17 @@ export const VARIANT_KINDS: readonly VariantKindSpec[] = [
     check: 'headers-ignored',
     describe: 'Content-Type: application/json with an empty body (Content-Length: 0), Cache-Control and Pragma: no-cache',
     add: [['content-type', 'application/json'], ['content-length', '0'], ['cache-control', 'no-cache'], ['pragma', 'no-cache']],
+  },
+  // RFC 9112 §6.3: a request's content is part of its message, read whole (or the connection closed) whatever the method. What clients
+  // send on a DELETE (axios's `data: {}`), and a JSON body on a method the spec does not list (POST on a read's path, with an invalid key:
+  // refused before the content is needed); each is followed on its connection by a read with the full key, which must get its own answer.
+  {
+    kind: 'json-body',
+    check: 'headers-ignored',
+    describe: 'a JSON body ({}, Content-Type: application/json) on a request that takes none: the DELETE, or POST instead of a GET',
+    method: (method) => (method === 'GET' ? 'POST' : method),
+    add: [['content-type', 'application/json'], ['content-length', '2']],
+    content: '{}',
   },
   // Ordinary header values vary in length, never only in kind (spec decision required-request-headers: none changes an answer).
   {

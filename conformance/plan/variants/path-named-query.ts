@@ -1,0 +1,40 @@
+import type { Operation } from '../../../src/contract/index.ts';
+import { DELETE_SERVICE_ACCOUNT_TOKEN, GET_PROJECT_ENVIRONMENTS } from '../../operation-ids.ts';
+import { encodeId, type PlanInput } from '../scenarios/plan-input.ts';
+import { missingValues } from '../scenarios/probe-path.ts';
+import { allocateTokens } from '../scenarios/token-allocation.ts';
+
+/** jQuery's cache-buster: a query parameter no spec names. */
+export const CACHE_BUSTER = '_=1700000000000';
+
+/**
+ * The query of the `query` variant (spec decision required-request-headers: a query string the
+ * spec does not name changes no answer): a cache-buster, and for each path parameter a query
+ * parameter of the same name, as the spec spells it (`projectId`, `id`, `tokenId`), naming
+ * another resource than the path does. A handler that reads `{ ...req.params, ...req.query }`
+ * or `req.query.x ?? req.params.x` answers for, or deletes, that other resource: a read of a
+ * given project names another given project (or the missing one), a read of the missing project
+ * a given one; a delete names a given token the run deletes later (the first token, else the
+ * next), never the path's own, so that a delete that took it shows now (a 2xx where the path
+ * names nothing) and again when the run deletes it. Without --allow-delete the delete's query
+ * names only ids that cannot exist: nothing may be deleted.
+ * @example pathNamedQuery(environments, ['default'], input) // "_=1700000000000&projectId=mobile-app"
+ */
+export function pathNamedQuery(operation: Operation, ids: readonly string[], input: PlanInput): string {
+  const other = otherResource(operation, ids, input);
+  return [CACHE_BUSTER, ...operation.pathParams.map((name, i) => `${encodeURIComponent(name)}=${other[i]}`)].join('&');
+}
+
+/** The ids (encoded) of a resource of the operation other than the one `ids` names. */
+function otherResource(operation: Operation, ids: readonly string[], input: PlanInput): string[] {
+  if (operation.operationId === GET_PROJECT_ENVIRONMENTS) {
+    const project = [...input.projects, input.missingProject].find((p) => encodeId(p) !== ids[0]) ?? input.missingProject;
+    return operation.pathParams.map(() => encodeId(project));
+  }
+  if (operation.operationId === DELETE_SERVICE_ACCOUNT_TOKEN && input.allowDelete) {
+    const { primary } = allocateTokens(input.tokens);
+    const token = [...(primary ? [primary] : []), ...input.tokens].find((t) => encodeId(t.account) !== ids[0] || encodeId(t.token) !== ids[1]);
+    if (token) return [encodeId(token.account), encodeId(token.token)];
+  }
+  return missingValues(operation, input);
+}
