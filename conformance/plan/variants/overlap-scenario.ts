@@ -40,14 +40,16 @@ export function overlapScenario(input: PlanInput): ScenarioPlan {
  * when they arrive in another order than the store's, which is likely full, restricted, then
  * unknown. So the batch keeps several orders, seeded: the first operation sends every refused or
  * weaker credential ahead of the full key (none and invalid in a seeded order, then restricted),
- * the next the store's order, the rest an order drawn from the seed.
+ * the ones between an order drawn from the seed, the last the store's order, which ends on the
+ * refused keys: what a role kept in a shared variable (the last one to arrive wins) hands the
+ * full key's requests in flight.
  */
 export function credentialOrders(credentials: readonly Credential[], groups: number, random: Random): Credential[][] {
   const others = credentials.filter((c) => c !== 'full');
   const refused = shuffled(others.filter((c) => c !== 'restricted'), random);
   const aheadOfFull = [...refused, ...others.filter((c) => c === 'restricted'), 'full' as const];
   const storeOrder = ['full' as const, ...others];
-  return Array.from({ length: groups }, (_, i) => (i === 0 ? aheadOfFull : i === 1 ? storeOrder : shuffled(credentials, random)));
+  return Array.from({ length: groups }, (_, i) => (i === 0 ? aheadOfFull : i === groups - 1 ? storeOrder : shuffled(credentials, random)));
 }
 
 const credentialClass = (credential: Credential): string => (credential === 'none' ? 'no key' : `${credential} key`);
