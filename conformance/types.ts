@@ -98,7 +98,8 @@ export interface PlannedRequest {
   /** `pipelined`: written on one connection with the other requests of its chain at once, before any answer was read (RFC 9112 §9.3.2). */
   /** `pipelineBroken`: pipelined, the answers broke HTTP/1.1 framing (why); the batch was sent again one at a time and this is that answer. */
   /** `pipelineDropped`: pipelined, the server closed the connection unannounced with this request unanswered (why); it was sent again alone. */
-  variant?: { kind: VariantKind; chain: number; fresh?: boolean; authName?: string; resource?: 'given' | 'missing'; alternative?: number; pipelined?: boolean; pipelineBroken?: string; pipelineDropped?: string };
+  /** `namedPath`: the path of another operation that the kind's path-naming headers carry (relative to the base URL). */
+  variant?: { kind: VariantKind; chain: number; fresh?: boolean; authName?: string; resource?: 'given' | 'missing'; alternative?: number; pipelined?: boolean; pipelineBroken?: string; pipelineDropped?: string; namedPath?: string };
 }
 
 /** A step the options do not allow: reported as not checked, with the reason. */

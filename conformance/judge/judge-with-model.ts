@@ -4,6 +4,7 @@ import { DELETE_SERVICE_ACCOUNT_TOKEN, GET_PROJECT_ENVIRONMENTS } from '../opera
 import { encodeId, pathOf, type PlanInput } from '../plan/scenarios/plan-input.ts';
 import type { Exchange, StepKind } from '../types.ts';
 import { notModifiedStandsFor } from './not-modified.ts';
+import { methodOverrideOf } from './model/method-override.ts';
 
 /**
  * Steps whose ids were made not to exist (generated from the seed, near-misses of given ids that
@@ -22,11 +23,17 @@ export function modelCredentialOf(exchange: Exchange): ModelCredential {
 /** The model's view of a planned exchange. Identical reads are compared per key: each near-miss and each restricted key is a principal of its own. */
 export function toModelExchange(exchange: Exchange): ModelExchange & { batch?: number } {
   return {
-    request: { method: exchange.method, path: exchange.path, credential: modelCredentialOf(exchange), principal: exchange.keyVariant?.id ?? `${exchange.credential}${exchange.keyIndex ? `#${exchange.keyIndex}` : ''}`, ...(exchange.request?.body !== undefined ? { content: true } : {}) },
+    request: { method: exchange.method, path: exchange.path, credential: modelCredentialOf(exchange), principal: exchange.keyVariant?.id ?? `${exchange.credential}${exchange.keyIndex ? `#${exchange.keyIndex}` : ''}`, ...(exchange.request?.body !== undefined ? { content: true } : {}), ...overrideOf(exchange) },
     ...(exchange.response ? { response: exchange.response } : {}),
     seq: exchange.seq,
     ...(exchange.batch !== undefined ? { batch: exchange.batch } : {}),
   };
+}
+
+/** The method an override header of the request names, as the model reads it (method-override.ts). */
+function overrideOf(exchange: Exchange): { methodOverride?: string } {
+  const named = exchange.request ? methodOverrideOf(exchange.request.headers) : undefined;
+  return named === undefined ? {} : { methodOverride: named };
 }
 
 /** The run's facts before the first request: the given projects and tokens exist, the generated ids do not. */

@@ -197,13 +197,17 @@ function wireRequest(planned: PlannedRequest, options: SenderOptions, keyFor: (c
       headers.push([header, '']);
       recorded.push([header, '']);
     }
-    const learned = spec.fromAnswers?.(planned.path, seen) ?? [];
+    // The full key in headers other than Authorization (keyIn), recorded with its placeholder; another operation's path as the server sees it (namesPath).
+    const keyed = given === undefined && spec.keyIn ? spec.keyIn.map((name): [string, string] => [name, options.keys.full]) : [];
+    const keyedRecorded = keyed.map(([name]): [string, string] => [name, keyPlaceholder('full') ?? '']);
+    const named = spec.namesPath && planned.variant?.namedPath !== undefined ? spec.namesPath.map((name): [string, string] => [name, new URL(options.baseUrl).pathname.replace(/\/$/, '') + planned.variant!.namedPath]) : [];
+    const learned = [...(spec.fromAnswers?.(planned.path, seen) ?? []), ...named];
     const dropped = new Set([...(spec.omit ?? []), ...(spec.add ?? []).map(([name]) => name), ...(spec.alternatives ?? []).flat().map(([name]) => name), ...learned.map(([name]) => name)]);
     const keep = ([name]: [string, string]) => !dropped.has(name.toLowerCase());
     const alternative = spec.alternatives?.[planned.variant?.alternative ?? 0] ?? [];
     const added = [...(spec.add ?? []).map(([name, value]): [string, string] => [name, typeof value === 'string' ? value : value(operation.method)]), ...alternative, ...learned];
-    headers.splice(0, headers.length, ...headers.filter(keep), ...added);
-    recorded.splice(0, recorded.length, ...recorded.filter(keep), ...added);
+    headers.splice(0, headers.length, ...headers.filter(keep), ...added, ...keyed);
+    recorded.splice(0, recorded.length, ...recorded.filter(keep), ...added, ...keyedRecorded);
   }
   return { url, recordedUrl, headers, recorded: Object.fromEntries(recorded), ...(spec?.content !== undefined ? { body: spec.content } : {}) };
 }

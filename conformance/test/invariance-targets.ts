@@ -6,6 +6,7 @@ import { DELETE_SERVICE_ACCOUNT_TOKEN, GET_OIDC_SETTINGS, GET_PROJECT_ENVIRONMEN
 import { breakResponses, freshMock, mockWithKeys, operationOf, rewriteRequests, serveRaw, toMockRequest } from './serve-target.ts';
 import { serveSocket, frame, type SocketOptions, type SocketRequest } from './serve-socket.ts';
 import type { BrokenTarget } from './broken-targets.ts';
+import { HEADER_BROKEN_TARGETS, HEADER_CONFORMANT_VARIANTS } from './header-targets.ts';
 
 /**
  * Issue 18: servers that break the contract only along what the spec does not name (the
@@ -53,6 +54,8 @@ function asyncMock(contract: Contract, answer: (request: MockRequest, mock: Mock
 }
 
 export const INVARIANCE_BROKEN_TARGETS: InvarianceTarget[] = [
+  // Red team round eight's principles (header-targets.ts).
+  ...HEADER_BROKEN_TARGETS,
   // The method: HEAD is GET without the body (spec decision head-requests).
   {
     name: 'HEAD without a key answers 200 (auth wired to GET only)',
@@ -797,6 +800,7 @@ const STARTED = new Date(Math.floor(Date.now() / 1000) * 1000 - 1000);
 const etagOf = (body: string) => `"${Buffer.from(body).toString('base64url').slice(-16)}"`;
 
 export const INVARIANCE_CONFORMANT_VARIANTS: ConformantInvarianceVariant[] = [
+  ...HEADER_CONFORMANT_VARIANTS,
   {
     name: 'HEAD answered 405 with Allow: GET (a router without HEAD)',
     serve: (contract) => breakResponses(contract, (req, res, mock) => (req.method === 'HEAD' ? { status: 405, headers: { ...JSON_TYPE, allow: operationOf(contract, { ...req, method: 'GET' }) ? 'GET' : 'DELETE' }, body: error(405, 'MethodNotAllowed').body } : (void mock, res))),

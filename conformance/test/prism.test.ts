@@ -49,9 +49,9 @@ describe('against Prism mocking spec/openapi.yaml', () => {
       'error cross-account-delete-rejected DELETE /api/admin/service-account/12/token/2: status 200',
       'error concurrent-delete-single-success DELETE /api/admin/service-account/1/token/3: statuses 200, 200, 200, 200, 200, 200, 200, 200',
       // It routes no HEAD, and its 405 names no allowed method (spec decision head-requests allows a 405 on a GET's path only
-      // with Allow): one finding per path, the first HEAD this seed's order sends there before the malformed id ends Prism.
-      'error head-like-get HEAD /api/admin/auth/oidc/settings: 405 without Allow',
+      // with Allow): one finding per path, on the full key's HEAD there (in this seed's order), sent before the malformed id ends Prism.
       'error head-like-get HEAD /api/admin/environments/project/default: 405 without Allow',
+      'error head-like-get HEAD /api/admin/auth/oidc/settings: 405 without Allow',
       // Every project exists, odd ids included.
       'warning missing-project-not-found GET /api/admin/environments/project/no-such-project-cf413c80e486: status 200',
       'warning odd-id-rejected GET /api/admin/environments/project/<2048 a>: status 200',

@@ -50,6 +50,8 @@ export interface AllowedAnswers {
   because: string;
   /** Malformed input (an id that does not decode, holds a slash or control character, or is very long): the spec's tolerated refusals apply. */
   malformed: boolean;
+  /** With a method override: the statuses of the request line's own refusal (an unlisted method), whose bodies are the router's, not the named operation's. */
+  lineRefusals?: readonly number[];
 }
 
 /** Longer ids than this are unusual input: a server may refuse the URI (414) before routing. */
@@ -110,6 +112,7 @@ const documents = (operation: Operation, status: number) => operation.responses.
  * @example allowedAnswers({ method: 'DELETE', path: '/api/admin/service-account/1/token/1', credential: 'full' }, state).statuses // [200, 404] before anything is known, [404] once deleted
  */
 export function allowedAnswers(request: ModelRequest, state: RunState): AllowedAnswers {
+  if (request.methodOverride !== undefined) return overriddenAnswers(request, state);
   if (request.method.toUpperCase() === 'HEAD') {
     // Spec decision head-requests: what the GET of the path gets, without a body (RFC 9110 §9.3.2), or 405 from a server that routes no HEAD.
     const get = allowedAnswers({ ...request, method: 'GET' }, state);
@@ -162,6 +165,28 @@ export function allowedAnswers(request: ModelRequest, state: RunState): AllowedA
     ...(needsAuth && request.credential === 'unknown' ? [UNAUTHORIZED, FORBIDDEN] : []),
   ];
   return { ...base, statuses: [...new Set([...resource.statuses, ...extra])].sort(), rule: resource.rule, because: resource.because };
+}
+
+/**
+ * A request whose override header names another method (method-override.ts): a server may ignore
+ * the header (the request line's method, here one the path does not list: its refusals) or honour
+ * it (the named operation, with that operation's auth order and permission). Either is allowed;
+ * nothing else is, so a key gets through the header no answer the named operation refuses it
+ * (red team round eight: a 2xx with the data of an operation the key gets 403 for). An override
+ * naming no operation of the path, or sent on a method the path lists, changes nothing here.
+ */
+function overriddenAnswers(request: ModelRequest, state: RunState): AllowedAnswers {
+  const { methodOverride, ...plain } = request;
+  const line = allowedAnswers(plain, state);
+  if (line.kind !== 'unlisted-method' || methodOverride === plain.method.toUpperCase()) return line;
+  const named = allowedAnswers({ ...plain, method: methodOverride! }, state);
+  if (named.kind !== 'operation') return line;
+  return {
+    ...named,
+    statuses: [...new Set([...line.statuses, ...named.statuses])].sort(),
+    because: `${named.because} (the request asks for ${methodOverride} in a method-override header: ${plain.method}'s refusal, or what ${named.operationId} allows this key)`,
+    lineRefusals: line.statuses,
+  };
 }
 
 /** The rule a status breaks when it is not in `allowed`; undefined when it is allowed (a tolerated refusal of malformed input included). */

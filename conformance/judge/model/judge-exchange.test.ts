@@ -19,6 +19,23 @@ describe('the model of the contract', () => {
     expect(allowedAnswers(at('DELETE', TOKEN), state).statuses).toEqual([404]);
   });
 
+  it("judges a POST whose override header names an operation by that operation's permission: its refusal or the line's, never a success the key lacks", () => {
+    const OIDC = '/api/admin/auth/oidc/settings';
+    const state = createRunState({ contract, forbidden: ['getOidcSettings', 'deleteServiceAccountToken'] });
+    state.declare(at('DELETE', TOKEN), 'exists');
+    const overridden = (method: string, path: string, credential: ModelCredential) => ({ ...at('POST', path, credential), methodOverride: method });
+    const settings = { status: 200, headers: json, body: JSON.stringify({ enabled: true, discoverUrl: 'https://example.com/.well-known/openid-configuration', clientId: 'c', secret: 's' }) };
+    // A server that ignores the header refuses the POST in its router's words; one that honours it refuses the key as the named operation does.
+    expect(rules(judgeRun([{ request: overridden('GET', OIDC, 'restricted'), response: { status: 405, headers: { allow: 'GET' }, body: 'Method Not Allowed' } }, { request: overridden('GET', OIDC, 'restricted'), response: error(403, 'NoAccessError', 'e1') }], state))).toEqual([[], []]);
+    expect(rules(judgeRun([{ request: overridden('GET', OIDC, 'restricted'), response: settings }], state))).toEqual([['permission-required']]);
+    // Honoured with a key that may: the named operation's answer, judged by its schema.
+    expect(rules(judgeRun([{ request: overridden('GET', OIDC, 'full'), response: settings }], state))).toEqual([[]]);
+    expect(rules(judgeRun([{ request: overridden('GET', OIDC, 'full'), response: { status: 200, headers: json, body: '{"enabled":"yes"}' } }], state))[0]).toContain('body-schema');
+    // A delete that happened through the header is judged, and counts: the token is gone afterwards.
+    expect(rules(judgeRun([{ request: overridden('DELETE', TOKEN, 'none'), response: { status: 200, headers: {}, body: '' } }], state))).toEqual([['auth-required']]);
+    expect(allowedAnswers(at('DELETE', TOKEN), state).statuses).toEqual([404]);
+  });
+
   it('decides auth before the resource: 401 without a key, 403 for the restricted key on a forbidden operation', () => {
     const state = createRunState({ contract, forbidden: ['deleteServiceAccountToken'] });
     expect(allowedAnswers(at('DELETE', TOKEN, 'none'), state).statuses).toEqual([401]);

@@ -26,6 +26,12 @@ export interface ModelRequest {
    * meaning and some implementations refuse it): the refusals of malformed input are allowed too (decision malformed-input-refusals).
    */
   content?: boolean;
+  /**
+   * The method an override header names (X-HTTP-Method-Override and its kin, method-override.ts),
+   * upper case: a server that honours it runs that operation, so the answer is judged by its
+   * permission as well as by the request line's.
+   */
+  methodOverride?: string;
 }
 
 export interface ModelResponse {
@@ -150,10 +156,13 @@ export function createRunState({ contract, forbidden = [] }: RunStateOptions): R
       if (resource.operation.pathParams.length === 0) return 'exists';
       return resource.canonical ? facts.get(resource.key) : undefined;
     },
-    observe({ request, response, seq }) {
+    observe({ request: sent, response, seq }) {
       const at = seq ?? count;
       count++;
       if (!response) return;
+      // A success to a request whose override header names an operation of the path is that operation's: its effect counts (a delete happened).
+      const overridden = sent.methodOverride !== undefined && isSuccess(response.status) && keyOf({ method: sent.methodOverride, path: sent.path }) !== undefined;
+      const request = overridden ? { ...sent, method: sent.methodOverride! } : sent;
       const resource = keyOf(request);
       const authorized = request.credential === 'full' || request.credential === 'restricted';
       if (resource && !resource.canonical && isSuccess(response.status) && request.method === 'DELETE') facts.delete(resource.key);
@@ -181,7 +190,7 @@ export function createRunState({ contract, forbidden = [] }: RunStateOptions): R
         }
       }
       if (parsed.ok) for (const { id } of instanceIds(parsed.value, documented?.schema)) if (!errorIds.has(id)) errorIds.set(id, at);
-      const key = readKey(request);
+      const key = overridden ? undefined : readKey(request);
       if (key !== undefined && !firstAnswers.has(key)) {
         firstAnswers.set(key, { seq: at, status: response.status, comparable: parsed.ok ? comparableForm(parsed.value, documented?.schema) : response.body });
       }

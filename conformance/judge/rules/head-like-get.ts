@@ -1,6 +1,6 @@
-import type { Exchange } from '../../types.ts';
 import { METHOD_NOT_ALLOWED, isSuccess } from '../../http-status.ts';
 import { failed, mediaTypeOf, passed, type Rule, type Judgement } from '../rule.ts';
+import type { Exchange } from '../../types.ts';
 import { missingFromAllow } from './unlisted-method-rejected.ts';
 import { variantClaim, variantsOf } from './variant-exchanges.ts';
 
@@ -24,28 +24,24 @@ export const headLikeGet: Rule = {
   claims: [variantClaim('head-like-get')],
   steps: ['variant'],
   judge: (exchanges, context) => {
-    const heads = variantsOf(exchanges, 'head-like-get');
-    const missingOf = (exchange: Exchange): string[] => {
+    // The Allow of a path is one defect, whatever the credential: one finding per operation, on the full key's HEAD where there is one
+    // (a refused key's HEAD repeats its GET's defect on a server that lets any key through, and is left out as that one: without-base-defects.ts).
+    const variants = variantsOf(exchanges, 'head-like-get');
+    const missingAllow = (exchange: Exchange): string[] => {
       const operation = context.contract.operation(exchange.operationId);
       if (exchange.response?.status !== METHOD_NOT_ALLOWED || operation.method !== 'GET') return [];
       return missingFromAllow(exchange.response.headers.allow, context.contract.operations.filter((o) => o.path === operation.path).map((o) => o.method.toUpperCase()));
     };
-    // The Allow of a path is one defect, whatever the credential: one finding per operation, on the full key's HEAD where one lacks it.
-    // A refused key's HEAD is dropped as a repeat where its GET is already a finding (an invalid key let through: without-base-defects.ts),
-    // which would take the path's one finding with it.
-    const reported = new Map<string, number>();
-    for (const exchange of [...heads.filter((e) => e.credential === 'full'), ...heads]) if (!reported.has(exchange.operationId) && missingOf(exchange).length > 0) reported.set(exchange.operationId, exchange.seq);
-    return heads.flatMap((exchange): Judgement[] => {
+    const carriers = new Map<string, Exchange>();
+    for (const e of [...variants.filter((v) => v.credential === 'full'), ...variants]) if (!carriers.has(e.operationId) && missingAllow(e).length > 0) carriers.set(e.operationId, e);
+    return variants.flatMap((exchange): Judgement[] => {
       const response = exchange.response;
       if (!response) return [];
-      const operation = context.contract.operation(exchange.operationId);
-      if (response.status === METHOD_NOT_ALLOWED && operation.method === 'GET') {
+      const missing = missingAllow(exchange);
+      if (missing.length > 0) {
         const allow = response.headers.allow;
-        const missing = missingOf(exchange);
-        if (missing.length > 0) {
-          if (reported.get(exchange.operationId) !== exchange.seq) return [];
-          return [failed({ exchange, message: `${exchange.label}: 405 ${allow === undefined ? 'without an Allow header' : `with Allow: ${allow}, which does not name ${missing.join(', ')}`}; a server that routes no HEAD on a GET's path may answer 405 only with an Allow header naming the methods of the path (spec decision head-requests, RFC 9110 §15.5.6).`, expected: `405 with Allow naming ${missing.join(', ')}, or what the GET gets`, got: allow === undefined ? '405 without Allow' : `Allow: ${allow}` })];
-        }
+        if (carriers.get(exchange.operationId) !== exchange) return [];
+        return [failed({ exchange, message: `${exchange.label}: 405 ${allow === undefined ? 'without an Allow header' : `with Allow: ${allow}, which does not name ${missing.join(', ')}`}; a server that routes no HEAD on a GET's path may answer 405 only with an Allow header naming the methods of the path (spec decision head-requests, RFC 9110 §15.5.6).`, expected: `405 with Allow naming ${missing.join(', ')}, or what the GET gets`, got: allow === undefined ? '405 without Allow' : `Allow: ${allow}` })];
       }
       // The same GET's answers with the same status, in the run's order.
       const gets = context.all.filter((e) => e.method === 'GET' && e.path === exchange.path && e.credential === exchange.credential && !e.keyVariant && e.response?.status === response.status);

@@ -7,7 +7,7 @@ export const overlapIndependent: Rule = {
   severity: 'error',
   title: 'Requests in flight at once do not borrow one another\'s credentials',
   proves:
-    'every operation, sent at once with every credential class (full, restricted, none, invalid), gets what each gets alone: no request borrows another\'s role or permission, auth does not fail open under load, and the errors answered at once carry ids of their own (spec decision requests-independent)',
+    'every operation, sent at once with every credential class (full, restricted, none, invalid) in several orders (one with every refused or weaker key ahead of the full key), gets what each gets alone: no request borrows another\'s role or permission, auth does not fail open under load, and the errors answered at once carry ids of their own (spec decision requests-independent)',
   level: 'behaviour',
   claims: [{ kinds: DERIVED_KINDS, steps: ['overlap'] }],
   steps: ['overlap'],

@@ -11,14 +11,15 @@ const input = (seed: string, overrides: Partial<PlanInput> = {}): PlanInput => p
 describe('the invariance variants of a run', () => {
   it.each(['1', '2', 'abc'])('meet every operation and every credential class with every kind (seed %s)', (seed) => {
     const { requests } = invarianceScenario(input(seed));
-    for (const { kind, keyed, ownBatch, content } of VARIANT_KINDS) {
+    for (const { kind, keyed, ownBatch, content, keyIn } of VARIANT_KINDS) {
       // Not sampled: the pipelined batch, and the requests with content (two, below).
       if (ownBatch || content !== undefined) continue;
       const mine = requests.filter((r) => r.variant?.kind === kind);
       expect(new Set(mine.map((r) => r.operationId)).size, kind).toBe(3);
       // HEAD covers the credentials on every GET; the token path, which has no GET, gets one.
       if (kind === 'head') continue;
-      expect(new Set(mine.map((r) => r.credential)), kind).toEqual(new Set(kind === 'empty-authorization' ? ['none'] : keyed ? ['full', 'restricted', 'invalid'] : ['full', 'restricted', 'none', 'invalid']));
+      // An empty Authorization, or the key in another header without Authorization, is the credential class none.
+      expect(new Set(mine.map((r) => r.credential)), kind).toEqual(new Set(kind === 'empty-authorization' || keyIn ? ['none'] : keyed ? ['full', 'restricted', 'invalid'] : ['full', 'restricted', 'none', 'invalid']));
     }
   });
 
@@ -28,6 +29,24 @@ describe('the invariance variants of a run', () => {
     for (const name of names) {
       expect(name.toLowerCase()).toBe('authorization');
       expect(['Authorization', 'authorization']).not.toContain(name);
+    }
+  });
+
+  it.each(['1', '2', 'abc', 'flag-admin'])("sends POST with a method override only where it changes nothing the run needs: the full key on a resource that cannot exist, the restricted key on an operation it lacks (seed %s)", (seed) => {
+    const posts = invarianceScenario(input(seed)).requests.filter((r) => r.variant?.kind === 'method-override-post');
+    expect(posts.every((r) => r.method === 'POST')).toBe(true);
+    expect(posts.filter((r) => r.credential === 'full').map((r) => r.variant!.resource)).toEqual(['missing']);
+    expect(posts.find((r) => r.credential === 'full')!.path).toMatch(/no-such/);
+    expect(['getOidcSettings', 'deleteServiceAccountToken']).toContain(posts.find((r) => r.credential === 'restricted')!.operationId);
+  });
+
+  it.each(['1', '2', 'abc'])("names another read's path in the path headers, for the restricted key one whose permission differs (seed %s)", (seed) => {
+    const named = invarianceScenario(input(seed)).requests.filter((r) => r.variant?.kind === 'path-headers');
+    expect(named.length).toBeGreaterThanOrEqual(4);
+    for (const r of named) expect(r.variant!.namedPath).toMatch(/^\/api\/admin\//);
+    for (const r of named.filter((n) => n.credential === 'restricted')) {
+      const lacks = (path: string) => path.includes('/oidc/');
+      expect(lacks(r.variant!.namedPath!)).toBe(r.operationId === 'getProjectEnvironments');
     }
   });
 

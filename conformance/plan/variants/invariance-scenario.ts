@@ -42,7 +42,8 @@ export function invarianceScenario(input: PlanInput): ScenarioPlan {
   const cells: VariantCell[] = [];
   VARIANT_KINDS.forEach((spec, index) => {
     if (spec.ownBatch) return;
-    const creds = spec.emptyAuth ? (['none'] as Credential[]) : shuffled(spec.keyed ? credentials.filter((c) => c !== 'none') : credentials, random);
+    // The key in another header (keyIn) goes without Authorization: only the credential class none.
+    const creds = spec.emptyAuth || spec.keyIn ? (['none'] as Credential[]) : shuffled(spec.keyed ? credentials.filter((c) => c !== 'none') : credentials, random);
     const ops = shuffled(operations, random);
     if (spec.everyCell) {
       ops.forEach((operation, i) => {
@@ -65,10 +66,16 @@ export function invarianceScenario(input: PlanInput): ScenarioPlan {
     const restricted = pairs.find((p) => p.credential === 'restricted');
     const lacking = pairs.find((p) => p.credential !== 'restricted' && input.forbidden.has(p.operation.operationId));
     if (restricted && lacking && !input.forbidden.has(restricted.operation.operationId)) [restricted.operation, lacking.operation] = [lacking.operation, restricted.operation];
+    // fullOnMissing: the full key needs a resource that cannot exist, so an operation with ids (traded with a key that is refused anyway).
+    const full = pairs.find((p) => p.credential === 'full');
+    const withIds = pairs.find((p) => (p.credential === 'none' || p.credential === 'invalid') && p.operation.pathParams.length > 0);
+    if (spec.fullOnMissing && full && withIds && full.operation.pathParams.length === 0) [full.operation, withIds.operation] = [withIds.operation, full.operation];
     for (let i = 0; i < pairs.length; i++) {
       const { operation, credential } = pairs[i]!;
       // The full key alternates between a given and a missing resource from kind to kind (a 404 left on the connection).
-      const resource = credential === 'full' && (index + i) % 2 === 0 ? 'missing' : 'given';
+      const resource = credential === 'full' && (spec.fullOnMissing || (index + i) % 2 === 0) ? 'missing' : 'given';
+      // Only where a missing resource can be named: the full key's POST never goes to the one resource of a path without ids.
+      if (spec.fullOnMissing && credential === 'full' && operation.pathParams.length === 0) continue;
       cells.push({ kind: spec.kind, operationId: operation.operationId, credential, resource });
     }
     // A real 304 needs the full key on a resource that exists: only then does the answer to a validator the server gave show what a 304 carries.
@@ -79,7 +86,7 @@ export function invarianceScenario(input: PlanInput): ScenarioPlan {
     }
     // Spec decision required-request-headers: what the spec does not name changes no answer, a success included. A change that
     // only a refusal meets (an invalid key's 401) hides a server that 404s `default?_=…`: each such kind also reads every GET with the full key.
-    if (spec.check === 'headers-ignored' && !spec.emptyAuth) {
+    if (spec.check === 'headers-ignored' && !spec.emptyAuth && !spec.sampleOnly) {
       for (const operation of ops.filter((o) => o.method === 'GET')) {
         if (!cells.some((c) => c.kind === spec.kind && c.operationId === operation.operationId && c.credential === 'full' && c.resource === 'given')) cells.push({ kind: spec.kind, operationId: operation.operationId, credential: 'full', resource: 'given' });
       }
@@ -185,18 +192,32 @@ function variantRequest(cell: VariantCell, input: PlanInput, chain: number, rand
   const ids = idsFor(operation, cell, input);
   const path = `${pathOf(operation, ids)}${spec.query ? `?${spec.query(operation, ids, input)}` : ''}`;
   const method = spec.method?.(operation.method) ?? operation.method;
+  const namedPath = spec.namesPath ? otherOperationPath(operation, cell.credential, input) : undefined;
   return {
     operationId: operation.operationId,
     step: 'variant',
-    label: `${operation.operationId} ${credentialName(cell.credential)}, ${spec.describe}${cell.alternative === undefined ? '' : `: ${spec.alternatives![cell.alternative]!.map(([name, value]) => `${name} ${JSON.stringify(value)}`).join(', ')}`}`,
+    label: `${operation.operationId} ${credentialName(cell.credential)}, ${spec.describe}${cell.alternative === undefined ? '' : `: ${spec.alternatives![cell.alternative]!.map(([name, value]) => `${name} ${JSON.stringify(value)}`).join(', ')}`}${namedPath === undefined ? '' : `: ${namedPath}`}`,
     credential: cell.credential,
     method,
     path,
     // The base request's allowed answers are the model's to say; a hostile-style empty list keeps the step out of the scenario checks.
     expects: [],
     // The auth field name's spelling is drawn here, from the seed, so that the report and its curl line say which one was sent.
-    variant: { kind: cell.kind, chain, resource: cell.resource, ...(cell.alternative !== undefined ? { alternative: cell.alternative } : {}), ...(spec.authName && operation.authHeaders[0] ? { authName: spec.authName(operation.authHeaders[0], random) } : {}) },
+    variant: { kind: cell.kind, chain, resource: cell.resource, ...(cell.alternative !== undefined ? { alternative: cell.alternative } : {}), ...(spec.authName && operation.authHeaders[0] ? { authName: spec.authName(operation.authHeaders[0], random) } : {}), ...(namedPath !== undefined ? { namedPath } : {}) },
   };
+}
+
+/**
+ * The path a path-naming header gives (kind path-headers): another read on a given resource, for
+ * the restricted key one whose permission differs from this operation's (--forbidden), so that a
+ * server that routes by the header, or takes the permission from it, answers what the key lacks.
+ */
+function otherOperationPath(operation: Operation, credential: Credential, input: PlanInput): string | undefined {
+  const reads = input.contract.operations.filter((o) => o.operationId !== operation.operationId && o.method === 'GET' && o.authHeaders.length > 0);
+  const lacks = (o: Operation) => input.forbidden.has(o.operationId);
+  const other = (credential === 'restricted' ? reads.find((o) => lacks(o) !== lacks(operation)) : undefined) ?? reads[0];
+  if (!other) return undefined;
+  return pathOf(other, other.operationId === GET_PROJECT_ENVIRONMENTS ? [encodeId(input.project)] : missingValues(other, input));
 }
 
 /** The ids a variant is sent with (see invarianceScenario on resources). */
@@ -225,7 +246,8 @@ export function derivedDeleteIds(operation: Operation, credential: Credential, i
 }
 
 
-function shuffled<T>(items: readonly T[], random: Random): T[] {
+/** A seeded Fisher-Yates shuffle. */
+export function shuffled<T>(items: readonly T[], random: Random): T[] {
   const out = [...items];
   for (let i = out.length - 1; i > 0; i--) {
     const j = pick(random, i + 1);

@@ -4,6 +4,7 @@ import type { AnswersSeen } from '../../send/answers-seen.ts';
 import type { Operation } from '../../../src/contract/index.ts';
 import type { PlanInput } from '../scenarios/plan-input.ts';
 import { pathNamedQuery } from './path-named-query.ts';
+import { METHOD_OVERRIDE_HEADERS } from '../../judge/model/method-override.ts';
 
 /**
  * Issue 18, DESIGN.md "Invariance": variants of a planned request that differ only in what the
@@ -49,6 +50,9 @@ export const NEVER_GIVEN_ETAG = '"flag-admin-check-never-given"';
 /** A date before any resource of a run could have changed: a 304 to it needs a Last-Modified no later (RFC 9110 §13.1.3). */
 export const LONG_AGO = 'Sat, 01 Jan 2000 00:00:00 GMT';
 
+/** One correlation id for every request of the kind correlation-ids (W3C Trace Context's example trace id for traceparent). */
+const CORRELATION_ID = '7c1f4d2e-9a3b-4e5f-8d6c-1b2a3c4d5e6f';
+
 export type VariantKind =
   | 'head'
   | 'options'
@@ -73,7 +77,12 @@ export type VariantKind =
   | 'json-body'
   | 'long-values'
   | 'accept-encoding-refused'
-  | 'pipelined';
+  | 'pipelined'
+  | 'method-override-post'
+  | 'path-headers'
+  | 'forwarded-lists'
+  | 'key-elsewhere'
+  | 'correlation-ids';
 
 /** How one variant kind changes the request it is made from. */
 export interface VariantKindSpec {
@@ -115,6 +124,14 @@ export interface VariantKindSpec {
   emptyAuth?: true;
   /** Also without a key on a given and on a missing resource of every path with ids: whether the answer tells the two apart (what a keyless request must not learn). */
   keylessBoth?: true;
+  /** The full key only on a resource that cannot exist, of an operation with ids: the kind sends a method with an effect (POST), or must provoke an error with every credential. */
+  fullOnMissing?: true;
+  /** The sample only: not also a read of every GET with the full key (what it varies shows with the keys a server refuses). */
+  sampleOnly?: true;
+  /** Headers that each carry the path of another operation (the plan picks it, VariantCell.namedPath), as the server sees paths (the base URL's path included). */
+  namesPath?: readonly string[];
+  /** Headers that each carry the full key, sent without Authorization (only with no credential): spec decision key-in-header-only. */
+  keyIn?: readonly string[];
 }
 
 export const VARIANT_KINDS: readonly VariantKindSpec[] = [
@@ -202,6 +219,42 @@ export const VARIANT_KINDS: readonly VariantKindSpec[] = [
     check: 'headers-ignored',
     describe: 'an Accept-Encoding that refuses content codings',
     alternatives: [[['accept-encoding', 'gzip;q=0, identity']], [['accept-encoding', 'br;q=0, gzip;q=0, deflate;q=0, *;q=0, identity']], [['accept-encoding', 'identity']], [['accept-encoding', '']]],
+  },
+  // Red team round eight: override headers are honoured on POST (Express method-override, ASP.NET's X-HTTP-Method); the answer is judged by the
+  // permission of the operation the header names (judge/model/method-override.ts). The full key's POST goes to a resource that cannot exist only.
+  {
+    kind: 'method-override-post',
+    check: 'headers-ignored',
+    describe: 'POST with X-HTTP-Method-Override, X-HTTP-Method and X-Method-Override naming the method of the operation',
+    method: () => 'POST',
+    add: METHOD_OVERRIDE_HEADERS.map((name): [string, (method: string) => string] => [name, (method) => method]),
+    fullOnMissing: true,
+    sampleOnly: true,
+  },
+  // Headers that name a path (IIS and Symfony rewrites, a gateway's prefix or external path) change neither the operation that answers nor the
+  // permission that applies (spec decision required-request-headers): each names another operation's path.
+  { kind: 'path-headers', check: 'headers-ignored', describe: "X-Original-URL, X-Rewrite-URL, X-Forwarded-Prefix and X-Forwarded-Path naming another operation's path", namesPath: ['x-original-url', 'x-rewrite-url', 'x-forwarded-prefix', 'x-forwarded-path'], sampleOnly: true },
+  // Ordinary headers in the list forms a chain of intermediaries writes (RFC 7239 §4-§6, RFC 9110 §12.5.4), not one token. Header text only: no address is contacted.
+  {
+    kind: 'forwarded-lists',
+    check: 'headers-ignored',
+    describe: 'X-Forwarded-For as a chain, Forwarded (RFC 7239) and an Accept-Language of several ranges',
+    alternatives: [
+      [['x-forwarded-for', '203.0.113.9, 127.0.0.1'], ['forwarded', 'for="[2001:db8::1]:4711";proto=https;by=203.0.113.43'], ['accept-language', 'fr-CH, fr;q=0.9, en;q=0.8, de;q=0.7, *;q=0.5']],
+      [['x-forwarded-for', '2001:db8::1, [2001:db8::2]:4711, 198.51.100.7:8080'], ['forwarded', 'for=192.0.2.60;proto=http;by=203.0.113.43, for="[2001:db8:cafe::17]:4711";proto=https'], ['accept-language', 'en-US,en;q=0.9,*;q=0.1']],
+    ],
+    sampleOnly: true,
+  },
+  // Spec decision key-in-header-only: the full key in the headers other backends read keys from, without Authorization, is no key (401).
+  { kind: 'key-elsewhere', check: 'headers-ignored', describe: 'the full key in X-API-Key, Api-Key, X-Auth-Token and X-Access-Token, no Authorization', keyIn: ['x-api-key', 'api-key', 'x-auth-token', 'x-access-token'], sampleOnly: true },
+  // Spec decision error-ids-unique: the same correlation headers on every request of the kind (each provokes an error); the error ids still differ.
+  {
+    kind: 'correlation-ids',
+    check: 'headers-ignored',
+    describe: 'the same X-Request-Id, X-Correlation-Id and traceparent as the other requests of its kind',
+    add: [['x-request-id', CORRELATION_ID], ['x-correlation-id', CORRELATION_ID], ['traceparent', '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01']],
+    fullOnMissing: true,
+    sampleOnly: true,
   },
   // RFC 9112 §9.3.2: pipelined requests get their answers in the order of the requests (spec decision requests-independent); a server may instead answer one and close.
   { kind: 'pipelined', check: 'pipelined-answers-in-order', describe: 'pipelined: written on one connection with other reads at once, before any answer', ownBatch: true },
