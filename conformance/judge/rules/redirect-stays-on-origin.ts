@@ -17,10 +17,13 @@ export const redirectStaysOnOrigin: Rule = {
   proves:
     'a redirect (301, 302, 303, 307, 308) carries a Location that, resolved against the request URL, keeps its scheme, host and port, and from a path with a trailing slash names the path without it (spec decision trailing-slash; RFC 9110 §10.2.2)',
   level: 'behaviour',
+  // Where the contract allows a redirect; an answer there that is none passes (the rule ran).
+  steps: ['trailing-slash', 'equivalent-path', 'equivalent-path-restricted'],
   judge: (exchanges) =>
     exchanges.flatMap((exchange): Judgement[] => {
       const status = exchange.response?.status;
-      if (status === undefined || !REDIRECTS.has(status)) return [];
+      if (status === undefined) return [];
+      if (!REDIRECTS.has(status)) return [passed(exchange)];
       const location = exchange.response!.headers.location;
       const asked = new URL(exchange.request.url);
       let target: URL | undefined;

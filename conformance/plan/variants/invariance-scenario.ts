@@ -175,13 +175,23 @@ function lastLeavesNothing(cells: VariantCell[], input: PlanInput): VariantCell[
 function afterEachHead(cells: VariantCell[], input: PlanInput): VariantCell[] {
   const out = [...cells];
   const leaves = (c: VariantCell) => c.kind === 'head' || VARIANT_KINDS.find((k) => k.kind === c.kind)!.content !== undefined;
-  const bodied = (c: VariantCell) => !leaves(c) && c.kind !== 'options' && c.kind !== 'preflight' && c.credential === 'full' && c.resource === 'given' && input.contract.operation(c.operationId).method === 'GET';
-  for (let i = 0; i < out.length - 1; i++) {
-    if (!leaves(out[i]!) || bodied(out[i + 1]!)) continue;
-    const j = out.findIndex((c, k) => k > i + 1 && bodied(c));
-    if (j < 0) break;
+  // A GET with the full key on a given resource, sent as a GET (a kind that sends another method, e.g. POST with an override header, is none).
+  const bodied = (c: VariantCell) => {
+    const spec = VARIANT_KINDS.find((k) => k.kind === c.kind)!;
+    return !leaves(c) && c.kind !== 'options' && c.kind !== 'preflight' && c.credential === 'full' && c.resource === 'given' && input.contract.operation(c.operationId).method === 'GET' && (spec.method?.('GET') ?? 'GET') === 'GET';
+  };
+  // Free to move: not already the read that follows a HEAD or a request with content.
+  const free = (k: number) => bodied(out[k]!) && (k === 0 || !leaves(out[k - 1]!));
+  for (let i = 0; i < out.length; i++) {
+    if (!leaves(out[i]!) || (i + 1 < out.length && bodied(out[i + 1]!))) continue;
+    // The next free read after it, else one before it (the order is a shuffle: any read will do).
+    let j = out.findIndex((_, k) => k > i + 1 && free(k));
+    if (j < 0) j = out.findIndex((_, k) => k < i && free(k));
+    if (j < 0) continue;
     const [moved] = out.splice(j, 1);
-    out.splice(i + 1, 0, moved!);
+    const at = j < i ? i : i + 1;
+    out.splice(at, 0, moved!);
+    if (j < i) i--;
   }
   return out;
 }
