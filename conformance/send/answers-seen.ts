@@ -25,6 +25,27 @@ export class AnswersSeen {
     for (const [name, value] of setCookies(response.headers['set-cookie'])) if (this.cookies.has(name) || this.cookies.size < MAX_COOKIES) this.cookies.set(name, value);
   }
 
+  /**
+   * The ETag a 2xx to another resource carried (red team round nine: a conditional layer that answers 304 to any tag it issued):
+   * preferably one unlike this resource's own, then the resource whose path shares the longest start with this one (another
+   * project of the same operation before another operation). Undefined when no other resource's answer carried one.
+   */
+  etagOfAnother(resource: string): string | undefined {
+    const own = this.etags.get(resource);
+    const shared = (path: string) => {
+      let i = 0;
+      while (i < path.length && path[i] === resource[i]) i++;
+      return i;
+    };
+    let best: { tag: string; score: number } | undefined;
+    for (const [path, tag] of this.etags) {
+      if (path === resource) continue;
+      const score = (tag !== own ? 1_000_000 : 0) + shared(path);
+      if (!best || score > best.score) best = { tag, score };
+    }
+    return best?.tag;
+  }
+
   /** The Cookie header that returns the cookies set so far (RFC 6265 §5.4), as many as fit MAX_COOKIE_HEADER bytes, or undefined when none was. */
   cookieHeader(): string | undefined {
     let header = '';

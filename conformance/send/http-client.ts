@@ -103,8 +103,10 @@ export function createHttpClient(options: { maxHeaderBytes: number }): HttpClien
           // undici's header lines, in its order: host, connection, the request's own, content-length. A HEAD
           // answer's connection is not reused (a server may send a body anyway), as undici did.
           closes = method === 'HEAD';
-          const headers: string[] = ['host', target.host, 'connection', closes ? 'close' : 'keep-alive'];
-          for (const [name, value] of init.headers) headers.push(name, value);
+          // A Host among the request's own (a variant naming this server otherwise) takes the URL's place.
+          const named = init.headers.find(([name]) => name.toLowerCase() === 'host');
+          const headers: string[] = ['host', named?.[1] ?? target.host, 'connection', closes ? 'close' : 'keep-alive'];
+          for (const [name, value] of init.headers) if (name.toLowerCase() !== 'host') headers.push(name, value);
           if (EXPECTS_PAYLOAD.has(method)) headers.push('content-length', '0');
           const module = target.protocol === 'https:' ? process.getBuiltinModule('node:https') : process.getBuiltinModule('node:http');
           request = module.request({

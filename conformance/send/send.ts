@@ -138,7 +138,7 @@ export function createSender(options: SenderOptions): Sender {
       const wire = chain.map((planned) => wireRequest(planned, options, keyFor, seen));
       const origin = new URL(options.baseUrl);
       const prefix = origin.pathname.replace(/\/$/, '');
-      const outcomes = await sendChain(origin, wire.map((w, i) => ({ method: chain[i]!.method, path: prefix + w.url.slice(options.baseUrl.length), headers: [['host', origin.host], ...w.headers], ...(w.body !== undefined ? { body: w.body } : {}) })), { timeoutMs: options.timeoutMs, maxBodyBytes: options.maxBodyBytes, text: (bytes) => bodies.text(bytes), pipelined: chain.some((planned) => planned.variant?.pipelined === true) });
+      const outcomes = await sendChain(origin, wire.map((w, i) => ({ method: chain[i]!.method, path: prefix + w.url.slice(options.baseUrl.length), headers: hostFirst(origin.host, w.headers), ...(w.body !== undefined ? { body: w.body } : {}) })), { timeoutMs: options.timeoutMs, maxBodyBytes: options.maxBodyBytes, text: (bytes) => bodies.text(bytes), pipelined: chain.some((planned) => planned.variant?.pipelined === true) });
       return chain.slice(0, outcomes.length).map((planned, i): Exchange => {
         const outcome = outcomes[i]!;
         const exchange: Exchange = { ...planned, seq: firstSeq + i, request: { method: planned.method, url: wire[i]!.recordedUrl, headers: wire[i]!.recorded, ...(wire[i]!.body !== undefined ? { body: wire[i]!.body } : {}) } };
@@ -158,6 +158,12 @@ export function createSender(options: SenderOptions): Sender {
     },
     close: () => client.close(),
   };
+}
+
+/** The request's header lines with Host first: the base URL's, or the one a variant names instead (kind host-names). */
+function hostFirst(own: string, headers: readonly [string, string][]): [string, string][] {
+  const named = headers.find(([name]) => name.toLowerCase() === 'host');
+  return named ? [named, ...headers.filter((h) => h !== named)] : [['host', own], ...headers];
 }
 
 /**
@@ -205,7 +211,10 @@ function wireRequest(planned: PlannedRequest, options: SenderOptions, keyFor: (c
     const dropped = new Set([...(spec.omit ?? []), ...(spec.add ?? []).map(([name]) => name), ...(spec.alternatives ?? []).flat().map(([name]) => name), ...learned.map(([name]) => name)]);
     const keep = ([name]: [string, string]) => !dropped.has(name.toLowerCase());
     const alternative = spec.alternatives?.[planned.variant?.alternative ?? 0] ?? [];
-    const added = [...(spec.add ?? []).map(([name, value]): [string, string] => [name, typeof value === 'string' ? value : value(operation.method)]), ...alternative, ...learned];
+    // Host is header text only (the connection still goes to the base URL): the sender puts it first, in place of the base URL's.
+    const origin = new URL(options.baseUrl);
+    const host: [string, string][] = spec.hostNames ? [['host', spec.hostNames[planned.variant?.alternative ?? 0]!(origin.port || (origin.protocol === 'https:' ? '443' : '80'))]] : [];
+    const added = [...(spec.add ?? []).map(([name, value]): [string, string] => [name, typeof value === 'string' ? value : value(operation.method)]), ...alternative, ...learned, ...host];
     headers.splice(0, headers.length, ...headers.filter(keep), ...added, ...keyed);
     recorded.splice(0, recorded.length, ...recorded.filter(keep), ...added, ...keyedRecorded);
   }

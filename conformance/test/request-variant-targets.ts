@@ -33,7 +33,7 @@ export const REQUEST_VARIANT_BROKEN_TARGETS: InvarianceTarget[] = [
   {
     name: 'a Host that is a loopback IP literal (127.0.0.1 or [::1], any port) is the ops console: no key needed, acts as the admin',
     dimension: 'headers',
-    caughtBy: ['headers-ignored'],
+    caughtBy: ['headers-ignored', 'auth-missing-rejected'],
     serve: (contract) =>
       breakResponses(contract, (req, res, mock) => {
         const host = (headerOf(req, 'host') ?? '').toLowerCase().replace(/:\d+$/, '');

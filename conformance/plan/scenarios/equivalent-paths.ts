@@ -1,8 +1,10 @@
 import { BAD_REQUEST, FORBIDDEN, METHOD_NOT_ALLOWED, NOT_FOUND, UNAUTHORIZED } from '../../http-status.ts';
 import type { Credential, PlannedRequest } from '../../types.ts';
 import { pick, randomFor } from '../seeded-random.ts';
+import { DELETE_SERVICE_ACCOUNT_TOKEN } from '../../operation-ids.ts';
 import { harmlessPath } from './probe-path.ts';
-import type { PlanInput } from './plan-input.ts';
+import { encodeId, pathOf, type PlanInput } from './plan-input.ts';
+import { allocateTokens } from './token-allocation.ts';
 import type { ScenarioPlan } from './scenario-plan.ts';
 
 /** The router's refusals of a spelling it does not route, or a redirect to the normal form (as for the trailing slash, spec decision trailing-slash). */
@@ -15,7 +17,8 @@ const ROUTER_ANSWERS = [BAD_REQUEST, NOT_FOUND, METHOD_NOT_ALLOWED, 301, 308];
  * auth. An auth guard that matches the raw path while the router decodes it (`/api/%61dmin/…`)
  * shows here. Without a key on every operation, encoding the first static segment (which every
  * prefix guard holds) and the last one (a guard of one route); with the restricted key on each
- * --forbidden operation, a static segment drawn from the seed. The ids are harmless (probe-path.ts).
+ * --forbidden operation, a static segment drawn from the seed, and the path with a trailing slash.
+ * The ids are harmless (probe-path.ts), but for the restricted key's slash on the delete.
  */
 export function equivalentPathsScenario(input: PlanInput): ScenarioPlan {
   const random = randomFor(input.seed, 'equivalent paths');
@@ -30,7 +33,15 @@ export function equivalentPathsScenario(input: PlanInput): ScenarioPlan {
       requests.push({ operationId: operation.operationId, step: credential === 'none' ? 'equivalent-path' : 'equivalent-path-restricted', label: `${operation.operationId} ${credential === 'none' ? 'without a key' : 'with the restricted key (--forbidden)'}, the path spelled ${spelled} (RFC 3986 §6.2.2: the same URI)`, credential, method: operation.method, path: spelled, expects });
     };
     for (const at of new Set([statics[0]!, statics[statics.length - 1]!])) probe('none', at, [UNAUTHORIZED, ...ROUTER_ANSWERS]);
-    if (input.hasRestrictedKey && input.forbidden.has(operation.operationId)) probe('restricted', statics[pick(random, statics.length)]!, [FORBIDDEN, ...ROUTER_ANSWERS]);
+    if (input.hasRestrictedKey && input.forbidden.has(operation.operationId)) {
+      probe('restricted', statics[pick(random, statics.length)]!, [FORBIDDEN, ...ROUTER_ANSWERS]);
+      // Red team round nine: a fallback route for the trailing slash that skips the permission guard while authentication still
+      // runs shows only with a key that is valid and lacks the permission (spec decision trailing-slash: the answer without the
+      // slash, 403, or the router's). On the delete, a real token the restricted key must not delete, so a 404 cannot hide it.
+      const target = operation.operationId === DELETE_SERVICE_ACCOUNT_TOKEN && input.allowDelete ? allocateTokens(input.tokens).restrictedTargets[0] : undefined;
+      const slashed = `${target ? pathOf(operation, [encodeId(target.account), encodeId(target.token)]) : path}/`;
+      requests.push({ operationId: operation.operationId, step: 'equivalent-path-restricted', label: `${operation.operationId} with the restricted key (--forbidden), the path with a trailing slash`, credential: 'restricted', method: operation.method, path: slashed, expects: [FORBIDDEN, ...ROUTER_ANSWERS], ...(target ? { token: target } : {}) });
+    }
   }
   return { requests, skipped: [] };
 }

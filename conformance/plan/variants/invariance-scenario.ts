@@ -43,7 +43,7 @@ export function invarianceScenario(input: PlanInput): ScenarioPlan {
   VARIANT_KINDS.forEach((spec, index) => {
     if (spec.ownBatch) return;
     // The key in another header (keyIn) goes without Authorization: only the credential class none.
-    const creds = spec.emptyAuth || spec.keyIn ? (['none'] as Credential[]) : shuffled(spec.keyed ? credentials.filter((c) => c !== 'none') : credentials, random);
+    const creds = spec.emptyAuth || spec.keyIn || spec.hostNames ? (['none'] as Credential[]) : shuffled(spec.keyed ? credentials.filter((c) => c !== 'none') : credentials, random);
     const ops = shuffled(operations, random);
     if (spec.everyCell) {
       ops.forEach((operation, i) => {
@@ -52,6 +52,12 @@ export function invarianceScenario(input: PlanInput): ScenarioPlan {
         for (const credential of own) cells.push({ kind: spec.kind, operationId: operation.operationId, credential, resource: 'given' });
         if (operation.method === 'GET' && operation.pathParams.length > 0) cells.push({ kind: spec.kind, operationId: operation.operationId, credential: 'full', resource: 'missing' });
       });
+      return;
+    }
+    // Only the full key, once on every operation: a read's given resource, on the delete a token the run deletes later (idsFor),
+    // which only a request that must change nothing goes to (a real DELETE would take the deletion step's token).
+    if (spec.fullOnLater) {
+      for (const operation of ops.filter((o) => (spec.method?.(o.method) ?? o.method) !== 'DELETE')) cells.push({ kind: spec.kind, operationId: operation.operationId, credential: 'full', resource: 'given' });
       return;
     }
     if (spec.content !== undefined) {
@@ -105,7 +111,8 @@ export function invarianceScenario(input: PlanInput): ScenarioPlan {
         }
       }
     }
-    if (spec.alternatives) cells.filter((c) => c.kind === spec.kind).forEach((c, i) => (c.alternative = i % spec.alternatives!.length));
+    const turns = spec.alternatives?.length ?? spec.hostNames?.length;
+    if (turns) cells.filter((c) => c.kind === spec.kind).forEach((c, i) => (c.alternative = i % turns));
   });
   const order = lastLeavesNothing(afterEachHead(shuffled(cells, random), input), input);
   const chains = chainNumbers(order, input);
@@ -206,7 +213,7 @@ function variantRequest(cell: VariantCell, input: PlanInput, chain: number, rand
   return {
     operationId: operation.operationId,
     step: 'variant',
-    label: `${operation.operationId} ${credentialName(cell.credential)}, ${spec.describe}${cell.alternative === undefined ? '' : `: ${spec.alternatives![cell.alternative]!.map(([name, value]) => `${name} ${JSON.stringify(value)}`).join(', ')}`}${namedPath === undefined ? '' : `: ${namedPath}`}`,
+    label: `${operation.operationId} ${credentialName(cell.credential)}, ${spec.describe}${cell.alternative === undefined ? '' : spec.alternatives ? `: ${spec.alternatives[cell.alternative]!.map(([name, value]) => `${name} ${JSON.stringify(value)}`).join(', ')}` : `: host ${JSON.stringify(spec.hostNames![cell.alternative]!('<port>'))}`}${namedPath === undefined ? '' : `: ${namedPath}`}`,
     credential: cell.credential,
     method,
     path,
@@ -233,6 +240,11 @@ function otherOperationPath(operation: Operation, credential: Credential, input:
 /** The ids a variant is sent with (see invarianceScenario on resources). */
 function idsFor(operation: Operation, cell: VariantCell, input: PlanInput): string[] {
   if (operation.pathParams.length === 0) return [];
+  // fullOnLater: the full key on a token the run deletes later (its own delete), so that an effect shows in that step too.
+  if (operation.operationId === DELETE_SERVICE_ACCOUNT_TOKEN && cell.credential === 'full' && VARIANT_KINDS.find((k) => k.kind === cell.kind)!.fullOnLater) {
+    const { primary } = allocateTokens(input.tokens);
+    return input.allowDelete && primary ? [encodeId(primary.account), encodeId(primary.token)] : missingValues(operation, input);
+  }
   if (operation.operationId === GET_PROJECT_ENVIRONMENTS) return cell.resource === 'missing' ? missingValues(operation, input) : [encodeId(input.project)];
   if (operation.operationId !== DELETE_SERVICE_ACCOUNT_TOKEN) return missingValues(operation, input);
   // A missing token: the unknown token of an account the run was given (as the full key's deletes use), whoever asks.

@@ -82,7 +82,10 @@ export type VariantKind =
   | 'path-headers'
   | 'forwarded-lists'
   | 'key-elsewhere'
-  | 'correlation-ids';
+  | 'correlation-ids'
+  | 'host-names'
+  | 'method-override-query'
+  | 'if-none-match-other';
 
 /** How one variant kind changes the request it is made from. */
 export interface VariantKindSpec {
@@ -132,6 +135,10 @@ export interface VariantKindSpec {
   namesPath?: readonly string[];
   /** Headers that each carry the full key, sent without Authorization (only with no credential): spec decision key-in-header-only. */
   keyIn?: readonly string[];
+  /** Host header values, one per variant in turn (like alternatives), made from the base URL's port; only with no credential. The connection still goes to the base URL. */
+  hostNames?: readonly ((port: string) => string)[];
+  /** Only the full key, once on every operation whose request must change nothing (not a DELETE as sent): on a read's given resource, on the delete a token the run deletes later, so that an effect shows in the deletion step. */
+  fullOnLater?: true;
 }
 
 export const VARIANT_KINDS: readonly VariantKindSpec[] = [
@@ -234,14 +241,16 @@ export const VARIANT_KINDS: readonly VariantKindSpec[] = [
   // Headers that name a path (IIS and Symfony rewrites, a gateway's prefix or external path) change neither the operation that answers nor the
   // permission that applies (spec decision required-request-headers): each names another operation's path.
   { kind: 'path-headers', check: 'headers-ignored', describe: "X-Original-URL, X-Rewrite-URL, X-Forwarded-Prefix and X-Forwarded-Path naming another operation's path", namesPath: ['x-original-url', 'x-rewrite-url', 'x-forwarded-prefix', 'x-forwarded-path'], sampleOnly: true },
-  // Ordinary headers in the list forms a chain of intermediaries writes (RFC 7239 §4-§6, RFC 9110 §12.5.4), not one token. Header text only: no address is contacted.
+  // Ordinary headers in the list forms a chain of intermediaries writes (RFC 7239 §4-§6, RFC 9110 §12.5.4), not one token, with the scheme and
+  // host a proxy reports (X-Forwarded-Proto/Host/Port, Forwarded proto= and host=; red team round nine: a force-HTTPS or canonical-host
+  // middleware that trusts them answers a redirect). Header text only: no address is contacted.
   {
     kind: 'forwarded-lists',
     check: 'headers-ignored',
-    describe: 'X-Forwarded-For as a chain, Forwarded (RFC 7239) and an Accept-Language of several ranges',
+    describe: 'X-Forwarded-For as a chain, Forwarded (RFC 7239) with proto and host, X-Forwarded-Proto/Host/Port and an Accept-Language of several ranges',
     alternatives: [
-      [['x-forwarded-for', '203.0.113.9, 127.0.0.1'], ['forwarded', 'for="[2001:db8::1]:4711";proto=https;by=203.0.113.43'], ['accept-language', 'fr-CH, fr;q=0.9, en;q=0.8, de;q=0.7, *;q=0.5']],
-      [['x-forwarded-for', '2001:db8::1, [2001:db8::2]:4711, 198.51.100.7:8080'], ['forwarded', 'for=192.0.2.60;proto=http;by=203.0.113.43, for="[2001:db8:cafe::17]:4711";proto=https'], ['accept-language', 'en-US,en;q=0.9,*;q=0.1']],
+      [['x-forwarded-for', '203.0.113.9, 127.0.0.1'], ['forwarded', 'for="[2001:db8::1]:4711";proto=https;by=203.0.113.43'], ['accept-language', 'fr-CH, fr;q=0.9, en;q=0.8, de;q=0.7, *;q=0.5'], ['x-forwarded-proto', 'http'], ['x-forwarded-host', 'flags.example.com'], ['x-forwarded-port', '80']],
+      [['x-forwarded-for', '2001:db8::1, [2001:db8::2]:4711, 198.51.100.7:8080'], ['forwarded', 'for=192.0.2.60;proto=http;host="flags.example.com:8443";by=203.0.113.43, for="[2001:db8:cafe::17]:4711";proto=https'], ['accept-language', 'en-US,en;q=0.9,*;q=0.1']],
     ],
     sampleOnly: true,
   },
@@ -255,6 +264,39 @@ export const VARIANT_KINDS: readonly VariantKindSpec[] = [
     add: [['x-request-id', CORRELATION_ID], ['x-correlation-id', CORRELATION_ID], ['traceparent', '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01']],
     fullOnMissing: true,
     sampleOnly: true,
+  },
+  // Red team round nine: the Host header is text the client chooses; a server that trusts a loopback name (a "local admin" shortcut) lets a
+  // request without a key through. Each keyless variant names this server otherwise: by name, by IPv6 literal with the port, by IPv4 without it.
+  {
+    kind: 'host-names',
+    check: 'headers-ignored',
+    describe: 'the Host header naming this loopback server otherwise (localhost, [::1] with the port, 127.0.0.1 without it), no key',
+    hostNames: [() => 'localhost', (port) => `[::1]:${port}`, () => '127.0.0.1'],
+    sampleOnly: true,
+  },
+  // Red team round nine: Rails, Laravel and Symfony read the method from `_method` in the query on POST. The POST must change nothing
+  // (spec decision unlisted-methods): sent with the full key on a read's resource and on a token the run deletes later, so that a delete
+  // it ran shows in the deletion step too, not only in this answer.
+  {
+    kind: 'method-override-query',
+    check: 'headers-ignored',
+    describe: 'POST with ?_method= naming the method of the operation (Rails, Laravel, Symfony)',
+    method: () => 'POST',
+    query: (operation) => `_method=${operation.method}`,
+    fullOnLater: true,
+  },
+  // Decision conditional-requests: a 304 only to the tag this resource's own 200 carried. The tag another read's 200 carried (another
+  // project of the same operation where there is one, else another operation) is sent with the full key; not-modified.ts finds no 200 of
+  // this resource with that tag unless its own 200 carried the same one (one revision tag for every read).
+  {
+    kind: 'if-none-match-other',
+    check: 'conditional-after-auth',
+    describe: "If-None-Match: the ETag another resource's 200 carried earlier in the run (nothing when no 200 carried one)",
+    fromAnswers: (path, seen) => {
+      const other = seen.etagOfAnother(path.split('?')[0]!);
+      return other === undefined ? [] : [['if-none-match', other]];
+    },
+    fullOnLater: true,
   },
   // RFC 9112 §9.3.2: pipelined requests get their answers in the order of the requests (spec decision requests-independent); a server may instead answer one and close.
   { kind: 'pipelined', check: 'pipelined-answers-in-order', describe: 'pipelined: written on one connection with other reads at once, before any answer', ownBatch: true },
