@@ -43,14 +43,16 @@ export function endOfRunScenario(input: PlanInput): ScenarioPlan {
 /**
  * Red team round nine: a delete changes its own token and nothing else, the keys included. A
  * delete that runs on the wrong table (revoking an API key) or rewrites a role shows only in later
- * auth answers: after the deletes the restricted key reads every read operation once more and
- * must get what it got before, 403 where --forbidden and the success (or 403) elsewhere, never 401
- * (API §5). The full key's reads are the repeat reads just before.
+ * auth answers: after the deletes the restricted key reads once more every read it is --forbidden
+ * (every read when none is) and must get what it got before, 403 where --forbidden and the success
+ * (or 403) elsewhere, never 401 (API §5). The full key's reads are the repeat reads just before.
  */
 function credentialsAgain(input: PlanInput): PlannedRequest[] {
   if (!input.hasRestrictedKey) return [];
-  return input.contract.operations
-    .filter((operation) => operation.method === 'GET' && operation.authHeaders.length > 0)
+  const reads = input.contract.operations.filter((operation) => operation.method === 'GET' && operation.authHeaders.length > 0);
+  // The reads it lacks the permission for (a revoked key gets 401 there, a widened one 200); every read when it lacks none.
+  const lacking = reads.filter((operation) => input.forbidden.has(operation.operationId));
+  return (lacking.length > 0 ? lacking : reads)
     .map((operation) => {
       const path = operation.operationId === GET_PROJECT_ENVIRONMENTS && input.projects[0] !== undefined ? pathOf(operation, [encodeId(input.projects[0])]) : harmlessPath(operation, input);
       const forbidden = input.forbidden.has(operation.operationId);

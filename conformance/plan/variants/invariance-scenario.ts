@@ -54,10 +54,13 @@ export function invarianceScenario(input: PlanInput): ScenarioPlan {
       });
       return;
     }
-    // Only the full key, once on every operation: a read's given resource, on the delete a token the run deletes later (idsFor),
-    // which only a request that must change nothing goes to (a real DELETE would take the deletion step's token).
+    // Only the full key: on the delete's path a token the run deletes later (idsFor), which only a request that must change nothing goes
+    // to (a real DELETE would take the deletion step's token); and on one read's given resource, one with path parameters where there is
+    // one (another resource of the same operation is what a cache or a router confuses first).
     if (spec.fullOnLater) {
-      for (const operation of ops.filter((o) => (spec.method?.(o.method) ?? o.method) !== 'DELETE')) cells.push({ kind: spec.kind, operationId: operation.operationId, credential: 'full', resource: 'given' });
+      const reads = ops.filter((o) => o.method === 'GET');
+      const read = reads.find((o) => o.pathParams.length > 0) ?? reads[0];
+      for (const operation of ops.filter((o) => o === read || (o.method !== 'GET' && (spec.method?.(o.method) ?? o.method) !== 'DELETE'))) cells.push({ kind: spec.kind, operationId: operation.operationId, credential: 'full', resource: 'given' });
       return;
     }
     if (spec.content !== undefined) {
