@@ -21,10 +21,24 @@ describe('equivalent spellings of a path (RFC 3986 §6.2.2)', () => {
     expect(none.some((r) => r.path.startsWith('/%61pi/'))).toBe(true);
     expect(none.every((r) => r.expects.includes(401) && !r.expects.includes(200))).toBe(true);
     const restricted = requests.filter((r) => r.credential === 'restricted');
-    expect(restricted.map((r) => r.operationId).sort()).toEqual(['deleteServiceAccountToken', 'getOidcSettings']);
-    expect(restricted.every((r) => r.expects.includes(403) && !r.expects.includes(200) && /%[0-9a-f]{2}/.test(r.path))).toBe(true);
-    // Never a given token: the ids are the harmless ones.
-    expect(requests.filter((r) => r.operationId === 'deleteServiceAccountToken').every((r) => r.path.includes('no-such-token'))).toBe(true);
+    const encoded = restricted.filter((r) => !r.path.endsWith('/'));
+    expect(encoded.map((r) => r.operationId).sort()).toEqual(['deleteServiceAccountToken', 'getOidcSettings']);
+    expect(restricted.every((r) => r.expects.includes(403) && !r.expects.includes(200))).toBe(true);
+    expect(encoded.every((r) => /%[0-9a-f]{2}/.test(r.path))).toBe(true);
+    // Never a given token for the key without: the ids are the harmless ones.
+    expect(none.filter((r) => r.operationId === 'deleteServiceAccountToken').every((r) => r.path.includes('no-such-token'))).toBe(true);
+  });
+
+  it('sends the restricted key to the trailing slash of each --forbidden operation, on the delete a real token it must not delete (red team round nine)', () => {
+    const slashed = equivalentPathsScenario(input()).requests.filter((r) => r.credential === 'restricted' && r.path.endsWith('/'));
+    expect(slashed.map((r) => [r.operationId, r.path])).toEqual([
+      ['getOidcSettings', '/api/admin/auth/oidc/settings/'],
+      ['deleteServiceAccountToken', '/api/admin/service-account/1/token/1/'],
+    ]);
+    expect(slashed.every((r) => r.step === 'equivalent-path-restricted' && r.expects.includes(403) && !r.expects.includes(200))).toBe(true);
+    // Without --allow-delete the delete's slash goes to ids that cannot exist.
+    const harmless = equivalentPathsScenario(input({ allowDelete: false })).requests.filter((r) => r.credential === 'restricted' && r.path.endsWith('/') && r.operationId === 'deleteServiceAccountToken');
+    expect(harmless.every((r) => r.path.includes('no-such-token'))).toBe(true);
   });
 });
 

@@ -11,9 +11,9 @@ const input = (seed: string, overrides: Partial<PlanInput> = {}): PlanInput => p
 describe('the invariance variants of a run', () => {
   it.each(['1', '2', 'abc'])('meet every operation and every credential class with every kind (seed %s)', (seed) => {
     const { requests } = invarianceScenario(input(seed));
-    for (const { kind, keyed, ownBatch, content, keyIn } of VARIANT_KINDS) {
-      // Not sampled: the pipelined batch, and the requests with content (two, below).
-      if (ownBatch || content !== undefined) continue;
+    for (const { kind, keyed, ownBatch, content, keyIn, fullOnLater } of VARIANT_KINDS) {
+      // Not sampled: the pipelined batch, the requests with content (two, below), and the full key's on one read and the delete's path (below).
+      if (ownBatch || content !== undefined || fullOnLater) continue;
       const mine = requests.filter((r) => r.variant?.kind === kind);
       expect(new Set(mine.map((r) => r.operationId)).size, kind).toBe(3);
       // HEAD covers the credentials on every GET; the token path, which has no GET, gets one.
@@ -67,7 +67,10 @@ describe('the invariance variants of a run', () => {
     const deletes = invarianceScenario(input('4')).requests.filter((r) => r.operationId === 'deleteServiceAccountToken');
     // The query variant appends a query string to the same resource: compared without it.
     const resource = (r: { path: string }) => r.path.split('?')[0]!;
-    expect(deletes.filter((r) => r.credential === 'full').every((r) => resource(r).endsWith('/no-such-token'))).toBe(true);
+    // But a POST with ?_method= (it must change nothing): on the token the run deletes itself, so that a delete it ran shows there too.
+    expect(deletes.filter((r) => r.credential === 'full' && r.variant?.kind !== 'method-override-query').every((r) => resource(r).endsWith('/no-such-token'))).toBe(true);
+    expect(deletes.filter((r) => r.credential === 'full' && r.variant?.kind === 'method-override-query').map((r) => [r.method, r.path])).toEqual([['POST', '/api/admin/service-account/1/token/1?_method=DELETE']]);
+    expect(deletes.filter((r) => r.method === 'DELETE' && r.credential === 'full').every((r) => resource(r).endsWith('/no-such-token'))).toBe(true);
     expect(deletes.filter((r) => r.credential === 'none' && r.variant?.resource !== 'missing').every((r) => resource(r).endsWith('/1/token/1'))).toBe(true);
     // An OPTIONS without a key also goes to a token that cannot exist: whether its answer tells the two apart.
     const keylessMissing = deletes.filter((r) => r.credential === 'none' && r.variant?.resource === 'missing');
@@ -121,5 +124,31 @@ describe('the invariance variants of a run', () => {
   it('gives the restricted key an operation it lacks, where it lacks one', () => {
     const restricted = invarianceScenario(input('5')).requests.filter((r) => r.credential === 'restricted' && r.variant?.kind === 'x-requested-with');
     expect(restricted.map((r) => r.operationId)).not.toContain('getProjectEnvironments');
+  });
+});
+
+describe('the variants of red team round nine', () => {
+  it.each(['1', '2', 'abc'])('send the full key once on one read with path parameters and on the delete\'s path only where the request is no DELETE (seed %s)', (seed) => {
+    const { requests } = invarianceScenario(input(seed));
+    const later = (kind: string) => requests.filter((r) => r.variant?.kind === kind).map((r) => `${r.credential} ${r.method} ${r.operationId}`).sort();
+    expect(later('method-override-query')).toEqual(['full POST deleteServiceAccountToken', 'full POST getProjectEnvironments']);
+    expect(later('if-none-match-other')).toEqual(['full GET getProjectEnvironments']);
+  });
+
+  it.each(['1', '2', 'abc'])('give every keyless key-elsewhere request another Host value, each value once on three operations (seed %s)', (seed) => {
+    const hosts = invarianceScenario(input(seed)).requests.filter((r) => r.variant?.kind === 'key-elsewhere');
+    expect(hosts.every((r) => r.credential === 'none')).toBe(true);
+    expect(hosts.map((r) => r.variant!.alternative).sort()).toEqual([0, 1, 2]);
+    expect(hosts.map((r) => r.label.split(': host ')[1]).sort()).toEqual(['"127.0.0.1"', '"[::1]:<port>"', '"localhost"']);
+  });
+
+  it('end the query variant with the parameters frameworks read and a value like a static file', () => {
+    const queries = invarianceScenario(input('1')).requests.filter((r) => r.variant?.kind === 'query');
+    for (const { path } of queries) {
+      const query = new URLSearchParams(path.split('?')[1]);
+      expect(query.getAll('_')).toHaveLength(2);
+      for (const name of ['a[]', 'callback', 'format', '_format', 'pretty', 'fields']) expect(query.has(name), name).toBe(true);
+      expect(path).toMatch(/\.css$/);
+    }
   });
 });

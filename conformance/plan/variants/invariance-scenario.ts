@@ -7,7 +7,7 @@ import { encodeId, pathOf, type PlanInput } from '../scenarios/plan-input.ts';
 import { missingValues } from '../scenarios/probe-path.ts';
 import type { ScenarioPlan } from '../scenarios/scenario-plan.ts';
 import { allocateTokens } from '../scenarios/token-allocation.ts';
-import { VARIANT_KINDS, type VariantKindSpec } from './variant-kinds.ts';
+import { VARIANT_KIND, VARIANT_KINDS, type VariantKindSpec } from './variant-kinds.ts';
 
 /** Requests per kept-alive connection: each one after the first is also a probe of what the one before left on the connection. */
 const CHAIN_LENGTH = 6;
@@ -151,7 +151,7 @@ function pipelinedBatch(operations: readonly Operation[], credentials: readonly 
  * does a request whose content a server leaves unread (it becomes the start of the next request).
  */
 function mayBeBodiless(cell: VariantCell, input: PlanInput): boolean {
-  const spec = VARIANT_KINDS.find((k) => k.kind === cell.kind)!;
+  const spec = VARIANT_KIND.get(cell.kind)!;
   return spec.method?.('GET') === 'HEAD' || spec.content !== undefined || (spec.check === 'conditional-after-auth' && input.contract.operation(cell.operationId).method === 'GET');
 }
 
@@ -184,10 +184,10 @@ function lastLeavesNothing(cells: VariantCell[], input: PlanInput): VariantCell[
  */
 function afterEachHead(cells: VariantCell[], input: PlanInput): VariantCell[] {
   const out = [...cells];
-  const leaves = (c: VariantCell) => c.kind === 'head' || VARIANT_KINDS.find((k) => k.kind === c.kind)!.content !== undefined;
+  const leaves = (c: VariantCell) => c.kind === 'head' || VARIANT_KIND.get(c.kind)!.content !== undefined;
   // A GET with the full key on a given resource, sent as a GET (a kind that sends another method, e.g. POST with an override header, is none).
   const bodied = (c: VariantCell) => {
-    const spec = VARIANT_KINDS.find((k) => k.kind === c.kind)!;
+    const spec = VARIANT_KIND.get(c.kind)!;
     return !leaves(c) && c.kind !== 'options' && c.kind !== 'preflight' && c.credential === 'full' && c.resource === 'given' && input.contract.operation(c.operationId).method === 'GET' && (spec.method?.('GET') ?? 'GET') === 'GET';
   };
   // Free to move: not already the read that follows a HEAD or a request with content.
@@ -208,7 +208,7 @@ function afterEachHead(cells: VariantCell[], input: PlanInput): VariantCell[] {
 
 function variantRequest(cell: VariantCell, input: PlanInput, chain: number, random: Random): PlannedRequest | undefined {
   const operation = input.contract.operation(cell.operationId);
-  const spec = VARIANT_KINDS.find((k) => k.kind === cell.kind)!;
+  const spec = VARIANT_KIND.get(cell.kind)!;
   const ids = idsFor(operation, cell, input);
   const path = `${pathOf(operation, ids)}${spec.query ? `?${spec.query(operation, ids, input)}` : ''}`;
   const method = spec.method?.(operation.method) ?? operation.method;
@@ -244,7 +244,7 @@ function otherOperationPath(operation: Operation, credential: Credential, input:
 function idsFor(operation: Operation, cell: VariantCell, input: PlanInput): string[] {
   if (operation.pathParams.length === 0) return [];
   // fullOnLater: the full key on a token the run deletes later (its own delete), so that an effect shows in that step too.
-  if (operation.operationId === DELETE_SERVICE_ACCOUNT_TOKEN && cell.credential === 'full' && VARIANT_KINDS.find((k) => k.kind === cell.kind)!.fullOnLater) {
+  if (operation.operationId === DELETE_SERVICE_ACCOUNT_TOKEN && cell.credential === 'full' && VARIANT_KIND.get(cell.kind)!.fullOnLater) {
     const { primary } = allocateTokens(input.tokens);
     return input.allowDelete && primary ? [encodeId(primary.account), encodeId(primary.token)] : missingValues(operation, input);
   }
