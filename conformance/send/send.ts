@@ -160,6 +160,12 @@ export function createSender(options: SenderOptions): Sender {
   };
 }
 
+/** The port a base URL names, or its scheme's default. */
+function portOf(baseUrl: string): string {
+  const origin = new URL(baseUrl);
+  return origin.port || (origin.protocol === 'https:' ? '443' : '80');
+}
+
 /** The request's header lines with Host first: the base URL's, or the one a variant names instead (kind host-names). */
 function hostFirst(own: string, headers: readonly [string, string][]): [string, string][] {
   const named = headers.find(([name]) => name.toLowerCase() === 'host');
@@ -212,8 +218,7 @@ function wireRequest(planned: PlannedRequest, options: SenderOptions, keyFor: (c
     const keep = ([name]: [string, string]) => !dropped.has(name.toLowerCase());
     const alternative = spec.alternatives?.[planned.variant?.alternative ?? 0] ?? [];
     // Host is header text only (the connection still goes to the base URL): the sender puts it first, in place of the base URL's.
-    const origin = new URL(options.baseUrl);
-    const host: [string, string][] = spec.hostNames ? [['host', spec.hostNames[planned.variant?.alternative ?? 0]!(origin.port || (origin.protocol === 'https:' ? '443' : '80'))]] : [];
+    const host: [string, string][] = spec.hostNames ? [['host', spec.hostNames[planned.variant?.alternative ?? 0]!(portOf(options.baseUrl))]] : [];
     const added = [...(spec.add ?? []).map(([name, value]): [string, string] => [name, typeof value === 'string' ? value : value(operation.method)]), ...alternative, ...learned, ...host];
     headers.splice(0, headers.length, ...headers.filter(keep), ...added, ...keyed);
     recorded.splice(0, recorded.length, ...recorded.filter(keep), ...added, ...keyedRecorded);
