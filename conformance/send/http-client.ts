@@ -28,7 +28,7 @@ export interface HttpClient {
 const EXPECTS_PAYLOAD = new Set(['PUT', 'POST', 'PATCH']);
 
 /** A pooled connection idle this long may have met the server's keep-alive timeout as it was reused (see attempt's retry). */
-const STALE_AFTER_IDLE_MS = 20;
+export const STALE_AFTER_IDLE_MS = 20;
 
 /** The connection went away before any answer: reset, broken pipe, or closed (Node's "socket hang up"). */
 function isConnectionLoss(error: unknown): boolean {

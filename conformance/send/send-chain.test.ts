@@ -55,6 +55,19 @@ describe('sendChain: one kept-alive connection, exactly one answer per request',
     ]);
   });
 
+  it('reports a request the server read and dropped right after the answer before it, and sends one again only after the connection sat idle (RFC 9112 §9.3.1)', async () => {
+    const counts = new Map<unknown, number>();
+    server = await serveSocket((request) => {
+      const n = (counts.get(request.socket) ?? 0) + 1;
+      counts.set(request.socket, n);
+      // The second request on a connection is read and the connection destroyed instead of an answer (a request cap on arrival).
+      if (n === 2) return new Promise(() => setTimeout(() => request.socket.destroy(), 30));
+      return json('{}');
+    });
+    const dropped = await sendChain(new URL(server.url), [get('/a'), get('/b')], options);
+    expect(dropped.map((o) => [o.response?.status, o.error !== undefined, o.fresh])).toEqual([[200, false, true], [undefined, true, false]]);
+  });
+
   it('gives up on a request at its deadline and says an answer began', async () => {
     server = await serveSocket(() => ({ raw: 'HTTP/1.1 200 OK\r\ncontent-length: 10\r\n\r\nabc' }));
     const [outcome] = await sendChain(new URL(server.url), [get('/slow')], { timeoutMs: 200, maxBodyBytes: 100 });
