@@ -5,6 +5,7 @@ import { encodeId, pathOf, type PlanInput } from '../plan/scenarios/plan-input.t
 import type { Exchange, StepKind } from '../types.ts';
 import { notModifiedStandsFor } from './not-modified.ts';
 import { methodOverrideOf } from './model/method-override.ts';
+import { VARIANT_KIND } from '../plan/variants/variant-kinds.ts';
 
 /**
  * Steps whose ids were made not to exist (generated from the seed, near-misses of given ids that
@@ -23,7 +24,7 @@ export function modelCredentialOf(exchange: Exchange): ModelCredential {
 /** The model's view of a planned exchange. Identical reads are compared per key: each near-miss and each restricted key is a principal of its own. */
 export function toModelExchange(exchange: Exchange): ModelExchange & { batch?: number } {
   return {
-    request: { method: exchange.method, path: exchange.path, credential: modelCredentialOf(exchange), principal: exchange.keyVariant?.id ?? `${exchange.credential}${exchange.keyIndex ? `#${exchange.keyIndex}` : ''}`, ...(exchange.request?.body !== undefined ? { content: true } : {}), ...overrideOf(exchange) },
+    request: { method: exchange.method, path: exchange.path, credential: modelCredentialOf(exchange), principal: exchange.keyVariant?.id ?? `${exchange.credential}${exchange.keyIndex ? `#${exchange.keyIndex}` : ''}`, ...(exchange.request?.body !== undefined ? { content: true } : {}), ...(exchange.variant && VARIANT_KIND.get(exchange.variant.kind)?.hostNames ? { otherHost: true } : {}), ...overrideOf(exchange) },
     ...(exchange.response ? { response: exchange.response } : {}),
     seq: exchange.seq,
     ...(exchange.batch !== undefined ? { batch: exchange.batch } : {}),

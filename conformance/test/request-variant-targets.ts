@@ -171,6 +171,20 @@ export const REQUEST_VARIANT_CONFORMANT_VARIANTS: ConformantInvarianceVariant[] 
       }),
   },
   {
+    // Django's ALLOWED_HOSTS, Rails' host authorization, a strict DNS-rebinding guard: only the Host the client was given.
+    name: 'a strict Host allowlist: only the exact host and port of the base URL; any other Host gets 400 in plain text (Django) or 421, before auth',
+    serve: async (contract) => {
+      let own = '';
+      const server = await breakResponses(contract, (req, res) => {
+        const host = (headerOf(req, 'host') ?? '').toLowerCase();
+        if (host === own) return res;
+        return host.startsWith('[') ? { status: 421, headers: { 'content-type': 'text/plain' }, body: 'Misdirected Request' } : { status: 400, headers: { 'content-type': 'text/html' }, body: '<h1>Bad Request (400)</h1>' };
+      });
+      own = new URL(server.url).host;
+      return server;
+    },
+  },
+  {
     name: '`pretty` in the query indents the JSON (same media type, same values)',
     serve: (contract) => breakResponses(contract, (req, res) => (queryOf(req).has('pretty') && isJson(res) ? { ...res, body: JSON.stringify(JSON.parse(res.body!), null, 2) } : res)),
   },

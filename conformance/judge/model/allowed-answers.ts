@@ -140,6 +140,8 @@ export function allowedAnswers(request: ModelRequest, state: RunState): AllowedA
   const needsAuth = operation.authHeaders.length > 0;
   // Auth is decided before the resource is looked up (spec decision credentials-and-permissions): 401 before 403 before 404.
   if (needsAuth && (request.credential === 'none' || request.credential === 'invalid')) {
+    // A Host this server is not named by may be refused before auth too (400, 403, 404, 421), never answered with data.
+    if (request.otherHost) return { ...base, statuses: [400, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, 421], rule: 'auth-required', because: 'a request without a valid key is refused with 401 before anything else (API §5), or, for a Host the server does not serve, refused as such (RFC 9110 §7.2, §15.5.20)' };
     return { ...base, statuses: [UNAUTHORIZED], rule: 'auth-required', because: 'a request without a valid key is refused with 401 before anything else (API §5)' };
   }
   if (needsAuth && request.credential === 'restricted' && state.forbidden.has(operation.operationId)) {

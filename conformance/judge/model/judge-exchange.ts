@@ -50,7 +50,8 @@ export function judgeExchange(exchange: ModelExchange, state: RunState, options:
   const mediaType = mediaTypeOf(response.headers['content-type']);
   // A tolerated refusal of malformed input may come in the router's own format; a JSON one follows the schema.
   // An out-of-place answer to malformed input is one defect: its body is not judged on top.
-  const routerFormat = allowed.malformed && (mediaType !== 'application/json' || rule !== undefined);
+  // So may a refusal of a Host the server does not serve (a web server's or a framework's own page, before the API runs).
+  const routerFormat = (allowed.malformed && (mediaType !== 'application/json' || rule !== undefined)) || (request.otherHost === true && response.status !== 401);
   if (routerFormat) return verdicts;
   if (documented.mediaType === undefined) {
     if (response.body !== '') verdicts.push({ rule: 'no-body', message: `the spec describes no body for a ${response.status}, but ${response.body.length} bytes came back.`, expected: 'an empty body', got: `${response.body.length} bytes`, schemaPointer: `${operation!.pointer}/responses/${documented.status}` });

@@ -32,6 +32,11 @@ export interface ModelRequest {
    * permission as well as by the request line's.
    */
   methodOverride?: string;
+  /**
+   * Its Host names this server otherwise than the base URL does (`localhost`, an IP literal): a server that serves only its own
+   * names may refuse it before auth (RFC 9110 §7.2; 421 Misdirected Request, §15.5.20; DNS-rebinding protection).
+   */
+  otherHost?: boolean;
 }
 
 export interface ModelResponse {
