@@ -237,8 +237,12 @@ export const NEAR_MISS_CONFORMANT_VARIANTS: Omit<BrokenTarget, 'errors' | 'warni
   },
   {
     // keys-compared-exactly compares the key, not the scheme: `bEARER <key>` may be accepted (RFC 9110 §11.1), so no case near-miss may touch the scheme.
-    name: 'accepts `Bearer <key>` with the scheme in any case and compares the key byte for byte',
-    serve: (contract) => withAuthorization(contract, (value) => value?.replace(/^bearer +/i, '')),
+    name: 'parses the header as `[auth-scheme 1*SP] token68` (RFC 9110 §11.4), the scheme in any case: the token of `bEARER <key>` or a bare token is the key, anything else none',
+    serve: (contract) =>
+      withAuthorization(contract, (value) => {
+        const parsed = /^(?:([!#$%&'*+.^_`|~0-9A-Za-z-]+) +)?([A-Za-z0-9\-._~+/]+=*)$/.exec(value ?? '');
+        return parsed && (parsed[1] === undefined || parsed[1].toLowerCase() === 'bearer') ? parsed[2] : value === undefined ? undefined : 'no-token68';
+      }),
   },
   {
     // An ASCII key has no other NFC form, so a decomposed accent stays a letter more: still no key (401).

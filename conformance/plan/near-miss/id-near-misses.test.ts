@@ -52,6 +52,19 @@ describe('idNearMisses', () => {
     expect(folded.every((v) => v.decoded !== '12' && v.decoded.normalize('NFKC') === '12')).toBe(true);
   });
 
+  it('puts an acute accent on one vowel, composed and decomposed (défault, de\u0301fault), also where the id may be deleted', () => {
+    for (const deletable of [false, true]) {
+      const accents = idNearMisses('default', options({ deletable })).filter((v) => v.family === 'accent');
+      expect(accents.map((v) => v.names)).toEqual(['other', 'other']);
+      const [composed, decomposed] = accents.map((v) => v.decoded);
+      expect(composed).toMatch(/^[a-z]*[\u00e1\u00e9\u00fa][a-z]*$/);
+      expect(composed!.normalize('NFD').replace(/\p{M}/gu, '')).toBe('default');
+      expect(decomposed).toBe(composed!.normalize('NFD'));
+      expect(accents[0]!.segment).toBe(encodeURIComponent(composed!));
+    }
+    expect(idNearMisses('123', options()).filter((v) => v.family === 'accent')).toEqual([]);
+  });
+
   it('gives Unicode normalization forms of a non-ASCII id', () => {
     expect(decodedOf('caf\u00e9')).toContain('cafe\u0301');
     expect(decodedOf('cafe\u0301')).toContain('caf\u00e9');
@@ -61,7 +74,7 @@ describe('idNearMisses', () => {
     const list = idNearMisses('ci-token', options({ deletable: true }));
     expect(list.some((v) => v.names === 'same' || v.lookalike)).toBe(false);
     expect(list.map((v) => v.decoded)).not.toEqual(expect.arrayContaining(['CI-TOKEN']));
-    expect(new Set(list.map((v) => v.family))).toEqual(new Set(['whitespace', 'unicode', 'double-encoding', 'extension', 'control', 'dot-segment']));
+    expect(new Set(list.map((v) => v.family))).toEqual(new Set(['whitespace', 'unicode', 'accent', 'double-encoding', 'extension', 'control', 'dot-segment']));
   });
 
   it('builds malformed ids on the real one: a NUL or a line feed and more after it, and an encoded dot segment in front that resolves to it', () => {

@@ -74,3 +74,16 @@ export function compatibilityLookalikes(char: string): readonly string[] {
 export function utf8Wire(text: string): string {
   return Buffer.from(text, 'utf8').toString('latin1');
 }
+
+/**
+ * The vowels that have an acute-accented form in Latin-1 (ISO 8859-1 0xC1-0xFD), and those forms in the same order: a letter with
+ * a diacritic that accent-insensitive collations (SQL Server _AI, ICU level 1) take for the letter, and that is one byte in latin1.
+ */
+export const ACUTE_FROM = 'aeiouyAEIOUY';
+export const ACUTE_TO = '\u00e1\u00e9\u00ed\u00f3\u00fa\u00fd\u00c1\u00c9\u00cd\u00d3\u00da\u00dd';
+
+/** The letter under an acute accent (composed), or undefined when Latin-1 has no such letter. */
+export function acuteAccented(letter: string): string | undefined {
+  const at = ACUTE_FROM.indexOf(letter);
+  return at < 0 || letter.length !== 1 ? undefined : ACUTE_TO[at];
+}
