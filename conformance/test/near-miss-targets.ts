@@ -217,6 +217,12 @@ export const NEAR_MISS_BROKEN_TARGETS: BrokenTarget[] = [
     rule: /acute accent/,
     serve: (contract) => withSegment(contract, GET_PROJECT_ENVIRONMENTS, 0, (id) => id.normalize('NFD').replace(/\p{M}/gu, '')),
   },
+  {
+    name: 'strips invisible characters (U+200B-U+200D, U+2060, U+FEFF) from every path parameter: default followed by U+200B is default, token 1 followed by one is token 1',
+    errors: ['near-miss-project-not-found', 'near-miss-token-not-found'],
+    rule: /U\+200B, an invisible format character/,
+    serve: (contract) => rewriteRequests(contract, (request) => ({ ...request, url: request.url.replace(/%E2%80%8[BCD]|%E2%81%A0|%EF%BB%BF/gi, '') })),
+  },
 ];
 
 /** Servers that the grammars' allowances must let pass: what each variant means, not one reading of it. */

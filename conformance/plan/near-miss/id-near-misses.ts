@@ -1,6 +1,6 @@
 import { pick, type Random } from '../seeded-random.ts';
 import { bounded } from './bounded.ts';
-import { acuteAccented, codePointLabel, compatibilityLookalikes, isControl, unicodeWhitespace } from './unicode-forms.ts';
+import { acuteAccented, codePointLabel, compatibilityLookalikes, invisibleFormatCharacters, isControl, unicodeWhitespace } from './unicode-forms.ts';
 
 /**
  * The grammar of near-misses of a given id (spec decisions project-id-compared-exactly,
@@ -14,7 +14,7 @@ import { acuteAccented, codePointLabel, compatibilityLookalikes, isControl, unic
  * a 404 from a server that does not normalize) is right; every other variant names ANOTHER id,
  * which does not exist, so 404.
  */
-export type IdFamily = 'case' | 'whitespace' | 'unicode' | 'accent' | 'percent-encoding' | 'double-encoding' | 'numeric' | 'prefix' | 'extension' | 'control' | 'dot-segment';
+export type IdFamily = 'case' | 'whitespace' | 'invisible' | 'unicode' | 'accent' | 'percent-encoding' | 'double-encoding' | 'numeric' | 'prefix' | 'extension' | 'control' | 'dot-segment';
 
 export interface IdNearMiss {
   family: IdFamily;
@@ -73,6 +73,13 @@ export function idNearMisses(id: string, { deletable, given, random, budget, cov
     other('whitespace', `with ${codePointLabel(cp)} before it`, char + id);
     other('whitespace', `with ${codePointLabel(cp)} after it`, id + char);
   }
+
+  // Invisible format characters, which are no whitespace (so trim() leaves U+200B), but which sanitizers strip: ZERO WIDTH SPACE, the one
+  // every such list holds, after the id, and one drawn from the seed before it.
+  const invisible = invisibleFormatCharacters();
+  const drawn = invisible[pick(random, invisible.length)]!;
+  other('invisible', `with ${codePointLabel(0x200b)}, an invisible format character, after it`, `${id}\u200b`);
+  other('invisible', `with ${codePointLabel(drawn)}, an invisible format character, before it`, String.fromCodePoint(drawn) + id);
 
   for (const form of ['NFC', 'NFD', 'NFKC', 'NFKD'] as const) {
     if (id.normalize(form) !== id) other('unicode', `in Unicode normalization form ${form}`, id.normalize(form));

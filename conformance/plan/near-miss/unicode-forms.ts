@@ -34,6 +34,18 @@ export function unicodeWhitespace(): readonly number[] {
 }
 let whitespace: number[] | undefined;
 
+/**
+ * Every code point of the Basic Multilingual Plane that is invisible: a format character (Cf) that
+ * Unicode says to ignore when not supported (Default_Ignorable_Code_Point): U+200B ZERO WIDTH SPACE,
+ * U+200C/U+200D, U+2060 WORD JOINER, U+FEFF, the bidirectional controls... Sanitizers strip them
+ * from input, which is how `default` followed by one becomes `default` again.
+ */
+export function invisibleFormatCharacters(): readonly number[] {
+  invisible ??= Array.from(basicMultilingualPlane().matchAll(/(?=\p{Cf})\p{Default_Ignorable_Code_Point}/gu), (match) => match.index);
+  return invisible;
+}
+let invisible: number[] | undefined;
+
 /** `U+00A0` */
 export function codePointLabel(cp: number): string {
   return `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
