@@ -52,7 +52,7 @@ export const KEY_NEAR_MISS_BUDGET = 75;
 
 /**
  * Schemes a server may strip or accept: those of the IANA HTTP Authentication Scheme Registry
- * (RFC 9110 §16.4) and two common unregistered ones. None but Bearer is decided (key-in-header-only).
+ * (RFC 9110 §16.4), one drawn per run and sent as `Scheme <key>`. None but Bearer is decided (key-in-header-only).
  */
 const OTHER_SCHEMES = ['Basic', 'Digest', 'Negotiate', 'HOBA', 'Mutual', 'DPoP', 'GNAP', 'PrivateToken', 'Concealed'];
 /**
