@@ -52,7 +52,8 @@ export function curlLine(request: RecordedRequest, credential: Credential, nearM
   const headers = Object.entries(request.headers).map(([name, value]) => {
     // curl drops a header given as `Name:`; `Name;` sends it with an empty value (an empty Authorization is a variant of its own).
     if (value === '') return `-H "${escapeDoubleQuoted(name)};"`;
-    const shown = value === expanded ? value : escapeDoubleQuoted(value);
+    // A key the suite put in another header than the credential's (the full key in X-API-Key, a variant of its own) is a placeholder too.
+    const shown = value === expanded || KEY_PLACEHOLDER.test(value) ? value : escapeDoubleQuoted(value);
     return `-H "${escapeDoubleQuoted(name)}: ${shown}"`;
   });
   let url = request.url;
@@ -67,6 +68,9 @@ export function curlLine(request: RecordedRequest, credential: Credential, nearM
   const data = request.body === undefined ? [] : [`--data-raw ${singleQuoted(request.body)}`];
   return ['curl -i --path-as-is --globoff', `-X ${request.method}`, ...headers, ...query, ...data, singleQuoted(url)].join(' ');
 }
+
+/** A recorded value that is a key's variable and nothing else (`$KEY_1`): the suite's own request headers hold no such text otherwise. */
+const KEY_PLACEHOLDER = /^\$KEY_\d+$/;
 
 function escapeDoubleQuoted(text: string): string {
   return text.replace(/["\\$`]/g, '\\$&');

@@ -78,4 +78,27 @@ process.stdout.write('error' in got ? String(got.error.code) : String(got.status
     const { stdout } = await promisify(execFile)(process.execPath, ['--insecure-http-parser', '--input-type=module', '-e', script]);
     expect(stdout).toMatch(/^HPE_/);
   });
+
+  it('sends a request once more on another connection when a kept-alive one it took after a pause was closed as it was reused (a keep-alive timeout), but not after a request sent right after the one before', async () => {
+    // The server drops the second request of every connection without a byte of answer: after a pause that is the idle-close
+    // race (RFC 9112 §9.3.1: a client may send it again); back to back it is the server dropping a request, which stands.
+    const perSocket = new Map<Socket, number>();
+    server = await serveSocket((request) => {
+      const n = (perSocket.get(request.socket) ?? 0) + 1;
+      perSocket.set(request.socket, n);
+      if (n === 2) {
+        request.socket.destroy();
+        return { raw: '' };
+      }
+      return { status: 200, headers: { 'content-type': 'text/plain' }, body: 'ok' };
+    });
+    client = createHttpClient({ maxHeaderBytes: MAX_HEADER_BYTES });
+    const get = () => client!.request(`${server!.url}/a`, { method: 'GET', headers: [] }, limits, text);
+    expect(statusOf(await get())).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(statusOf(await get())).toBe(200);
+    expect(perSocket.size).toBe(2);
+    // Back to back on the new connection: its second request is dropped, and that is the answer the run gets.
+    expect(statusOf(await get())).toMatch(/^error/);
+  });
 });

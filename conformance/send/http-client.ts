@@ -27,6 +27,15 @@ export interface HttpClient {
  */
 const EXPECTS_PAYLOAD = new Set(['PUT', 'POST', 'PATCH']);
 
+/** A pooled connection idle this long may have met the server's keep-alive timeout as it was reused (see attempt's retry). */
+const STALE_AFTER_IDLE_MS = 20;
+
+/** The connection went away before any answer: reset, broken pipe, or closed (Node's "socket hang up"). */
+function isConnectionLoss(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'ECONNRESET' || code === 'EPIPE';
+}
+
 /** Node's error for a request we ended at the deadline: told apart from the target's own errors. */
 class DeadlineError extends Error {
   constructor() {
@@ -55,10 +64,13 @@ export function createHttpClient(options: { maxHeaderBytes: number }): HttpClien
       // field, would otherwise pool it (Agent#keepSocketAlive: a falsy result destroys the socket).
       const keep = agent.keepSocketAlive.bind(agent);
       agent.keepSocketAlive = (socket) => !closing.has(socket) && keep(socket);
+      agent.on('free', (socket: Socket) => freedAt.set(socket, performance.now()));
       agents.set(protocol, agent);
     }
     return agent;
   };
+  /** When each pooled connection was last freed: how long it sat idle before a request took it. */
+  const freedAt = new WeakMap<object, number>();
   /** Sockets that carried a request with `connection: close`. */
   const closing = new WeakSet<object>();
   const open = new Set<Socket>();
@@ -74,6 +86,15 @@ export function createHttpClient(options: { maxHeaderBytes: number }): HttpClien
 
   return {
     request(url, init, limits, text) {
+      return attempt(url, init, limits, text, false);
+    },
+    bytesRead: () => closedBytes + [...open].reduce((sum, socket) => sum + socket.bytesRead, 0),
+    async close() {
+      for (const agent of agents.values()) agent.destroy();
+    },
+  };
+
+  function attempt(url: string, init: Parameters<HttpClient['request']>[1], limits: Parameters<HttpClient['request']>[2], text: Parameters<HttpClient['request']>[3], retried: boolean): Promise<Fetched> {
       return new Promise<Fetched>((resolve) => {
         let head: { status: number; headers: Record<string, string> } | undefined;
         const chunks: Buffer[] = [];
@@ -89,6 +110,19 @@ export function createHttpClient(options: { maxHeaderBytes: number }): HttpClien
           resolve(outcome);
         };
         const fail = (error: unknown) => {
+          // A kept-alive connection the server closed while it sat idle (its keep-alive timeout), taken from the pool just as
+          // the close arrived: no byte of an answer came, so the request goes once more on another connection (RFC 9112
+          // §9.3.1; Node's documented retry on reusedSocket). Only after a pause: a connection that dies on a request sent
+          // right after the one before is the server dropping it, a finding, not this race.
+          const socket = request?.socket;
+          const idle = socket ? performance.now() - (freedAt.get(socket) ?? Infinity) : 0;
+          if (!retried && !settled && !deadline && head === undefined && request?.reusedSocket && idle >= STALE_AFTER_IDLE_MS && isConnectionLoss(error)) {
+            settled = true;
+            clearTimeout(timer);
+            request.destroy();
+            resolve(attempt(url, init, limits, text, true));
+            return;
+          }
           settle({ error, deadline, ...(head ? { received: { ...head, body: Buffer.concat(chunks).toString('utf8') } } : {}) });
           request?.destroy();
         };
@@ -159,12 +193,7 @@ export function createHttpClient(options: { maxHeaderBytes: number }): HttpClien
         });
         request.end();
       });
-    },
-    bytesRead: () => closedBytes + [...open].reduce((sum, socket) => sum + socket.bytesRead, 0),
-    async close() {
-      for (const agent of agents.values()) agent.destroy();
-    },
-  };
+  }
 }
 
 /** Header fields by lower-case name, repeated fields joined with ", " (RFC 9110 §5.3), none dropped (Node's `headers` keeps only the first of some). */

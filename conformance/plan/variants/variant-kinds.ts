@@ -50,8 +50,14 @@ export const NEVER_GIVEN_ETAG = '"flag-admin-check-never-given"';
 /** A date before any resource of a run could have changed: a 304 to it needs a Last-Modified no later (RFC 9110 §13.1.3). */
 export const LONG_AGO = 'Sat, 01 Jan 2000 00:00:00 GMT';
 
-/** One correlation id for every request of the kind correlation-ids (W3C Trace Context's example trace id for traceparent). */
+/**
+ * One correlation id for every request of the kind correlation-ids, in the headers that gateways
+ * and tracers write: X-Request-Id (nginx, Heroku), X-Correlation-Id, Request-Id (the .NET
+ * hierarchical form), traceparent (W3C Trace Context, its example trace id), X-B3-TraceId (Zipkin),
+ * X-Amzn-Trace-Id (AWS load balancers, their documented example).
+ */
 const CORRELATION_ID = '7c1f4d2e-9a3b-4e5f-8d6c-1b2a3c4d5e6f';
+const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 
 export type VariantKind =
   | 'head'
@@ -251,8 +257,15 @@ export const VARIANT_KINDS: readonly VariantKindSpec[] = [
   {
     kind: 'correlation-ids',
     check: 'headers-ignored',
-    describe: 'the same X-Request-Id, X-Correlation-Id and traceparent as the other requests of its kind',
-    add: [['x-request-id', CORRELATION_ID], ['x-correlation-id', CORRELATION_ID], ['traceparent', '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01']],
+    describe: 'the same X-Request-Id, X-Correlation-Id, Request-Id, traceparent, X-B3-TraceId and X-Amzn-Trace-Id as the other requests of its kind',
+    add: [
+      ['x-request-id', CORRELATION_ID],
+      ['x-correlation-id', CORRELATION_ID],
+      ['request-id', `|${TRACE_ID}.1.`],
+      ['traceparent', `00-${TRACE_ID}-00f067aa0ba902b7-01`],
+      ['x-b3-traceid', TRACE_ID],
+      ['x-amzn-trace-id', 'Root=1-5759e988-bd862e3fe1be46a994272793'],
+    ],
     fullOnMissing: true,
     sampleOnly: true,
   },
