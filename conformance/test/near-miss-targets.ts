@@ -129,6 +129,100 @@ export const NEAR_MISS_BROKEN_TARGETS: BrokenTarget[] = [
     rule: /dot segment/,
     serve: (contract) => rewriteRequests(contract, (request) => ({ ...request, url: normalizedPath(request.url) })),
   },
+  // Round nine: near-misses of the key that change it in place or wrap it in what config files, lists and other schemes add.
+  {
+    name: "upper-cases both keys in the Turkish locale before comparing (Java toUpperCase() without Locale.ROOT): Mock-Admin-Key is the admin key, MOCK-ADMIN-KEY is not",
+    errors: ['near-miss-key-rejected'],
+    rule: /each word's first letter/,
+    serve: (contract) => withAuthorization(contract, (value) => (value !== undefined && value.toLocaleUpperCase('tr-TR') === ADMIN_KEY.toLocaleUpperCase('tr-TR') ? ADMIN_KEY : value)),
+  },
+  {
+    name: 'compares keys under an accent-insensitive collation on the header as latin1 bytes (SQL Server _AI): mock-ádmin-key sent as one byte is the admin key',
+    errors: ['near-miss-key-rejected'],
+    rule: /acute accent as one Latin-1 byte/,
+    serve: (contract) => withAuthorization(contract, (value) => value?.normalize('NFD').replace(/\p{M}/gu, '')),
+  },
+  {
+    name: 'decodes the header as UTF-8 and compares under an accent-insensitive collation (ICU level 1): mock-ádmin-key composed or decomposed is the admin key',
+    errors: ['near-miss-key-rejected'],
+    rule: /acute accent in UTF-8/,
+    serve: (contract) => withAuthorization(contract, (value) => (value === undefined ? value : Buffer.from(value, 'latin1').toString('utf8').normalize('NFD').replace(/\p{M}/gu, ''))),
+  },
+  {
+    name: 'finds the key by its first 12 characters and checks only the length of the rest (`<lookup prefix><secret>` keys whose secret is never verified)',
+    errors: ['near-miss-key-rejected'],
+    rule: /last character replaced/,
+    serve: (contract) => withAuthorization(contract, (value) => (value !== undefined && value.length === ADMIN_KEY.length && value.slice(0, 12) === ADMIN_KEY.slice(0, 12) ? ADMIN_KEY : value)),
+  },
+  {
+    name: 'finds the key by the hint it shows (its length, first 4 and last 4 characters), never comparing the middle',
+    errors: ['near-miss-key-rejected'],
+    rule: /character \d+ replaced/,
+    serve: (contract) =>
+      withAuthorization(contract, (value) =>
+        value !== undefined && value.length === ADMIN_KEY.length && value.slice(0, 4) === ADMIN_KEY.slice(0, 4) && value.slice(-4) === ADMIN_KEY.slice(-4) ? ADMIN_KEY : value,
+      ),
+  },
+  {
+    name: 'strips one pair of quotes around the key (a key pasted from an .env file): "mock-admin-key" and \'mock-admin-key\' are the admin key',
+    errors: ['near-miss-key-rejected'],
+    rule: /in (double|single) quotes/,
+    serve: (contract) => withAuthorization(contract, (value) => value?.replace(/^(["'])(.*)\1$/s, '$2')),
+  },
+  {
+    name: 'strips the angle brackets of a documentation placeholder: <mock-admin-key> is the admin key',
+    errors: ['near-miss-key-rejected'],
+    rule: /in angle brackets/,
+    serve: (contract) => withAuthorization(contract, (value) => value?.replace(/^<(.*)>$/s, '$1')),
+  },
+  {
+    name: "reads the key with Rails' authenticate_with_http_token: Token <key> and Token token=\"<key>\" besides Bearer",
+    errors: ['near-miss-key-rejected'],
+    rule: /Token token=|scheme Token/,
+    serve: (contract) => withAuthorization(contract, (value) => /^Token\s+(?:token=)?"?([^",\s]*)"?/i.exec(value ?? '')?.[1] ?? value),
+  },
+  {
+    name: 'an API gateway that takes ApiKey <key> and Key <key> (its own schemes) besides the bare key',
+    errors: ['near-miss-key-rejected'],
+    rule: /scheme (ApiKey|Key)\b/,
+    serve: (contract) => withAuthorization(contract, (value) => value?.replace(/^(ApiKey|Key) +/i, '')),
+  },
+  {
+    name: 'Stripe-style: HTTP Basic credentials whose user name is the key (any password)',
+    errors: ['near-miss-key-rejected'],
+    rule: /user name of Basic credentials/,
+    serve: (contract) => withAuthorization(contract, (value) => basicCredentials(value)?.user || value),
+  },
+  {
+    name: 'takes the key from the password of HTTP Basic credentials (a personal access token as the password, any user name)',
+    errors: ['near-miss-key-rejected'],
+    rule: /password of Basic credentials/,
+    serve: (contract) => withAuthorization(contract, (value) => basicCredentials(value)?.password || value),
+  },
+  {
+    name: 'splits the header value on commas and takes the first item (written for proxies that merge repeated fields)',
+    errors: ['near-miss-key-rejected'],
+    rule: /followed by .* \(list syntax/,
+    serve: (contract) => withAuthorization(contract, (value) => value?.split(',')[0]!.trim()),
+  },
+  {
+    name: 'splits the header value on commas and takes the last item (the value a proxy appended last)',
+    errors: ['near-miss-key-rejected'],
+    rule: /after .* \(list syntax/,
+    serve: (contract) => withAuthorization(contract, (value) => value?.split(',').at(-1)!.trim()),
+  },
+  {
+    name: 'looks project ids up under an accent-insensitive collation (Postgres ICU und-u-ks-level1): défault, composed or decomposed, is default',
+    errors: ['near-miss-project-not-found'],
+    rule: /acute accent/,
+    serve: (contract) => withSegment(contract, GET_PROJECT_ENVIRONMENTS, 0, (id) => id.normalize('NFD').replace(/\p{M}/gu, '')),
+  },
+  {
+    name: 'strips invisible characters (U+200B-U+200D, U+2060, U+FEFF) from every path parameter: default followed by U+200B is default, token 1 followed by one is token 1',
+    errors: ['near-miss-project-not-found', 'near-miss-token-not-found'],
+    rule: /U\+200B, an invisible format character/,
+    serve: (contract) => rewriteRequests(contract, (request) => ({ ...request, url: request.url.replace(/%E2%80%8[BCD]|%E2%81%A0|%EF%BB%BF/gi, '') })),
+  },
 ];
 
 /** Servers that the grammars' allowances must let pass: what each variant means, not one reading of it. */
@@ -147,6 +241,25 @@ export const NEAR_MISS_CONFORMANT_VARIANTS: Omit<BrokenTarget, 'errors' | 'warni
     name: 'decodes an encoded slash into a path separator and routes on that, without removing dot segments (404)',
     serve: (contract) => rewriteRequests(contract, (request) => ({ ...request, url: request.url.replace(/%2f/gi, '/') })),
   },
+  {
+    // keys-compared-exactly compares the key, not the scheme: `bEARER <key>` may be accepted (RFC 9110 §11.1), so no case near-miss may touch the scheme.
+    name: 'parses the header as `[auth-scheme 1*SP] token68` (RFC 9110 §11.4), the scheme in any case: the token of `bEARER <key>` or a bare token is the key, anything else none',
+    serve: (contract) =>
+      withAuthorization(contract, (value) => {
+        const parsed = /^(?:([!#$%&'*+.^_`|~0-9A-Za-z-]+) +)?([A-Za-z0-9\-._~+/]+=*)$/.exec(value ?? '');
+        return parsed && (parsed[1] === undefined || parsed[1].toLowerCase() === 'bearer') ? parsed[2] : value === undefined ? undefined : 'no-token68';
+      }),
+  },
+  {
+    // An ASCII key has no other NFC form, so a decomposed accent stays a letter more: still no key (401).
+    name: 'decodes the header as UTF-8 and NFC-normalizes it before comparing',
+    serve: (contract) => withAuthorization(contract, (value) => (value === undefined ? value : Buffer.from(value, 'latin1').toString('utf8').normalize('NFC'))),
+  },
+  {
+    // NFC makes de\u0301fault défault, which is still another id: 404.
+    name: 'NFC-normalizes project ids before the lookup (défault composed or decomposed is no project: 404)',
+    serve: (contract) => withSegment(contract, GET_PROJECT_ENVIRONMENTS, 0, (id) => id.normalize('NFC')),
+  },
 ];
 
 /** The path percent-decoded and its dot segments removed (path.posix.normalize), as a middleware in front of the router does; re-encoded per segment. */
@@ -161,6 +274,15 @@ function normalizedPath(url: string): string {
   const normalized = posix.normalize(decoded);
   if (normalized === decoded) return url;
   return normalized.split('/').map(encodeURIComponent).join('/') + (query === undefined ? '' : `?${query}`);
+}
+
+/** The user name and password of `Basic <base64>` credentials (RFC 7617 §2), or undefined for another value. */
+function basicCredentials(value: string | undefined): { user: string; password: string } | undefined {
+  const encoded = /^Basic +([A-Za-z0-9+/]+=*)$/i.exec(value ?? '')?.[1];
+  if (encoded === undefined) return undefined;
+  const decoded = Buffer.from(encoded, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  return colon < 0 ? undefined : { user: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
 }
 
 /** The mock behind a rewrite of the Authorization header as the server's code sees it (Node decodes header bytes as latin1). */

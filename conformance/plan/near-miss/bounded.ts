@@ -10,16 +10,17 @@ import { pick, type Random } from '../seeded-random.ts';
  * taken here are added to it.
  */
 export function bounded<T extends { family: string; describe: string }>(variants: readonly T[], budget: number, random: Random, covered?: Set<string>): T[] {
-  const keys = (v: T) => [`family ${v.family}`, `rule ${v.family} ${ruleOf(v.describe)}`];
+  // Each variant's family and rule, made once: ruleOf runs three regular expressions, and the passes below read them four times.
+  const keys = variants.map((v) => [`family ${v.family}`, `rule ${v.family} ${ruleOf(v.describe)}`] as const);
   if (variants.length <= budget) {
-    for (const v of variants) for (const k of keys(v)) covered?.add(k);
+    for (const k of keys) for (const key of k) covered?.add(key);
     return [...variants];
   }
   const chosen = new Set<number>();
-  const firstOf = (key: (variant: T) => string, fresh: boolean) => {
+  const firstOf = (which: 0 | 1, fresh: boolean) => {
     const groups = new Map<string, number[]>();
-    variants.forEach((variant, i) => {
-      const k = key(variant);
+    keys.forEach((both, i) => {
+      const k = both[which];
       if ((covered?.has(k) ?? false) === fresh) return;
       let members = groups.get(k);
       if (!members) groups.set(k, (members = []));
@@ -28,13 +29,17 @@ export function bounded<T extends { family: string; describe: string }>(variants
     for (const members of groups.values()) if (chosen.size < budget && !members.some((i) => chosen.has(i))) chosen.add(members[pick(random, members.length)]!);
   };
   for (const fresh of [true, false]) {
-    firstOf((v) => keys(v)[0]!, fresh);
-    firstOf((v) => keys(v)[1]!, fresh);
+    firstOf(0, fresh);
+    firstOf(1, fresh);
   }
   const rest = variants.map((_, i) => i).filter((i) => !chosen.has(i));
   while (chosen.size < budget && rest.length > 0) chosen.add(rest.splice(pick(random, rest.length), 1)[0]!);
-  const out = variants.filter((_, i) => chosen.has(i));
-  for (const v of out) for (const k of keys(v)) covered?.add(k);
+  const out: T[] = [];
+  variants.forEach((v, i) => {
+    if (!chosen.has(i)) return;
+    out.push(v);
+    for (const key of keys[i]!) covered?.add(key);
+  });
   return out;
 }
 

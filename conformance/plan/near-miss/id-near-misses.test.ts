@@ -52,6 +52,30 @@ describe('idNearMisses', () => {
     expect(folded.every((v) => v.decoded !== '12' && v.decoded.normalize('NFKC') === '12')).toBe(true);
   });
 
+  it('puts U+200B ZERO WIDTH SPACE after the id and an invisible format character drawn from the seed before it, none of them whitespace', () => {
+    for (const seed of [1, 2, 3]) {
+      const invisible = idNearMisses('3', options({ deletable: true, random: seededRandom(seed) })).filter((v) => v.family === 'invisible');
+      expect(invisible.map((v) => v.names)).toEqual(['other', 'other']);
+      expect(invisible[0]!.decoded).toBe('3\u200b');
+      expect(invisible[1]!.decoded).toMatch(/^\p{Cf}3$/u);
+      expect(invisible[1]!.segment).toBe(encodeURIComponent(invisible[1]!.decoded));
+    }
+    expect('\u200b'.trim()).toBe('\u200b');
+  });
+
+  it('puts an acute accent on one vowel, composed and decomposed (défault, de\u0301fault), also where the id may be deleted', () => {
+    for (const deletable of [false, true]) {
+      const accents = idNearMisses('default', options({ deletable })).filter((v) => v.family === 'accent');
+      expect(accents.map((v) => v.names)).toEqual(['other', 'other']);
+      const [composed, decomposed] = accents.map((v) => v.decoded);
+      expect(composed).toMatch(/^[a-z]*[\u00e1\u00e9\u00fa][a-z]*$/);
+      expect(composed!.normalize('NFD').replace(/\p{M}/gu, '')).toBe('default');
+      expect(decomposed).toBe(composed!.normalize('NFD'));
+      expect(accents[0]!.segment).toBe(encodeURIComponent(composed!));
+    }
+    expect(idNearMisses('123', options()).filter((v) => v.family === 'accent')).toEqual([]);
+  });
+
   it('gives Unicode normalization forms of a non-ASCII id', () => {
     expect(decodedOf('caf\u00e9')).toContain('cafe\u0301');
     expect(decodedOf('cafe\u0301')).toContain('caf\u00e9');
@@ -61,7 +85,7 @@ describe('idNearMisses', () => {
     const list = idNearMisses('ci-token', options({ deletable: true }));
     expect(list.some((v) => v.names === 'same' || v.lookalike)).toBe(false);
     expect(list.map((v) => v.decoded)).not.toEqual(expect.arrayContaining(['CI-TOKEN']));
-    expect(new Set(list.map((v) => v.family))).toEqual(new Set(['whitespace', 'unicode', 'double-encoding', 'extension', 'control', 'dot-segment']));
+    expect(new Set(list.map((v) => v.family))).toEqual(new Set(['whitespace', 'invisible', 'unicode', 'accent', 'double-encoding', 'extension', 'control', 'dot-segment']));
   });
 
   it('builds malformed ids on the real one: a NUL or a line feed and more after it, and an encoded dot segment in front that resolves to it', () => {
@@ -97,10 +121,10 @@ describe('idNearMisses', () => {
 
   it('keeps one of each family within a small budget, and draws the rest from the seed', () => {
     const all = idNearMisses('default', options());
-    const few = idNearMisses('default', options({ budget: 10, random: seededRandom(5) }));
-    expect(few).toHaveLength(10);
+    const few = idNearMisses('default', options({ budget: 12, random: seededRandom(5) }));
+    expect(few).toHaveLength(12);
     expect(new Set(few.map((v) => v.family))).toEqual(new Set(all.map((v) => v.family)));
-    expect(idNearMisses('default', options({ budget: 10, random: seededRandom(5) }))).toEqual(few);
-    expect(idNearMisses('default', options({ budget: 10, random: seededRandom(6) }))).not.toEqual(few);
+    expect(idNearMisses('default', options({ budget: 12, random: seededRandom(5) }))).toEqual(few);
+    expect(idNearMisses('default', options({ budget: 12, random: seededRandom(6) }))).not.toEqual(few);
   });
 });

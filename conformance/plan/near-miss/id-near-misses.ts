@@ -1,6 +1,6 @@
 import { pick, type Random } from '../seeded-random.ts';
 import { bounded } from './bounded.ts';
-import { codePointLabel, compatibilityLookalikes, isControl, unicodeWhitespace } from './unicode-forms.ts';
+import { acuteAccented, codePointLabel, compatibilityLookalikes, invisibleFormatCharacters, isControl, unicodeWhitespace } from './unicode-forms.ts';
 
 /**
  * The grammar of near-misses of a given id (spec decisions project-id-compared-exactly,
@@ -14,7 +14,7 @@ import { codePointLabel, compatibilityLookalikes, isControl, unicodeWhitespace }
  * a 404 from a server that does not normalize) is right; every other variant names ANOTHER id,
  * which does not exist, so 404.
  */
-export type IdFamily = 'case' | 'whitespace' | 'unicode' | 'percent-encoding' | 'double-encoding' | 'numeric' | 'prefix' | 'extension' | 'control' | 'dot-segment';
+export type IdFamily = 'case' | 'whitespace' | 'invisible' | 'unicode' | 'accent' | 'percent-encoding' | 'double-encoding' | 'numeric' | 'prefix' | 'extension' | 'control' | 'dot-segment';
 
 export interface IdNearMiss {
   family: IdFamily;
@@ -74,6 +74,13 @@ export function idNearMisses(id: string, { deletable, given, random, budget, cov
     other('whitespace', `with ${codePointLabel(cp)} after it`, id + char);
   }
 
+  // Invisible format characters, which are no whitespace (so trim() leaves U+200B), but which sanitizers strip: ZERO WIDTH SPACE, the one
+  // every such list holds, after the id, and one drawn from the seed before it.
+  const invisible = invisibleFormatCharacters();
+  const drawn = invisible[pick(random, invisible.length)]!;
+  other('invisible', `with ${codePointLabel(0x200b)}, an invisible format character, after it`, `${id}\u200b`);
+  other('invisible', `with ${codePointLabel(drawn)}, an invisible format character, before it`, String.fromCodePoint(drawn) + id);
+
   for (const form of ['NFC', 'NFD', 'NFKC', 'NFKD'] as const) {
     if (id.normalize(form) !== id) other('unicode', `in Unicode normalization form ${form}`, id.normalize(form));
   }
@@ -85,6 +92,16 @@ export function idNearMisses(id: string, { deletable, given, random, budget, cov
     other('unicode', `with character ${at + 1} as ${codePointLabel(lookalike.codePointAt(0)!)}, which NFKC folds into it`, [...chars.slice(0, at), lookalike, ...chars.slice(at + 1)].join(''));
     const fullwidth = chars.map((c) => compatibilityLookalikes(c).find((l) => l.codePointAt(0)! >= 0xff01 && l.codePointAt(0)! <= 0xff5e));
     if (fullwidth.every(Boolean)) other('unicode', 'in fullwidth forms, which NFKC folds into it', fullwidth.join(''));
+  }
+
+  // A letter under an accent (défault, composed and decomposed): ids equal under an accent-insensitive collation (SQL Server _AI,
+  // Postgres ICU level 1, MySQL's default utf8mb4_0900_ai_ci) are other ids, since the decisions compare ids exactly (round 9).
+  const vowels = chars.flatMap((c, i) => (acuteAccented(c) ? [i] : []));
+  if (vowels.length > 0) {
+    const at = vowels[pick(random, vowels.length)]!;
+    const accented = [...chars.slice(0, at), acuteAccented(chars[at]!)!, ...chars.slice(at + 1)].join('');
+    other('accent', `with character ${at + 1} under an acute accent, composed (NFC)`, accented);
+    other('accent', `with character ${at + 1} under an acute accent, decomposed (the letter and U+0301)`, accented.normalize('NFD'));
   }
 
   const unreserved = chars.flatMap((c, i) => (UNRESERVED.test(c) ? [i] : []));

@@ -10,16 +10,18 @@ const grammar = (key = KEY, seed = 1, others: string[] = ['mock-viewer-key']) =>
 const inHeader = (list: KeyNearMiss[]) => list.filter((n) => n.placement.in === 'header').map((n) => nearMissValue(KEY, n));
 
 describe('keyNearMisses', () => {
-  it('puts every Unicode whitespace that may stand in a header value at either end of the key, as UTF-8 and as its latin1 byte', () => {
-    const values = new Set(inHeader(grammar()));
+  it('puts every Unicode whitespace that may stand in a header value on both sides of the key, as UTF-8 and as its latin1 byte, and one of each on each side alone', () => {
+    const values = inHeader(grammar());
     const expected = unicodeWhitespace().filter((cp) => cp > 0x20 && !(cp >= 0x7f && cp <= 0x9f));
     expect(expected.length).toBeGreaterThan(15);
     for (const cp of expected) {
       const utf8 = Buffer.from(String.fromCodePoint(cp), 'utf8').toString('latin1');
-      expect(values).toContain(utf8 + KEY);
-      expect(values).toContain(KEY + utf8);
+      expect(values).toContain(utf8 + KEY + utf8);
     }
-    expect(values).toContain(`${KEY}\u00a0`);
+    expect(values).toContain(`\u00a0${KEY}\u00a0`);
+    const alone = (bytes: (v: string) => string) => values.filter((v) => v !== KEY && (v.startsWith(KEY) || v.endsWith(KEY)) && expected.some((cp) => bytes(v) === Buffer.from(String.fromCodePoint(cp), 'utf8').toString('latin1') || bytes(v) === String.fromCodePoint(cp)));
+    expect(alone((v) => v.slice(KEY.length)).length).toBe(2);
+    expect(alone((v) => v.slice(0, -KEY.length)).length).toBe(2);
   });
 
   it('sends no space or tab around the key (not part of a field value, RFC 9110 §5.5) and no control character', () => {
@@ -31,10 +33,49 @@ describe('keyNearMisses', () => {
 
   it('has every family: case, prefix, extension, separator, whitespace, scheme, encoding, placement in query and cookie', () => {
     const list = grammar();
-    expect(new Set(list.map((n) => n.family))).toEqual(new Set(['case', 'prefix', 'extension', 'separator', 'whitespace', 'scheme', 'placement', 'encoding']));
+    expect(new Set(list.map((n) => n.family))).toEqual(
+      new Set(['case', 'prefix', 'substitution', 'accent', 'extension', 'separator', 'whitespace', 'quoting', 'list', 'scheme', 'placement', 'encoding']),
+    );
     expect(list.filter((n) => n.placement.in === 'query').map((n) => n.placement.in !== 'header' && n.placement.name)).toContain('Authorization');
     expect(list.some((n) => n.placement.in === 'cookie')).toBe(true);
     expect(inHeader(list)).toEqual(expect.arrayContaining([`Bearer Bearer ${KEY}`, `Bearer${KEY}`, KEY.toUpperCase(), KEY.slice(0, -1)]));
+  });
+
+  it("changes the case of some letters, not only all: each word's first letter (Mock-Admin-Key), one drawn letter", () => {
+    const values = inHeader(grammar());
+    expect(values).toEqual(expect.arrayContaining(['Mock-Admin-Key', KEY.toUpperCase()]));
+    expect(values.filter((v) => v !== KEY && v.toLowerCase() === KEY && v.replace(/[A-Z]/g, '').length === KEY.length - 1)).toHaveLength(1);
+  });
+
+  it('replaces one character in place, the last and one in the middle: same length, another key', () => {
+    for (const seed of [1, 2, 3]) {
+      const values = inHeader(grammar(KEY, seed)).filter((v) => v.length === KEY.length && v.toLowerCase() !== KEY);
+      const differing = values.map((v) => [...v].flatMap((c, i) => (c === KEY[i] ? [] : [i])));
+      expect(differing).toContainEqual([KEY.length - 1]);
+      expect(differing.some((at) => at.length === 1 && at[0]! > 0 && at[0]! < KEY.length - 1)).toBe(true);
+    }
+  });
+
+  it('puts an acute accent on one vowel of the key: one Latin-1 byte, UTF-8 composed, UTF-8 decomposed', () => {
+    const values = inHeader(grammar());
+    const latin1 = values.find((v) => v.length === KEY.length && /[\u00e1\u00e9\u00ed\u00f3\u00fa\u00fd]/.test(v))!;
+    expect(latin1.normalize('NFD').replace(/\p{M}/gu, '')).toBe(KEY);
+    const utf8 = (v: string) => Buffer.from(v, 'latin1').toString('utf8');
+    expect(utf8(values.find((v) => utf8(v) === latin1)!)).toBe(latin1);
+    expect(values.map(utf8)).toContain(latin1.normalize('NFD'));
+  });
+
+  it('wraps the key in quotes and angle brackets, and in list syntax with another item before or after it', () => {
+    const values = inHeader(grammar());
+    expect(values).toEqual(expect.arrayContaining([`"${KEY}"`, `'${KEY}'`, `<${KEY}>`]));
+    expect(values.filter((v) => v.startsWith(`${KEY}, `) || v.endsWith(`, ${KEY}`))).toHaveLength(2);
+  });
+
+  it('sends the schemes that carry a key in their own syntax: Token, the Rails form, ApiKey, Key, Basic with the key base64-encoded as user name and as password', () => {
+    const values = inHeader(grammar());
+    expect(values).toEqual(expect.arrayContaining([`Token ${KEY}`, `Token token="${KEY}"`, `ApiKey ${KEY}`, `Key ${KEY}`]));
+    const basic = values.filter((v) => v.startsWith('Basic ')).map((v) => Buffer.from(v.slice(6), 'base64').toString('utf8'));
+    expect(basic).toEqual(expect.arrayContaining([`${KEY}:`, `:${KEY}`]));
   });
 
   it('percent-encodes the key: a character that is not a letter or digit, every character, and a letter in lower-case hex', () => {

@@ -1,6 +1,6 @@
 import { pick, type Random } from '../seeded-random.ts';
 import { bounded } from './bounded.ts';
-import { codePointLabel, isControl, unicodeWhitespace, utf8Wire } from './unicode-forms.ts';
+import { ACUTE_FROM, ACUTE_TO, acuteAccented, codePointLabel, isControl, unicodeWhitespace, utf8Wire } from './unicode-forms.ts';
 
 /**
  * The grammar of near-misses of a key (spec decisions keys-compared-exactly, key-in-header-only):
@@ -10,14 +10,24 @@ import { codePointLabel, isControl, unicodeWhitespace, utf8Wire } from './unicod
  * (how the key is changed, what goes around it, where it is sent), so the sender makes it from
  * the key, and a curl line from the variable holding it without ever showing the key.
  */
-export type KeyFamily = 'case' | 'prefix' | 'extension' | 'separator' | 'whitespace' | 'scheme' | 'placement' | 'encoding';
+export type KeyFamily = 'case' | 'prefix' | 'substitution' | 'accent' | 'extension' | 'separator' | 'whitespace' | 'quoting' | 'list' | 'scheme' | 'placement' | 'encoding';
 
 /** How the key itself is changed. */
 export type KeyTransform =
   | { kind: 'same' }
   | { kind: 'upper' }
   | { kind: 'lower' }
-  | { kind: 'flip-case'; at: number }
+  /** The case of the ASCII letters at these positions changed. */
+  | { kind: 'flip-case'; at: readonly number[] }
+  /** The character at `at` replaced by `by` (same length). */
+  | { kind: 'replace'; at: number; by: string }
+  /**
+   * The ASCII vowel at `at` under an acute accent: as its one Latin-1 byte, as the UTF-8 bytes of the composed letter, or as the
+   * letter followed by the UTF-8 bytes of U+0301 (decomposed); each byte one latin1 character, as the wire carries it.
+   */
+  | { kind: 'accent'; at: number; form: 'latin1' | 'utf8' | 'utf8-decomposed' }
+  /** HTTP Basic credentials (RFC 7617 §2): base64 of the key as the user name (`key:`) or as the password (`:key`), UTF-8. */
+  | { kind: 'basic'; as: 'user' | 'password' }
   | { kind: 'first'; length: number }
   | { kind: 'from'; start: number }
   /** The characters at these positions (ASCII ones) percent-encoded, RFC 3986 §2.1, in upper- or lower-case hex. */
@@ -42,9 +52,21 @@ export const KEY_NEAR_MISS_BUDGET = 75;
 
 /**
  * Schemes a server may strip or accept: those of the IANA HTTP Authentication Scheme Registry
- * (RFC 9110 §16.4) and two common unregistered ones. None but Bearer is decided (key-in-header-only).
+ * (RFC 9110 §16.4), one drawn per run and sent as `Scheme <key>`. None but Bearer is decided (key-in-header-only).
  */
-const OTHER_SCHEMES = ['Basic', 'Digest', 'Negotiate', 'HOBA', 'Mutual', 'DPoP', 'GNAP', 'PrivateToken', 'Concealed', 'Token', 'ApiKey'];
+const OTHER_SCHEMES = ['Basic', 'Digest', 'Negotiate', 'HOBA', 'Mutual', 'DPoP', 'GNAP', 'PrivateToken', 'Concealed'];
+/**
+ * Schemes that carry a key in their own syntax, each sent in that syntax: a server that parses one of them accepts its own form,
+ * not a generic `Scheme <key>` (round 9: Rails' authenticate_with_http_token, Stripe-style Basic with the key as user name).
+ */
+const KEY_SCHEME_FORMS: readonly { id: string; describe: string; before: string; after?: string; transform?: KeyTransform }[] = [
+  { id: 'token', describe: 'the full key after the scheme Token', before: 'Token ' },
+  { id: 'token-rails', describe: 'the full key as Token token="…", the Rails form', before: 'Token token="', after: '"' },
+  { id: 'apikey', describe: 'the full key after the scheme ApiKey', before: 'ApiKey ' },
+  { id: 'key', describe: 'the full key after the scheme Key', before: 'Key ' },
+  { id: 'basic-user', describe: 'the full key as the user name of Basic credentials (base64 of the key and a colon)', before: 'Basic ', transform: { kind: 'basic', as: 'user' } },
+  { id: 'basic-password', describe: 'the full key as the password of Basic credentials (base64 of a colon and the key)', before: 'Basic ', transform: { kind: 'basic', as: 'password' } },
+];
 /** Query parameter and cookie names that servers read keys from, besides the header's own name. */
 export const KEY_PARAMETER_NAMES: readonly string[] = ['apiKey', 'api_key', 'token', 'access_token'];
 /** Separators of key formats, by name (words, so that each is a rule of its own for bounded()). */
@@ -65,11 +87,17 @@ export function applyTransform(key: string, transform: KeyTransform): string {
       return key.toUpperCase();
     case 'lower':
       return key.toLowerCase();
-    case 'flip-case': {
-      const char = key[transform.at]!;
-      const flipped = char === char.toUpperCase() ? char.toLowerCase() : char.toUpperCase();
-      return key.slice(0, transform.at) + flipped + key.slice(transform.at + 1);
+    case 'flip-case':
+      return [...key].map((char, i) => (transform.at.includes(i) ? (char === char.toUpperCase() ? char.toLowerCase() : char.toUpperCase()) : char)).join('');
+    case 'replace':
+      return key.slice(0, transform.at) + transform.by + key.slice(transform.at + 1);
+    case 'accent': {
+      const letter = key[transform.at]!;
+      const accented = transform.form === 'latin1' ? acuteAccented(letter)! : transform.form === 'utf8' ? utf8Wire(acuteAccented(letter)!) : letter + utf8Wire('\u0301');
+      return key.slice(0, transform.at) + accented + key.slice(transform.at + 1);
     }
+    case 'basic':
+      return Buffer.from(transform.as === 'user' ? `${key}:` : `:${key}`, 'utf8').toString('base64');
     case 'first':
       return key.slice(0, transform.length);
     case 'from':
@@ -104,7 +132,38 @@ export function keyNearMisses(key: string, others: readonly (string | undefined)
   const letters = [...key].flatMap((char, i) => (char.toUpperCase() !== char.toLowerCase() && key.length === [...key].length ? [i] : []));
   if (letters.length > 0) {
     const at = letters[pick(random, letters.length)]!;
-    add('case', `flip-${at}`, `the full key with the case of character ${at + 1} changed`, { kind: 'flip-case', at });
+    add('case', `flip-${at}`, `the full key with the case of character ${at + 1} changed`, { kind: 'flip-case', at: [at] });
+    // Some letters changed, not all: a comparison that folds case in a locale (Turkish: i upper-cases to İ, Java's toUpperCase()
+    // without Locale.ROOT) refuses the key in capitals and accepts every spelling that keeps its lower-case i (round 9).
+    const wordStarts = letters.filter((i) => i === 0 || !/[A-Za-z]/.test(key[i - 1]!));
+    add('case', 'word-starts', "the full key with the case of each word's first letter changed (title case for a key in lower case)", { kind: 'flip-case', at: wordStarts });
+  }
+
+  // Same length, one character replaced: a server that finds the key by a prefix (`<lookup prefix><secret>`) or by the hint it
+  // shows (first and last characters) and checks only the length of the rest accepts it; a character more or less tells nothing there.
+  const replacement = (at: number) => {
+    const choices = KEY_LIKE.replace(key[at]!, '');
+    return choices[pick(random, choices.length)]!;
+  };
+  if (key.length > 0 && key.length === [...key].length) {
+    const last = key.length - 1;
+    const byLast = replacement(last);
+    add('substitution', 'last', `the full key with its last character replaced by "${byLast}"`, { kind: 'replace', at: last, by: byLast });
+    if (key.length > 2) {
+      const at = 1 + pick(random, key.length - 2);
+      const by = replacement(at);
+      add('substitution', `middle-${at}`, `the full key with character ${at + 1} replaced by "${by}"`, { kind: 'replace', at, by });
+    }
+  }
+
+  // A letter under an accent: accent-insensitive collations (SQL Server _AI, ICU level 1) and "unaccent" folding take it for the
+  // letter. As one Latin-1 byte (how Node, WSGI and Tomcat decode header bytes) and in UTF-8, composed and decomposed (U+0301).
+  const vowels = key.length === [...key].length ? [...key].flatMap((char, i) => (acuteAccented(char) ? [i] : [])) : [];
+  if (vowels.length > 0) {
+    const at = vowels[pick(random, vowels.length)]!;
+    add('accent', `latin1-${at}`, `the full key with character ${at + 1} under an acute accent as one Latin-1 byte`, { kind: 'accent', at, form: 'latin1' });
+    add('accent', `utf8-${at}`, `the full key with character ${at + 1} under an acute accent in UTF-8, composed`, { kind: 'accent', at, form: 'utf8' });
+    add('accent', `utf8-decomposed-${at}`, `the full key with character ${at + 1} under an acute accent in UTF-8, decomposed (the letter and U+0301)`, { kind: 'accent', at, form: 'utf8-decomposed' });
   }
 
   if (key.length > 1) {
@@ -135,25 +194,40 @@ export function keyNearMisses(key: string, others: readonly (string | undefined)
   // Spaces and tabs around a field value are not part of it (RFC 9110 §5.5), and controls are not
   // allowed in one: what is left is every other whitespace, as UTF-8 and, where it is one byte in
   // latin1 (the encoding Node and WSGI decode header bytes with), as that byte too.
+  // Every whitespace goes on both sides at once (what trim(), strip() and TrimSpace drop, each with its own set); one drawn per
+  // encoding goes on each side alone, for a server that trims one side only (the rest after the scheme, a trailing line break).
+  const sided: Record<'utf8' | 'byte', [number, string][]> = { utf8: [], byte: [] };
   for (const cp of unicodeWhitespace()) {
     if (cp === 0x20 || isControl(cp)) continue;
     const char = String.fromCodePoint(cp);
-    const encodings: [string, string][] = [['utf8', utf8Wire(char)]];
-    if (cp <= 0xff) encodings.push(['byte', char]);
-    for (const [encoding, bytes] of encodings) {
-      const how = encoding === 'utf8' ? 'in UTF-8' : 'as one byte';
-      add('whitespace', `before-${codePointLabel(cp)}-${encoding}`, `the full key after ${codePointLabel(cp)} ${how}`, { kind: 'same' }, bytes);
-      add('whitespace', `after-${codePointLabel(cp)}-${encoding}`, `the full key followed by ${codePointLabel(cp)} ${how}`, { kind: 'same' }, '', bytes);
-    }
+    sided.utf8.push([cp, utf8Wire(char)]);
+    if (cp <= 0xff) sided.byte.push([cp, char]);
   }
+  for (const encoding of ['utf8', 'byte'] as const) {
+    const how = encoding === 'utf8' ? 'in UTF-8' : 'as one byte';
+    for (const [cp, bytes] of sided[encoding]) add('whitespace', `both-${codePointLabel(cp)}-${encoding}`, `the full key with ${codePointLabel(cp)} on both sides ${how}`, { kind: 'same' }, bytes, bytes);
+    if (sided[encoding].length === 0) continue;
+    const [before, beforeBytes] = sided[encoding][pick(random, sided[encoding].length)]!;
+    const [after, afterBytes] = sided[encoding][pick(random, sided[encoding].length)]!;
+    add('whitespace', `before-${codePointLabel(before)}-${encoding}`, `the full key after ${codePointLabel(before)} ${how}`, { kind: 'same' }, beforeBytes);
+    add('whitespace', `after-${codePointLabel(after)}-${encoding}`, `the full key followed by ${codePointLabel(after)} ${how}`, { kind: 'same' }, '', afterBytes);
+  }
+
+  // What config files, shells and documentation put around a key (a value pasted with its quotes, a placeholder's brackets).
+  add('quoting', 'double', 'the full key in double quotes', { kind: 'same' }, '"', '"');
+  add('quoting', 'single', 'the full key in single quotes', { kind: 'same' }, "'", "'");
+  add('quoting', 'angle', 'the full key in angle brackets', { kind: 'same' }, '<', '>');
+
+  // List syntax (RFC 9110 §5.6.1, how proxies merge repeated fields, §5.3): Authorization is no list, so the whole value is the key sent.
+  const item = Array.from({ length: 4 }, () => KEY_LIKE[pick(random, KEY_LIKE.length)]!).join('');
+  add('list', 'first', `the full key followed by ", ${item}" (list syntax, RFC 9110 §5.6.1)`, { kind: 'same' }, '', `, ${item}`);
+  add('list', 'last', `the full key after "${item}, " (list syntax, RFC 9110 §5.6.1)`, { kind: 'same' }, `${item}, `);
 
   add('scheme', 'bearer-twice', 'the full key after the scheme Bearer twice', { kind: 'same' }, 'Bearer Bearer ');
   add('scheme', 'bearer-glued', 'the full key right after "Bearer", without the space', { kind: 'same' }, 'Bearer');
-  const schemes = [...OTHER_SCHEMES];
-  for (let i = 0; i < 3; i++) {
-    const scheme = schemes.splice(pick(random, schemes.length), 1)[0]!;
-    add('scheme', `other-${scheme}`, `the full key after the scheme ${scheme}`, { kind: 'same' }, `${scheme} `);
-  }
+  for (const form of KEY_SCHEME_FORMS) add('scheme', form.id, form.describe, form.transform ?? { kind: 'same' }, form.before, form.after);
+  const scheme = OTHER_SCHEMES[pick(random, OTHER_SCHEMES.length)]!;
+  add('scheme', `other-${scheme}`, `the full key after the scheme ${scheme}`, { kind: 'same' }, `${scheme} `);
 
   // A key compared exactly is compared as sent: a server that percent-decodes the header value (code shared with cookie or
   // query parsing) or normalizes escapes of unreserved characters (RFC 3986 §6.2.2.2, which is about URIs, not keys) takes
@@ -204,7 +278,18 @@ function transformExpansion(transform: KeyTransform, v: string): string {
     case 'lower':
       return `\${${v},,}`;
     case 'flip-case':
-      return `\${${v}:0:${transform.at}}$(printf %s "\${${v}:${transform.at}:1}" | tr a-zA-Z A-Za-z)\${${v}:${transform.at + 1}}`;
+      return spliced(v, transform.at, (at) => `$(printf %s "\${${v}:${at}:1}" | tr a-zA-Z A-Za-z)`);
+    case 'replace':
+      return spliced(v, [transform.at], () => bytesInDoubleQuotes(transform.by));
+    case 'accent': {
+      // The accented byte is made from the key's own letter by tr (bytes, as in LC_ALL=C), never written out: it would show the letter.
+      const latin1 = `printf %s "\${${v}:${transform.at}:1}" | LC_ALL=C tr ${ACUTE_FROM} $'${[...ACUTE_TO].map((c) => `\\x${c.charCodeAt(0).toString(16)}`).join('')}'`;
+      if (transform.form === 'latin1') return spliced(v, [transform.at], () => `$(${latin1})`);
+      if (transform.form === 'utf8') return spliced(v, [transform.at], () => `$(${latin1} | iconv -f ISO-8859-1 -t UTF-8)`);
+      return `\${${v}:0:${transform.at + 1}}${bytesInDoubleQuotes(utf8Wire('\u0301'))}\${${v}:${transform.at + 1}}`;
+    }
+    case 'basic':
+      return `$(printf '${transform.as === 'user' ? '%s:' : ':%s'}' "\${${v}}" | base64 | tr -d '\\n')`;
     case 'first':
       return `\${${v}:0:${transform.length}}`;
     case 'from':
@@ -212,16 +297,21 @@ function transformExpansion(transform: KeyTransform, v: string): string {
     case 'percent-encode': {
       // printf's "'c" argument is the character's code (POSIX printf): the escape is made from the key, never shown.
       const format = transform.hex === 'upper' ? '%%%02X' : '%%%02x';
-      let out = '';
-      let from = 0;
-      for (const at of [...transform.at].sort((a, b) => a - b)) {
-        if (at > from) out += `\${${v}:${from}:${at - from}}`;
-        out += `$(printf '${format}' "'\${${v}:${at}:1}")`;
-        from = at + 1;
-      }
-      return `${out}\${${v}:${from}}`;
+      return spliced(v, transform.at, (at) => `$(printf '${format}' "'\${${v}:${at}:1}")`);
     }
   }
+}
+
+/** The variable's value with the character at each position replaced by what `replace` writes for it. */
+function spliced(v: string, positions: readonly number[], replace: (at: number) => string): string {
+  let out = '';
+  let from = 0;
+  for (const at of [...positions].sort((a, b) => a - b)) {
+    if (at > from) out += `\${${v}:${from}:${at - from}}`;
+    out += replace(at);
+    from = at + 1;
+  }
+  return `${out}\${${v}:${from}}`;
 }
 
 function bytesInDoubleQuotes(bytes: string): string {

@@ -34,6 +34,18 @@ export function unicodeWhitespace(): readonly number[] {
 }
 let whitespace: number[] | undefined;
 
+/**
+ * Every code point of the Basic Multilingual Plane that is invisible: a format character (Cf) that
+ * Unicode says to ignore when not supported (Default_Ignorable_Code_Point): U+200B ZERO WIDTH SPACE,
+ * U+200C/U+200D, U+2060 WORD JOINER, U+FEFF, the bidirectional controls... Sanitizers strip them
+ * from input, which is how `default` followed by one becomes `default` again.
+ */
+export function invisibleFormatCharacters(): readonly number[] {
+  invisible ??= Array.from(basicMultilingualPlane().matchAll(/(?=\p{Cf})\p{Default_Ignorable_Code_Point}/gu), (match) => match.index);
+  return invisible;
+}
+let invisible: number[] | undefined;
+
 /** `U+00A0` */
 export function codePointLabel(cp: number): string {
   return `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
@@ -73,4 +85,17 @@ export function compatibilityLookalikes(char: string): readonly string[] {
 /** The id as UTF-8 bytes, each written as one latin1 character: what goes on the wire in a header. */
 export function utf8Wire(text: string): string {
   return Buffer.from(text, 'utf8').toString('latin1');
+}
+
+/**
+ * The vowels that have an acute-accented form in Latin-1 (ISO 8859-1 0xC1-0xFD), and those forms in the same order: a letter with
+ * a diacritic that accent-insensitive collations (SQL Server _AI, ICU level 1) take for the letter, and that is one byte in latin1.
+ */
+export const ACUTE_FROM = 'aeiouyAEIOUY';
+export const ACUTE_TO = '\u00e1\u00e9\u00ed\u00f3\u00fa\u00fd\u00c1\u00c9\u00cd\u00d3\u00da\u00dd';
+
+/** The letter under an acute accent (composed), or undefined when Latin-1 has no such letter. */
+export function acuteAccented(letter: string): string | undefined {
+  const at = ACUTE_FROM.indexOf(letter);
+  return at < 0 || letter.length !== 1 ? undefined : ACUTE_TO[at];
 }
