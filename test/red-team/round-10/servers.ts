@@ -77,15 +77,28 @@ function flowWithoutAuth(store: Store, request: ApiRequest): Answer {
   return operate(store, faithfulParts, route.operationId, found);
 }
 
+/** The path of a request target with each segment percent-decoded once, as the router decodes it (RFC 3986 §2.1). */
+const decodedPath = (url: string) =>
+  pathOf(url)
+    .split('/')
+    .map((segment) => {
+      try {
+        return decodeURIComponent(segment);
+      } catch {
+        return segment;
+      }
+    })
+    .join('/');
+
 /**
- * An auth guard mounted on the raw request target's prefix `/api/admin/` (as `app.use('/api/admin/', auth)`
- * does), in front of a router that reads the path after `normalize`: what the guard did not see goes
- * to the handler without auth.
+ * An auth guard mounted on the prefix `/api/admin/` of the origin-form path (as `app.use('/api/admin/', auth)`
+ * does; segments decoded as the router decodes them, so encoded letters do not slip past it), in front of a
+ * router that reads the target after `normalize`: what the guard did not see goes to the handler without auth.
  */
-function guardOnRawPrefix(normalize: (url: string) => string): Promise<RunningTarget> {
+function guardOnPathPrefix(normalize: (url: string) => string): Promise<RunningTarget> {
   return serveFlow((store, request) => {
     const routed = { ...request, url: normalize(request.url) };
-    return request.url.startsWith('/api/admin/') ? handle(store, faithfulParts, routed) : flowWithoutAuth(store, routed);
+    return decodedPath(request.url).startsWith('/api/admin/') ? handle(store, faithfulParts, routed) : flowWithoutAuth(store, routed);
   });
 }
 
@@ -220,14 +233,14 @@ export const TARGETS: readonly RedTeamTarget[] = [
   target(
     'absolute-form-target-skips-auth',
     true,
-    'The auth guard is mounted on the raw request target prefix `/api/admin/`, the router takes the path of an absolute-form target: `GET http://HOST/api/admin/auth/oidc/settings HTTP/1.1` with no key returns the secret (RFC 9112 §3.2.2 absolute-form is the same resource; API §5: no key, 401).',
-    () => guardOnRawPrefix(originForm),
+    'The auth guard is mounted on the path prefix `/api/admin/` of origin-form targets, the router takes the path of an absolute-form target: `GET http://HOST/api/admin/auth/oidc/settings HTTP/1.1` with no key returns the secret (RFC 9112 §3.2.2 absolute-form is the same resource; API §5: no key, 401).',
+    () => guardOnPathPrefix(originForm),
   ),
   target(
     'backslash-path-skips-auth',
     true,
-    'The guard checks the raw prefix `/api/admin/`, the router (written for IIS-style paths) turns backslashes into slashes: `/api/admin\\auth/oidc/settings` with no key returns the secret (API §5: no key, 401).',
-    () => guardOnRawPrefix((url) => url.replace(/\\/g, '/')),
+    'The guard checks the path prefix `/api/admin/`, the router (written for IIS-style paths) turns backslashes into slashes: `/api/admin\\auth/oidc/settings` with no key returns the secret (API §5: no key, 401).',
+    () => guardOnPathPrefix((url) => url.replace(/\\/g, '/')),
   ),
   target(
     'trace-echoes-request',
