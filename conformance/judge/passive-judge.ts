@@ -5,7 +5,8 @@ import { RULES } from './registry.ts';
 import type { Rule } from './rule.ts';
 import { keyPlaceholder } from '../report/curl-line.ts';
 import { isSuccess } from '../http-status.ts';
-import { createRunState, judgeExchange, type ModelExchange, type ModelRequest, type Verdict } from './model/index.ts';
+import { createRunState, judgeExchange, perInstanceValues, type ModelExchange, type ModelRequest, type Verdict } from './model/index.ts';
+import { parsedBodyOf } from './rule.ts';
 import { redactFindings } from '../report/redact-findings.ts';
 import { createRedactor } from '../report/secret-redactor.ts';
 import { secretsSeen } from './secrets-seen.ts';
@@ -82,6 +83,15 @@ export const PASSIVE_RULES: readonly Rule[] = RULES.map((rule): Rule => {
   return { ...rule, ...(rule.anotherClientMayExplain ? { severity: 'warning' as const } : {}), judge: own ? rule.judge : () => [] };
 });
 
+/** The rules that read the fields two answers to one request may differ in (Rule.readsPerInstanceFields), from the registry. */
+const PER_INSTANCE_RULES: readonly Rule[] = PASSIVE_RULES.filter((rule) => rule.readsPerInstanceFields);
+
+/** The methods that read (RFC 9110 §9.2.1, safe): any other may change what a read answers. */
+const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD']);
+
+/** Reads whose last answer is remembered for answers that repeat it but in per-instance fields. */
+const MAX_ALIKE = 256;
+
 const TWO_READINGS: ReadonlySet<string> = new Set(RULES.filter((r) => r.anotherClientMayExplain).map((r) => r.id));
 
 /** Exchanges the model's run state remembers before it starts afresh: its memory of facts, error ids and first answers stays bounded. */
@@ -110,6 +120,10 @@ export function createPassiveJudge(options: PassiveJudgeOptions): PassiveJudge {
   const rows = new Map<string, CheckResultRow>(PASSIVE_RULES.map((c) => [c.id, { checkId: c.id, severity: c.severity, title: c.title, operations: [] }]));
   const coverage = new Map<string, { provoked: number; bad: boolean }>();
   let requests = 0;
+  // Per read (method, target, key, in memory only): the last answer judged without findings, in the form alikeForm() gives,
+  // and the count of possibly writing requests judged until then.
+  const alike = new BoundedMap<string, { form: string; writes: number }>(MAX_ALIKE);
+  let writes = 0;
 
   /** The model's verdicts on one exchange, then what the exchange taught it. */
   const consultModel = (passing: PassingExchange, key: KeySeen | undefined, seq: number): Verdict[] => {
@@ -124,6 +138,7 @@ export function createPassiveJudge(options: PassiveJudgeOptions): PassiveJudge {
   };
 
   const judge = (passing: PassingExchange): Finding[] | undefined => {
+    if (!SAFE_METHODS.has(passing.method)) writes++;
     const path = requestPath(passing.target);
     const route = contract.matchRoute(passing.method, path);
     if (route.kind === 'not-found') return undefined;
@@ -160,11 +175,20 @@ export function createPassiveJudge(options: PassiveJudgeOptions): PassiveJudge {
     }
     // A key outside the header is no key to the model.
     const verdicts = consultModel(passing, keyCame ? key : undefined, seq);
+    // An answer that repeats the last one to the same read, judged without findings, but in the fields the spec lets differ
+    // per answer (an error's id and message), with nothing written between: the model judged it in full just now and found
+    // nothing, and every rule that does not read those fields would judge it as it judged that one. The rules that read them run.
+    const read = `${passing.method} ${keyCame ? `k${passing.key}` : placed ? `${placed.in} ${placed.value}` : '-'} ${passing.keyHeader ?? ''} ${passing.target}`;
+    const form = passing.response ? alikeForm(passing.response, route.kind === 'operation' ? responseFor(route.operation, passing.response.status)?.schema : undefined) : undefined;
+    const earlier = form !== undefined ? alike.get(read) : undefined;
+    const repeatsEarlier = earlier !== undefined && earlier.form === form && earlier.writes === writes && verdicts.length === 0;
     const context = { contract, strict, all: [exchange], excerpt: { secretProperties: contract.secretProperties, redact }, verdicts: new Map([[exchange.seq, verdicts]]), secrets: { keys: keyCame ? [{ value: passing.key!, name: 'the key the request sent' }] : [], values: secretValues.keys() } };
-    const results = judgeWithRules(PASSIVE_RULES, [exchange], [], context, new Set());
+    const results = judgeWithRules(repeatsEarlier ? PER_INSTANCE_RULES : PASSIVE_RULES, [exchange], [], context, new Set());
     foldRows(rows, results.rows);
     if (route.kind === 'operation' && exchange.response) countCoverage(coverage, route.operation, exchange.response.status, results.nonConformant.has(exchange.seq));
     const found = redactFindings(results.findings, redact).map((f) => ({ ...f, seq, ...(TWO_READINGS.has(f.checkId) ? { message: `${f.message} ${OTHER_READING}` } : {}) }));
+    if (form !== undefined && found.length === 0) alike.set(read, { form, writes });
+    else alike.delete(read);
     findings.push(...found);
     if (findings.length > maxFindings) findingsDropped += findings.splice(0, findings.length - maxFindings).length;
     return found;
@@ -279,6 +303,43 @@ function keyVariable(key: KeySeen): KeyVariable {
   return { variable: `KEY_${key.id}`, standsFor: `the key first sent in ${key.where} of request #${key.firstSeq}; answers it got: ${answers.join(', ')}` };
 }
 
+/**
+ * An answer as two answers that differ only in their per-instance fields (`x-instance-id`,
+ * `x-per-instance`: spec-annotations.ts) read alike: its status and headers, and its body's raw
+ * text with the text of each such value cut out. Only where that cut is exact: every such value a
+ * string whose JSON text stands once in the body, as a member's value (after a colon); an
+ * unquoted `"` cannot stand inside a JSON string, so that text is the value itself. Otherwise
+ * (no such field, a body that is not JSON, a value that is no string, escaped otherwise than
+ * JSON.stringify writes it, or repeated elsewhere) undefined: the answer is judged in full.
+ */
+function alikeForm(response: RecordedResponse, schema: Parameters<typeof perInstanceValues>[1]): string | undefined {
+  const parsed = parsedBodyOf(response);
+  if (!parsed.ok) return undefined;
+  const fields = perInstanceValues(parsed.value, schema);
+  if (fields.length === 0) return undefined;
+  const text = response.body;
+  const cuts: [number, number][] = [];
+  for (const { value } of fields) {
+    if (typeof value !== 'string') return undefined;
+    const token = JSON.stringify(value);
+    const at = text.indexOf(token);
+    if (at < 0 || text.indexOf(token, at + 1) >= 0) return undefined;
+    let before = at - 1;
+    while (before >= 0 && (text[before] === ' ' || text[before] === '\t' || text[before] === '\n' || text[before] === '\r')) before--;
+    if (text[before] !== ':') return undefined;
+    cuts.push([at, at + token.length]);
+  }
+  cuts.sort((a, b) => a[0] - b[0]);
+  let form = `${response.status}\n${JSON.stringify(response.headers)}\n${fields.map((f) => f.pointer).join(' ')}\n`;
+  let from = 0;
+  for (const [start, end] of cuts) {
+    if (start < from) return undefined;
+    form += `${text.slice(from, start)}\u0000`;
+    from = end;
+  }
+  return form + text.slice(from);
+}
+
 /** Distinct keys and secret values remembered for redaction. */
 const MAX_SECRETS = 256;
 
@@ -332,6 +393,9 @@ class BoundedMap<K, V> {
     if (!this.#map.delete(key)) this.version++;
     this.#map.set(key, value);
     if (this.#map.size > this.#capacity) this.#map.delete(this.#map.keys().next().value as K);
+  }
+  delete(key: K): void {
+    this.#map.delete(key);
   }
   keys(): IterableIterator<K> {
     return this.#map.keys();
