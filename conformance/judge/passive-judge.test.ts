@@ -49,6 +49,17 @@ describe('the passive judge on answers that repeat but in their per-instance fie
     expect(read(unauthorized({ message: 42 }))).toEqual(['response-schema-conformance']);
   });
 
+  it('judges a 401 in full once the model has learned something since the last one: here, that the key is valid', () => {
+    const judge = createPassiveJudge({ contract, baseUrl: 'http://127.0.0.1:1' });
+    const key = 'a-key-that-proves-valid';
+    const read = (response: ReturnType<typeof unauthorized>) => checksOf(judge.judge({ method: 'GET', target: OIDC, key, response }));
+    expect(read(unauthorized())).toEqual([]);
+    expect(read(unauthorized())).toEqual([]);
+    const environments = { status: 200, headers: HEADERS, body: JSON.stringify({ version: 1, environments: [] }) };
+    judge.judge({ method: 'GET', target: '/api/admin/environments/project/default', key, response: environments });
+    expect(read(unauthorized())).toEqual(['documented-success']);
+  });
+
   it('counts an answer judged so as judged, in the report and its coverage', () => {
     const judge = createPassiveJudge({ contract, baseUrl: 'http://127.0.0.1:1' });
     for (let i = 0; i < 5; i++) judge.judge({ method: 'GET', target: OIDC, key: undefined, response: unauthorized() });

@@ -5,7 +5,7 @@ import { RULES } from './registry.ts';
 import type { Rule } from './rule.ts';
 import { keyPlaceholder } from '../report/curl-line.ts';
 import { isSuccess } from '../http-status.ts';
-import { createRunState, judgeExchange, perInstanceValues, type ModelExchange, type ModelRequest, type Verdict } from './model/index.ts';
+import { createRunState, judgeExchange, perInstanceValues, type ModelExchange, type ModelRequest, type RunState, type Verdict } from './model/index.ts';
 import { parsedBodyOf } from './rule.ts';
 import { redactFindings } from '../report/redact-findings.ts';
 import { createRedactor } from '../report/secret-redactor.ts';
@@ -122,17 +122,27 @@ export function createPassiveJudge(options: PassiveJudgeOptions): PassiveJudge {
   let requests = 0;
   // Per read (method, target, key, in memory only): the last answer judged without findings, in the form alikeForm() gives,
   // and the count of possibly writing requests judged until then.
-  const alike = new BoundedMap<string, { form: string; writes: number }>(MAX_ALIKE);
+  const alike = new BoundedMap<string, { form: string; writes: number; state: RunState; version: number; validKeys: number; key: KeySeen | undefined }>(MAX_ALIKE);
   let writes = 0;
+  // Keys proved valid so far: a key's validity is what the model reads of it.
+  let validKeys = 0;
 
-  /** The model's verdicts on one exchange, then what the exchange taught it. */
-  const consultModel = (passing: PassingExchange, key: KeySeen | undefined, seq: number): Verdict[] => {
+  /**
+   * The model's verdicts on one exchange, then what the exchange taught it. `perInstanceOnly`: the
+   * answer repeats an earlier one judged with no verdict at this state's version but in its
+   * per-instance fields; if even those checks say something, it is judged in full.
+   */
+  const consultModel = (passing: PassingExchange, key: KeySeen | undefined, seq: number, perInstanceOnly: boolean): Verdict[] => {
     if (state.observed() >= MODEL_MEMORY) state = createRunState({ contract });
     // A key that got a 2xx is a valid one (it may still lack a permission elsewhere); any other may be anything.
     const request = (): ModelRequest => ({ method: passing.method, path: passing.target, credential: !key ? 'none' : key.valid ? 'restricted' : 'unknown', principal: key ? `key ${key.id}` : 'none' });
     const exchange: ModelExchange = { request: request(), ...(passing.response ? { response: passing.response } : {}), seq };
-    const verdicts = judgeExchange(exchange, state);
-    if (key && passing.response && isSuccess(passing.response.status)) key.valid = true;
+    let verdicts = judgeExchange(exchange, state, { perInstanceOnly });
+    if (perInstanceOnly && verdicts.length > 0) verdicts = judgeExchange(exchange, state);
+    if (key && passing.response && isSuccess(passing.response.status) && !key.valid) {
+      key.valid = true;
+      validKeys++;
+    }
     state.observe({ ...exchange, request: request() });
     return verdicts;
   };
@@ -173,21 +183,22 @@ export function createPassiveJudge(options: PassiveJudgeOptions): PassiveJudge {
       if (notJudged.length > maxFindings) notJudged.shift();
       return [];
     }
-    // A key outside the header is no key to the model.
-    const verdicts = consultModel(passing, keyCame ? key : undefined, seq);
     // An answer that repeats the last one to the same read, judged without findings, but in the fields the spec lets differ
-    // per answer (an error's id and message), with nothing written between: the model judged it in full just now and found
-    // nothing, and every rule that does not read those fields would judge it as it judged that one. The rules that read them run.
+    // per answer (an error's id and message), with nothing written between and the model's state as it was then: the model
+    // checks only what reads those fields, and so do the rules (those that declare it); the others would judge as then.
     const read = `${passing.method} ${keyCame ? `k${passing.key}` : placed ? `${placed.in} ${placed.value}` : '-'} ${passing.keyHeader ?? ''} ${passing.target}`;
-    const form = passing.response ? alikeForm(passing.response, route.kind === 'operation' ? responseFor(route.operation, passing.response.status)?.schema : undefined) : undefined;
+    const form = passing.response && passing.notJudged === undefined ? alikeForm(passing.response, route.kind === 'operation' ? responseFor(route.operation, passing.response.status)?.schema : undefined) : undefined;
     const earlier = form !== undefined ? alike.get(read) : undefined;
-    const repeatsEarlier = earlier !== undefined && earlier.form === form && earlier.writes === writes && verdicts.length === 0;
+    const alikeBefore = earlier !== undefined && earlier.form === form && earlier.writes === writes && earlier.state === state && earlier.version === state.version() && earlier.validKeys === validKeys && earlier.key === key;
+    // A key outside the header is no key to the model.
+    const verdicts = consultModel(passing, keyCame ? key : undefined, seq, alikeBefore);
+    const repeatsEarlier = alikeBefore && verdicts.length === 0;
     const context = { contract, strict, all: [exchange], excerpt: { secretProperties: contract.secretProperties, redact }, verdicts: new Map([[exchange.seq, verdicts]]), secrets: { keys: keyCame ? [{ value: passing.key!, name: 'the key the request sent' }] : [], values: secretValues.keys() } };
     const results = judgeWithRules(repeatsEarlier ? PER_INSTANCE_RULES : PASSIVE_RULES, [exchange], [], context, new Set());
     foldRows(rows, results.rows);
     if (route.kind === 'operation' && exchange.response) countCoverage(coverage, route.operation, exchange.response.status, results.nonConformant.has(exchange.seq));
     const found = redactFindings(results.findings, redact).map((f) => ({ ...f, seq, ...(TWO_READINGS.has(f.checkId) ? { message: `${f.message} ${OTHER_READING}` } : {}) }));
-    if (form !== undefined && found.length === 0) alike.set(read, { form, writes });
+    if (form !== undefined && found.length === 0) alike.set(read, { form, writes, state, version: state.version(), validKeys, key });
     else alike.delete(read);
     findings.push(...found);
     if (findings.length > maxFindings) findingsDropped += findings.splice(0, findings.length - maxFindings).length;
