@@ -120,9 +120,9 @@ export function createPassiveJudge(options: PassiveJudgeOptions): PassiveJudge {
   const rows = new Map<string, CheckResultRow>(PASSIVE_RULES.map((c) => [c.id, { checkId: c.id, severity: c.severity, title: c.title, operations: [] }]));
   const coverage = new Map<string, { provoked: number; bad: boolean }>();
   let requests = 0;
-  // Per read (method, target, key, in memory only): the last answer judged without findings, in the form alikeForm() gives,
+  // Per read (method, target, key, in memory only): the last answer judged without findings, as alikeForm() reads it,
   // and the count of possibly writing requests judged until then.
-  const alike = new BoundedMap<string, { form: string; writes: number; state: RunState; version: number; validKeys: number; key: KeySeen | undefined }>(MAX_ALIKE);
+  const alike = new BoundedMap<string, { form: AlikeForm; writes: number; state: RunState; version: number; validKeys: number; key: KeySeen | undefined }>(MAX_ALIKE);
   let writes = 0;
   // Keys proved valid so far: a key's validity is what the model reads of it.
   let validKeys = 0;
@@ -189,7 +189,7 @@ export function createPassiveJudge(options: PassiveJudgeOptions): PassiveJudge {
     const read = `${passing.method} ${keyCame ? `k${passing.key}` : placed ? `${placed.in} ${placed.value}` : '-'} ${passing.keyHeader ?? ''} ${passing.target}`;
     const form = passing.response && passing.notJudged === undefined ? alikeForm(passing.response, route.kind === 'operation' ? responseFor(route.operation, passing.response.status)?.schema : undefined) : undefined;
     const earlier = form !== undefined ? alike.get(read) : undefined;
-    const alikeBefore = earlier !== undefined && earlier.form === form && earlier.writes === writes && earlier.state === state && earlier.version === state.version() && earlier.validKeys === validKeys && earlier.key === key;
+    const alikeBefore = earlier !== undefined && form !== undefined && sameForm(earlier.form, form) && earlier.writes === writes && earlier.state === state && earlier.version === state.version() && earlier.validKeys === validKeys && earlier.key === key;
     // A key outside the header is no key to the model.
     const verdicts = consultModel(passing, keyCame ? key : undefined, seq, alikeBefore);
     const repeatsEarlier = alikeBefore && verdicts.length === 0;
@@ -316,19 +316,32 @@ function keyVariable(key: KeySeen): KeyVariable {
 
 /**
  * An answer as two answers that differ only in their per-instance fields (`x-instance-id`,
- * `x-per-instance`: spec-annotations.ts) read alike: its status and headers, and its body's raw
- * text with the text of each such value cut out. Only where that cut is exact: every such value a
- * string whose JSON text stands once in the body, as a member's value (after a colon); an
- * unquoted `"` cannot stand inside a JSON string, so that text is the value itself. Otherwise
- * (no such field, a body that is not JSON, a value that is no string, escaped otherwise than
- * JSON.stringify writes it, or repeated elsewhere) undefined: the answer is judged in full.
+ * `x-per-instance`: spec-annotations.ts) read alike (sameForm): its status and headers, and its
+ * body's raw text but for the text of each such value. Only where that cut is exact: every such
+ * value a string whose JSON text stands once in the body, as a member's value (after a colon); an
+ * unquoted `"` cannot stand inside a JSON string, so that text is the value itself. Otherwise (no
+ * such field, a body that is not JSON or over MAX_ALIKE_BODY, a value that is no string, escaped
+ * otherwise than JSON.stringify writes it, or repeated elsewhere) undefined: judged in full.
  */
-function alikeForm(response: RecordedResponse, schema: Parameters<typeof perInstanceValues>[1]): string | undefined {
+interface AlikeForm {
+  status: number;
+  headers: Record<string, string>;
+  pointers: string;
+  text: string;
+  /** [start, end) of each value's text in `text`, in order. */
+  cuts: [number, number][];
+}
+
+/** The body text kept per read at most for sameForm (error bodies are a few hundred bytes). */
+const MAX_ALIKE_BODY = 16 * 1024;
+
+function alikeForm(response: RecordedResponse, schema: Parameters<typeof perInstanceValues>[1]): AlikeForm | undefined {
+  const text = response.body;
+  if (text.length > MAX_ALIKE_BODY) return undefined;
   const parsed = parsedBodyOf(response);
   if (!parsed.ok) return undefined;
   const fields = perInstanceValues(parsed.value, schema);
   if (fields.length === 0) return undefined;
-  const text = response.body;
   const cuts: [number, number][] = [];
   for (const { value } of fields) {
     if (typeof value !== 'string') return undefined;
@@ -340,15 +353,29 @@ function alikeForm(response: RecordedResponse, schema: Parameters<typeof perInst
     if (text[before] !== ':') return undefined;
     cuts.push([at, at + token.length]);
   }
-  cuts.sort((a, b) => a[0] - b[0]);
-  let form = `${response.status}\n${JSON.stringify(response.headers)}\n${fields.map((f) => f.pointer).join(' ')}\n`;
-  let from = 0;
-  for (const [start, end] of cuts) {
-    if (start < from) return undefined;
-    form += `${text.slice(from, start)}\u0000`;
-    from = end;
+  cuts.sort((x, y) => x[0] - y[0]);
+  for (let i = 1; i < cuts.length; i++) if (cuts[i]![0] < cuts[i - 1]![1]) return undefined;
+  return { status: response.status, headers: response.headers, pointers: fields.map((f) => f.pointer).join(' '), text, cuts };
+}
+
+/** Whether two answers read alike: the same status, headers and per-instance fields, and the same text around those values. */
+function sameForm(a: AlikeForm, b: AlikeForm): boolean {
+  if (a.status !== b.status || a.pointers !== b.pointers || a.cuts.length !== b.cuts.length) return false;
+  const names = Object.keys(a.headers);
+  if (names.length !== Object.keys(b.headers).length) return false;
+  for (const name of names) if (a.headers[name] !== b.headers[name]) return false;
+  let fromA = 0;
+  let fromB = 0;
+  for (let i = 0; i <= a.cuts.length; i++) {
+    const endA = i < a.cuts.length ? a.cuts[i]![0] : a.text.length;
+    const endB = i < b.cuts.length ? b.cuts[i]![0] : b.text.length;
+    if (endA - fromA !== endB - fromB || !b.text.startsWith(a.text.slice(fromA, endA), fromB)) return false;
+    if (i < a.cuts.length) {
+      fromA = a.cuts[i]![1];
+      fromB = b.cuts[i]![1];
+    }
   }
-  return form + text.slice(from);
+  return true;
 }
 
 /** Distinct keys and secret values remembered for redaction. */
