@@ -112,6 +112,14 @@ export interface Rule {
    * and its findings name both readings.
    */
   anotherClientMayExplain?: boolean;
+  /**
+   * Whether its judgement of an answer may change when only the values of the fields the spec
+   * marks `x-instance-id` or `x-per-instance` change (an error's `id` and `message`): it reads
+   * those values. The proxy judges an answer that repeats an earlier conformant one but in those
+   * fields with these rules and the model alone (passive-judge.ts); every other rule would judge
+   * it as it judged the earlier one.
+   */
+  readsPerInstanceFields?: boolean;
 }
 
 /** The model's verdicts on whether a resource exists: rules that probe a resource in a step of their own claim them on that step. */

@@ -15,6 +15,8 @@ export const noSecretEcho: Rule = {
   proves:
     'no error body and no header carries a key the run sends (full or restricted) or a `format: password` value it has seen (the OIDC secret), as sent, as a JSON string value, or encoded (percent, base64, hex, UTF-16); a secret shorter than 8 characters, or one that is also ordinary data of the run\'s successful answers (a key `production`), cannot be told from data and is not judged',
   level: 'response',
+  // It reads every string of an error body, the per-instance `message` among them.
+  readsPerInstanceFields: true,
   judge: (exchanges, context) => {
     const secrets = judgeableSecrets(context);
     return ordinaryResponses(exchanges).flatMap((exchange) => {
