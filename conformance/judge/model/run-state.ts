@@ -136,7 +136,15 @@ export function createRunState({ contract, forbidden = [] }: RunStateOptions): R
   const permissions = new Map<string, { granted: boolean; seq: number }>();
   const principalOf = (request: ModelRequest) => request.principal ?? request.credential;
   let count = 0;
-  const keyOf = (request: Pick<ModelRequest, 'method' | 'path'>) => resourceOf(contract, request.method, request.path);
+  // Each exchange asks for its resource several times (its verdicts, then observe); a run sends the same request line many times.
+  const resources = new Map<string, ReturnType<typeof resourceOf>>();
+  const keyOf = (request: Pick<ModelRequest, 'method' | 'path'>) => {
+    const line = `${request.method} ${request.path}`;
+    if (resources.has(line)) return resources.get(line);
+    const resource = resourceOf(contract, request.method, request.path);
+    resources.set(line, resource);
+    return resource;
+  };
   /**
    * A delete of a resource that does not exist succeeded: the server resolved the ids to some
    * other resource of the path (a near-miss read as the real id), which one the answer does not
