@@ -17,8 +17,6 @@ if (running[0] < MINIMUM[0] || (running[0] === MINIMUM[0] && running[1] < MINIMU
 // thousands of times parses our modules once (bench/RESULTS.md, start-up).
 const { enableCompileCache, registerHooks } = await import('node:module');
 enableCompileCache?.();
-// The kit's own relative imports resolve without Node's package lookups (own-modules.js says why).
-registerHooks?.({ resolve: (await import('./own-modules.js')).ownModulesHook(new URL('..', import.meta.url)) });
 
 // In a checkout this runs the TypeScript sources (Node >= 22.18 strips types). Installed as a
 // package, Node strips no types under node_modules, so it runs the JavaScript of the prepack build.
@@ -33,6 +31,8 @@ if (!process.getBuiltinModule('node:fs').existsSync(new URL(entry, import.meta.u
   );
   process.exit(2);
 }
+// The kit's own relative imports resolve without Node's package lookups (own-modules.js says why).
+registerHooks?.({ resolve: (await import('./own-modules.js')).ownModulesHook(new URL('..', import.meta.url)) });
 const { main } = await import(entry);
 
 process.exitCode = await main(process.argv.slice(2));
