@@ -3,8 +3,8 @@
 // package in node_modules may need: builds and normalizes URLs, stats and realpaths the file, and
 // walks up to the nearest package.json to learn the module's format
 // (node:internal/modules/esm/resolve.js finalizeResolution, get_format.js). `flag-admin check`
-// resolves ~420 such imports: ~50 ms of its CPU, a tenth of the run (bench/RESULTS.md, "flag-admin
-// check CPU"). Within the kit the answer is known: the file the path names, in the format the
+// resolves ~420 such imports: ~50 ms of its CPU, importing the suite took 103-140 ms and takes 57-71
+// (bench/RESULTS.md, "flag-admin check CPU"). Within the kit the answer is known: the file the path names, in the format the
 // kit's package.json gives every .js and .ts file ("type": "module", which is also why this file
 // runs as ESM). Everything else (node: builtins, packages, require(), JSON, the precompiled
 // CommonJS validators, a file that is not there) goes to Node's resolver unchanged.
