@@ -143,7 +143,17 @@ export function createRunState({ contract, forbidden = [] }: RunStateOptions): R
   const principalOf = (request: ModelRequest) => request.principal ?? request.credential;
   let count = 0;
   let version = 0;
-  const keyOf = (request: Pick<ModelRequest, 'method' | 'path'>) => resourceOf(contract, request.method, request.path);
+  // Each exchange asks for its resource several times (its verdicts, then observe); a run sends the same request line many times.
+  // Bounded: the proxy keeps one run state for its whole life, over request lines without end.
+  const resources = new Map<string, ReturnType<typeof resourceOf>>();
+  const keyOf = (request: Pick<ModelRequest, 'method' | 'path'>) => {
+    const line = `${request.method} ${request.path}`;
+    if (resources.has(line)) return resources.get(line);
+    const resource = resourceOf(contract, request.method, request.path);
+    if (resources.size >= 4096) resources.clear();
+    resources.set(line, resource);
+    return resource;
+  };
   /**
    * A delete of a resource that does not exist succeeded: the server resolved the ids to some
    * other resource of the path (a near-miss read as the real id), which one the answer does not
