@@ -12,6 +12,7 @@ import { checkStructure, STRUCTURE_RULE_ID, structuredForKit, type Structured } 
 import type { LintProfile } from './lint-profiles.ts';
 import { REDOCLY_RULES } from './lint-config.ts';
 import { DEVICE_FLOW_SCOPES } from './redocly-device-flow-scopes.ts';
+import { compileExampleValidatorsUnoptimised } from './redocly-example-validators.ts';
 import type { LintContext, LintFinding, LintMessage, LintRule } from './lint-finding.ts';
 import { decisionsRecorded } from './lint-rules/decisions-recorded.ts';
 import { errorResponses } from './lint-rules/error-responses.ts';
@@ -131,6 +132,8 @@ const redoclyConfig = (profile: LintProfile) => createConfig({ extends: ['recomm
 
 async function redoclyMessages(source: SpecSource, profile: LintProfile, parsed: Document | undefined): Promise<LintMessage[]> {
   const config = await redoclyConfig(profile);
+  // Most of Redocly's lint on a large document is compiling its example validators (redocly-example-validators.ts).
+  await compileExampleValidatorsUnoptimised();
   // The text already read, not the file read again: Redocly lints the bytes the rest of lint saw
   // ($refs still resolve from its folder). A JSON text is handed over parsed: JSON.parse is what any
   // parser makes of it, and Redocly's own (js-yaml) would take ~1 s and ~100 MB more on GitHub's 13 MB.
