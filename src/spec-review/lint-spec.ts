@@ -8,7 +8,8 @@ import { DEFAULT_SPEC_FILE } from '../contract/load-contract.ts';
 import { pointerTokens, resolvePointer } from '../contract/json-pointer.ts';
 import { packageFile } from '../package-files.ts';
 import { locateInJson } from './json-positions.ts';
-import { checkStructure, STRUCTURE_RULE_ID, structuredForKit, type Structured } from './check-structure.ts';
+import { STRUCTURE_RULE_ID, structuredForKit, type Structured } from './check-structure.ts';
+import { checkStructureWherever } from './structure-thread.ts';
 import type { LintProfile } from './lint-profiles.ts';
 import { REDOCLY_RULES } from './lint-config.ts';
 import { DEVICE_FLOW_SCOPES } from './redocly-device-flow-scopes.ts';
@@ -63,8 +64,12 @@ export async function lintSpec(file: string, options: LintOptions = {}): Promise
     return { ruleId: finding.ruleId, severity: finding.severity, message: finding.message, file: at.file, line: at.line, column: at.column, pointer: finding.pointer, source: 'flag-admin' };
   };
 
-  const findings = await checkStructure(source);
+  // A large JSON document's structure is checked in a worker thread while Redocly lints it here (structure-thread.ts).
+  const checkingStructure = checkStructureWherever(source);
+  // Settled now, so a structure check that fails while Redocly's lint runs is not an unhandled rejection.
+  checkingStructure.catch(() => undefined);
   const redocly = await redoclyMessages(source, profile, parsedByRedocly);
+  const findings = await checkingStructure;
   // Redocly's `spec-*` rules check what the specification requires beyond its schema's types (OAS
   // 3.2: an Example's `value` beside `dataValue`, `encoding` beside `itemEncoding`): where one
   // names the object ours does, a field of it, or the other field of a pair that may not meet, the
