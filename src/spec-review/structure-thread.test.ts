@@ -1,7 +1,7 @@
 import { threadId } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { checkStructure } from './check-structure.ts';
-import { specSourceFromText } from './spec-source.ts';
+import { SpecReadError, specSourceFromText } from './spec-source.ts';
 import { checkStructureOffThread, STRUCTURE_OFF_THREAD_FROM, structureOffThread } from './structure-thread.ts';
 
 /** A JSON document with structure faults of several kinds: a response without its description, a pattern that is no regular expression, a $ref that does not resolve. */
@@ -36,5 +36,12 @@ describe('the structure check off the main thread (lint of a large JSON document
     expect(structureOffThread(specSourceFromText('api.json', '/tmp/api.json', padded))).toBe(true);
     const yaml = `openapi: 3.0.3\ninfo: {title: Pets, version: '1'}\npaths: {}\nx-padding: ${'p'.repeat(STRUCTURE_OFF_THREAD_FROM)}\n`;
     expect(structureOffThread(specSourceFromText('api.yaml', '/tmp/api.yaml', yaml))).toBe(false);
+  });
+
+  it('throws what the check throws there as the same kind of error (a SpecReadError the CLI prints and exits 2 on)', async () => {
+    const source = specSourceFromText('api.json', '/tmp/api.json', faulty());
+    const error = await checkStructureOffThread({ ...source, text: '{"swagger": "2.0"}' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SpecReadError);
+    expect((error as Error).message).toMatch(/^api\.json:.*expected an OpenAPI/);
   });
 });

@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { checkStructure } from './check-structure.ts';
 import type { LintFinding } from './lint-finding.ts';
-import type { SpecSource } from './spec-source.ts';
+import { SpecReadError, type SpecSource } from './spec-source.ts';
 
 /**
  * From this many characters of JSON up, lint runs the structure check in a worker thread while
@@ -27,7 +27,10 @@ export function checkStructureOffThread(source: SpecSource): Promise<{ findings:
   const entry = new URL(import.meta.url.endsWith('.ts') ? './structure-worker.ts' : './structure-worker.js', import.meta.url);
   const worker = new Worker(entry, { workerData: { file: source.file, absolutePath: source.absolutePath, text: source.text } });
   return new Promise((resolve, reject) => {
-    worker.once('message', (findings: LintFinding[]) => resolve({ findings, threadId: worker.threadId }));
+    worker.once('message', (answer: { findings: LintFinding[] } | { readError: string }) => {
+      if ('readError' in answer) reject(new SpecReadError(answer.readError));
+      else resolve({ findings: answer.findings, threadId: worker.threadId });
+    });
     worker.once('error', reject);
     worker.once('exit', (code) => reject(new Error(`the structure check's worker thread exited (${code}) without an answer`)));
   });
