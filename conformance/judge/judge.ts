@@ -113,6 +113,8 @@ export function ownerOf(rules: readonly Rule[], verdict: Pick<Verdict, 'rule'>, 
  * same defect. Requests sent at once count as one exchange.
  */
 function addModelVerdicts(rules: readonly Rule[], judged: Judgement[][], exchanges: readonly Exchange[], verdicts: ReadonlyMap<number, readonly Verdict[]>, switchedOff: ReadonlySet<string>): void {
+  // No verdict at all (most exchanges a proxy judges): nothing to add, and no index of the rules to build for it.
+  if (exchanges.every((exchange) => (verdicts.get(exchange.seq)?.length ?? 0) === 0)) return;
   const group = (e: Exchange) => (e.batch === undefined ? `#${e.seq}` : `batch ${e.batch}`);
   // A warning of a rule's own judging does not stand in for an error the model finds on the same exchange.
   const failedGroups = new Map<string, Severity>();

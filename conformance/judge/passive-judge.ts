@@ -143,7 +143,9 @@ export function createPassiveJudge(options: PassiveJudgeOptions): PassiveJudge {
       key.valid = true;
       validKeys++;
     }
-    state.observe({ ...exchange, request: request() });
+    // An answer judged alike the last one, with no verdict: what observing it teaches is its instance ids alone (run-state.ts).
+    if (perInstanceOnly && verdicts.length === 0) state.observeAlike({ ...exchange, request: request() });
+    else state.observe({ ...exchange, request: request() });
     return verdicts;
   };
 

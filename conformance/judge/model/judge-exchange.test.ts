@@ -124,4 +124,20 @@ describe('the model of the contract', () => {
   it('reads the credential of traffic from the header', () => {
     expect([undefined, 'Bearer k', 'k', 'r', 'other'].map((v) => credentialOf(v, { full: 'k', restricted: 'r' }))).toEqual(['none', 'full', 'full', 'restricted', 'unknown']);
   });
+  it('remembers the ids of an answer observed as one alike the last (observeAlike): a later answer that reuses one is caught, and the version stays', () => {
+    const state = createRunState({ contract });
+    const OIDC = '/api/admin/auth/oidc/settings';
+    const first = { request: at('GET', OIDC, 'none'), response: error(401, 'AuthenticationRequired', 'e1'), seq: 1 };
+    expect(judgeExchange(first, state)).toEqual([]);
+    state.observe(first);
+    const version = state.version();
+    const alike = { request: at('GET', OIDC, 'none'), response: error(401, 'AuthenticationRequired', 'e2'), seq: 2 };
+    expect(judgeExchange(alike, state, { perInstanceOnly: true })).toEqual([]);
+    state.observeAlike(alike);
+    expect(state.version()).toBe(version);
+    expect(state.observed()).toBe(2);
+    expect(state.errorIdSeenAt('e2')).toBe(2);
+    const reused = { request: at('GET', OIDC, 'none'), response: error(401, 'AuthenticationRequired', 'e2'), seq: 3 };
+    expect(judgeExchange(reused, state, { perInstanceOnly: true }).map((v) => v.rule)).toEqual(['error-id-unique']);
+  });
 });

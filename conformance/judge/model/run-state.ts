@@ -113,6 +113,13 @@ export interface RunState {
   declare(request: Pick<ModelRequest, 'method' | 'path'>, fact: 'exists' | 'missing'): void;
   fact(request: Pick<ModelRequest, 'method' | 'path'>): ResourceFact | undefined;
   observe(exchange: ModelExchange): void;
+  /**
+   * Observes an exchange that judgeExchange judged `perInstanceOnly` without a verdict: the same
+   * request as one observed at this version, answered alike but in its per-instance values. Observing
+   * it in full would teach nothing but its instance ids (every fact, permission, constant and first
+   * answer it carries is already known: that is what an unchanged version says), so only those are kept.
+   */
+  observeAlike(exchange: ModelExchange): void;
   /** Where an error instance id was first seen. */
   errorIdSeenAt(id: string): number | undefined;
   firstAnswer(request: ModelRequest): FirstAnswer | undefined;
@@ -230,6 +237,19 @@ export function createRunState({ contract, forbidden = [] }: RunStateOptions): R
         firstAnswers.set(key, { seq: at, status: response.status, comparable: parsed.ok ? comparableForm(parsed.value, documented?.schema) : response.body });
         version++;
       }
+    },
+    observeAlike(exchange) {
+      // An override header may make the answer another operation's: observed in full, as observe() reads it.
+      if (exchange.request.methodOverride !== undefined) return this.observe(exchange);
+      const { request, response, seq } = exchange;
+      const at = seq ?? count;
+      count++;
+      if (!response) return;
+      const parsed = parsedBodyOf(response);
+      if (!parsed.ok) return;
+      // The schema observe() reads the ids by, found the same way.
+      const documented = keyOf(request)?.operation.responses.get(String(response.status));
+      for (const { id } of instanceIds(parsed.value, documented?.schema)) if (!errorIds.has(id)) errorIds.set(id, at);
     },
     errorIdSeenAt: (id) => errorIds.get(id),
     constantSeen: (operationId, pointer) => constants.get(`${operationId} ${pointer}`),
