@@ -213,7 +213,7 @@ function wireRequest(planned: PlannedRequest, options: SenderOptions, keyFor: (c
     const keyed = given === undefined && spec.keyIn ? spec.keyIn.map((name): [string, string] => [name, options.keys.full]) : [];
     const keyedRecorded = keyed.map(([name]): [string, string] => [name, keyPlaceholder('full') ?? '']);
     const named = spec.namesPath && planned.variant?.namedPath !== undefined ? spec.namesPath.map((name): [string, string] => [name, new URL(options.baseUrl).pathname.replace(/\/$/, '') + planned.variant!.namedPath]) : [];
-    const learned = [...(spec.fromAnswers?.(planned.path, seen) ?? []), ...named];
+    const learned = [...(spec.fromAnswers?.(planned.path, seen) ?? []), ...(spec.fromOrigin?.(new URL(options.baseUrl).origin) ?? []), ...named];
     const dropped = new Set([...(spec.omit ?? []), ...(spec.add ?? []).map(([name]) => name), ...(spec.alternatives ?? []).flat().map(([name]) => name), ...learned.map(([name]) => name)]);
     const keep = ([name]: [string, string]) => !dropped.has(name.toLowerCase());
     const alternative = spec.alternatives?.[planned.variant?.alternative ?? 0] ?? [];
