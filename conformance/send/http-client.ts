@@ -5,13 +5,14 @@
 // per request and ~30 ms to load (it pulls in node:http2, tls and crypto); node:http ~0.25 ms and
 // ~3 ms (bench/RESULTS.md, "flag-admin check CPU"). node:http also reads past an unasked
 // 100 Continue as RFC 9110 §15.2 asks, where undici refused the answer outright.
+import { isUtf8 } from 'node:buffer';
 import type { Agent, ClientRequest, IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 
 /** What one request got: an answer read whole, or why not (with what had arrived of it). */
 export type Fetched =
   | { error: unknown; deadline: boolean; received?: { status: number; headers: Record<string, string>; body: string } }
-  | { status: number; headers: Record<string, string>; body: string; overflow: boolean };
+  | { status: number; headers: Record<string, string>; body: string; overflow: boolean; notUtf8?: true };
 
 export interface HttpClient {
   /** One request under a single deadline (connect to last byte) and a body cap. Never throws. */
@@ -187,7 +188,10 @@ export function createHttpClient(options: { maxHeaderBytes: number }): HttpClien
             chunks.push(chunk);
             size += chunk.length;
           });
-          response.on('end', () => settle({ ...head!, body: text(Buffer.concat(chunks)), overflow: false }));
+          response.on('end', () => {
+            const bytes = Buffer.concat(chunks);
+            settle({ ...head!, body: text(bytes), overflow: false, ...(isUtf8(bytes) ? {} : { notUtf8: true as const }) });
+          });
           response.on('error', fail);
           response.on('close', () => {
             if (!response.complete) fail(Object.assign(new Error('the connection closed before a complete response'), { code: 'ECONNRESET' }));

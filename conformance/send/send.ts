@@ -116,7 +116,7 @@ export function createSender(options: SenderOptions): Sender {
         // The spec declares no size limit (decision no-declared-limits): a body over the suite's own cap is not a defect, only not judged.
         exchange.notJudged = `answered ${outcome.status} with a body over --max-body ${options.maxBodyBytes} bytes; reading stopped and nothing of it was judged (raise --max-body to judge such a body)`;
       } else {
-        exchange.response = { status: outcome.status, headers: outcome.headers, body: outcome.body };
+        exchange.response = { status: outcome.status, headers: outcome.headers, body: outcome.body, ...(outcome.notUtf8 ? { notUtf8: true as const } : {}) };
         seen.learn(planned.path, exchange.response);
       }
       return exchange;

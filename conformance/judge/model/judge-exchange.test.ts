@@ -36,6 +36,17 @@ describe('the model of the contract', () => {
     expect(allowedAnswers(at('DELETE', TOKEN), state).statuses).toEqual([404]);
   });
 
+  it('takes a JSON body for UTF-8 only: a charset other than utf-8, or bytes that are not UTF-8, is a media-type defect (RFC 8259 §8.1)', () => {
+    const state = createRunState({ contract });
+    const answer = (contentType: string, notUtf8?: true) => ({ ...error(401, 'AuthenticationRequired', `c-${contentType}-${notUtf8}`), headers: { 'content-type': contentType }, ...(notUtf8 ? { notUtf8 } : {}) });
+    const judged = (response: ReturnType<typeof answer>) => judgeExchange({ request: at('GET', ENV, 'none'), response }, state).map((v) => v.rule);
+    expect(judged(answer('application/json; charset=utf-8'))).toEqual([]);
+    expect(judged(answer('application/json; Charset="UTF-8"'))).toEqual([]);
+    expect(judged(answer('application/json; charset=iso-8859-1'))).toEqual(['media-type']);
+    expect(judged(answer('application/json; charset=us-ascii'))).toEqual(['media-type']);
+    expect(judged(answer('application/json', true))).toEqual(['media-type']);
+  });
+
   it('decides auth before the resource: 401 without a key, 403 for the restricted key on a forbidden operation', () => {
     const state = createRunState({ contract, forbidden: ['deleteServiceAccountToken'] });
     expect(allowedAnswers(at('DELETE', TOKEN, 'none'), state).statuses).toEqual([401]);

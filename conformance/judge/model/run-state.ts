@@ -44,6 +44,8 @@ export interface ModelResponse {
   /** Lower-case names. */
   headers: Readonly<Record<string, string>>;
   body: string;
+  /** The body's bytes are not valid UTF-8 (conformance/types.ts RecordedResponse). */
+  notUtf8?: true;
 }
 
 /** One request and its answer; `response` is absent when none arrived or it was too large to judge. */

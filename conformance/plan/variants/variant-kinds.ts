@@ -91,7 +91,8 @@ export type VariantKind =
   | 'correlation-ids'
   | 'method-override-query'
   | 'if-none-match-other'
-  | 'same-origin-context';
+  | 'same-origin-context'
+  | 'accept-charset';
 
 /** How one variant kind changes the request it is made from. */
 export interface VariantKindSpec {
@@ -301,6 +302,15 @@ export const VARIANT_KINDS: readonly VariantKindSpec[] = [
     check: 'headers-ignored',
     describe: "a browser's context headers from the server's own origin: Referer on its /admin/ pages, Origin naming it, Sec-Fetch-Site: same-origin, Sec-Fetch-Mode: cors, Sec-Fetch-Dest: empty",
     fromOrigin: (origin) => [['referer', `${origin}/admin/projects/default/settings`], ['origin', origin], ['sec-fetch-site', 'same-origin'], ['sec-fetch-mode', 'cors'], ['sec-fetch-dest', 'empty']],
+    sampleOnly: true,
+  },
+  // Red team round ten: Accept-Charset is an ordinary header (RFC 9110 §12.5.2 lets a server disregard it) and JSON is UTF-8 whatever
+  // it asks (RFC 8259 §8.1): a message converter that honours it encodes and labels the body otherwise (content-type-conformance).
+  {
+    kind: 'accept-charset',
+    check: 'headers-ignored',
+    describe: 'an Accept-Charset that prefers a charset other than UTF-8',
+    alternatives: [[['accept-charset', 'iso-8859-1']], [['accept-charset', 'windows-1252, iso-8859-1;q=0.7, utf-8;q=0.3']], [['accept-charset', 'us-ascii']], [['accept-charset', 'utf-16, iso-8859-15;q=0.5']]],
     sampleOnly: true,
   },
   // Red team round nine: Rails, Laravel and Symfony read the method from `_method` in the query on POST. The POST must change nothing
