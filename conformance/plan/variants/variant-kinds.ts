@@ -92,7 +92,8 @@ export type VariantKind =
   | 'method-override-query'
   | 'if-none-match-other'
   | 'same-origin-context'
-  | 'accept-charset';
+  | 'accept-charset'
+  | 'conditional-invalid';
 
 /** How one variant kind changes the request it is made from. */
 export interface VariantKindSpec {
@@ -293,6 +294,17 @@ export const VARIANT_KINDS: readonly VariantKindSpec[] = [
     ],
     fullOnMissing: true,
     sampleOnly: true,
+  },
+  // Red team round ten: a conditional header whose value is not valid is ignored (RFC 9110 §13.1.3, §13.1.4: a recipient MUST ignore an
+  // If-Modified-Since or If-Unmodified-Since that is not a valid HTTP-date; spec decision conditional-requests: likewise an If-None-Match
+  // that is no entity tag): the answer is the request's without it, never a 304, a 412, a 400 or a 500. One value per variant in turn; the
+  // full key reads every GET too, where a server that honours validators parses them.
+  {
+    kind: 'conditional-invalid',
+    check: 'conditional-after-auth',
+    describe: 'a conditional header whose value is not valid (no HTTP-date, no entity tag)',
+    alternatives: [[['if-modified-since', 'yesterday']], [['if-none-match', 'not-an-entity-tag']], [['if-unmodified-since', 'not a date']], [['if-modified-since', '2026-11-28 25:61:00']], [['if-none-match', '"unterminated']]],
+    fullOnEveryGet: true,
   },
   // Red team round ten: what a browser sends from a page of the server's own origin (its admin UI) is no credential either: a Referer
   // on that origin, an Origin naming the server itself and the Fetch Metadata headers (Sec-Fetch-Site: same-origin; W3C Fetch
