@@ -120,6 +120,17 @@ function runWide(exchange: ModelExchange, state: RunState, value: unknown, schem
   }
   const first = state.firstAnswer(exchange.request);
   const response = exchange.response!;
+  // Spec decision key-decides-access-only: another key that may call the same read got a success; this one's success has the same members.
+  const another = isSuccess(response.status) && (!first || first.comparable === comparableForm(value, schema)) ? state.firstSuccessOfAnother(exchange.request) : undefined;
+  if (another && another.comparable !== comparableForm(value, schema)) {
+    verdicts.push({
+      rule: 'answer-stable',
+      message: `the same read with another key that may call it (request #${another.seq}) answered other content; the key decides 401 or 403, never what a read returns (API §1, §4.1; spec decision key-decides-access-only). What differs: ${describeDifferences(another.comparable, comparableForm(value, schema))}.`,
+      expected: `the same body as request #${another.seq} (per-instance fields and the order of keyed lists aside)`,
+      got: 'another body',
+      contradicts: another.seq,
+    });
+  }
   if (first) {
     const now = comparableForm(value, schema);
     if (first.status !== response.status || first.comparable !== now) {
