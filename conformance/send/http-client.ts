@@ -27,6 +27,8 @@ export interface HttpClient {
  * (its expectsPayload, lib/dispatcher/client-h1.js); kept so that targets see the bytes they saw.
  */
 const EXPECTS_PAYLOAD = new Set(['PUT', 'POST', 'PATCH']);
+/** The methods Node's client sends without any framing of content when there is none (its useChunkedEncodingByDefault is false for them). */
+const UNFRAMED_METHODS = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS', 'TRACE', 'CONNECT']);
 
 /** A pooled connection idle this long may have met the server's keep-alive timeout as it was reused (see attempt's retry). */
 export const STALE_AFTER_IDLE_MS = 20;
@@ -142,7 +144,9 @@ export function createHttpClient(options: { maxHeaderBytes: number }): HttpClien
           const named = init.headers.find(([name]) => name.toLowerCase() === 'host');
           const headers: string[] = ['host', named?.[1] ?? target.host, 'connection', closes ? 'close' : 'keep-alive'];
           for (const [name, value] of init.headers) if (name.toLowerCase() !== 'host') headers.push(name, value);
-          if (EXPECTS_PAYLOAD.has(method)) headers.push('content-length', '0');
+          // Node frames a request of any other method than these (SEARCH, PROPFIND, ...) as chunked, a last chunk and all, unless a
+          // Content-Length says there is no content (RFC 9112 §6.3): then it sends that, as undici did for PUT, POST and PATCH.
+          if (EXPECTS_PAYLOAD.has(method) || !UNFRAMED_METHODS.has(method)) headers.push('content-length', '0');
           const module = target.protocol === 'https:' ? process.getBuiltinModule('node:https') : process.getBuiltinModule('node:http');
           request = module.request({
             agent: agentFor(target.protocol),
