@@ -128,6 +128,8 @@ export interface RecordedResponse {
   headers: Readonly<Record<string, string>>;
   /** The body as text (UTF-8), exactly as sent; at most --max-body bytes. */
   body: string;
+  /** The body's bytes (its content coding undone) are not valid UTF-8: `body` holds U+FFFD where they were (RFC 8259 §8.1: JSON is UTF-8). */
+  notUtf8?: true;
 }
 
 /** A request the suite sent and what came back (or the transport failure). */

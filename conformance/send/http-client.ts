@@ -5,13 +5,14 @@
 // per request and ~30 ms to load (it pulls in node:http2, tls and crypto); node:http ~0.25 ms and
 // ~3 ms (bench/RESULTS.md, "flag-admin check CPU"). node:http also reads past an unasked
 // 100 Continue as RFC 9110 §15.2 asks, where undici refused the answer outright.
+import { isUtf8 } from 'node:buffer';
 import type { Agent, ClientRequest, IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 
 /** What one request got: an answer read whole, or why not (with what had arrived of it). */
 export type Fetched =
   | { error: unknown; deadline: boolean; received?: { status: number; headers: Record<string, string>; body: string } }
-  | { status: number; headers: Record<string, string>; body: string; overflow: boolean };
+  | { status: number; headers: Record<string, string>; body: string; overflow: boolean; notUtf8?: true };
 
 export interface HttpClient {
   /** One request under a single deadline (connect to last byte) and a body cap. Never throws. */
@@ -26,6 +27,8 @@ export interface HttpClient {
  * (its expectsPayload, lib/dispatcher/client-h1.js); kept so that targets see the bytes they saw.
  */
 const EXPECTS_PAYLOAD = new Set(['PUT', 'POST', 'PATCH']);
+/** The methods Node's client sends without any framing of content when there is none (its useChunkedEncodingByDefault is false for them). */
+const UNFRAMED_METHODS = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS', 'TRACE', 'CONNECT']);
 
 /** A pooled connection idle this long may have met the server's keep-alive timeout as it was reused (see attempt's retry). */
 export const STALE_AFTER_IDLE_MS = 20;
@@ -143,7 +146,9 @@ export function createHttpClient(options: { maxHeaderBytes: number }): HttpClien
           const named = init.headers.find(([name]) => name.toLowerCase() === 'host');
           const headers: string[] = ['host', named?.[1] ?? target.host, 'connection', closes ? 'close' : 'keep-alive'];
           for (const [name, value] of init.headers) if (name.toLowerCase() !== 'host') headers.push(name, value);
-          if (EXPECTS_PAYLOAD.has(method)) headers.push('content-length', '0');
+          // Node frames a request of any other method than these (SEARCH, PROPFIND, ...) as chunked, a last chunk and all, unless a
+          // Content-Length says there is no content (RFC 9112 §6.3): then it sends that, as undici did for PUT, POST and PATCH.
+          if (EXPECTS_PAYLOAD.has(method) || !UNFRAMED_METHODS.has(method)) headers.push('content-length', '0');
           const { module, agent } = clientFor(target.protocol);
           request = module.request({
             agent,
@@ -189,7 +194,10 @@ export function createHttpClient(options: { maxHeaderBytes: number }): HttpClien
             chunks.push(chunk);
             size += chunk.length;
           });
-          response.on('end', () => settle({ ...head!, body: text(Buffer.concat(chunks)), overflow: false }));
+          response.on('end', () => {
+            const bytes = Buffer.concat(chunks);
+            settle({ ...head!, body: text(bytes), overflow: false, ...(isUtf8(bytes) ? {} : { notUtf8: true as const }) });
+          });
           response.on('error', fail);
           response.on('close', () => {
             if (!response.complete) fail(Object.assign(new Error('the connection closed before a complete response'), { code: 'ECONNRESET' }));

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { connect, isIP, type Socket } from 'node:net';
 import type { RecordedResponse } from '../types.ts';
 import { STALE_AFTER_IDLE_MS } from './http-client.ts';
@@ -279,7 +280,7 @@ class Connection {
       else if (status[1] === '0' && !/\bkeep-alive\b/i.test(headers.connection ?? '')) this.announcedClose = true;
       const decoded = decode(body.bytes, headers['content-encoding'], options.maxBodyBytes, options.text);
       if ('error' in decoded) return { error: decoded.error, began: true };
-      return { response: { status: code, headers, body: decoded.text } };
+      return { response: { status: code, headers, body: decoded.text, ...(decoded.notUtf8 ? { notUtf8: true as const } : {}) } };
     }
   }
 
@@ -342,16 +343,16 @@ class Connection {
 }
 
 /** The body as text, its content coding undone (gzip, br, deflate: RFC 9110 §8.4.1), the decoded size bounded too. */
-function decode(bytes: Buffer, coding: string | undefined, max: number, text: (bytes: Buffer) => string = (b) => b.toString('utf8')): { text: string } | { error: string } {
+function decode(bytes: Buffer, coding: string | undefined, max: number, text: (bytes: Buffer) => string = (b) => b.toString('utf8')): { text: string; notUtf8?: true } | { error: string } {
   const name = coding?.trim().toLowerCase();
-  if (!name || name === 'identity' || bytes.length === 0) return { text: text(bytes) };
+  if (!name || name === 'identity' || bytes.length === 0) return { text: text(bytes), ...(isUtf8(bytes) ? {} : { notUtf8: true as const }) };
   try {
     const options = { maxOutputLength: max };
     // Taken when a body is coded: no run against a target that never codes one loads zlib (node:http does not), ~2-3 ms of CPU.
     const { brotliDecompressSync, gunzipSync, inflateSync } = process.getBuiltinModule('node:zlib');
     const plain = name === 'gzip' || name === 'x-gzip' ? gunzipSync(bytes, options) : name === 'br' ? brotliDecompressSync(bytes, options) : name === 'deflate' ? inflateSync(bytes, options) : undefined;
     if (!plain) return { error: `a body in a content coding the suite did not ask for (${name})` };
-    return { text: text(plain) };
+    return { text: text(plain), ...(isUtf8(plain) ? {} : { notUtf8: true as const }) };
   } catch (error) {
     return { error: `a ${name} body that does not decode (${(error as Error).message.split('\n')[0]})` };
   }

@@ -116,7 +116,7 @@ export function createSender(options: SenderOptions): Sender {
         // The spec declares no size limit (decision no-declared-limits): a body over the suite's own cap is not a defect, only not judged.
         exchange.notJudged = `answered ${outcome.status} with a body over --max-body ${options.maxBodyBytes} bytes; reading stopped and nothing of it was judged (raise --max-body to judge such a body)`;
       } else {
-        exchange.response = { status: outcome.status, headers: outcome.headers, body: outcome.body };
+        exchange.response = { status: outcome.status, headers: outcome.headers, body: outcome.body, ...(outcome.notUtf8 ? { notUtf8: true as const } : {}) };
         seen.learn(planned.path, exchange.response);
       }
       return exchange;
@@ -213,7 +213,7 @@ function wireRequest(planned: PlannedRequest, options: SenderOptions, keyFor: (c
     const keyed = given === undefined && spec.keyIn ? spec.keyIn.map((name): [string, string] => [name, options.keys.full]) : [];
     const keyedRecorded = keyed.map(([name]): [string, string] => [name, keyPlaceholder('full') ?? '']);
     const named = spec.namesPath && planned.variant?.namedPath !== undefined ? spec.namesPath.map((name): [string, string] => [name, new URL(options.baseUrl).pathname.replace(/\/$/, '') + planned.variant!.namedPath]) : [];
-    const learned = [...(spec.fromAnswers?.(planned.path, seen) ?? []), ...named];
+    const learned = [...(spec.fromAnswers?.(planned.path, seen) ?? []), ...(spec.fromOrigin?.(new URL(options.baseUrl).origin) ?? []), ...named];
     const dropped = new Set([...(spec.omit ?? []), ...(spec.add ?? []).map(([name]) => name), ...(spec.alternatives ?? []).flat().map(([name]) => name), ...learned.map(([name]) => name)]);
     const keep = ([name]: [string, string]) => !dropped.has(name.toLowerCase());
     const alternative = spec.alternatives?.[planned.variant?.alternative ?? 0] ?? [];

@@ -16,7 +16,7 @@ describe("the header variants' findings", () => {
     const finding = run.report!.findings.find((f) => f.checkId === 'headers-ignored' && f.curl.includes('api-key'))!;
     expect(finding.curl).toContain('-H "api-key: $KEY_1"');
     expect(finding.curl).not.toMatch(/-H "authorization/i);
-    expect(finding.message).toContain('the full key in X-API-Key, Api-Key, X-Auth-Token and X-Access-Token, no Authorization');
+    expect(finding.message).toContain('the full key in X-API-Key, Api-Key, X-Auth-Token, X-Access-Token, Proxy-Authorization, X-Authorization and Authentication, no Authorization');
     expect(run.json + run.junit + run.stdout).not.toContain(ADMIN_KEY);
     // The line as a user runs it, with the variable set: the same answer as the run got (the target runs in this process, so not a sync child).
     const { stdout: answer } = await promisify(execFile)('bash', ['-c', `${finding.curl} --silent`], { env: { PATH: process.env.PATH, KEY_1: ADMIN_KEY }, timeout: 10_000 });

@@ -80,6 +80,19 @@ describe('against Prism mocking spec/openapi.yaml', () => {
       'warning unlisted-method-rejected POST /api/admin/environments/project/no-such-project-cf413c80e486: 405 without Allow',
       'warning unlisted-method-rejected PATCH /api/admin/environments/project/no-such-project-cf413c80e486: 405 without Allow',
       'warning unlisted-method-rejected DELETE /api/admin/environments/project/no-such-project-cf413c80e486: 405 without Allow',
+      'warning unlisted-method-rejected TRACE /api/admin/environments/project/no-such-project-cf413c80e486: 405 without Allow',
+      'warning unlisted-method-rejected SEARCH /api/admin/environments/project/no-such-project-cf413c80e486: 405 without Allow',
+      'warning unlisted-method-rejected TRACE /api/admin/environments/project/no-such-project-cf413c80e486: 405 without Allow',
+      'warning unlisted-method-rejected PUT /api/admin/environments/project/default: 405 without Allow',
+      'warning unlisted-method-rejected POST /api/admin/environments/project/default: 405 without Allow',
+      'warning unlisted-method-rejected PATCH /api/admin/environments/project/default: 405 without Allow',
+      'warning unlisted-method-rejected DELETE /api/admin/environments/project/default: 405 without Allow',
+      'warning unlisted-method-rejected PUT /api/admin/auth/oidc/settings: 405 without Allow',
+      'warning unlisted-method-rejected POST /api/admin/auth/oidc/settings: 405 without Allow',
+      'warning unlisted-method-rejected PATCH /api/admin/auth/oidc/settings: 405 without Allow',
+      'warning unlisted-method-rejected DELETE /api/admin/auth/oidc/settings: 405 without Allow',
+      'warning unlisted-method-rejected TRACE /api/admin/auth/oidc/settings: 405 without Allow',
+      'warning unlisted-method-rejected MKCALENDAR /api/admin/auth/oidc/settings: 405 without Allow',
       'warning unlisted-method-rejected PUT /api/admin/auth/oidc/settings: 405 without Allow',
       'warning unlisted-method-rejected POST /api/admin/auth/oidc/settings: 405 without Allow',
       'warning unlisted-method-rejected PATCH /api/admin/auth/oidc/settings: 405 without Allow',
@@ -88,6 +101,8 @@ describe('against Prism mocking spec/openapi.yaml', () => {
       'warning unlisted-method-rejected PUT /api/admin/service-account/no-such-account-c5817554bca7/token/no-such-token-01ce1c55f7d7: 405 without Allow',
       'warning unlisted-method-rejected POST /api/admin/service-account/no-such-account-c5817554bca7/token/no-such-token-01ce1c55f7d7: 405 without Allow',
       'warning unlisted-method-rejected PATCH /api/admin/service-account/no-such-account-c5817554bca7/token/no-such-token-01ce1c55f7d7: 405 without Allow',
+      'warning unlisted-method-rejected TRACE /api/admin/service-account/no-such-account-c5817554bca7/token/no-such-token-01ce1c55f7d7: 405 without Allow',
+      'warning unlisted-method-rejected UNBIND /api/admin/service-account/no-such-account-c5817554bca7/token/no-such-token-01ce1c55f7d7: 405 without Allow',
     ]);
   });
 

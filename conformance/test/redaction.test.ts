@@ -137,6 +137,8 @@ describe('keys shaped as Unleash makes them (default:development.<secret>)', () 
     const mock = await mockWithKeys(harness.contract, keys, { full: ADMIN_KEY, restricted: VIEWER_KEY });
     harness.server = await serveRaw(async (req, _, answer) => {
       // One defect that quotes the environments list: its version is a string; errors echo the key they got.
+      // fetch() refuses the methods the Fetch standard forbids (TRACE, CONNECT): a refusal, as a proxy built on it answers them.
+      if (req.method === 'TRACE' || req.method === 'CONNECT') return answer({ status: 501, headers: { 'content-type': 'text/plain' }, body: 'Not Implemented' });
       const response = await fetch(mock.url + req.url!, { method: req.method, headers: req.headers.authorization ? { authorization: req.headers.authorization } : {} });
       const body = await response.text();
       const edited = response.status === 200 && body.includes('"environments"') ? body.replace(/"version":\d+/, '"version":"one"') : response.status >= 400 ? body.replace(/"message":"/, `"message":"key ${req.headers.authorization ?? ''}: `) : body;

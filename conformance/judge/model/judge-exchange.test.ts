@@ -36,6 +36,28 @@ describe('the model of the contract', () => {
     expect(allowedAnswers(at('DELETE', TOKEN), state).statuses).toEqual([404]);
   });
 
+  it('gives two keys that may both call a read the same members: the key decides 401 or 403, never the content (decision key-decides-access-only)', () => {
+    const state = createRunState({ contract });
+    expect(rules(judgeRun([{ request: at('GET', ENV, 'full'), response: environments(['development', 'production']) }, { request: at('GET', ENV, 'restricted'), response: environments(['development', 'production']) }], state))).toEqual([[], []]);
+    const other = createRunState({ contract });
+    const verdicts = judgeRun([{ request: at('GET', ENV, 'full'), response: environments(['development', 'production']) }, { request: at('GET', ENV, 'restricted'), response: environments(['development']) }], other);
+    expect(rules(verdicts)).toEqual([[], ['answer-stable']]);
+    expect(verdicts[1]![0]!.message).toContain('another key that may call it');
+    // Only successes compare: a key refused is refused, whatever the other got.
+    expect(rules(judgeRun([{ request: at('GET', ENV, 'restricted'), response: error(403, 'NoAccessError', 'k1') }], createRunState({ contract, forbidden: ['getProjectEnvironments'] })))).toEqual([[]]);
+  });
+
+  it('takes a JSON body for UTF-8 only: a charset other than utf-8, or bytes that are not UTF-8, is a media-type defect (RFC 8259 §8.1)', () => {
+    const state = createRunState({ contract });
+    const answer = (contentType: string, notUtf8?: true) => ({ ...error(401, 'AuthenticationRequired', `c-${contentType}-${notUtf8}`), headers: { 'content-type': contentType }, ...(notUtf8 ? { notUtf8 } : {}) });
+    const judged = (response: ReturnType<typeof answer>) => judgeExchange({ request: at('GET', ENV, 'none'), response }, state).map((v) => v.rule);
+    expect(judged(answer('application/json; charset=utf-8'))).toEqual([]);
+    expect(judged(answer('application/json; Charset="UTF-8"'))).toEqual([]);
+    expect(judged(answer('application/json; charset=iso-8859-1'))).toEqual(['media-type']);
+    expect(judged(answer('application/json; charset=us-ascii'))).toEqual(['media-type']);
+    expect(judged(answer('application/json', true))).toEqual(['media-type']);
+  });
+
   it('decides auth before the resource: 401 without a key, 403 for the restricted key on a forbidden operation', () => {
     const state = createRunState({ contract, forbidden: ['deleteServiceAccountToken'] });
     expect(allowedAnswers(at('DELETE', TOKEN, 'none'), state).statuses).toEqual([401]);

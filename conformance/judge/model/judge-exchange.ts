@@ -7,6 +7,15 @@ import { allowedAnswers, brokenRule, type AllowedAnswers, type VerdictKind } fro
 import { comparableForm, constantValues, instanceIds, repeatedKeys } from './spec-annotations.ts';
 import type { ModelExchange, RunState } from './run-state.ts';
 
+/** JSON media types: application/json and the structured syntax suffix +json (RFC 6839 §3.1). */
+const isJsonType = (mediaType: string) => /^application\/(?:[^;]*\+)?json$/.test(mediaType);
+
+/** The charset parameter of a Content-Type, unquoted, in lower case (RFC 9110 §8.3.1, §5.6.6: parameter names and charset values are case-insensitive). */
+export function charsetOf(contentType: string | undefined): string | undefined {
+  const match = /;\s*charset\s*=\s*("(?:[^"\\]|\\.)*"|[^;\s]*)/i.exec(contentType ?? '');
+  return match ? match[1]!.replace(/^"|"$/g, '').replace(/\\(.)/g, '$1').toLowerCase() : undefined;
+}
+
 /** One way an exchange breaks the contract. Data, like a finding: the suite adds request, excerpt and curl line. */
 export interface Verdict {
   /** What it breaks; the rule of the registry that claims this kind reports it (conformance/judge/rule.ts `claims`). */
@@ -72,6 +81,12 @@ export function judgeExchange(exchange: ModelExchange, state: RunState, options:
   }
   if (!perInstanceOnly && mediaType !== documented.mediaType.toLowerCase()) {
     verdicts.push({ rule: 'media-type', message: `a ${response.status} carries a ${documented.mediaType} body.`, expected: `Content-Type: ${documented.mediaType}`, got: response.headers['content-type'] ?? 'no Content-Type', schemaPointer: `${operation!.pointer}/responses/${documented.status}/content` });
+  } else if (!perInstanceOnly && mediaType !== undefined && isJsonType(mediaType)) {
+    // RFC 8259 §8.1: JSON exchanged between systems MUST be UTF-8, and §11 defines no charset parameter: one naming another encoding
+    // announces bytes a JSON reader will not decode as sent, whatever the request asked (red team round ten: Accept-Charset honoured).
+    const charset = charsetOf(response.headers['content-type']);
+    if (charset !== undefined && charset !== 'utf-8') verdicts.push({ rule: 'media-type', message: `the JSON body is labelled charset=${charset}; JSON is UTF-8 whatever the request asks (RFC 8259 §8.1), so a charset parameter may only say utf-8.`, expected: `Content-Type: ${documented.mediaType} (or with charset=utf-8)`, got: response.headers['content-type']!, schemaPointer: `${operation!.pointer}/responses/${documented.status}/content` });
+    else if (response.notUtf8) verdicts.push({ rule: 'media-type', message: `the JSON body's bytes are not valid UTF-8 (RFC 8259 §8.1: JSON is UTF-8); a reader sees U+FFFD where they are.`, expected: 'a JSON body in UTF-8', got: 'bytes that are not UTF-8 (e.g. ISO-8859-1)', schemaPointer: `${operation!.pointer}/responses/${documented.status}/content` });
   }
   const body = parsedBodyOf(response);
   if (!body.ok) {
@@ -124,6 +139,17 @@ function runWide(exchange: ModelExchange, state: RunState, value: unknown, schem
   }
   const first = state.firstAnswer(exchange.request);
   const response = exchange.response!;
+  // Spec decision key-decides-access-only: another key that may call the same read got a success; this one's success has the same members.
+  const another = isSuccess(response.status) && (!first || first.comparable === comparableForm(value, schema)) ? state.firstSuccessOfAnother(exchange.request) : undefined;
+  if (another && another.comparable !== comparableForm(value, schema)) {
+    verdicts.push({
+      rule: 'answer-stable',
+      message: `the same read with another key that may call it (request #${another.seq}) answered other content; the key decides 401 or 403, never what a read returns (API §1, §4.1; spec decision key-decides-access-only). What differs: ${describeDifferences(another.comparable, comparableForm(value, schema))}.`,
+      expected: `the same body as request #${another.seq} (per-instance fields and the order of keyed lists aside)`,
+      got: 'another body',
+      contradicts: another.seq,
+    });
+  }
   if (first) {
     const now = comparableForm(value, schema);
     if (first.status !== response.status || first.comparable !== now) {

@@ -44,6 +44,8 @@ export interface ModelResponse {
   /** Lower-case names. */
   headers: Readonly<Record<string, string>>;
   body: string;
+  /** The body's bytes are not valid UTF-8 (conformance/types.ts RecordedResponse). */
+  notUtf8?: true;
 }
 
 /** One request and its answer; `response` is absent when none arrived or it was too large to judge. */
@@ -102,6 +104,11 @@ export function readKey(request: ModelRequest): string | undefined {
   return request.method === 'GET' && request.credential !== 'unknown' ? `${request.method} ${request.path.split('?')[0]!} ${request.principal ?? request.credential}` : undefined;
 }
 
+/** The read a request is, whoever asks: a GET with a key that may be compared (see readKey on the query). */
+function readOf(request: ModelRequest): string | undefined {
+  return request.method === 'GET' && (request.credential === 'full' || request.credential === 'restricted') ? `${request.method} ${request.path.split('?')[0]!}` : undefined;
+}
+
 /**
  * Everything the run has seen that later verdicts depend on. `declare` states what is known
  * before the run (the given resources exist, generated ids do not); `observe` folds in each
@@ -123,6 +130,8 @@ export interface RunState {
   /** Where an error instance id was first seen. */
   errorIdSeenAt(id: string): number | undefined;
   firstAnswer(request: ModelRequest): FirstAnswer | undefined;
+  /** The first success to the same read (method and path, the query aside) by another principal than the request's, and whose it was. */
+  firstSuccessOfAnother(request: ModelRequest): (FirstAnswer & { principal: string }) | undefined;
   /** The first value an `x-constant` property of the operation's answers had, and where. */
   constantSeen(operationId: string, pointer: string): { value: string; seq: number } | undefined;
   /**
@@ -145,6 +154,8 @@ export function createRunState({ contract, forbidden = [] }: RunStateOptions): R
   const facts = new Map<string, ResourceFact>();
   const errorIds = new Map<string, number>();
   const firstAnswers = new Map<string, FirstAnswer>();
+  // Spec decision key-decides-access-only: the first success of each read per principal, to compare across keys.
+  const firstSuccesses = new Map<string, Map<string, FirstAnswer>>();
   const constants = new Map<string, { value: string; seq: number }>();
   const permissions = new Map<string, { granted: boolean; seq: number }>();
   const principalOf = (request: ModelRequest) => request.principal ?? request.credential;
@@ -237,6 +248,14 @@ export function createRunState({ contract, forbidden = [] }: RunStateOptions): R
         firstAnswers.set(key, { seq: at, status: response.status, comparable: parsed.ok ? comparableForm(parsed.value, documented?.schema) : response.body });
         version++;
       }
+      const read = overridden ? undefined : readOf(request);
+      if (read !== undefined && isSuccess(response.status) && parsed.ok) {
+        const byPrincipal = firstSuccesses.get(read) ?? firstSuccesses.set(read, new Map()).get(read)!;
+        if (!byPrincipal.has(principalOf(request))) {
+          byPrincipal.set(principalOf(request), { seq: at, status: response.status, comparable: comparableForm(parsed.value, documented?.schema) });
+          version++;
+        }
+      }
     },
     observeAlike(exchange) {
       // An override header may make the answer another operation's: observed in full, as observe() reads it.
@@ -254,6 +273,12 @@ export function createRunState({ contract, forbidden = [] }: RunStateOptions): R
     errorIdSeenAt: (id) => errorIds.get(id),
     constantSeen: (operationId, pointer) => constants.get(`${operationId} ${pointer}`),
     permission: (request, operationId) => permissions.get(`${principalOf(request)} ${operationId}`),
+    firstSuccessOfAnother: (request) => {
+      const read = readOf(request);
+      if (read === undefined) return undefined;
+      for (const [principal, answer] of firstSuccesses.get(read) ?? []) if (principal !== principalOf(request)) return { ...answer, principal };
+      return undefined;
+    },
     firstAnswer: (request) => {
       const key = readKey(request);
       return key === undefined ? undefined : firstAnswers.get(key);

@@ -8,7 +8,7 @@ export const contentTypeConformance: Rule = {
   severity: 'error',
   title: 'A described body comes with its media type',
   proves:
-    'every response whose status the spec gives a body has the Content-Type the spec names (parameters such as `charset` allowed)',
+    'every response whose status the spec gives a body has the Content-Type the spec names (parameters allowed); a JSON body is UTF-8, whatever the request asked (Accept-Charset included): its bytes are valid UTF-8 and a charset parameter, if any, says utf-8 (RFC 8259 §8.1)',
   level: 'response',
   claims: [{ kinds: ['media-type'] }],
   judge: (exchanges, context) =>

@@ -9,7 +9,7 @@ export const unlistedMethodRejected: Rule = {
   // A warning: a backend may implement more than these three operations (e.g. an update of the
   // OIDC settings), which the spec neither forbids nor describes.
   proves:
-    'GET, PUT, POST, PATCH, DELETE where the spec lists none get 405, 404, 501 or a documented 4xx of the path (spec decision unlisted-methods), and a 405 carries Allow naming the methods the spec lists there (RFC 9110 §15.5.6); a warning because a backend may implement more than these operations. With the full key on a token the run deletes later, HEAD and OPTIONS too (OPTIONS may get 200/204): none may delete it, which the later delete shows (an error there)',
+    'GET, PUT, POST, PATCH, DELETE where the spec lists none, and on every path TRACE and another registered method (PROPFIND, SEARCH, LOCK, ...) without a key, get 405, 404, 501 or a documented 4xx of the path (spec decision unlisted-methods), and a 405 carries Allow naming the methods the spec lists there (RFC 9110 §15.5.6); a warning because a backend may implement more than these operations (a 2xx without a valid key is an auth failure, an error). With the full key on a token the run deletes later, HEAD and OPTIONS too (OPTIONS may get 200/204), and on the OIDC settings and a given project: none may delete the token or change the read, which the later delete and the read sent again after them show (errors there)',
   level: 'behaviour',
   claims: [{ kinds: ['method-refused'] }],
   steps: ['unlisted-method'],

@@ -7,14 +7,15 @@ import { acuteAccented, codePointLabel, compatibilityLookalikes, invisibleFormat
  * token-ids-compared-exactly): the spellings a sloppy server resolves to the real id (another
  * case, trimmed Unicode whitespace, Unicode normalization, a second percent-decoding, a number
  * parser, a prefix match, a format suffix or matrix parameter stripped by the router, the id
- * cut at a control character, an encoded dot segment resolved).
+ * cut at a control character, an encoded dot segment resolved, the id taken for a pattern: SQL
+ * LIKE, a glob, a regular expression, or a word meaning every id).
  *
  * What a variant means decides what a conformant server may answer: percent-encoding an
  * unreserved character gives the SAME id (RFC 3986 §2.3, §6.2.2.2), so the real id's answer (or
  * a 404 from a server that does not normalize) is right; every other variant names ANOTHER id,
  * which does not exist, so 404.
  */
-export type IdFamily = 'case' | 'whitespace' | 'invisible' | 'unicode' | 'accent' | 'percent-encoding' | 'double-encoding' | 'numeric' | 'prefix' | 'extension' | 'control' | 'dot-segment';
+export type IdFamily = 'case' | 'whitespace' | 'invisible' | 'unicode' | 'accent' | 'percent-encoding' | 'double-encoding' | 'numeric' | 'prefix' | 'extension' | 'control' | 'dot-segment' | 'sql-like' | 'glob' | 'regex';
 
 export interface IdNearMiss {
   family: IdFamily;
@@ -155,6 +156,28 @@ export function idNearMisses(id: string, { deletable, given, random, budget, cov
   const lead = ID_LIKE[pick(random, 26)]!;
   other('dot-segment', `behind "${lead}%2F..%2F", a dot segment with its slashes percent-encoded`, `${lead}/../${id}`, false, `${lead}%2F..%2F${encodeURIComponent(id)}`);
   other('dot-segment', `behind "${lead}%2F%2E%2E%2F", a dot segment with its dots percent-encoded too`, `${lead}/../${id}`, false, `${lead}%2F%2E%2E%2F${encodeURIComponent(id)}`);
+
+  // The id taken for a pattern (red team round ten: `WHERE id LIKE $1` unescaped, a "revoke all" shortcut): the wildcard characters of SQL
+  // LIKE (_ %), of globs (* ? [...]) and of regular expressions (. .*) built on the real id, which such a server resolves to it (or to
+  // every id of the account, on the delete), and the words and characters for every id on their own. Ids are compared exactly (spec
+  // decisions project-id-compared-exactly, token-ids-compared-exactly): each names nothing, 404. `_` and `.` are characters of real ids
+  // (lookalikes).
+  const stem = chars.slice(0, Math.floor(chars.length / 2)).join('');
+  const at = pick(random, chars.length);
+  const replaced = (by: string) => [...chars.slice(0, at), by, ...chars.slice(at + 1)].join('');
+  const cut = stem === '' ? 'as' : `cut to its first ${stem.length} characters and`;
+  other('sql-like', `with character ${at + 1} replaced by the SQL LIKE wildcard _`, replaced('_'), true);
+  other('sql-like', `${cut} the SQL LIKE wildcard %`, `${stem}%`);
+  other('sql-like', 'as the SQL LIKE pattern for every id, % alone', '%');
+  other('glob', `${cut} the glob wildcard *`, `${stem}*`);
+  other('glob', `with character ${at + 1} replaced by the glob wildcard ?`, replaced('?'));
+  other('glob', `with character ${at + 1} in a bracket class`, replaced(`[${chars[at]}]`));
+  other('glob', 'as the glob for every id, * alone', '*');
+  // Where ids are numbers a word is no id of the kind; elsewhere `all` could be a real one, and names nothing built on this id.
+  if (/^[0-9]+$/.test(id)) other('glob', 'as the word all (every id, to a "revoke all" shortcut)', 'all');
+  if (!['.', '..'].includes(replaced('.'))) other('regex', `with character ${at + 1} replaced by the regular expression wildcard .`, replaced('.'), true);
+  other('regex', `${cut} the regular expression .*`, `${stem}.*`);
+  other('regex', 'as the regular expression for every id, .* alone', '.*');
 
   const segments = new Set<string>();
   const usable = all.filter((variant) => {

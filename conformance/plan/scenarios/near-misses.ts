@@ -9,10 +9,10 @@ import { NEEDS_ALLOW_DELETE, NEEDS_TOKEN, type ScenarioPlan } from './scenario-p
 import { allocateTokens } from './token-allocation.ts';
 
 /** Near-misses sent per given id at most: a project may get every kind, a token only those that can name nothing real. */
-export const PROJECT_NEAR_MISS_BUDGET = 32;
+export const PROJECT_NEAR_MISS_BUDGET = 40;
 export const TOKEN_NEAR_MISS_BUDGET = 24;
 /** Every family of the id grammar gets a variant on each project, and every rule on one of them at least, however many projects share the budget. */
-const PROJECT_RULES_AT_LEAST = 16;
+const PROJECT_RULES_AT_LEAST = 20;
 
 /**
  * Probes derived from the user's own inputs by the near-miss grammars (near-miss/): near-misses

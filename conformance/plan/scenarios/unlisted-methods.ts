@@ -1,6 +1,8 @@
+import { GET_OIDC_SETTINGS, GET_PROJECT_ENVIRONMENTS } from '../../operation-ids.ts';
 import type { PlannedRequest } from '../../types.ts';
+import { pick, randomFor } from '../seeded-random.ts';
 import { missingValues } from './probe-path.ts';
-import { pathOf, type PlanInput } from './plan-input.ts';
+import { encodeId, pathOf, successStatuses, type PlanInput } from './plan-input.ts';
 import type { ScenarioPlan } from './scenario-plan.ts';
 
 /**
@@ -10,25 +12,58 @@ import type { ScenarioPlan } from './scenario-plan.ts';
 export const PROBED_METHODS = ['GET', 'PUT', 'POST', 'PATCH', 'DELETE'] as const;
 
 /**
+ * Methods of the IANA HTTP Method Registry beyond those (WebDAV, DeltaV, CalDAV, RFC 2068's LINK),
+ * as HTTP parsers read them (Node's llhttp among them): a guard registered for the common verbs
+ * only lets them through to a route that answers them as a GET (red team round ten). CONNECT is
+ * left out: its request target is an authority, not a path (RFC 9110 §9.3.6).
+ */
+export const REGISTERED_METHODS = ['ACL', 'BIND', 'CHECKOUT', 'COPY', 'LINK', 'LOCK', 'MERGE', 'MKACTIVITY', 'MKCALENDAR', 'MKCOL', 'MOVE', 'PROPFIND', 'PROPPATCH', 'REBIND', 'REPORT', 'SEARCH', 'UNBIND', 'UNLINK', 'UNLOCK'] as const;
+
+/**
  * Sent with no body. On paths with ids, with the full key and ids that cannot exist, so nothing
  * can change. A path without ids (the OIDC settings) is a real resource that a backend may let
  * you update or reset with exactly these methods, so there the probes carry no key at all: a
  * sane server cannot change anything for them, and a 401 is a documented 4xx of the path.
+ *
+ * Every method the spec does not list gets a refusal (spec decision unlisted-methods), not only
+ * those five: TRACE (RFC 9110 §9.3.8, which a server may answer by echoing the request, its
+ * credentials included) and one more registered method drawn from the seed go to every path
+ * without a key, where a 2xx is an auth failure; TRACE also once with the full key, on a path
+ * drawn from the seed, where an echo of the key shows (no-secret-echo).
+ *
+ * None of them changes anything, with a key either (spec decision unlisted-methods): the methods
+ * the reads' paths do not list go with the full key to a given resource of each (the OIDC
+ * settings, the first project), and each read is sent again after them, to be answered as it was
+ * before (answers-agree). A server that implements an update answers them without content with a
+ * refusal; one that resets the resource shows in the read after.
  */
 export function unlistedMethodsScenario(input: PlanInput): ScenarioPlan {
   const requests: PlannedRequest[] = [];
+  const random = randomFor(input.seed, 'unlisted-methods');
   const byPath = new Map<string, typeof input.contract.operations>();
   for (const operation of input.contract.operations) byPath.set(operation.path, [...(byPath.get(operation.path) ?? []), operation]);
-  for (const operations of byPath.values()) {
+  const paths = [...byPath.values()];
+  const traceWithKey = pick(random, paths.length);
+  const registered = [...REGISTERED_METHODS];
+  paths.forEach((operations, index) => {
     const [operation] = operations;
-    if (!operation) continue;
-    const listed = new Set(operations.map((o) => o.method));
+    if (!operation) return;
+    const listed = new Set(operations.map((o) => o.method.toUpperCase()));
     const path = pathOf(operation, missingValues(operation, input));
-    for (const method of PROBED_METHODS) {
-      if (listed.has(method)) continue;
+    const unlisted = PROBED_METHODS.filter((method) => !listed.has(method));
+    for (const method of unlisted) {
       const credential = operation.pathParams.length === 0 ? 'none' : 'full';
       requests.push({ operationId: operation.operationId, step: 'unlisted-method', label: `${method} ${operation.path} (not in the spec)`, credential, method, path, expects: [] });
     }
-  }
+    // A registered method per path, without replacement: the paths together meet as many as they can.
+    const [other] = registered.splice(pick(random, registered.length), 1);
+    for (const method of ['TRACE', other!]) requests.push({ operationId: operation.operationId, step: 'unlisted-method', label: `${method} ${operation.path} (not in the spec) without a key`, credential: 'none', method, path, expects: [] });
+    if (index === traceWithKey) requests.push({ operationId: operation.operationId, step: 'unlisted-method', label: `TRACE ${operation.path} (not in the spec) with the full key`, credential: 'full', method: 'TRACE', path, expects: [] });
+    if (operation.method !== 'GET' || (operation.operationId !== GET_OIDC_SETTINGS && operation.operationId !== GET_PROJECT_ENVIRONMENTS)) return;
+    const given = pathOf(operation, operation.pathParams.length === 0 ? [] : [encodeId(input.project)]);
+    const what = operation.pathParams.length === 0 ? 'the OIDC settings' : `project ${JSON.stringify(input.project)}`;
+    for (const method of unlisted) requests.push({ operationId: operation.operationId, step: 'unlisted-method', label: `${method} ${operation.path} (not in the spec) on ${what}, with the full key`, credential: 'full', method, path: given, expects: [] });
+    requests.push({ operationId: operation.operationId, step: 'repeat-read', label: `${what} read again after the methods the spec does not list`, credential: 'full', method: operation.method, path: given, expects: successStatuses(operation) });
+  });
   return { requests, skipped: [] };
 }

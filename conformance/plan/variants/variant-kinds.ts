@@ -90,7 +90,10 @@ export type VariantKind =
   | 'key-elsewhere'
   | 'correlation-ids'
   | 'method-override-query'
-  | 'if-none-match-other';
+  | 'if-none-match-other'
+  | 'same-origin-context'
+  | 'accept-charset'
+  | 'conditional-invalid';
 
 /** How one variant kind changes the request it is made from. */
 export interface VariantKindSpec {
@@ -142,6 +145,8 @@ export interface VariantKindSpec {
   keyIn?: readonly string[];
   /** Host header values, one per variant in turn (like alternatives), made from the base URL's port; only with no credential. The connection still goes to the base URL. */
   hostNames?: readonly ((port: string) => string)[];
+  /** Headers made from the base URL's origin (the server's own origin, as a page it serves would send them). */
+  fromOrigin?: (origin: string) => [string, string][];
   /** Only the full key, once on the delete's path (when its request is no DELETE) and on one read (one with path parameters, where more resources can be confused): on a read's given resource, on the delete a token the run deletes later, so that an effect shows in the deletion step. */
   fullOnLater?: true;
 }
@@ -266,8 +271,11 @@ export const VARIANT_KINDS: readonly VariantKindSpec[] = [
   {
     kind: 'key-elsewhere',
     check: 'headers-ignored',
-    describe: 'the full key in X-API-Key, Api-Key, X-Auth-Token and X-Access-Token, no Authorization, and the Host naming this loopback server otherwise',
-    keyIn: ['x-api-key', 'api-key', 'x-auth-token', 'x-access-token'],
+    describe: 'the full key in X-API-Key, Api-Key, X-Auth-Token, X-Access-Token, Proxy-Authorization, X-Authorization and Authentication, no Authorization, and the Host naming this loopback server otherwise',
+    // Red team round ten: the other credential fields too. Proxy-Authorization is HTTP's own (RFC 9110 §11.7.2), meant for the proxy
+    // and never the origin's credential; X-Authorization is where PHP setups put the key when Apache strips Authorization; Authentication
+    // is its common misspelling. A gateway or a fallback that reads one of them lets a request without Authorization through.
+    keyIn: ['x-api-key', 'api-key', 'x-auth-token', 'x-access-token', 'proxy-authorization', 'x-authorization', 'authentication'],
     hostNames: [() => 'localhost', (port) => `[::1]:${port}`, () => '127.0.0.1'],
     sampleOnly: true,
   },
@@ -285,6 +293,36 @@ export const VARIANT_KINDS: readonly VariantKindSpec[] = [
       ['x-amzn-trace-id', 'Root=1-5759e988-bd862e3fe1be46a994272793'],
     ],
     fullOnMissing: true,
+    sampleOnly: true,
+  },
+  // Red team round ten: a conditional header whose value is not valid is ignored (RFC 9110 §13.1.3, §13.1.4: a recipient MUST ignore an
+  // If-Modified-Since or If-Unmodified-Since that is not a valid HTTP-date; spec decision conditional-requests: likewise an If-None-Match
+  // that is no entity tag): the answer is the request's without it, never a 304, a 412, a 400 or a 500. One value per variant in turn; the
+  // full key reads every GET too, where a server that honours validators parses them.
+  {
+    kind: 'conditional-invalid',
+    check: 'conditional-after-auth',
+    describe: 'a conditional header whose value is not valid (no HTTP-date, no entity tag)',
+    alternatives: [[['if-modified-since', 'yesterday']], [['if-none-match', 'not-an-entity-tag']], [['if-unmodified-since', 'not a date']], [['if-modified-since', '2026-11-28 25:61:00']], [['if-none-match', '"unterminated']]],
+    fullOnEveryGet: true,
+  },
+  // Red team round ten: what a browser sends from a page of the server's own origin (its admin UI) is no credential either: a Referer
+  // on that origin, an Origin naming the server itself and the Fetch Metadata headers (Sec-Fetch-Site: same-origin; W3C Fetch
+  // Metadata) a server may take for "a signed-in page" (spec decision required-request-headers: no origin a request claims is a credential).
+  {
+    kind: 'same-origin-context',
+    check: 'headers-ignored',
+    describe: "a browser's context headers from the server's own origin: Referer on its /admin/ pages, Origin naming it, Sec-Fetch-Site: same-origin, Sec-Fetch-Mode: cors, Sec-Fetch-Dest: empty",
+    fromOrigin: (origin) => [['referer', `${origin}/admin/projects/default/settings`], ['origin', origin], ['sec-fetch-site', 'same-origin'], ['sec-fetch-mode', 'cors'], ['sec-fetch-dest', 'empty']],
+    sampleOnly: true,
+  },
+  // Red team round ten: Accept-Charset is an ordinary header (RFC 9110 §12.5.2 lets a server disregard it) and JSON is UTF-8 whatever
+  // it asks (RFC 8259 §8.1): a message converter that honours it encodes and labels the body otherwise (content-type-conformance).
+  {
+    kind: 'accept-charset',
+    check: 'headers-ignored',
+    describe: 'an Accept-Charset that prefers a charset other than UTF-8',
+    alternatives: [[['accept-charset', 'iso-8859-1']], [['accept-charset', 'windows-1252, iso-8859-1;q=0.7, utf-8;q=0.3']], [['accept-charset', 'us-ascii']], [['accept-charset', 'utf-16, iso-8859-15;q=0.5']]],
     sampleOnly: true,
   },
   // Red team round nine: Rails, Laravel and Symfony read the method from `_method` in the query on POST. The POST must change nothing
