@@ -5,6 +5,9 @@ import { missingValues } from './probe-path.ts';
 import { encodeId, pathOf, successStatuses, type PlanInput } from './plan-input.ts';
 import type { ScenarioPlan } from './scenario-plan.ts';
 
+/** Why the keyed writes are left out of a run without --allow-delete. */
+const NEEDS_CHANGE_CONSENT = 'needs --allow-delete: a write with the full key to a real resource could change it on a server that implements one, and nothing is changed without it';
+
 /**
  * Methods probed where the spec lists none. HEAD and OPTIONS are left out: servers answer them
  * for any GET route (RFC 9110 §9.3.2) and for CORS preflights, legitimately.
@@ -35,10 +38,12 @@ export const REGISTERED_METHODS = ['ACL', 'BIND', 'CHECKOUT', 'COPY', 'LINK', 'L
  * the reads' paths do not list go with the full key to a given resource of each (the OIDC
  * settings, the first project), and each read is sent again after them, to be answered as it was
  * before (answers-agree). A server that implements an update answers them without content with a
- * refusal; one that resets the resource shows in the read after.
+ * refusal; one that resets the resource shows in the read after. Only with --allow-delete, the
+ * flag by which a user says the target is disposable.
  */
 export function unlistedMethodsScenario(input: PlanInput): ScenarioPlan {
   const requests: PlannedRequest[] = [];
+  const skipped: ScenarioPlan['skipped'] = [];
   const random = randomFor(input.seed, 'unlisted-methods');
   const byPath = new Map<string, typeof input.contract.operations>();
   for (const operation of input.contract.operations) byPath.set(operation.path, [...(byPath.get(operation.path) ?? []), operation]);
@@ -62,8 +67,13 @@ export function unlistedMethodsScenario(input: PlanInput): ScenarioPlan {
     if (operation.method !== 'GET' || (operation.operationId !== GET_OIDC_SETTINGS && operation.operationId !== GET_PROJECT_ENVIRONMENTS)) return;
     const given = pathOf(operation, operation.pathParams.length === 0 ? [] : [encodeId(input.project)]);
     const what = operation.pathParams.length === 0 ? 'the OIDC settings' : `project ${JSON.stringify(input.project)}`;
+    // A keyed write to a real resource is what --allow-delete consents to: without it the suite changes nothing on the target, as for deletes.
+    if (!input.allowDelete) {
+      skipped.push({ operationId: operation.operationId, step: 'unlisted-method', label: `${unlisted.join(', ')} on ${what} with the full key, then the read again`, expects: [], reason: NEEDS_CHANGE_CONSENT });
+      return;
+    }
     for (const method of unlisted) requests.push({ operationId: operation.operationId, step: 'unlisted-method', label: `${method} ${operation.path} (not in the spec) on ${what}, with the full key`, credential: 'full', method, path: given, expects: [] });
     requests.push({ operationId: operation.operationId, step: 'repeat-read', label: `${what} read again after the methods the spec does not list`, credential: 'full', method: operation.method, path: given, expects: successStatuses(operation) });
   });
-  return { requests, skipped: [] };
+  return { requests, skipped };
 }
