@@ -8,6 +8,7 @@ import { serveSocket, frame, type SocketOptions, type SocketRequest } from './se
 import type { BrokenTarget } from './broken-targets.ts';
 import { HEADER_BROKEN_TARGETS, HEADER_CONFORMANT_VARIANTS } from './header-targets.ts';
 import { REQUEST_VARIANT_BROKEN_TARGETS, REQUEST_VARIANT_CONFORMANT_VARIANTS } from './request-variant-targets.ts';
+import { WIRE_BROKEN_TARGETS, WIRE_CONFORMANT_VARIANTS } from './wire-targets.ts';
 
 /**
  * Issue 18: servers that break the contract only along what the spec does not name (the
@@ -59,6 +60,8 @@ export const INVARIANCE_BROKEN_TARGETS: InvarianceTarget[] = [
   ...HEADER_BROKEN_TARGETS,
   // Red team round nine's request-variant and state principles (request-variant-targets.ts).
   ...REQUEST_VARIANT_BROKEN_TARGETS,
+  // Red team round ten's wire principles (wire-targets.ts).
+  ...WIRE_BROKEN_TARGETS,
   // The method: HEAD is GET without the body (spec decision head-requests).
   {
     name: 'HEAD without a key answers 200 (auth wired to GET only)',
@@ -805,6 +808,7 @@ const etagOf = (body: string) => `"${Buffer.from(body).toString('base64url').sli
 export const INVARIANCE_CONFORMANT_VARIANTS: ConformantInvarianceVariant[] = [
   ...HEADER_CONFORMANT_VARIANTS,
   ...REQUEST_VARIANT_CONFORMANT_VARIANTS,
+  ...WIRE_CONFORMANT_VARIANTS,
   {
     name: 'HEAD answered 405 with Allow: GET (a router without HEAD)',
     serve: (contract) => breakResponses(contract, (req, res, mock) => (req.method === 'HEAD' ? { status: 405, headers: { ...JSON_TYPE, allow: operationOf(contract, { ...req, method: 'GET' }) ? 'GET' : 'DELETE' }, body: error(405, 'MethodNotAllowed').body } : (void mock, res))),
