@@ -36,6 +36,7 @@ import { allowNamesServedMethods } from './rules/allow-names-served-methods.ts';
 import { jsonMembersUnique } from './rules/json-members-unique.ts';
 import { redirectStaysOnOrigin } from './rules/redirect-stays-on-origin.ts';
 import { sharedCachesKeptOut } from './rules/shared-caches-kept-out.ts';
+import { httpDatesImfFixdate, httpDatesValid } from './rules/http-dates.ts';
 import { conditionalAfterAuth } from './rules/conditional-after-auth.ts';
 import { connectionIndependent } from './rules/connection-independent.ts';
 import { headersIgnored } from './rules/headers-ignored.ts';
@@ -65,6 +66,8 @@ export const RULES: readonly Rule[] = [
   noUndocumentedBody,
   noSecretEcho,
   sharedCachesKeptOut,
+  httpDatesValid,
+  httpDatesImfFixdate,
   undocumentedProperties,
   errorIdsUnique,
   listItemsUnique,

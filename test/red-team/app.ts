@@ -92,7 +92,9 @@ const DEFAULT_MESSAGES: Record<number, string> = {
 
 export const faithfulParts: Parts = {
   presentedKey(request) {
-    const value = request.headers.authorization;
+    // RFC 9110 §5.3: repeated Authorization lines are one list (node:http keeps only the first); a list is no key (decision malformed-requests).
+    const lines = request.rawHeaders?.flatMap((field, i, all) => (i % 2 === 0 && field.toLowerCase() === 'authorization' ? [all[i + 1]!] : []));
+    const value = lines !== undefined && lines.length > 1 ? lines.join(', ') : request.headers.authorization;
     if (value === undefined) return undefined;
     // RFC 9110 §5.5: spaces and tabs around a field value are not part of it; nothing else is trimmed.
     const trimmed = value.replace(/^[ \t]+|[ \t]+$/g, '');
