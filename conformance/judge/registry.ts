@@ -45,6 +45,9 @@ import { optionsHarmless } from './rules/options-harmless.ts';
 import { overlapIndependent } from './rules/overlap-independent.ts';
 import { pipelinedAnswersInOrder } from './rules/pipelined-answers-in-order.ts';
 import { pipelinedFramingKept } from './rules/pipelined-framing-kept.ts';
+import { requestTargetForms } from './rules/request-target-forms.ts';
+import { malformedRequestsRefused } from './rules/malformed-requests-refused.ts';
+import { connectionSemanticsKept } from './rules/connection-semantics-kept.ts';
 
 import type { Rule } from './rule.ts';
 
@@ -100,6 +103,9 @@ export const RULES: readonly Rule[] = [
   overlapIndependent,
   pipelinedAnswersInOrder,
   pipelinedFramingKept,
+  requestTargetForms,
+  malformedRequestsRefused,
+  connectionSemanticsKept,
   oddIdRejected,
   unlistedMethodRejected,
   allowNamesServedMethods,

@@ -40,6 +40,11 @@ export interface SocketOptions {
    * RFC 9112 §9.6); at once by default.
    */
   closeAfter?: (request: SocketRequest) => number | 'never';
+  /**
+   * Answers a request without Host or with two Host lines like any other (RFC 9112 §3.2 asks for a 400, which this server gives, as
+   * node:http does, unless told otherwise): a defect, for the targets that show it.
+   */
+  acceptAnyHost?: true;
 }
 
 export async function serveSocket(handler: (request: SocketRequest) => SocketAnswer | Promise<SocketAnswer>, options: SocketOptions = {}): Promise<RunningServer> {
@@ -61,7 +66,9 @@ export async function serveSocket(handler: (request: SocketRequest) => SocketAns
         // Only spaces and tabs around a value are not part of it (RFC 9110 §5.5); String.trim() would drop U+00A0 too.
         const rawHeaders = lines.map((line): [string, string] => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).replace(/^[ \t]+|[ \t]+$/g, '')]);
         const headers: Record<string, string> = {};
-        for (const [name, value] of rawHeaders) headers[name.toLowerCase()] = value;
+        // RFC 9110 §5.3: repeated Authorization lines are one list (the key is then invalid); other repeats keep the last, as before.
+        for (const [name, value] of rawHeaders) headers[name.toLowerCase()] = name.toLowerCase() === 'authorization' && headers.authorization !== undefined ? `${headers.authorization}, ${value}` : value;
+        const hosts = rawHeaders.filter(([name]) => name.toLowerCase() === 'host').length;
         // RFC 9112 §6.3: the content is Content-Length bytes after the head (the suite sends no chunked request).
         const ignored = options.ignoreContent?.({ method, url, headers, rawHeaders, socket, version }) ?? false;
         const length = ignored ? 0 : Number(headers['content-length'] ?? 0) || 0;
@@ -71,7 +78,8 @@ export async function serveSocket(handler: (request: SocketRequest) => SocketAns
         const request: SocketRequest = { method, url, headers, rawHeaders, socket, version, ...(length > 0 ? { body: () => Promise.resolve(body) } : {}) };
         const dropRest = options.firstRequestPerRead !== undefined && buffered.length > 0;
         queue = queue.then(async () => {
-          const answer = await handler(request);
+          // RFC 9112 §3.2: a server MUST answer 400 to an HTTP/1.1 request without Host or with more than one Host line.
+          const answer = hosts !== 1 && !options.acceptAnyHost ? { status: 400, headers: { 'content-type': 'text/plain', connection: 'close' }, body: 'Bad Request\n' } : await handler(request);
           if (socket.destroyed) return;
           if ('raw' in answer) socket.write(answer.raw, 'latin1');
           else socket.write(frame(dropRest && options.firstRequestPerRead!.announce ? { ...answer, headers: { ...answer.headers, connection: 'close' } } : answer, method === 'HEAD'));

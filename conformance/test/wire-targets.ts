@@ -63,7 +63,7 @@ export const WIRE_BROKEN_TARGETS: InvarianceTarget[] = [
     serve: (contract) =>
       socketMock(contract, (request, mock) => {
         const keys = request.rawHeaders.filter(([n]) => n.toLowerCase() === 'authorization').map(([, v]) => v);
-        return mock.handle(keys.includes(ADMIN_KEY) ? asAdmin(request) : request);
+        return mock.handle(keys.includes(ADMIN_KEY) ? asAdmin(request) : { ...request, headers: { ...request.headers, authorization: keys[0] ?? '' } });
       }),
   },
   {
@@ -72,10 +72,14 @@ export const WIRE_BROKEN_TARGETS: InvarianceTarget[] = [
     dimension: 'headers',
     caughtBy: ['malformed-requests-refused'],
     serve: (contract) =>
-      socketMock(contract, (request, mock) => {
-        if (!request.rawHeaders.some(([n]) => n.toLowerCase() === 'host')) return { status: 400, headers: { 'content-type': 'text/plain' }, body: 'Bad Request\n' };
-        return mock.handle(request);
-      }),
+      socketMock(
+        contract,
+        (request, mock) => {
+          if (!request.rawHeaders.some(([n]) => n.toLowerCase() === 'host')) return { status: 400, headers: { 'content-type': 'text/plain' }, body: 'Bad Request\n' };
+          return mock.handle(request);
+        },
+        { acceptAnyHost: true },
+      ),
   },
   {
     // Large answers are streamed chunked to every client, HTTP/1.0 included (RFC 9112 §6.1: never Transfer-Encoding to HTTP/1.0).

@@ -51,7 +51,9 @@ export function judgeExchange(exchange: ModelExchange, state: RunState, options:
   // A tolerated refusal of malformed input may come in the router's own format; a JSON one follows the schema.
   // An out-of-place answer to malformed input is one defect: its body is not judged on top.
   // So may a refusal of a Host the server does not serve (a web server's or a framework's own page, before the API runs).
-  const routerFormat = (allowed.malformed && (mediaType !== 'application/json' || rule !== undefined)) || (request.otherHost === true && response.status !== 401);
+  // So may a refusal of another form of the message (a 400 to no Host, a 404 or redirect to a path spelled otherwise): decision request-target-forms, malformed-requests.
+  const refusedForm = request.form !== undefined && (response.status === 400 || (request.form === 'path-spelling' && (response.status === 404 || response.status === 301 || response.status === 308)));
+  const routerFormat = (allowed.malformed && (mediaType !== 'application/json' || rule !== undefined)) || (request.otherHost === true && response.status !== 401) || refusedForm;
   if (routerFormat) return verdicts;
   if (documented.mediaType === undefined) {
     if (response.body !== '') verdicts.push({ rule: 'no-body', message: `the spec describes no body for a ${response.status}, but ${response.body.length} bytes came back.`, expected: 'an empty body', got: `${response.body.length} bytes`, schemaPointer: `${operation!.pointer}/responses/${documented.status}` });
@@ -105,7 +107,9 @@ function runWide(exchange: ModelExchange, state: RunState, value: unknown, schem
   }
   const first = state.firstAnswer(exchange.request);
   const response = exchange.response!;
-  if (first) {
+  // Another form of the message is compared with the ordinary read only where it is the same request to the server: the absolute form, unless refused.
+  const compared = exchange.request.form === undefined || (exchange.request.form === 'absolute-form' && response.status !== 400);
+  if (first && compared) {
     const now = comparableForm(value, schema);
     if (first.status !== response.status || first.comparable !== now) {
       verdicts.push({
