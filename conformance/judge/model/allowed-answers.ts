@@ -200,7 +200,7 @@ const BAD_REQUEST = 400;
 /**
  * A request sent in another form of the message (ModelRequest.form), judged by what the same
  * request in the ordinary form gets, adjusted only as HTTP and the spec's decisions say:
- * - `absolute-form`: the same answer, or a 400 refusing the form (decision request-target-forms);
+ * - `absolute-form`: the same answer, or a 400 or 404 refusing the form (a router that matches the raw target; decision request-target-forms);
  * - `path-spelling`: the operation with its auth, or nothing: 400, 404 or a redirect, in the router's format (decision request-target-forms);
  * - `repeated-credential`: judged as an invalid key (the request's credential), or 400 (decision malformed-requests, RFC 9110 §5.3);
  * - `malformed-message`: 400 only, whatever the key (RFC 9112 §3.2, decision malformed-requests).
@@ -210,8 +210,8 @@ function formAnswers(request: ModelRequest, state: RunState): AllowedAnswers {
   const base = allowedAnswers(plain, state);
   if (base.kind !== 'operation') return base;
   if (form === 'malformed-message') return { ...base, statuses: [BAD_REQUEST], rule: 'message-refused', because: 'an HTTP/1.1 request without Host or with two Host lines is answered 400, whatever key it carries (RFC 9112 §3.2; decision malformed-requests)', malformed: true };
-  const extra = form === 'path-spelling' ? [BAD_REQUEST, NOT_FOUND, ...PATH_REDIRECTS] : [BAD_REQUEST];
-  const why = form === 'path-spelling' ? 'a path spelled otherwise is the operation with its auth, or a 400, 404 or redirect (decision request-target-forms)' : form === 'absolute-form' ? 'the absolute form is the same resource (RFC 9112 §3.2.2), or a 400 refusing the form' : 'two Authorization lines are one list, no key (RFC 9110 §5.3), or a 400 (decision malformed-requests)';
+  const extra = form === 'path-spelling' ? [BAD_REQUEST, NOT_FOUND, ...PATH_REDIRECTS] : form === 'absolute-form' ? [BAD_REQUEST, NOT_FOUND] : [BAD_REQUEST];
+  const why = form === 'path-spelling' ? 'a path spelled otherwise is the operation with its auth, or a 400, 404 or redirect (decision request-target-forms)' : form === 'absolute-form' ? 'the absolute form is the same resource (RFC 9112 §3.2.2), or a 400 or 404 refusing the form' : 'two Authorization lines are one list, no key (RFC 9110 §5.3), or a 400 (decision malformed-requests)';
   return { ...base, statuses: [...new Set([...base.statuses, ...extra])].sort(), because: `${base.because}; ${why}`, malformed: base.malformed || form === 'path-spelling' };
 }
 

@@ -2,9 +2,9 @@ import { passed, type Rule } from '../rule.ts';
 import { variantClaim, variantsOf } from './variant-exchanges.ts';
 
 /**
- * Spec decision malformed-requests (red team round ten): an HTTP/1.1 request without Host or
- * with two Host lines gets 400 (RFC 9112 §3.2: a server MUST), and two Authorization lines are
- * one list of values (RFC 9110 §5.3), no key, whichever line holds the full key. Judged by the
+ * Spec decision malformed-requests (red team round ten): an HTTP/1.1 request without Host gets
+ * 400 (RFC 9112 §3.2: a server MUST), and two Authorization lines are one list of values (RFC
+ * 9110 §5.3), no key: an invalid key then the full key is refused. Judged by the
  * model (formAnswers in judge/model/allowed-answers.ts); this rule reports its verdicts.
  */
 export const malformedRequestsRefused: Rule = {
@@ -12,7 +12,7 @@ export const malformedRequestsRefused: Rule = {
   severity: 'error',
   title: 'A request HTTP makes invalid is refused',
   proves:
-    'with the full key, a request without Host or with two Host lines gets 400 on every operation (RFC 9112 §3.2), and one with two Authorization lines, the full key and an invalid one in either order, gets 400 or 401, never the data or the delete (RFC 9110 §5.3; spec decision malformed-requests)',
+    'with the full key, an HTTP/1.1 request without Host gets 400 on every operation (RFC 9112 §3.2), and one with two Authorization lines, an invalid key then the full key, gets 400 or 401, never the data or the delete (RFC 9110 §5.3; spec decision malformed-requests)',
   level: 'behaviour',
   claims: [variantClaim('malformed-requests-refused')],
   steps: ['variant'],
