@@ -14,7 +14,8 @@ export const malformedRequestsRefused: Rule = {
   proves:
     'with the full key, an HTTP/1.1 request without Host gets 400 on every operation (RFC 9112 §3.2), and one with two Authorization lines, an invalid key then the full key, gets 400 or 401, never the data or the delete (RFC 9110 §5.3; spec decision malformed-requests)',
   level: 'behaviour',
-  claims: [variantClaim('malformed-requests-refused')],
+  // message-refused is given only to such a message (ModelRequest.form): this rule owns it wherever it shows.
+  claims: [variantClaim('malformed-requests-refused'), { kinds: ['message-refused'] }],
   steps: ['variant'],
   judge: (exchanges) => variantsOf(exchanges, 'malformed-requests-refused').filter((e) => e.response).map(passed),
 };
