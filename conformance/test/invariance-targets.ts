@@ -1111,6 +1111,10 @@ const ALONE: Record<string, string> = {
   'gzip although Accept-Encoding refuses it (gzip;q=0): the coding chosen by a substring test': 'content-coding-accepted',
   'pipelined requests answered in the order they complete (a refused key takes 30 ms: the key looked up remotely when it is not cached)': 'pipelined-answers-in-order',
   'auth fails open once five requests are in flight (a bulkhead that sheds the auth call)': 'overlap-independent',
+  'absolute-form target skips the key check': 'request-target-forms',
+  'no Host is answered as localhost, two Host lines refused': 'malformed-requests-refused',
+  'Connection: close honoured only on 4xx answers': 'connection-semantics-kept',
+  'Last-Modified ten minutes after the Date of its answer': 'http-dates-valid',
 };
 export const INVARIANCE_ALONE_TARGETS: BrokenTarget[] = INVARIANCE_BROKEN_TARGETS.filter((t) => ALONE[t.name]).map((t) => ({ name: t.name, errors: [ALONE[t.name]!], serve: t.serve }));
 

@@ -3,6 +3,7 @@ import type { Mock, MockRequest, MockResponse, RunningServer } from '../../src/m
 import { breakResponses, freshMock } from './serve-target.ts';
 import { frame, serveSocket, type SocketOptions, type SocketRequest } from './serve-socket.ts';
 import type { ConformantInvarianceVariant, InvarianceTarget } from './invariance-targets.ts';
+import type { BrokenTarget } from './broken-targets.ts';
 
 /**
  * Red team round ten's wire principles (test/red-team/round-10/BASELINE.md), each as a server of
@@ -159,6 +160,21 @@ export const WIRE_CONFORMANT_VARIANTS: ConformantInvarianceVariant[] = [
         const now = new Date(Math.floor(Date.now() / 1000) * 1000);
         const asctime = now.toUTCString().replace(/^(\w{3}), (\d{2}) (\w{3}) (\d{4}) ([\d:]{8}) GMT$/, (_m, d, day, mon, year, time) => `${d} ${mon} ${String(Number(day)).padStart(2, ' ')} ${time} ${year}`);
         return res.status === 200 ? { ...res, headers: { ...res.headers, date: asctime, 'last-modified': now.toUTCString() } } : res;
+      }),
+  },
+];
+
+/** The warning's own target (broken-targets.test.ts: every check has a target only it catches): Date in RFC 850's obsolete form. */
+export const WIRE_WARNING_TARGETS: BrokenTarget[] = [
+  {
+    name: 'Date in the obsolete RFC 850 form (Saturday, 28-Nov-26 04:30:00 GMT)',
+    errors: [],
+    warnings: ['http-dates-imf-fixdate'],
+    serve: (contract) =>
+      breakResponses(contract, (_, res) => {
+        const [day, date, month, year, time] = new Date().toUTCString().split(' ');
+        const days: Record<string, string> = { Mon: 'Monday', Tue: 'Tuesday', Wed: 'Wednesday', Thu: 'Thursday', Fri: 'Friday', Sat: 'Saturday', Sun: 'Sunday' };
+        return { ...res, headers: { ...res.headers, date: `${days[day!.replace(',', '')]}, ${date}-${month}-${year!.slice(2)} ${time} GMT` } };
       }),
   },
 ];
