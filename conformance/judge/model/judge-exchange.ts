@@ -29,6 +29,8 @@ export interface Verdict {
 export function judgeExchange(exchange: ModelExchange, state: RunState, options: { concurrent?: boolean } = {}): Verdict[] {
   const { request, response } = exchange;
   if (!response) return [];
+  // A success that is not JSON to a path spelled otherwise is the server's page for a path it does not route (a web UI's index.html), not the operation's data.
+  if (request.form === 'path-spelling' && isSuccess(response.status) && mediaTypeOf(response.headers['content-type']) !== 'application/json') return [];
   const allowed = relaxed(allowedAnswers(request, state), options.concurrent === true);
   if (allowed.kind === 'outside') return [];
   const verdicts: Verdict[] = [];

@@ -207,7 +207,8 @@ function afterEachHead(cells: VariantCell[], input: PlanInput): VariantCell[] {
   // A GET with the full key on a given resource, sent as a GET (a kind that sends another method, e.g. POST with an override header, is none).
   const bodied = (c: VariantCell) => {
     const spec = VARIANT_KIND.get(c.kind)!;
-    return !leaves(c) && c.kind !== 'options' && c.kind !== 'preflight' && c.credential === 'full' && c.resource === 'given' && input.contract.operation(c.operationId).method === 'GET' && (spec.method?.('GET') ?? 'GET') === 'GET';
+    // In the ordinary form of the message too: another form (absolute, spelled, HTTP/1.0, no Host) is judged apart, and its read is another request.
+    return !leaves(c) && c.kind !== 'options' && c.kind !== 'preflight' && !spec.wire && c.credential === 'full' && c.resource === 'given' && input.contract.operation(c.operationId).method === 'GET' && (spec.method?.('GET') ?? 'GET') === 'GET';
   };
   // Free to move: not already the read that follows a HEAD or a request with content.
   const free = (k: number) => bodied(out[k]!) && (k === 0 || !leaves(out[k - 1]!));

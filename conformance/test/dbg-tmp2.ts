@@ -1,0 +1,11 @@
+import { loadContract } from '../../src/contract/index.ts';
+import { INVARIANCE_BROKEN_TARGETS } from './invariance-targets.ts';
+import { runCheck, targetArgs } from './run-check.ts';
+const contract = await loadContract({ validate: false });
+const target = INVARIANCE_BROKEN_TARGETS.find((t) => t.name.includes(process.argv[2]!))!;
+const server = await target.serve(contract);
+const run = await runCheck(targetArgs(server.url, target.args));
+await server.close();
+for (const f of run.report!.findings) console.log(f.severity, f.checkId, '|', f.message.slice(0, 300));
+const ex = (run.report as any).exchanges;
+process.exit(0);
