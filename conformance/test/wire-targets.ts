@@ -39,11 +39,12 @@ const imf = (ms: number) => new Date(ms).toUTCString();
 
 export const WIRE_BROKEN_TARGETS: InvarianceTarget[] = [
   {
-    // Auth runs only for origin-form targets (a middleware that skips what it takes for a proxy's request); the router reads both forms.
+    // A read cache in front answers absolute-form GETs from the admin's warm entries (it takes them for a proxy's request and skips the
+    // key check); the router reads both forms.
     name: 'absolute-form target skips the key check',
     dimension: 'headers',
     caughtBy: ['request-target-forms'],
-    serve: (contract) => socketMock(contract, (request, mock) => (request.url.startsWith('/') ? mock.handle(request) : mock.handle(asAdmin({ ...request, url: originForm(request.url) })))),
+    serve: (contract) => socketMock(contract, (request, mock) => (request.url.startsWith('/') || request.method !== 'GET' ? mock.handle(request) : mock.handle(asAdmin({ ...request, url: originForm(request.url) })))),
   },
   {
     // Tomcat-style path parameters: the router drops `;…` from each segment, the guard compares the raw prefix `/api/admin/`.
