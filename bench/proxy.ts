@@ -183,7 +183,7 @@ try {
     }
   }
   print();
-  print(`Of the proxy's CPU, judging an answer afresh (the proxy judges an identical repeated read once): the passive judge alone, in this process, on the target's own answers (${fmt(CONFIG.judged)} exchanges per route after as many to warm up).`);
+  print(`Of the proxy's CPU, judging an answer (the proxy judges an identical repeated read once; a 401 with a fresh error id repeats the last one but in its per-instance fields, and only the checks that read those run): the passive judge alone, in this process, on the target's own answers, a response object of its own per exchange (${fmt(CONFIG.judged)} exchanges per route after as many to warm up).`);
   print();
   print('| route | judge µs/exchange |');
   print('|---|---:|');

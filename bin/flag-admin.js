@@ -15,7 +15,7 @@ if (running[0] < MINIMUM[0] || (running[0] === MINIMUM[0] && running[1] < MINIMU
 // Node's compile cache (in os.tmpdir(), or NODE_COMPILE_CACHE; off with NODE_DISABLE_COMPILE_CACHE=1)
 // keeps the stripped TypeScript and V8's code for the next start: a CI fleet starting the mock
 // thousands of times parses our modules once (bench/RESULTS.md, start-up).
-const { enableCompileCache } = await import('node:module');
+const { enableCompileCache, registerHooks } = await import('node:module');
 enableCompileCache?.();
 
 // In a checkout this runs the TypeScript sources (Node >= 22.18 strips types). Installed as a
@@ -31,6 +31,8 @@ if (!process.getBuiltinModule('node:fs').existsSync(new URL(entry, import.meta.u
   );
   process.exit(2);
 }
+// The kit's own relative imports resolve without Node's package lookups (own-modules.js says why).
+registerHooks?.({ resolve: (await import('./own-modules.js')).ownModulesHook(new URL('..', import.meta.url)) });
 const { main } = await import(entry);
 
 process.exitCode = await main(process.argv.slice(2));

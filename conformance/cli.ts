@@ -1,4 +1,3 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { UsageError as CliUsageError, usageFailure } from '../src/cli/io.ts';
 import { parseFlags } from '../src/cli/parse-flags.ts';
@@ -209,6 +208,8 @@ function merge(flags: CliOptions, config: CheckConfig, env: Record<string, strin
 }
 
 function writeReport(file: string, text: string): void {
+  // The CommonJS module: an ESM import of node:fs builds its whole namespace (fs/promises with readline, watchers) on every run.
+  const { mkdirSync, writeFileSync } = process.getBuiltinModule('node:fs');
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, text);
 }

@@ -15,6 +15,7 @@ it('says what to install, exit 2, when installed from sources without the built 
     const bin = join(dir, 'node_modules', 'flag-admin-contract', 'bin', 'flag-admin.js');
     mkdirSync(join(bin, '..'), { recursive: true });
     copyFileSync(BIN, bin);
+    copyFileSync(join(BIN, '..', 'own-modules.js'), join(bin, '..', 'own-modules.js'));
     const run = await promisify(execFile)(process.execPath, [bin, '--version']).catch((error: { code: number; stdout: string; stderr: string }) => error);
     expect(run).toMatchObject({ code: 2, stdout: '' });
     expect((run as { stderr: string }).stderr).toMatch(/^flag-admin: this copy of flag-admin-contract has no built JavaScript \(.*dist\/src\/cli\/main\.js is missing\)/);

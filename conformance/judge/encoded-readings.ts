@@ -11,10 +11,20 @@
  */
 const MAX_READINGS = 64;
 
+/** The two patterns per length of the shortest secret: a run reads every header and body string of a run with the same one. */
+const runPatterns = new Map<number, { base64Run: RegExp; hexRun: RegExp }>();
+
 export function encodedReadings(text: string, shortestSecret: number): string[] {
   const out = [text];
-  const base64Run = new RegExp(`[A-Za-z0-9+/_-]{${Math.max(4, Math.ceil((shortestSecret * 4) / 3))},}={0,2}`, 'g');
-  const hexRun = new RegExp(`[0-9A-Fa-f]{${2 * shortestSecret},}`, 'g');
+  let patterns = runPatterns.get(shortestSecret);
+  if (!patterns) {
+    patterns = {
+      base64Run: new RegExp(`[A-Za-z0-9+/_-]{${Math.max(4, Math.ceil((shortestSecret * 4) / 3))},}={0,2}`, 'g'),
+      hexRun: new RegExp(`[0-9A-Fa-f]{${2 * shortestSecret},}`, 'g'),
+    };
+    runPatterns.set(shortestSecret, patterns);
+  }
+  const { base64Run, hexRun } = patterns;
   const add = (decoded: string) => {
     if (out.length >= MAX_READINGS || decoded.length < shortestSecret) return;
     out.push(decoded);

@@ -28,6 +28,26 @@ export function judge(rules: readonly Rule[], exchanges: readonly Exchange[], sk
   const found: { rule: Rule; draft: FindingDraft; index: number }[] = [];
   const nonConformant = new Set<number>();
 
+  // The exchanges of each step, in the run's order, and each rule's share of them made once per set of steps: most rules
+  // read one step or a few, and filtering every exchange for each of ~50 rules was most of this function's own time.
+  const byStep = new Map<string, Exchange[]>();
+  for (const exchange of exchanges) {
+    const list = byStep.get(exchange.step);
+    if (list) list.push(exchange);
+    else byStep.set(exchange.step, [exchange]);
+  }
+  const shares = new Map<string, readonly Exchange[]>();
+  const exchangesOf = (steps: readonly string[]): readonly Exchange[] => {
+    const key = steps.join(' ');
+    let share = shares.get(key);
+    if (!share) {
+      const wanted = new Set(steps);
+      share = wanted.size === 1 ? (byStep.get(steps[0]!) ?? []) : exchanges.filter((e) => wanted.has(e.step));
+      shares.set(key, share);
+    }
+    return share;
+  };
+
   const ruled = rules.map((rule): Judgement[] => {
     if (notRun !== undefined) {
       // A set-up problem stopped the run: every rule is listed where a normal run of this plan would judge it, none judged, each with the reason.
@@ -39,7 +59,7 @@ export function judge(rules: readonly Rule[], exchanges: readonly Exchange[], sk
     }
     if (switchedOff.has(rule.id)) return operationIds.map((operationId) => ({ operationId, verdict: 'not checked', reason: 'switched off (--skip-check)' }));
     const steps = rule.steps;
-    const mine = steps ? exchanges.filter((e) => steps.includes(e.step)) : exchanges;
+    const mine = steps ? exchangesOf(steps) : exchanges;
     const own = rule.judge(mine, context);
     // The proxy judges one exchange at a time, with nothing skipped: no copy of the rule's judgements per exchange.
     if (skipped.length === 0) return own;

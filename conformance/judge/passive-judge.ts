@@ -5,7 +5,8 @@ import { RULES } from './registry.ts';
 import type { Rule } from './rule.ts';
 import { keyPlaceholder } from '../report/curl-line.ts';
 import { isSuccess } from '../http-status.ts';
-import { createRunState, judgeExchange, type ModelExchange, type ModelRequest, type Verdict } from './model/index.ts';
+import { createRunState, judgeExchange, perInstanceValues, type ModelExchange, type ModelRequest, type RunState, type Verdict } from './model/index.ts';
+import { parsedBodyOf } from './rule.ts';
 import { redactFindings } from '../report/redact-findings.ts';
 import { createRedactor } from '../report/secret-redactor.ts';
 import { secretsSeen } from './secrets-seen.ts';
@@ -82,6 +83,15 @@ export const PASSIVE_RULES: readonly Rule[] = RULES.map((rule): Rule => {
   return { ...rule, ...(rule.anotherClientMayExplain ? { severity: 'warning' as const } : {}), judge: own ? rule.judge : () => [] };
 });
 
+/** The rules that read the fields two answers to one request may differ in (Rule.readsPerInstanceFields), from the registry. */
+const PER_INSTANCE_RULES: readonly Rule[] = PASSIVE_RULES.filter((rule) => rule.readsPerInstanceFields);
+
+/** The methods that read (RFC 9110 §9.2.1, safe): any other may change what a read answers. */
+const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD']);
+
+/** Reads whose last answer is remembered for answers that repeat it but in per-instance fields. */
+const MAX_ALIKE = 256;
+
 const TWO_READINGS: ReadonlySet<string> = new Set(RULES.filter((r) => r.anotherClientMayExplain).map((r) => r.id));
 
 /** Exchanges the model's run state remembers before it starts afresh: its memory of facts, error ids and first answers stays bounded. */
@@ -110,20 +120,35 @@ export function createPassiveJudge(options: PassiveJudgeOptions): PassiveJudge {
   const rows = new Map<string, CheckResultRow>(PASSIVE_RULES.map((c) => [c.id, { checkId: c.id, severity: c.severity, title: c.title, operations: [] }]));
   const coverage = new Map<string, { provoked: number; bad: boolean }>();
   let requests = 0;
+  // Per read (method, target, key, in memory only): the last answer judged without findings, as alikeForm() reads it,
+  // and the count of possibly writing requests judged until then.
+  const alike = new BoundedMap<string, { form: AlikeForm; writes: number; state: RunState; version: number; validKeys: number; key: KeySeen | undefined }>(MAX_ALIKE);
+  let writes = 0;
+  // Keys proved valid so far: a key's validity is what the model reads of it.
+  let validKeys = 0;
 
-  /** The model's verdicts on one exchange, then what the exchange taught it. */
-  const consultModel = (passing: PassingExchange, key: KeySeen | undefined, seq: number): Verdict[] => {
+  /**
+   * The model's verdicts on one exchange, then what the exchange taught it. `perInstanceOnly`: the
+   * answer repeats an earlier one judged with no verdict at this state's version but in its
+   * per-instance fields; if even those checks say something, it is judged in full.
+   */
+  const consultModel = (passing: PassingExchange, key: KeySeen | undefined, seq: number, perInstanceOnly: boolean): Verdict[] => {
     if (state.observed() >= MODEL_MEMORY) state = createRunState({ contract });
     // A key that got a 2xx is a valid one (it may still lack a permission elsewhere); any other may be anything.
     const request = (): ModelRequest => ({ method: passing.method, path: passing.target, credential: !key ? 'none' : key.valid ? 'restricted' : 'unknown', principal: key ? `key ${key.id}` : 'none' });
     const exchange: ModelExchange = { request: request(), ...(passing.response ? { response: passing.response } : {}), seq };
-    const verdicts = judgeExchange(exchange, state);
-    if (key && passing.response && isSuccess(passing.response.status)) key.valid = true;
+    let verdicts = judgeExchange(exchange, state, { perInstanceOnly });
+    if (perInstanceOnly && verdicts.length > 0) verdicts = judgeExchange(exchange, state);
+    if (key && passing.response && isSuccess(passing.response.status) && !key.valid) {
+      key.valid = true;
+      validKeys++;
+    }
     state.observe({ ...exchange, request: request() });
     return verdicts;
   };
 
   const judge = (passing: PassingExchange): Finding[] | undefined => {
+    if (!SAFE_METHODS.has(passing.method)) writes++;
     const path = requestPath(passing.target);
     const route = contract.matchRoute(passing.method, path);
     if (route.kind === 'not-found') return undefined;
@@ -158,13 +183,23 @@ export function createPassiveJudge(options: PassiveJudgeOptions): PassiveJudge {
       if (notJudged.length > maxFindings) notJudged.shift();
       return [];
     }
+    // An answer that repeats the last one to the same read, judged without findings, but in the fields the spec lets differ
+    // per answer (an error's id and message), with nothing written between and the model's state as it was then: the model
+    // checks only what reads those fields, and so do the rules (those that declare it); the others would judge as then.
+    const read = `${passing.method} ${keyCame ? `k${passing.key}` : placed ? `${placed.in} ${placed.value}` : '-'} ${passing.keyHeader ?? ''} ${passing.target}`;
+    const form = passing.response && passing.notJudged === undefined ? alikeForm(passing.response, route.kind === 'operation' ? responseFor(route.operation, passing.response.status)?.schema : undefined) : undefined;
+    const earlier = form !== undefined ? alike.get(read) : undefined;
+    const alikeBefore = earlier !== undefined && form !== undefined && sameForm(earlier.form, form) && earlier.writes === writes && earlier.state === state && earlier.version === state.version() && earlier.validKeys === validKeys && earlier.key === key;
     // A key outside the header is no key to the model.
-    const verdicts = consultModel(passing, keyCame ? key : undefined, seq);
+    const verdicts = consultModel(passing, keyCame ? key : undefined, seq, alikeBefore);
+    const repeatsEarlier = alikeBefore && verdicts.length === 0;
     const context = { contract, strict, all: [exchange], excerpt: { secretProperties: contract.secretProperties, redact }, verdicts: new Map([[exchange.seq, verdicts]]), secrets: { keys: keyCame ? [{ value: passing.key!, name: 'the key the request sent' }] : [], values: secretValues.keys() } };
-    const results = judgeWithRules(PASSIVE_RULES, [exchange], [], context, new Set());
+    const results = judgeWithRules(repeatsEarlier ? PER_INSTANCE_RULES : PASSIVE_RULES, [exchange], [], context, new Set());
     foldRows(rows, results.rows);
     if (route.kind === 'operation' && exchange.response) countCoverage(coverage, route.operation, exchange.response.status, results.nonConformant.has(exchange.seq));
     const found = redactFindings(results.findings, redact).map((f) => ({ ...f, seq, ...(TWO_READINGS.has(f.checkId) ? { message: `${f.message} ${OTHER_READING}` } : {}) }));
+    if (form !== undefined && found.length === 0) alike.set(read, { form, writes, state, version: state.version(), validKeys, key });
+    else alike.delete(read);
     findings.push(...found);
     if (findings.length > maxFindings) findingsDropped += findings.splice(0, findings.length - maxFindings).length;
     return found;
@@ -279,6 +314,70 @@ function keyVariable(key: KeySeen): KeyVariable {
   return { variable: `KEY_${key.id}`, standsFor: `the key first sent in ${key.where} of request #${key.firstSeq}; answers it got: ${answers.join(', ')}` };
 }
 
+/**
+ * An answer as two answers that differ only in their per-instance fields (`x-instance-id`,
+ * `x-per-instance`: spec-annotations.ts) read alike (sameForm): its status and headers, and its
+ * body's raw text but for the text of each such value. Only where that cut is exact: every such
+ * value a string whose JSON text stands once in the body, as a member's value (after a colon); an
+ * unquoted `"` cannot stand inside a JSON string, so that text is the value itself. Otherwise (no
+ * such field, a body that is not JSON or over MAX_ALIKE_BODY, a value that is no string, escaped
+ * otherwise than JSON.stringify writes it, or repeated elsewhere) undefined: judged in full.
+ */
+interface AlikeForm {
+  status: number;
+  headers: Record<string, string>;
+  pointers: string;
+  text: string;
+  /** [start, end) of each value's text in `text`, in order. */
+  cuts: [number, number][];
+}
+
+/** The body text kept per read at most for sameForm (error bodies are a few hundred bytes). */
+const MAX_ALIKE_BODY = 16 * 1024;
+
+function alikeForm(response: RecordedResponse, schema: Parameters<typeof perInstanceValues>[1]): AlikeForm | undefined {
+  const text = response.body;
+  if (text.length > MAX_ALIKE_BODY) return undefined;
+  const parsed = parsedBodyOf(response);
+  if (!parsed.ok) return undefined;
+  const fields = perInstanceValues(parsed.value, schema);
+  if (fields.length === 0) return undefined;
+  const cuts: [number, number][] = [];
+  for (const { value } of fields) {
+    if (typeof value !== 'string') return undefined;
+    const token = JSON.stringify(value);
+    const at = text.indexOf(token);
+    if (at < 0 || text.indexOf(token, at + 1) >= 0) return undefined;
+    let before = at - 1;
+    while (before >= 0 && (text[before] === ' ' || text[before] === '\t' || text[before] === '\n' || text[before] === '\r')) before--;
+    if (text[before] !== ':') return undefined;
+    cuts.push([at, at + token.length]);
+  }
+  cuts.sort((x, y) => x[0] - y[0]);
+  for (let i = 1; i < cuts.length; i++) if (cuts[i]![0] < cuts[i - 1]![1]) return undefined;
+  return { status: response.status, headers: response.headers, pointers: fields.map((f) => f.pointer).join(' '), text, cuts };
+}
+
+/** Whether two answers read alike: the same status, headers and per-instance fields, and the same text around those values. */
+function sameForm(a: AlikeForm, b: AlikeForm): boolean {
+  if (a.status !== b.status || a.pointers !== b.pointers || a.cuts.length !== b.cuts.length) return false;
+  const names = Object.keys(a.headers);
+  if (names.length !== Object.keys(b.headers).length) return false;
+  for (const name of names) if (a.headers[name] !== b.headers[name]) return false;
+  let fromA = 0;
+  let fromB = 0;
+  for (let i = 0; i <= a.cuts.length; i++) {
+    const endA = i < a.cuts.length ? a.cuts[i]![0] : a.text.length;
+    const endB = i < b.cuts.length ? b.cuts[i]![0] : b.text.length;
+    if (endA - fromA !== endB - fromB || !b.text.startsWith(a.text.slice(fromA, endA), fromB)) return false;
+    if (i < a.cuts.length) {
+      fromA = a.cuts[i]![1];
+      fromB = b.cuts[i]![1];
+    }
+  }
+  return true;
+}
+
 /** Distinct keys and secret values remembered for redaction. */
 const MAX_SECRETS = 256;
 
@@ -332,6 +431,9 @@ class BoundedMap<K, V> {
     if (!this.#map.delete(key)) this.version++;
     this.#map.set(key, value);
     if (this.#map.size > this.#capacity) this.#map.delete(this.#map.keys().next().value as K);
+  }
+  delete(key: K): void {
+    this.#map.delete(key);
   }
   keys(): IterableIterator<K> {
     return this.#map.keys();

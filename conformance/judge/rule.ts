@@ -113,6 +113,14 @@ export interface Rule {
    * and its findings name both readings.
    */
   anotherClientMayExplain?: boolean;
+  /**
+   * Whether its judgement of an answer may change when only the values of the fields the spec
+   * marks `x-instance-id` or `x-per-instance` change (an error's `id` and `message`): it reads
+   * those values. The proxy judges an answer that repeats an earlier conformant one but in those
+   * fields with these rules and the model alone (passive-judge.ts); every other rule would judge
+   * it as it judged the earlier one.
+   */
+  readsPerInstanceFields?: boolean;
 }
 
 /** The model's verdicts on whether a resource exists: rules that probe a resource in a step of their own claim them on that step. */
@@ -181,7 +189,7 @@ export type ParsedBody = { ok: true; value: unknown } | { ok: false; depth?: num
 
 /** The body as JSON; `ok: false` when it is not JSON, with `depth` when it nests deeper than MAX_JSON_DEPTH. */
 function parseBody(body: string): ParsedBody {
-  const depth = nestingDepth(body);
+  const depth = mayNestDeeper(body) ? nestingDepth(body) : 0;
   if (depth > MAX_JSON_DEPTH) return { ok: false, depth };
   try {
     return { ok: true, value: JSON.parse(body) };
@@ -200,6 +208,17 @@ export function parsedBodyOf(response: { readonly body: string }): ParsedBody {
   let parsed = parsedBodies.get(response);
   if (!parsed) parsedBodies.set(response, (parsed = parseBody(response.body)));
   return parsed;
+}
+
+/**
+ * Whether a text holds more than MAX_JSON_DEPTH opening brackets, the least that nesting deeper
+ * takes: ordinary bodies have a few, and skip nestingDepth's walk of every character (a check run
+ * parses every body it receives). Bounded: it stops at the bracket after the limit.
+ */
+function mayNestDeeper(text: string): boolean {
+  const opening = /[[{]/g;
+  for (let count = 0; opening.test(text); ) if (++count > MAX_JSON_DEPTH) return true;
+  return false;
 }
 
 /** The deepest bracket nesting of a JSON text, strings skipped; one pass, no recursion. */

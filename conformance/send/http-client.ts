@@ -52,22 +52,24 @@ class DeadlineError extends Error {
  * of node:http builds a namespace whose lazy getters load Node's bundled undici (send.ts).
  */
 export function createHttpClient(options: { maxHeaderBytes: number }): HttpClient {
-  const agents = new Map<string, Agent>();
-  const agentFor = (protocol: string): Agent => {
-    let agent = agents.get(protocol);
-    if (!agent) {
+  /** Per scheme, the module and its pool: taken once (process.getBuiltinModule costs a lookup of its own on every call). */
+  const clients = new Map<string, { module: typeof import('node:http'); agent: Agent }>();
+  const clientFor = (protocol: string): { module: typeof import('node:http'); agent: Agent } => {
+    let client = clients.get(protocol);
+    if (!client) {
       // node:https (and with it tls) loads only for an https target.
       const module = protocol === 'https:' ? process.getBuiltinModule('node:https') : process.getBuiltinModule('node:http');
-      agent = new module.Agent({ keepAlive: true, scheduling: 'lifo' });
+      const agent = new module.Agent({ keepAlive: true, scheduling: 'lifo' });
       // A connection on which the suite sent `connection: close` is never reused: the server may close it
       // right after its answer (RFC 9112 §9.6), and Node, which reads only the answer's own Connection
       // field, would otherwise pool it (Agent#keepSocketAlive: a falsy result destroys the socket).
       const keep = agent.keepSocketAlive.bind(agent);
       agent.keepSocketAlive = (socket) => !closing.has(socket) && keep(socket);
       agent.on('free', (socket: Socket) => freedAt.set(socket, performance.now()));
-      agents.set(protocol, agent);
+      client = { module: module as typeof import('node:http'), agent };
+      clients.set(protocol, client);
     }
-    return agent;
+    return client;
   };
   /** When each pooled connection was last freed: how long it sat idle before a request took it. */
   const freedAt = new WeakMap<object, number>();
@@ -90,7 +92,7 @@ export function createHttpClient(options: { maxHeaderBytes: number }): HttpClien
     },
     bytesRead: () => closedBytes + [...open].reduce((sum, socket) => sum + socket.bytesRead, 0),
     async close() {
-      for (const agent of agents.values()) agent.destroy();
+      for (const { agent } of clients.values()) agent.destroy();
     },
   };
 
@@ -142,9 +144,9 @@ export function createHttpClient(options: { maxHeaderBytes: number }): HttpClien
           const headers: string[] = ['host', named?.[1] ?? target.host, 'connection', closes ? 'close' : 'keep-alive'];
           for (const [name, value] of init.headers) if (name.toLowerCase() !== 'host') headers.push(name, value);
           if (EXPECTS_PAYLOAD.has(method)) headers.push('content-length', '0');
-          const module = target.protocol === 'https:' ? process.getBuiltinModule('node:https') : process.getBuiltinModule('node:http');
+          const { module, agent } = clientFor(target.protocol);
           request = module.request({
-            agent: agentFor(target.protocol),
+            agent,
             protocol: target.protocol,
             hostname: target.hostname.replace(/^\[|\]$/g, ''),
             port: target.port,

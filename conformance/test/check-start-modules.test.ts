@@ -55,6 +55,9 @@ describe('flag-admin check start-up', () => {
       expect(check.loaded.filter((path) => /node_modules\/undici\//.test(path))).toEqual([]);
       expect(check.builtins).toContain('http');
       expect(check.builtins.filter((name) => /^(tls|_tls_wrap|https|http2|internal\/http2\/core)$/.test(name))).toEqual([]);
+      // Nor what an ESM import of node:fs or node:util builds into its namespace and the run never calls: fs/promises
+      // (with readline), watchers, worker_threads, util.diff. The kit takes those modules as CommonJS (process.getBuiltinModule).
+      expect(check.builtins.filter((name) => /^(internal\/fs\/promises|internal\/readline\/interface|internal\/fs\/watchers|worker_threads|internal\/util\/diff)$/.test(name))).toEqual([]);
     } finally {
       await server.close();
     }

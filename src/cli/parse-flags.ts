@@ -1,4 +1,4 @@
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { ParseArgsConfig } from 'node:util';
 import { didYouMean } from './did-you-mean.ts';
 import { UsageError } from './io.ts';
 
@@ -12,7 +12,8 @@ type FlagOptions = NonNullable<ParseArgsConfig['options']>;
  */
 export function parseFlags<T extends FlagOptions>(argv: string[], options: T, { positionals = false } = {}) {
   try {
-    return parseArgs({ args: withNegativeValues(argv, options), options, strict: true, allowPositionals: positionals });
+    // The CommonJS module: an ESM import of node:util builds its whole namespace, which loads worker_threads and util.diff.
+    return process.getBuiltinModule('node:util').parseArgs({ args: withNegativeValues(argv, options), options, strict: true, allowPositionals: positionals });
   } catch (error) {
     throw new UsageError(describeParseError(error as Error & { code?: string }, argv, options));
   }

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { packageFile } from '../package-files.ts';
 import type { JsonSchema } from './schema-validator.ts';
 
@@ -29,6 +28,8 @@ export function sha256Of(text: string | Buffer): string {
 export function readParsedSpec(specFile: string): ParsedSpec | undefined {
   let parsed: ParsedSpec;
   try {
+    // The CommonJS module: an ESM import of node:fs builds its whole namespace (fs/promises with readline, watchers).
+    const { readFileSync } = process.getBuiltinModule('node:fs');
     parsed = JSON.parse(readFileSync(PARSED_SPEC_FILE, 'utf8')) as ParsedSpec;
     return packageFile('spec', parsed.source) === specFile && parsed.sha256 === sha256Of(readFileSync(specFile)) ? parsed : undefined;
   } catch {

@@ -1,4 +1,3 @@
-import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { ParseError, ParseErrorCode, parse as jsoncParse, printParseErrorCode as jsoncPrintParseErrorCode } from 'jsonc-parser';
 import { ContractError } from './contract-error.ts';
@@ -39,6 +38,8 @@ const EXPECTED: Readonly<Record<string, string>> = {
 export function readJsonFile(file: string, { kind, what, maxBytes }: { kind: string; what: string; maxBytes: number }): unknown {
   let text: string;
   try {
+    // The CommonJS module: an ESM import of node:fs builds its whole namespace (fs/promises with readline, watchers).
+    const { readFileSync, statSync } = process.getBuiltinModule('node:fs');
     const stats = statSync(file);
     if (!stats.isFile()) throw new ContractError(`${kind}_UNREADABLE`, { file, expected: 'a regular JSON file', got: 'something else (a folder, a device or a pipe)' });
     if (stats.size > maxBytes) throw new ContractError(`${kind}_TOO_LARGE`, { file, expected: `a file of at most ${formatMiB(maxBytes)}`, got: formatMiB(stats.size) });

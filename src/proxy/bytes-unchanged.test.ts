@@ -190,3 +190,35 @@ describe('flag-admin proxy in front of a backend that writes past its answer', (
     }
   });
 });
+
+describe('flag-admin proxy in front of a backend whose answer is not HTTP/1.1', () => {
+  it('answers 502 in the API error shape, saying why, for a folded header line or two Content-Lengths; cuts the connection at a broken chunk after the head', async () => {
+    const { createServer } = await import('node:net');
+    const answers = [
+      'HTTP/1.1 200 OK\r\nX-A: 1\r\n folded\r\nContent-Length: 2\r\n\r\n{}',
+      'HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}',
+      'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n',
+    ];
+    let next = 0;
+    const raw = createServer((socket) => {
+      socket.on('data', (d) => {
+        if (d.includes('\r\n\r\n')) socket.write(answers[next++ % answers.length]!);
+      });
+      socket.on('error', () => {});
+    });
+    await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+    running.push({ close: () => new Promise<void>((resolve) => raw.close(() => resolve())) } as never);
+    const proxy = await startProxy({ contract, port: 0, target: `http://127.0.0.1:${(raw.address() as { port: number }).port}` });
+    running.push(proxy);
+    for (const reason of [/obs-fold/, /Content-Length that is not one number/]) {
+      const got = await exchange(proxy.url, 'GET', '/api/admin/auth/oidc/settings', { authorization: KEY });
+      expect(got.status).toBe(502);
+      const body = JSON.parse(got.body.toString()) as Record<string, string>;
+      expect(body).toMatchObject({ name: 'ProxyTargetError', message: expect.stringMatching(reason) });
+    }
+    // The head went out as it came: the answer cannot be completed, so the client's connection is cut.
+    await expect(exchange(proxy.url, 'GET', '/api/admin/auth/oidc/settings', { authorization: KEY })).rejects.toThrow();
+    const { entries } = (await control(proxy, '/__mock/journal')) as { entries: JournalEntry[] };
+    expect(entries.map((e) => e.status)).toEqual([502, 502, 200]);
+  });
+});

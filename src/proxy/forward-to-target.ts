@@ -1,8 +1,9 @@
-import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingHttpHeaders, type IncomingMessage, type InformationEvent, type ServerResponse } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { errorResponse, randomIds } from '../mock/core/errors.ts';
 import { originForm } from '../mock/core/request-path.ts';
 import type { MockResponse } from '../mock/core/types.ts';
+import { ResponseParseError, ResponseParser } from './response-parser.ts';
+import { UpstreamPool, type PooledSocket, type SocketUser } from './upstream-pool.ts';
 
 /** What passed through: the response as the target sent it, its body kept up to the cap. */
 export interface ForwardedExchange {
@@ -89,11 +90,9 @@ function trailerPairs(raw: readonly string[]): [string, string][] {
 export function createForwarder(options: ForwarderOptions): { forward: (req: IncomingMessage, res: ServerResponse, extraHeaders: Record<string, string>) => void; close: () => Promise<void> } {
   const { target, maxJudgedBytes, maxBodyBytes, onExchange } = options;
   const timeoutMs = options.targetTimeoutMs ?? DEFAULT_TARGET_TIMEOUT_MS;
-  const https = target.protocol === 'https:';
-  const agent = new (https ? HttpsAgent : HttpAgent)({ keepAlive: true, maxSockets: options.maxSockets ?? 1000, maxFreeSockets: 64, scheduling: 'lifo' });
-  const send = https ? httpsRequest : httpRequest;
+  const pool = new UpstreamPool(target, { maxSockets: options.maxSockets ?? 1000, maxIdle: 64 });
   const prefix = target.pathname.replace(/\/+$/, '');
-  const host = target.host;
+  const hostLine = `Host: ${target.host}\r\n`;
 
   const forward = (req: IncomingMessage, res: ServerResponse, extraHeaders: Record<string, string>) => {
     const at = Date.now();
@@ -123,134 +122,202 @@ export function createForwarder(options: ForwarderOptions): { forward: (req: Inc
       return answerOwn(exchange.refused);
     }
 
-    let upstream: ClientRequest;
+    const hasBody = req.headers['content-length'] !== undefined ? req.headers['content-length'] !== '0' : req.headers['transfer-encoding'] !== undefined;
+    // A body of unknown length goes on chunked, whatever the method (RFC 9112 §6.1, §7.1).
+    const chunked = hasBody && req.headers['content-length'] === undefined;
+    // The request's head in one write: its lines as the client sent them (latin1: the bytes as received), the target's Host.
+    const head = `${req.method} ${prefix}${path} HTTP/1.1\r\n${fieldLines(endToEnd(req.rawHeaders))}${hostLine}${chunked ? 'Transfer-Encoding: chunked\r\n' : ''}\r\n`;
+
+    let pooled: PooledSocket | undefined;
+    let requestSent = false;
     let timer: NodeJS.Timeout;
-    let completeAnswer: IncomingMessage | undefined;
+    let answered = false;
+    // The connection goes back to the pool only after a complete answer to a request sent whole, and nothing after it.
+    const letGo = (reusable: boolean) => {
+      const held = pooled;
+      pooled = undefined;
+      if (!held) return;
+      if (reusable && requestSent && parser.keepAlive && !parser.excess) pool.release(held);
+      else pool.destroy(held);
+    };
     const fail = (reason: string, status: 502 | 504) => {
       if (done) return;
       exchange.transportError = reason;
       clearTimeout(timer);
-      upstream.destroy();
+      letGo(false);
+      if (waiting) pool.cancel(waiting);
       const name = status === 504 ? 'ProxyTargetTimeout' : 'ProxyTargetError';
       answerOwn(errorResponse(status, name, `flag-admin proxy could not get an answer from ${target.origin}: ${reason}.`, randomIds));
     };
-    // The stalled body after the head: the client's answer cannot be completed, its connection is cut.
-    const stalled = () => {
-      exchange.transportError = `its answer stopped for ${timeoutMs} ms before the end of the body (--target-timeout)`;
-      upstream.destroy();
+    // The answer broke after its head went out: the client's answer cannot be completed, its connection is cut.
+    const broken = (reason: string) => {
+      if (done) return;
+      exchange.transportError ??= reason;
+      clearTimeout(timer);
+      letGo(false);
       res.destroy();
       finish();
     };
-    timer = setTimeout(() => (res.headersSent ? stalled() : fail(`it said nothing for ${timeoutMs} ms (--target-timeout)`, 504)), timeoutMs);
+    timer = setTimeout(() => (res.headersSent ? broken(`its answer stopped for ${timeoutMs} ms before the end of the body (--target-timeout)`) : fail(`it said nothing for ${timeoutMs} ms (--target-timeout)`, 504)), timeoutMs);
 
-    const hasBody = req.headers['content-length'] !== undefined ? req.headers['content-length'] !== '0' : req.headers['transfer-encoding'] !== undefined;
-    const headers = [...endToEnd(req.rawHeaders), 'Host', host];
-    // A body of unknown length goes on chunked, whatever the method (Node frames only some methods so by itself; RFC 9112 §6.1).
-    if (hasBody && req.headers['content-length'] === undefined) headers.push('Transfer-Encoding', 'chunked');
-    upstream = send({ agent, host: target.hostname, port: target.port, method: req.method, path: prefix + path, headers, servername: https ? target.hostname : undefined, maxHeaderSize: MAX_TARGET_HEADER_BYTES });
+    const kept: Buffer[] = [];
+    let size = 0;
+    let overflow = false;
+    let status = 0;
+    let recorded: Record<string, string> | undefined;
+    const resume = () => pooled?.socket.resume();
+    // The latest piece of the body, written when the read that brought it is parsed (or with the end).
+    let held: Buffer | undefined;
+    const writeOut = (chunk: Buffer) => {
+      // Back-pressure: a slow client slows the read from the target, memory stays bounded.
+      if (!res.write(chunk) && pooled) {
+        pooled.socket.pause();
+        res.once('drain', resume);
+      }
+    };
+    const parser = new ResponseParser(
+      {
+        information: (info) => {
+          timer.refresh();
+          if (res.headersSent || req.httpVersionMinor < 1) return;
+          if (info.status === 102) res.writeProcessing();
+          else if (info.status === 103) {
+            const fields = headerObject(info.rawHeaders, true);
+            // writeEarlyHints checks each Link value's form; one it refuses is dropped, as a 1xx may be.
+            if (fields.link !== undefined)
+              try {
+                res.writeEarlyHints(fields as Record<string, string | string[]> & { link: string | string[] });
+              } catch {}
+          }
+        },
+        head: (answer) => {
+          answered = true;
+          status = answer.status;
+          exchange.status = status;
+          timer.refresh();
+          recorded = recordedHeaders(answer.rawHeaders);
+          const raw = endToEnd(answer.rawHeaders);
+          if (!res.destroyed) res.writeHead(status, answer.reason, Object.keys(extraHeaders).length ? withExtra(raw, extraHeaders) : raw);
+        },
+        body: (chunk) => {
+          if (!overflow) {
+            if (size + chunk.length > maxJudgedBytes) {
+              overflow = true;
+              kept.length = 0;
+            } else {
+              kept.push(chunk);
+              size += chunk.length;
+            }
+          }
+          if (held) writeOut(held);
+          held = chunk;
+        },
+        end: (rawTrailers) => {
+          clearTimeout(timer);
+          if (done) return;
+          // Trailer fields after a chunked body (RFC 9112 §7.1.2) go on as sent; a client on HTTP/1.0 (no chunking) gets none.
+          if (rawTrailers.length > 0 && !res.destroyed) res.addTrailers(trailerPairs(rawTrailers));
+          // The last piece goes out with the end: one write to the client for an answer that came in one read.
+          const last = held;
+          held = undefined;
+          res.end(last);
+          if (overflow) exchange.notJudged = `answered ${status} with a body over ${maxJudgedBytes} bytes, the most the proxy keeps for judging; the client got all of it, nothing of it was judged`;
+          else exchange.answer = { status, headers: recorded!, bytes: kept.length === 1 ? kept[0]! : Buffer.concat(kept, size) };
+          finish();
+        },
+      },
+      { headRequest: req.method === 'HEAD', maxHeaderBytes: MAX_TARGET_HEADER_BYTES },
+    );
+
+    const user: SocketUser = {
+      data: (chunk) => {
+        timer.refresh();
+        try {
+          parser.feed(chunk);
+          if (held) {
+            const piece = held;
+            held = undefined;
+            writeOut(piece);
+          }
+        } catch (error) {
+          const reason = error instanceof ResponseParseError ? (error.code === 'HEADER_OVERFLOW' ? error.message : `its answer is not valid HTTP/1.1: ${error.message}`) : String(error);
+          if (answered) broken(reason);
+          else fail(reason, 502);
+        }
+        // Bytes after a complete answer (a backend that writes past its Content-Length): the answer stands, the connection goes.
+        if (parser.complete) letGo(true);
+      },
+      closed: () => {
+        if (done && !pooled) return;
+        if (parser.closed()) {
+          letGo(false);
+          return;
+        }
+        if (answered) broken('the connection closed before a complete response');
+        else fail('the connection closed before a complete response', 502);
+      },
+      error: (error) => {
+        // After the answer went out whole (or the client left) nothing is left to fail: the client's connection stays.
+        if (done || parser.complete) return letGo(false);
+        if (!answered) return fail(describeUpstreamError(error), 502);
+        broken(describeUpstreamError(error));
+      },
+      drain: () => req.resume(),
+    };
+
     res.on('close', () => {
       if (res.writableFinished || done) return;
       exchange.clientGone = true;
       clearTimeout(timer);
-      upstream.destroy();
+      if (waiting) pool.cancel(waiting);
+      letGo(false);
       finish();
-    });
-    upstream.on('information', (info: InformationEvent) => {
-      timer.refresh();
-      if (res.headersSent || req.httpVersionMinor < 1) return;
-      if (info.statusCode === 102) res.writeProcessing();
-      else if (info.statusCode === 103 && info.headers.link !== undefined) {
-        // writeEarlyHints checks each Link value's form; one it refuses is dropped, as a 1xx may be.
-        try {
-          res.writeEarlyHints({ ...endToEndObject(info.headers), link: info.headers.link });
-        } catch {}
-      }
-    });
-    upstream.on('error', (error: NodeJS.ErrnoException) => {
-      // After the answer went out whole (or the client left) nothing is left to fail: the client's connection stays.
-      if (exchange.clientGone || done) return;
-      // Bytes after a complete answer (a backend that writes past its Content-Length): the answer stands, the connection to the backend goes.
-      if (completeAnswer?.complete) return;
-      if (!res.headersSent) return fail(describeUpstreamError(error), 502);
-      exchange.transportError = describeUpstreamError(error);
-      clearTimeout(timer);
-      res.destroy();
-      finish();
-    });
-    upstream.on('response', (answer: IncomingMessage) => {
-      completeAnswer = answer;
-      const status = answer.statusCode ?? 502;
-      exchange.status = status;
-      timer.refresh();
-      const raw = endToEnd(answer.rawHeaders);
-      if (!res.destroyed) res.writeHead(status, answer.statusMessage, Object.keys(extraHeaders).length ? withExtra(raw, extraHeaders) : raw);
-      const kept: Buffer[] = [];
-      let size = 0;
-      let overflow = false;
-      // Back-pressure: a slow client slows the read from the target, memory stays bounded.
-      res.on('drain', () => answer.resume());
-      answer.on('data', (chunk: Buffer) => {
-        timer.refresh();
-        if (!overflow) {
-          if (size + chunk.length > maxJudgedBytes) {
-            overflow = true;
-            kept.length = 0;
-          } else {
-            kept.push(chunk);
-            size += chunk.length;
-          }
-        }
-        if (!res.write(chunk)) answer.pause();
-      });
-      answer.on('end', () => {
-        clearTimeout(timer);
-        if (done) return;
-        // Trailer fields after a chunked body (RFC 9112 §7.1.2) go on as sent; a client on HTTP/1.0 (no chunking) gets none.
-        if (answer.rawTrailers.length > 0 && !res.destroyed) res.addTrailers(trailerPairs(answer.rawTrailers));
-        res.end();
-        const headers = recordedHeaders(answer.headers);
-        if (overflow) exchange.notJudged = `answered ${status} with a body over ${maxJudgedBytes} bytes, the most the proxy keeps for judging; the client got all of it, nothing of it was judged`;
-        else exchange.answer = { status, headers, bytes: kept.length === 1 ? kept[0]! : Buffer.concat(kept, size) };
-        finish();
-      });
-      // The target dropped the connection mid-body: the client's answer cannot be completed either.
-      const broken = () => {
-        if (done || answer.complete) return;
-        exchange.transportError ??= 'the connection closed before a complete response';
-        clearTimeout(timer);
-        res.destroy();
-        finish();
-      };
-      answer.on('error', broken);
-      answer.on('close', broken);
     });
 
-    if (!hasBody) return void upstream.end();
-    let sent = 0;
-    req.on('data', (chunk: Buffer) => {
-      sent += chunk.length;
-      if (sent > maxBodyBytes) {
-        req.removeAllListeners('data');
-        req.resume();
-        exchange.refused = errorResponse(413, 'PayloadTooLarge', `The request body is larger than ${maxBodyBytes} bytes.`, randomIds);
-        clearTimeout(timer);
-        upstream.destroy();
-        return answerOwn(exchange.refused);
+    let waiting: ((held: PooledSocket) => void) | undefined = (held) => {
+      waiting = undefined;
+      if (done) return pool.release(held);
+      pooled = held;
+      send(held);
+    };
+    const send = (held: PooledSocket) => {
+      const socket = held.socket;
+      if (!hasBody) {
+        socket.write(head, 'latin1');
+        requestSent = true;
+        return;
       }
-      if (!upstream.write(chunk)) req.pause();
-    });
-    upstream.on('drain', () => req.resume());
-    req.on('end', () => {
-      // A chunked request body's trailer fields go on too (sent chunked upstream: no Content-Length was given).
-      if (req.rawTrailers.length > 0) upstream.addTrailers(trailerPairs(req.rawTrailers));
-      upstream.end();
-    });
+      socket.write(head, 'latin1');
+      let sent = 0;
+      req.on('data', (chunk: Buffer) => {
+        if (pooled !== held) return;
+        sent += chunk.length;
+        if (sent > maxBodyBytes) {
+          req.removeAllListeners('data');
+          req.resume();
+          exchange.refused = errorResponse(413, 'PayloadTooLarge', `The request body is larger than ${maxBodyBytes} bytes.`, randomIds);
+          clearTimeout(timer);
+          letGo(false);
+          return answerOwn(exchange.refused);
+        }
+        const more = chunked ? socket.write(`${chunk.length.toString(16)}\r\n`) && socket.write(chunk) && socket.write('\r\n') : socket.write(chunk);
+        if (!more) req.pause();
+      });
+      req.on('end', () => {
+        if (pooled !== held) return;
+        // A chunked request body's last chunk, and its trailer fields as the client sent them (RFC 9112 §7.1.2).
+        if (chunked) socket.write(`0\r\n${fieldLines(req.rawTrailers)}\r\n`, 'latin1');
+        requestSent = true;
+        if (parser.complete) letGo(true);
+      });
+    };
+    pool.acquire(user, waiting);
   };
 
   return {
     forward,
     close: async () => {
-      agent.destroy();
+      pool.close();
     },
   };
 }
@@ -287,10 +354,23 @@ function endToEnd(raw: string[]): string[] {
   return out;
 }
 
-function endToEndObject(headers: IncomingHttpHeaders): Record<string, string | string[]> {
+/** Header lines as an object (lower-case names, repeats as arrays), hop-by-hop ones left out: what writeEarlyHints takes. */
+function headerObject(raw: readonly string[], endToEndOnly: boolean): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) out[name] = value;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!.toLowerCase();
+    if (endToEndOnly && HOP_BY_HOP.has(name)) continue;
+    const known = out[name];
+    out[name] = known === undefined ? raw[i + 1]! : Array.isArray(known) ? [...known, raw[i + 1]!] : [known, raw[i + 1]!];
+  }
   return out;
+}
+
+/** Each [name, value] pair as a field line (RFC 9112 §5). */
+function fieldLines(raw: readonly string[]): string {
+  let lines = '';
+  for (let i = 0; i < raw.length; i += 2) lines += `${raw[i]}: ${raw[i + 1]}\r\n`;
+  return lines;
 }
 
 /** `extra` (the CORS headers the user asked the proxy to add) in place of the target's lines of the same names. */
@@ -301,16 +381,26 @@ function withExtra(raw: string[], extra: Record<string, string>): string[] {
   return out;
 }
 
+/**
+ * Fields of which node:http keeps the first line only when a message repeats them (its
+ * IncomingMessage.headers): the judge reads an answer's headers as the suite records them, so too.
+ */
+const FIRST_ONLY = new Set(['age', 'authorization', 'content-length', 'content-type', 'etag', 'expires', 'from', 'host', 'if-modified-since', 'if-unmodified-since', 'last-modified', 'location', 'max-forwards', 'proxy-authorization', 'referer', 'retry-after', 'server', 'user-agent']);
+
 /** Lower-case names, repeated headers joined with ", ": as the suite records a response. */
-function recordedHeaders(headers: IncomingHttpHeaders): Record<string, string> {
+function recordedHeaders(raw: readonly string[]): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!.toLowerCase();
+    const known = out[name];
+    if (known === undefined) out[name] = raw[i + 1]!;
+    else if (!FIRST_ONLY.has(name)) out[name] = `${known}, ${raw[i + 1]!}`;
+  }
   return out;
 }
 
 function describeUpstreamError(error: NodeJS.ErrnoException): string {
   if (error.code === 'ECONNREFUSED' || error.code === 'ENOTFOUND' || error.code === 'EHOSTUNREACH' || error.code === 'EAI_AGAIN') return `the connection could not be made (${error.code})`;
-  if (error.code === 'ECONNRESET' || error.code === 'EPIPE' || error.code === 'HPE_INVALID_CONSTANT') return 'the connection closed before a complete response';
-  if (error.code === 'HPE_HEADER_OVERFLOW') return `its header section is larger than the ${MAX_TARGET_HEADER_BYTES / 1024} KiB the proxy reads`;
+  if (error.code === 'ECONNRESET' || error.code === 'EPIPE') return 'the connection closed before a complete response';
   return error.message;
 }

@@ -200,6 +200,27 @@ describe('flag-admin proxy in front of a backend', () => {
     expect(entries.map((e) => `${e.method} ${e.verdict} ${e.findings?.length ?? 0}`)).toEqual([...Array(5).fill('GET conformant 0'), 'GET conformant 1', 'PUT conformant 0', 'GET conformant 0', 'GET conformant 0']);
   });
 
+  it('judges 401s that differ only in their error id and message with the rules that read those, and catches an id given twice or another field changed', async () => {
+    let refusals = 0;
+    let firstId: unknown;
+    const target = await breakResponses(contract, (_, res) => {
+      if (res.status !== 401) return res;
+      refusals++;
+      // The 3rd answer renames its error kind; the 6th gives the 1st answer's id again; the others are the mock's own.
+      return editJson(res, (body) => {
+        firstId ??= body.id;
+        return refusals === 3 ? { ...body, name: 'NoAccessError' } : refusals === 6 ? { ...body, id: firstId, message: `${String(body.message)} (again)` } : body;
+      });
+    });
+    running.push(target);
+    const proxy = await startProxy({ contract, port: 0, target: target.url });
+    running.push(proxy);
+    for (let i = 0; i < 7; i++) expect((await fetch(`${proxy.url}/api/admin/auth/oidc/settings`)).status).toBe(401);
+    const entries = JSON.parse((await control(proxy, '/__mock/journal')).text).entries as JournalEntry[];
+    expect(entries.map((e) => (e.findings ?? []).map((f) => f.checkId).join() || e.verdict)).toEqual(['conformant', 'conformant', 'error-kind-conformance', 'conformant', 'conformant', 'error-ids-unique', 'conformant']);
+    expect(proxy.report().summary.requests).toBe(7);
+  });
+
   it.each(BROKEN)('finds the defect of a broken backend: $name', async ({ serve, error: expected }) => {
     const { proxy } = await through(serve);
     const found = await verdicts(proxy);

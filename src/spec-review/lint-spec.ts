@@ -8,10 +8,12 @@ import { DEFAULT_SPEC_FILE } from '../contract/load-contract.ts';
 import { pointerTokens, resolvePointer } from '../contract/json-pointer.ts';
 import { packageFile } from '../package-files.ts';
 import { locateInJson } from './json-positions.ts';
-import { checkStructure, STRUCTURE_RULE_ID, structuredForKit, type Structured } from './check-structure.ts';
+import { STRUCTURE_RULE_ID, structuredForKit, type Structured } from './check-structure.ts';
+import { checkStructureWherever } from './structure-thread.ts';
 import type { LintProfile } from './lint-profiles.ts';
 import { REDOCLY_RULES } from './lint-config.ts';
 import { DEVICE_FLOW_SCOPES } from './redocly-device-flow-scopes.ts';
+import { compileExampleValidatorsUnoptimised } from './redocly-example-validators.ts';
 import type { LintContext, LintFinding, LintMessage, LintRule } from './lint-finding.ts';
 import { decisionsRecorded } from './lint-rules/decisions-recorded.ts';
 import { errorResponses } from './lint-rules/error-responses.ts';
@@ -62,8 +64,12 @@ export async function lintSpec(file: string, options: LintOptions = {}): Promise
     return { ruleId: finding.ruleId, severity: finding.severity, message: finding.message, file: at.file, line: at.line, column: at.column, pointer: finding.pointer, source: 'flag-admin' };
   };
 
-  const findings = await checkStructure(source);
+  // A large JSON document's structure is checked in a worker thread while Redocly lints it here (structure-thread.ts).
+  const checkingStructure = checkStructureWherever(source);
+  // Settled now, so a structure check that fails while Redocly's lint runs is not an unhandled rejection.
+  checkingStructure.catch(() => undefined);
   const redocly = await redoclyMessages(source, profile, parsedByRedocly);
+  const findings = await checkingStructure;
   // Redocly's `spec-*` rules check what the specification requires beyond its schema's types (OAS
   // 3.2: an Example's `value` beside `dataValue`, `encoding` beside `itemEncoding`): where one
   // names the object ours does, a field of it, or the other field of a pair that may not meet, the
@@ -131,6 +137,8 @@ const redoclyConfig = (profile: LintProfile) => createConfig({ extends: ['recomm
 
 async function redoclyMessages(source: SpecSource, profile: LintProfile, parsed: Document | undefined): Promise<LintMessage[]> {
   const config = await redoclyConfig(profile);
+  // Most of Redocly's lint on a large document is compiling its example validators (redocly-example-validators.ts).
+  await compileExampleValidatorsUnoptimised();
   // The text already read, not the file read again: Redocly lints the bytes the rest of lint saw
   // ($refs still resolve from its folder). A JSON text is handed over parsed: JSON.parse is what any
   // parser makes of it, and Redocly's own (js-yaml) would take ~1 s and ~100 MB more on GitHub's 13 MB.

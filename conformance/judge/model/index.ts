@@ -30,4 +30,4 @@ export { credentialOf } from './credential-of.ts';
 export { judgeConcurrent, judgeExchange, type Verdict } from './judge-exchange.ts';
 export { judgeRun } from './judge-run.ts';
 export { createRunState, readKey, resourceOf, type ModelCredential, type ModelExchange, type ModelRequest, type ModelResponse, type ResourceFact, type RunState, type RunStateOptions } from './run-state.ts';
-export { comparableForm, instanceIds, repeatedKeys, toleratedRefusals } from './spec-annotations.ts';
+export { comparableForm, instanceIds, perInstanceValues, repeatedKeys, toleratedRefusals } from './spec-annotations.ts';

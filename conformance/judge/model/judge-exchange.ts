@@ -20,13 +20,25 @@ export interface Verdict {
   contradicts?: number;
 }
 
+export interface JudgeExchangeOptions {
+  /** Sent at once with others: a delete among them may have come first. */
+  concurrent?: boolean;
+  /**
+   * The answer repeats one to the same request that this state, unchanged since (RunState.version),
+   * judged with no verdict, but in the values of its per-instance fields (`x-instance-id`,
+   * `x-per-instance`) and nothing else, headers included: only the checks that read those values run
+   * (the body against its schema, instance ids unique); the others would say what they said then.
+   */
+  perInstanceOnly?: boolean;
+}
+
 /**
  * Every way the exchange breaks the contract, given what the run has seen before it: its
  * status against allowedAnswers(), its body against the schema of that status, and the run-wide
  * invariants (instance ids unique, keyed list items unique, identical reads answered alike).
  * Call state.observe(exchange) afterwards. [] when it conforms or no response arrived.
  */
-export function judgeExchange(exchange: ModelExchange, state: RunState, options: { concurrent?: boolean } = {}): Verdict[] {
+export function judgeExchange(exchange: ModelExchange, state: RunState, options: JudgeExchangeOptions = {}): Verdict[] {
   const { request, response } = exchange;
   if (!response) return [];
   // A success that is not JSON to a path spelled otherwise is the server's page for a path it does not route (a web UI's index.html), not the operation's data.
@@ -34,7 +46,8 @@ export function judgeExchange(exchange: ModelExchange, state: RunState, options:
   const allowed = relaxed(allowedAnswers(request, state), options.concurrent === true);
   if (allowed.kind === 'outside') return [];
   const verdicts: Verdict[] = [];
-  const rule = brokenRule(allowed, request, response.status, state);
+  const perInstanceOnly = options.perInstanceOnly === true;
+  const rule = perInstanceOnly ? undefined : brokenRule(allowed, request, response.status, state);
   if (rule) {
     verdicts.push({
       rule,
@@ -61,7 +74,7 @@ export function judgeExchange(exchange: ModelExchange, state: RunState, options:
     if (response.body !== '') verdicts.push({ rule: 'no-body', message: `the spec describes no body for a ${response.status}, but ${response.body.length} bytes came back.`, expected: 'an empty body', got: `${response.body.length} bytes`, schemaPointer: `${operation!.pointer}/responses/${documented.status}` });
     return verdicts;
   }
-  if (mediaType !== documented.mediaType.toLowerCase()) {
+  if (!perInstanceOnly && mediaType !== documented.mediaType.toLowerCase()) {
     verdicts.push({ rule: 'media-type', message: `a ${response.status} carries a ${documented.mediaType} body.`, expected: `Content-Type: ${documented.mediaType}`, got: response.headers['content-type'] ?? 'no Content-Type', schemaPointer: `${operation!.pointer}/responses/${documented.status}/content` });
   }
   const body = parsedBodyOf(response);
@@ -79,7 +92,7 @@ export function judgeExchange(exchange: ModelExchange, state: RunState, options:
       instancePointer: violation.instancePointer,
     });
   }
-  verdicts.push(...runWide(exchange, state, body.value, documented.schema));
+  verdicts.push(...(perInstanceOnly ? instanceIdsReused(state, body.value, documented.schema) : runWide(exchange, state, body.value, documented.schema)));
   return verdicts;
 }
 
@@ -89,12 +102,18 @@ function relaxed(allowed: AllowedAnswers, concurrent: boolean): AllowedAnswers {
   return { ...allowed, statuses: [...new Set([...allowed.statuses, NOT_FOUND])], because: `${allowed.because} (or a concurrent request deleted it first)` };
 }
 
-function runWide(exchange: ModelExchange, state: RunState, value: unknown, schema: JsonSchema | undefined): Verdict[] {
+/** Instance ids of the body that an earlier answer of the run already carried (spec decision error-ids-unique). */
+function instanceIdsReused(state: RunState, value: unknown, schema: JsonSchema | undefined): Verdict[] {
   const verdicts: Verdict[] = [];
   for (const { pointer, id } of instanceIds(value, schema)) {
     const first = state.errorIdSeenAt(id);
     if (first !== undefined) verdicts.push({ rule: 'error-id-unique', message: `the instance id ${JSON.stringify(id)} was already given to the answer of request #${first}; each error instance has its own id.`, expected: 'an id not seen before in this run', got: JSON.stringify(id), instancePointer: pointer, contradicts: first });
   }
+  return verdicts;
+}
+
+function runWide(exchange: ModelExchange, state: RunState, value: unknown, schema: JsonSchema | undefined): Verdict[] {
+  const verdicts: Verdict[] = instanceIdsReused(state, value, schema);
   for (const repeat of repeatedKeys(value, schema)) {
     verdicts.push({ rule: 'list-items-unique', message: `two items share ${repeat.key} ${JSON.stringify(repeat.value)} (the first is item ${repeat.firstIndex}); the spec keys these items by ${repeat.key}.`, expected: `items unique by ${repeat.key}`, got: `${repeat.key} ${JSON.stringify(repeat.value)} twice`, instancePointer: repeat.pointer });
   }

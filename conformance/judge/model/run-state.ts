@@ -132,6 +132,12 @@ export interface RunState {
   permission(request: ModelRequest, operationId: string): { granted: boolean; seq: number } | undefined;
   /** How many exchanges were observed. */
   observed(): number;
+  /**
+   * Changes whenever what the state holds for later verdicts changes (a fact, a permission, a
+   * constant, a first answer), but not when it only remembers another error instance id: two
+   * answers judged at the same version are judged against the same state but for those ids.
+   */
+  version(): number;
 }
 
 export function createRunState({ contract, forbidden = [] }: RunStateOptions): RunState {
@@ -142,7 +148,18 @@ export function createRunState({ contract, forbidden = [] }: RunStateOptions): R
   const permissions = new Map<string, { granted: boolean; seq: number }>();
   const principalOf = (request: ModelRequest) => request.principal ?? request.credential;
   let count = 0;
-  const keyOf = (request: Pick<ModelRequest, 'method' | 'path'>) => resourceOf(contract, request.method, request.path);
+  let version = 0;
+  // Each exchange asks for its resource several times (its verdicts, then observe); a run sends the same request line many times.
+  // Bounded: the proxy keeps one run state for its whole life, over request lines without end.
+  const resources = new Map<string, ReturnType<typeof resourceOf>>();
+  const keyOf = (request: Pick<ModelRequest, 'method' | 'path'>) => {
+    const line = `${request.method} ${request.path}`;
+    if (resources.has(line)) return resources.get(line);
+    const resource = resourceOf(contract, request.method, request.path);
+    if (resources.size >= 4096) resources.clear();
+    resources.set(line, resource);
+    return resource;
+  };
   /**
    * A delete of a resource that does not exist succeeded: the server resolved the ids to some
    * other resource of the path (a near-miss read as the real id), which one the answer does not
@@ -159,6 +176,7 @@ export function createRunState({ contract, forbidden = [] }: RunStateOptions): R
     declare(request, fact) {
       const resource = keyOf(request);
       if (resource?.canonical) facts.set(resource.key, fact);
+      version++;
     },
     fact(request) {
       const resource = keyOf(request);
@@ -176,7 +194,7 @@ export function createRunState({ contract, forbidden = [] }: RunStateOptions): R
       const request = overridden ? { ...sent, method: sent.methodOverride! } : sent;
       const resource = keyOf(request);
       const authorized = request.credential === 'full' || request.credential === 'restricted';
-      if (resource && !resource.canonical && isSuccess(response.status) && request.method === 'DELETE') facts.delete(resource.key);
+      if (resource && !resource.canonical && isSuccess(response.status) && request.method === 'DELETE' && facts.delete(resource.key)) version++;
       if (resource && resource.canonical && resource.operation.pathParams.length > 0) {
         const known = facts.get(resource.key);
         // Only a first answer teaches a fact: an answer that contradicts a known fact was judged wrong and changes nothing.
@@ -184,26 +202,39 @@ export function createRunState({ contract, forbidden = [] }: RunStateOptions): R
         if (isSuccess(response.status) && request.method === 'DELETE') {
           if (known === 'missing') forgetSiblings(resource.operation.path, resource.key);
           else facts.set(resource.key, 'deleted');
-        } else if (authorized && isSuccess(response.status) && known === undefined) facts.set(resource.key, 'exists');
-        else if (authorized && response.status === 404 && known === undefined && resource.operation.responses.has('404')) facts.set(resource.key, 'missing');
+          version++;
+        } else if (authorized && isSuccess(response.status) && known === undefined) {
+          facts.set(resource.key, 'exists');
+          version++;
+        } else if (authorized && response.status === 404 && known === undefined && resource.operation.responses.has('404')) {
+          facts.set(resource.key, 'missing');
+          version++;
+        }
       }
       const parsed = parsedBodyOf(response);
       const documented = resource?.operation.responses.get(String(response.status));
       if (resource && (request.credential === 'restricted' || request.credential === 'full')) {
         const key = `${principalOf(request)} ${resource.operation.operationId}`;
         const granted = isSuccess(response.status) || response.status === 404 ? true : response.status === 403 ? false : undefined;
-        if (granted !== undefined && !permissions.has(key)) permissions.set(key, { granted, seq: at });
+        if (granted !== undefined && !permissions.has(key)) {
+          permissions.set(key, { granted, seq: at });
+          version++;
+        }
       }
       if (resource && parsed.ok && isSuccess(response.status)) {
         for (const { pointer, value } of constantValues(parsed.value, documented?.schema)) {
           const key = `${resource.operation.operationId} ${pointer}`;
-          if (!constants.has(key)) constants.set(key, { value, seq: at });
+          if (!constants.has(key)) {
+            constants.set(key, { value, seq: at });
+            version++;
+          }
         }
       }
       if (parsed.ok) for (const { id } of instanceIds(parsed.value, documented?.schema)) if (!errorIds.has(id)) errorIds.set(id, at);
       const key = overridden ? undefined : readKey(request);
       if (key !== undefined && !firstAnswers.has(key)) {
         firstAnswers.set(key, { seq: at, status: response.status, comparable: parsed.ok ? comparableForm(parsed.value, documented?.schema) : response.body });
+        version++;
       }
     },
     errorIdSeenAt: (id) => errorIds.get(id),
@@ -214,5 +245,6 @@ export function createRunState({ contract, forbidden = [] }: RunStateOptions): R
       return key === undefined ? undefined : firstAnswers.get(key);
     },
     observed: () => count,
+    version: () => version,
   };
 }

@@ -169,6 +169,28 @@ export function instanceIds(value: unknown, schema: JsonSchema | undefined): { p
   return found;
 }
 
+/**
+ * The values of the properties two answers to one request may differ in (`x-instance-id` and
+ * `x-per-instance`), with their JSON pointers, in the order the body holds them.
+ */
+export function perInstanceValues(value: unknown, schema: JsonSchema | undefined): { pointer: string; value: unknown }[] {
+  const found: { pointer: string; value: unknown }[] = [];
+  const walk = (node: unknown, at: JsonSchema | undefined, pointer: string): void => {
+    if (!mentionsAnnotation(at, INSTANCE_ID) && !mentionsAnnotation(at, PER_INSTANCE)) return;
+    if (Array.isArray(node)) node.forEach((item, i) => walk(item, itemsOf(at), `${pointer}/${i}`));
+    else if (node && typeof node === 'object') {
+      const properties = propertiesOf(at);
+      for (const [name, child] of Object.entries(node)) {
+        const sub = properties.get(name);
+        if (sub?.[INSTANCE_ID] === true || sub?.[PER_INSTANCE] === true) found.push({ pointer: `${pointer}/${escape(name)}`, value: child });
+        else walk(child, sub, `${pointer}/${escape(name)}`);
+      }
+    }
+  };
+  walk(value, schema, '');
+  return found;
+}
+
 /** The values of `x-constant` properties of a body (outside arrays), with their JSON pointers. */
 export function constantValues(value: unknown, schema: JsonSchema | undefined): { pointer: string; value: string }[] {
   const found: { pointer: string; value: string }[] = [];

@@ -10,6 +10,8 @@ export const errorIdsUnique: Rule = {
     'across the whole run no two answers carry the same error instance id (`x-instance-id` in the spec)',
   // Run-wide: each answer alone conforms; only the run shows the reuse, so coverage cells stay conformant.
   level: 'behaviour',
+  // It reads the `x-instance-id` values themselves.
+  readsPerInstanceFields: true,
   claims: [{ kinds: ['error-id-unique'] }],
   judge: (exchanges, context) =>
     ordinaryResponses(exchanges).flatMap((exchange) => {

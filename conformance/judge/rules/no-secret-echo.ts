@@ -15,12 +15,16 @@ export const noSecretEcho: Rule = {
   proves:
     'no error body and no header carries a key the run sends (full or restricted) or a `format: password` value it has seen (the OIDC secret), as sent, as a JSON string value, or encoded (percent, base64, hex, UTF-16); a secret shorter than 8 characters, or one that is also ordinary data of the run\'s successful answers (a key `production`), cannot be told from data and is not judged',
   level: 'response',
+  // It reads every string of an error body, the per-instance `message` among them.
+  readsPerInstanceFields: true,
   judge: (exchanges, context) => {
     const secrets = judgeableSecrets(context);
+    // Answers repeat their header values and error texts (Content-Type, the same 401 message): each distinct text is read once.
+    const read = new Map<string, Secret | undefined>();
     return ordinaryResponses(exchanges).flatMap((exchange) => {
       // The suite itself put the key into the URL or a cookie (near-miss-key probes): an answer quoting the request back is not judged on it.
       if (keyOutsideHeader(exchange)) return [];
-      const echo = secrets.length === 0 ? undefined : echoIn(exchange, secrets);
+      const echo = secrets.length === 0 ? undefined : echoIn(exchange, secrets, read);
       if (!echo) return [passed(exchange)];
       return [
         failed({
@@ -71,16 +75,19 @@ function judgeableSecrets(context: RuleContext): Secret[] {
  * Where in the answer a secret shows: a header, or an error body (raw, or once its JSON strings
  * are decoded), as written or encoded (percent, base64, hex, UTF-16: encoded-readings.ts).
  */
-function echoIn(exchange: Exchange & { response: NonNullable<Exchange['response']> }, secrets: readonly Secret[]): { where: string; secret: Secret } | undefined {
+function echoIn(exchange: Exchange & { response: NonNullable<Exchange['response']> }, secrets: readonly Secret[], read: Map<string, Secret | undefined>): { where: string; secret: Secret } | undefined {
   const { response } = exchange;
   const shortest = Math.min(...secrets.map((s) => s.value.length));
   const holds = (text: string) => {
+    if (read.has(text)) return read.get(text);
+    let found: Secret | undefined;
     for (const reading of encodedReadings(text, shortest)) {
       const folded = reading.toLowerCase();
-      const secret = secrets.find((s) => s.forms.some((form) => folded.includes(form)));
-      if (secret) return secret;
+      found = secrets.find((s) => s.forms.some((form) => folded.includes(form)));
+      if (found) break;
     }
-    return undefined;
+    read.set(text, found);
+    return found;
   };
   for (const [name, value] of Object.entries(response.headers)) {
     const secret = holds(value);

@@ -9,6 +9,8 @@ export const responseSchemaConformance: Rule = {
   proves:
     'every described body is JSON and valid against the schema for its status: types, required fields, enums and formats; every Ajv violation with its schema and instance pointers. The answers to odd ids and unlisted methods too, when they come as JSON',
   level: 'response',
+  // It validates every value, the per-instance ones among them.
+  readsPerInstanceFields: true,
   claims: [{ kinds: ['body-schema'] }],
   judge: (exchanges, context) =>
     judgedBodies(exchanges).flatMap((exchange): Judgement[] => {
