@@ -37,7 +37,7 @@ function framed(response: MockResponse, head: boolean, options: { eol?: string; 
 
 const imf = (ms: number) => new Date(ms).toUTCString();
 
-export const WIRE_BROKEN_TARGETS: InvarianceTarget[] = [
+export const WIRE_BROKEN_TARGETS: (InvarianceTarget & { warningOnly?: true })[] = [
   {
     // A read cache in front answers absolute-form GETs from the admin's warm entries (it takes them for a proxy's request and skips the
     // key check); the router reads both forms.
@@ -62,6 +62,7 @@ export const WIRE_BROKEN_TARGETS: InvarianceTarget[] = [
     name: 'two Authorization lines: any line holding a valid key is accepted',
     dimension: 'headers',
     caughtBy: ['malformed-requests-refused'],
+    warningOnly: true,
     serve: (contract) =>
       socketMock(contract, (request, mock) => {
         const keys = request.rawHeaders.filter(([n]) => n.toLowerCase() === 'authorization').map(([, v]) => v);
@@ -73,6 +74,7 @@ export const WIRE_BROKEN_TARGETS: InvarianceTarget[] = [
     name: 'no Host is answered as localhost, two Host lines refused',
     dimension: 'headers',
     caughtBy: ['malformed-requests-refused'],
+    warningOnly: true,
     serve: (contract) =>
       socketMock(
         contract,
@@ -88,6 +90,7 @@ export const WIRE_BROKEN_TARGETS: InvarianceTarget[] = [
     name: 'answers over 200 bytes are chunked, also to HTTP/1.0 requests',
     dimension: 'connection',
     caughtBy: ['connection-semantics-kept'],
+    warningOnly: true,
     serve: (contract) =>
       socketMock(contract, async (request, mock) => {
         const answer = await mock.handle(request);
@@ -99,6 +102,7 @@ export const WIRE_BROKEN_TARGETS: InvarianceTarget[] = [
     name: 'Connection: close honoured only on 4xx answers',
     dimension: 'connection',
     caughtBy: ['connection-semantics-kept'],
+    warningOnly: true,
     serve: (contract) => {
       const mock = freshMock(contract);
       const statuses = new WeakMap<SocketRequest, number>();
@@ -167,6 +171,8 @@ export const WIRE_CONFORMANT_VARIANTS: ConformantInvarianceVariant[] = [
 
 /** The warning's own target (broken-targets.test.ts: every check has a target only it catches): Date in RFC 850's obsolete form. */
 export const WIRE_WARNING_TARGETS: BrokenTarget[] = [
+  // The checks that are warnings (their rules say why): each such target gets its warning and no error.
+  ...WIRE_BROKEN_TARGETS.filter((t) => t.warningOnly).map((t): BrokenTarget => ({ name: t.name, errors: [], warnings: t.caughtBy, serve: t.serve })),
   {
     name: 'Date in the obsolete RFC 850 form (Saturday, 28-Nov-26 04:30:00 GMT)',
     errors: [],

@@ -67,7 +67,7 @@ export function judgeExchange(exchange: ModelExchange, state: RunState, options:
   // An out-of-place answer to malformed input is one defect: its body is not judged on top.
   // So may a refusal of a Host the server does not serve (a web server's or a framework's own page, before the API runs).
   // So may a refusal of another form of the message (a 400 to no Host, a 404 or redirect to a path spelled otherwise): decision request-target-forms, malformed-requests.
-  const refusedForm = request.form !== undefined && (response.status === 400 || (request.form === 'path-spelling' && (response.status === 404 || response.status === 301 || response.status === 308)) || (request.form === 'absolute-form' && response.status === 404 && rule !== undefined));
+  const refusedForm = request.form !== undefined && (response.status === 400 || (request.form === 'path-spelling' && (response.status === 404 || response.status === 301 || response.status === 308)) || (request.form === 'absolute-form' && response.status === 404));
   const routerFormat = (allowed.malformed && (mediaType !== 'application/json' || rule !== undefined)) || (request.otherHost === true && response.status !== 401) || refusedForm;
   if (routerFormat) return verdicts;
   if (documented.mediaType === undefined) {
