@@ -1,5 +1,5 @@
 import { isSuccess } from '../http-status.ts';
-import { createRunState, judgeRun, type ModelCredential, type ModelExchange, type RunState, type Verdict } from './model/index.ts';
+import { createRunState, judgeRun, type ModelCredential, type ModelExchange, type ModelRequest, type RunState, type Verdict } from './model/index.ts';
 import { DELETE_SERVICE_ACCOUNT_TOKEN, GET_PROJECT_ENVIRONMENTS } from '../operation-ids.ts';
 import { encodeId, pathOf, type PlanInput } from '../plan/scenarios/plan-input.ts';
 import type { Exchange, StepKind } from '../types.ts';
@@ -23,12 +23,23 @@ export function modelCredentialOf(exchange: Exchange): ModelCredential {
 
 /** The model's view of a planned exchange. Identical reads are compared per key: each near-miss and each restricted key is a principal of its own. */
 export function toModelExchange(exchange: Exchange): ModelExchange & { batch?: number } {
+  const form = formOf(exchange);
   return {
-    request: { method: exchange.method, path: exchange.path, credential: modelCredentialOf(exchange), principal: exchange.keyVariant?.id ?? `${exchange.credential}${exchange.keyIndex ? `#${exchange.keyIndex}` : ''}`, ...(exchange.request?.body !== undefined ? { content: true } : {}), ...(exchange.variant && VARIANT_KIND.get(exchange.variant.kind)?.hostNames ? { otherHost: true } : {}), ...overrideOf(exchange) },
+    request: { method: exchange.method, path: exchange.path, credential: form === 'repeated-credential' ? 'invalid' : modelCredentialOf(exchange), principal: exchange.keyVariant?.id ?? `${exchange.credential}${exchange.keyIndex ? `#${exchange.keyIndex}` : ''}`, ...(form !== undefined ? { form } : {}), ...(exchange.request?.body !== undefined ? { content: true } : {}), ...(exchange.variant && VARIANT_KIND.get(exchange.variant.kind)?.hostNames ? { otherHost: true } : {}), ...overrideOf(exchange) },
     ...(exchange.response ? { response: exchange.response } : {}),
     seq: exchange.seq,
     ...(exchange.batch !== undefined ? { batch: exchange.batch } : {}),
   };
+}
+
+/** The form of the message a wire variant sends (variant-kinds.ts WireForm), as the model reads it; undefined for the ordinary form. */
+function formOf(exchange: Exchange): ModelRequest['form'] {
+  const wire = exchange.variant ? VARIANT_KIND.get(exchange.variant.kind)?.wire : undefined;
+  if (!wire) return undefined;
+  if (wire.spellings) return 'path-spelling';
+  if (wire.hostLines) return 'malformed-message';
+  if (wire.authorizationTwice) return 'repeated-credential';
+  return wire.absoluteForm ? 'absolute-form' : undefined;
 }
 
 /** The method an override header of the request names, as the model reads it (method-override.ts). */

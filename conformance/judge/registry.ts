@@ -36,6 +36,7 @@ import { allowNamesServedMethods } from './rules/allow-names-served-methods.ts';
 import { jsonMembersUnique } from './rules/json-members-unique.ts';
 import { redirectStaysOnOrigin } from './rules/redirect-stays-on-origin.ts';
 import { sharedCachesKeptOut } from './rules/shared-caches-kept-out.ts';
+import { httpDatesImfFixdate, httpDatesValid } from './rules/http-dates.ts';
 import { conditionalAfterAuth } from './rules/conditional-after-auth.ts';
 import { connectionIndependent } from './rules/connection-independent.ts';
 import { headersIgnored } from './rules/headers-ignored.ts';
@@ -44,6 +45,9 @@ import { optionsHarmless } from './rules/options-harmless.ts';
 import { overlapIndependent } from './rules/overlap-independent.ts';
 import { pipelinedAnswersInOrder } from './rules/pipelined-answers-in-order.ts';
 import { pipelinedFramingKept } from './rules/pipelined-framing-kept.ts';
+import { requestTargetForms } from './rules/request-target-forms.ts';
+import { malformedRequestsRefused } from './rules/malformed-requests-refused.ts';
+import { connectionSemanticsKept } from './rules/connection-semantics-kept.ts';
 
 import type { Rule } from './rule.ts';
 
@@ -65,6 +69,8 @@ export const RULES: readonly Rule[] = [
   noUndocumentedBody,
   noSecretEcho,
   sharedCachesKeptOut,
+  httpDatesValid,
+  httpDatesImfFixdate,
   undocumentedProperties,
   errorIdsUnique,
   listItemsUnique,
@@ -97,6 +103,9 @@ export const RULES: readonly Rule[] = [
   overlapIndependent,
   pipelinedAnswersInOrder,
   pipelinedFramingKept,
+  requestTargetForms,
+  malformedRequestsRefused,
+  connectionSemanticsKept,
   oddIdRejected,
   unlistedMethodRejected,
   allowNamesServedMethods,

@@ -1,5 +1,6 @@
 import { responseFor, type Contract, type Operation, type ResponseContract } from '../../src/contract/index.ts';
 import type { Verdict, VerdictKind } from './model/index.ts';
+import { VARIANT_KIND } from '../plan/variants/variant-kinds.ts';
 import type { ExcerptOptions } from '../report/redact.ts';
 import { HOSTILE_STEPS, type Exchange, type Finding, type FindingResponse, type Severity, type StepKind } from '../types.ts';
 
@@ -148,8 +149,16 @@ export function judgedBodies(exchanges: readonly Exchange[]): ReturnType<typeof 
   return exchanges.filter(
     (e): e is Exchange & { response: NonNullable<Exchange['response']> } =>
       // A HEAD answer has no body to judge (RFC 9110 §9.3.2), whatever its Content-Type says.
-      e.response !== undefined && e.method !== 'HEAD' && (!HOSTILE_STEPS.has(e.step) || mediaTypeOf(e.response.headers['content-type']) === 'application/json'),
+      e.response !== undefined && e.method !== 'HEAD' && (!HOSTILE_STEPS.has(e.step) || mediaTypeOf(e.response.headers['content-type']) === 'application/json') && !answeredBeforeOperation(e),
   );
+}
+
+/**
+ * A request HTTP makes invalid (no Host, two Host lines: spec decision malformed-requests) is refused by the HTTP layer before any
+ * operation runs: its 400 is the server's, in the server's format, not the operation's documented 400.
+ */
+function answeredBeforeOperation(exchange: Exchange): boolean {
+  return exchange.variant !== undefined && VARIANT_KIND.get(exchange.variant.kind)?.wire?.hostLines !== undefined;
 }
 
 /**

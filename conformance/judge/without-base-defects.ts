@@ -2,6 +2,7 @@ import { FORBIDDEN, isSuccess, UNAUTHORIZED } from '../http-status.ts';
 import type { Judgement } from './rule.ts';
 import { COMPARING_KINDS, type Verdict } from './model/index.ts';
 import type { Exchange } from '../types.ts';
+import { VARIANT_KIND } from '../plan/variants/variant-kinds.ts';
 
 /** Steps whose requests were derived from the plan's own (issue 18): invariance variants and the overlap batch. */
 const DERIVED_STEPS: ReadonlySet<Exchange['step']> = new Set(['variant', 'overlap']);
@@ -16,12 +17,17 @@ export const isDerived = (exchange: Exchange): boolean => DERIVED_STEPS.has(exch
  */
 function isTwin(derived: Exchange, base: Exchange): boolean {
   if (DERIVED_STEPS.has(base.step) || base.keyVariant || base.step === 'random-step') return false;
-  if (base.operationId !== derived.operationId || base.credential !== derived.credential || (base.keyIndex ?? 0) !== (derived.keyIndex ?? 0)) return false;
+  if (base.operationId !== derived.operationId || credentialOf(base) !== credentialOf(derived) || (base.keyIndex ?? 0) !== (derived.keyIndex ?? 0)) return false;
   const method = derived.method === 'HEAD' ? 'GET' : derived.method;
   if (base.method !== method) return false;
   // A query string the spec does not name addresses the same resource (the `query` variant).
   const resource = (e: Exchange) => e.path.split('?')[0];
-  return derived.credential !== 'full' || resource(base) === resource(derived);
+  return credentialOf(derived) !== 'full' || resource(base) === resource(derived);
+}
+
+/** The credential a request presents: two Authorization lines with the full key among them are no key, an invalid one (spec decision malformed-requests). */
+function credentialOf(exchange: Exchange): Exchange['credential'] {
+  return exchange.variant && VARIANT_KIND.get(exchange.variant.kind)?.wire?.authorizationTwice ? 'invalid' : exchange.credential;
 }
 
 /**
@@ -46,7 +52,7 @@ export function withoutBaseDefects(judged: Judgement[][], exchanges: readonly Ex
   const pastAuth = (status: number | undefined) => status !== undefined && status !== UNAUTHORIZED && status !== FORBIDDEN;
   // A 304 the run accepted stands for the 200 it confirms (judge/not-modified.ts): the same answer as a twin's 2xx.
   const statusOf = (derived: Exchange, base: Exchange) => (derived.response!.status === 304 && base.response !== undefined && isSuccess(base.response.status) ? base.response.status : derived.response!.status);
-  const sameDefect = (derived: Exchange, base: Exchange) => base.response?.status === statusOf(derived, base) || (derived.credential !== 'full' && pastAuth(base.response?.status) && pastAuth(derived.response!.status));
+  const sameDefect = (derived: Exchange, base: Exchange) => base.response?.status === statusOf(derived, base) || (credentialOf(derived) !== 'full' && pastAuth(base.response?.status) && pastAuth(derived.response!.status));
   const repeatsBase = (derived: Exchange) => derived.response !== undefined && exchanges.some((base) => failing.has(base.seq) && isTwin(derived, base) && sameDefect(derived, base));
   // An answer that differs from a wrong one is no defect for differing: the wrong one is the finding (an empty Authorization refused where the request without any was let through).
   const contradictsDefect = (j: Judgement) => j.verdict === 'failed' && j.finding.contradicts !== undefined && failing.has(j.finding.contradicts);

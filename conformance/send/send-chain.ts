@@ -11,6 +11,10 @@ export interface RawRequest {
   headers: readonly (readonly [string, string])[];
   /** Content written after the head (its Content-Length is among the headers), UTF-8. */
   body?: string;
+  /** The request target when not `path` itself: the absolute form (RFC 9112 §3.2.2). */
+  target?: string;
+  /** The request line's HTTP version; 1.1 when absent. */
+  version?: '1.0';
 }
 
 export interface RawOutcome {
@@ -32,6 +36,21 @@ export interface RawOutcome {
    * (why); this request was one of them, sent again on a connection of its own.
    */
   pipelineDropped?: string;
+  /**
+   * The request carried `Connection: close`: whether the server closed the connection within
+   * CLOSE_WAIT_MS after its answer (RFC 9112 §9.6). Absent for other requests.
+   */
+  closed?: boolean;
+}
+
+/** How long after its answer to a request with `Connection: close` the server may take to close (a lingering close is in time). */
+export const CLOSE_WAIT_MS = 1000;
+
+/** The client said it closes after this request (RFC 9112 §9.3, §9.6): `Connection: close`, or HTTP/1.0 without keep-alive. */
+function endsConnection(request: RawRequest): 'close' | 'http/1.0' | undefined {
+  const connection = request.headers.filter(([name]) => name.toLowerCase() === 'connection').map(([, value]) => value).join(', ');
+  if (/\bclose\b/i.test(connection)) return 'close';
+  return request.version === '1.0' && !/\bkeep-alive\b/i.test(connection) ? 'http/1.0' : undefined;
 }
 
 /** How a chain is bounded, and how a body's bytes become text (the sender's: identical large bodies share one string). */
@@ -84,7 +103,15 @@ export async function sendChain(origin: URL, requests: readonly RawRequest[], op
         outcome = await connection.exchange(request, options);
         sentFresh = true;
       }
-      outcomes.push({ ...outcome, fresh: sentFresh });
+      // The client ends the connection after this request: the server must close it (RFC 9112 §9.6; judged for Connection: close only,
+      // after a bounded wait), and the next request goes on a fresh one either way.
+      const ends = outcome.error === undefined && outcome.notJudged === undefined ? endsConnection(request) : undefined;
+      if (ends === 'close') outcomes.push({ ...outcome, fresh: sentFresh, closed: await connection!.closedWithin(CLOSE_WAIT_MS) });
+      else outcomes.push({ ...outcome, fresh: sentFresh });
+      if (ends !== undefined) {
+        connection!.destroy();
+        connection = undefined;
+      }
       // A request held for the whole deadline ends the chain: the run's wall time stays bounded (the rest is reported as not sent).
       if (outcome.timedOut) break;
       if (outcome.error !== undefined) {
@@ -179,9 +206,37 @@ class Connection {
       this.wake();
     });
     this.socket.on('error', () => {});
+    this.socket.on('end', () => this.ended());
     this.socket.on('close', () => {
       this.closed = true;
+      this.ended();
       this.wake();
+    });
+  }
+
+  /** The server ended the connection (FIN or close), whatever an answer announced. */
+  private serverEnded = false;
+  private onEnd: (() => void) | undefined;
+
+  private ended(): void {
+    this.serverEnded = true;
+    const resolve = this.onEnd;
+    this.onEnd = undefined;
+    resolve?.();
+  }
+
+  /** Whether the server ends the connection within `ms` (at once if it already has). */
+  closedWithin(ms: number): Promise<boolean> {
+    if (this.serverEnded) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.onEnd = undefined;
+        resolve(false);
+      }, ms);
+      this.onEnd = () => {
+        clearTimeout(timer);
+        resolve(true);
+      };
     });
   }
 
@@ -238,7 +293,7 @@ class Connection {
 
   write(...requests: RawRequest[]): void {
     // The head's bytes are latin1 (a near-miss key's bytes as they are); content is UTF-8. One write either way.
-    const parts = requests.flatMap((request) => [Buffer.from([`${request.method} ${request.path} HTTP/1.1`, ...request.headers.map(([name, value]) => `${name}: ${value}`)].join('\r\n') + '\r\n\r\n', 'latin1'), ...(request.body === undefined ? [] : [Buffer.from(request.body, 'utf8')])]);
+    const parts = requests.flatMap((request) => [Buffer.from([`${request.method} ${request.target ?? request.path} HTTP/${request.version ?? '1.1'}`, ...request.headers.map(([name, value]) => `${name}: ${value}`)].join('\r\n') + '\r\n\r\n', 'latin1'), ...(request.body === undefined ? [] : [Buffer.from(request.body, 'utf8')])]);
     this.socket.write(parts.length === 1 ? parts[0]! : Buffer.concat(parts));
   }
 

@@ -3,8 +3,8 @@ import type { Contract } from '../../src/contract/index.ts';
 import { keyPlaceholder } from '../report/curl-line.ts';
 import { nearMissValue } from '../plan/near-miss/key-near-misses.ts';
 import type { Credential, Exchange, PlannedRequest } from '../types.ts';
-import { SUITE_USER_AGENT, VARIANT_KIND } from '../plan/variants/variant-kinds.ts';
-import { MAX_HEADER_BYTES, sendChain } from './send-chain.ts';
+import { SUITE_USER_AGENT, VARIANT_KIND, spellPath } from '../plan/variants/variant-kinds.ts';
+import { MAX_HEADER_BYTES, sendChain, type RawRequest } from './send-chain.ts';
 import { AnswersSeen } from './answers-seen.ts';
 
 export interface SenderOptions {
@@ -84,6 +84,8 @@ export function createSender(options: SenderOptions): Sender {
   const bodies = createBodyTexts();
   // What the target handed out (validators, cookies), for the variants that send it back.
   const seen = new AnswersSeen();
+  // The first bytes the target answers a GET / with, read once per run when the parser refuses an answer's status line.
+  let firstBytes: Promise<string | undefined> | undefined;
   const keyFor = (credential: Credential, keyIndex = 0): string | undefined =>
     credential === 'full' ? options.keys.full : credential === 'restricted' ? options.keys.restricted[keyIndex] : credential === 'invalid' ? options.keys.invalid : undefined;
 
@@ -111,7 +113,15 @@ export function createSender(options: SenderOptions): Sender {
           exchange.transportError = `a response began (${bytesArrived} bytes arrived), but no complete status line and headers followed within ${options.timeoutMs} ms (--timeout, connect to last byte)`;
         } else exchange.transportError = why;
         if (outcome.received || responseBegan(outcome.error) || (outcome.deadline && bytesArrived > 0)) exchange.responseBegan = true;
-        else if (notHttp(outcome.error)) exchange.notHttp = true;
+        else if (notHttp(outcome.error)) {
+          // The parser refused the status line: an HTTP server that frames its answers wrongly (lines ending in LF alone, RFC 9112 §2.2)
+          // is a defect to report with its bytes, not an unreachable target (exit 3). Its first bytes to a GET / tell the two apart.
+          const head = await (firstBytes ??= rawAnswerHead(options.baseUrl, Math.min(options.timeoutMs, RAW_PROBE_MS)));
+          if (head !== undefined && /^HTTP\/\d/.test(head)) {
+            exchange.responseBegan = true;
+            exchange.transportError = `${why}: the server speaks HTTP but frames its answers so that an HTTP/1.1 parser refuses them (RFC 9112 §2.1, §2.2: every line ends in CRLF); its answer to GET / began ${JSON.stringify(head)}`;
+          } else exchange.notHttp = true;
+        }
       } else if (outcome.overflow) {
         // The spec declares no size limit (decision no-declared-limits): a body over the suite's own cap is not a defect, only not judged.
         exchange.notJudged = `answered ${outcome.status} with a body over --max-body ${options.maxBodyBytes} bytes; reading stopped and nothing of it was judged (raise --max-body to judge such a body)`;
@@ -127,6 +137,8 @@ export function createSender(options: SenderOptions): Sender {
         const outcome = await fetchBounded(client, `${new URL(options.baseUrl).origin}/`, { method: 'GET', headers: [] }, options, bodies);
         // An answer that began and then broke a limit is an answer: the target is up.
         if (!('error' in outcome) || outcome.received || responseBegan(outcome.error)) return true;
+        // An answer the parser refuses from a server that speaks HTTP (send above): up, and framing its answers wrongly.
+        if (notHttp(outcome.error) && /^HTTP\/\d/.test((await (firstBytes ??= rawAnswerHead(options.baseUrl, Math.min(options.timeoutMs, RAW_PROBE_MS)))) ?? '')) return true;
         if (outcome.deadline && !notHttp(outcome.error) && client.bytesRead() > bytesBefore) return true;
         // A silent target would hold each attempt for the whole deadline: one is enough to know.
         if (outcome.deadline) return false;
@@ -137,12 +149,11 @@ export function createSender(options: SenderOptions): Sender {
     async sendChain(chain, firstSeq) {
       const wire = chain.map((planned) => wireRequest(planned, options, keyFor, seen));
       const origin = new URL(options.baseUrl);
-      const prefix = origin.pathname.replace(/\/$/, '');
-      const outcomes = await sendChain(origin, wire.map((w, i) => ({ method: chain[i]!.method, path: prefix + w.url.slice(options.baseUrl.length), headers: hostFirst(origin.host, w.headers), ...(w.body !== undefined ? { body: w.body } : {}) })), { timeoutMs: options.timeoutMs, maxBodyBytes: options.maxBodyBytes, text: (bytes) => bodies.text(bytes), pipelined: chain.some((planned) => planned.variant?.pipelined === true) });
+      const outcomes = await sendChain(origin, wire.map((w, i) => rawRequest(chain[i]!, w, origin, options.baseUrl)), { timeoutMs: options.timeoutMs, maxBodyBytes: options.maxBodyBytes, text: (bytes) => bodies.text(bytes), pipelined: chain.some((planned) => planned.variant?.pipelined === true) });
       return chain.slice(0, outcomes.length).map((planned, i): Exchange => {
         const outcome = outcomes[i]!;
         const exchange: Exchange = { ...planned, seq: firstSeq + i, request: { method: planned.method, url: wire[i]!.recordedUrl, headers: wire[i]!.recorded, ...(wire[i]!.body !== undefined ? { body: wire[i]!.body } : {}) } };
-        if (planned.variant) exchange.variant = { ...planned.variant, fresh: outcome.fresh, ...(outcome.pipelineBroken !== undefined ? { pipelineBroken: outcome.pipelineBroken } : {}), ...(outcome.pipelineDropped !== undefined ? { pipelineDropped: outcome.pipelineDropped } : {}) };
+        if (planned.variant) exchange.variant = { ...planned.variant, fresh: outcome.fresh, ...(outcome.closed !== undefined ? { closed: outcome.closed } : {}), ...(outcome.pipelineBroken !== undefined ? { pipelineBroken: outcome.pipelineBroken } : {}), ...(outcome.pipelineDropped !== undefined ? { pipelineDropped: outcome.pipelineDropped } : {}) };
         if (outcome.response) {
           exchange.response = outcome.response;
           seen.learn(planned.path, outcome.response);
@@ -160,10 +171,64 @@ export function createSender(options: SenderOptions): Sender {
   };
 }
 
+/** How long the raw look at an answer the parser refused may take, at most. */
+const RAW_PROBE_MS = 1000;
+/** How much of that answer is read and quoted: the status line and the first header lines. */
+const RAW_PROBE_BYTES = 160;
+
+/**
+ * The first bytes of the target's answer to `GET /` (latin1), read from a plain socket with no
+ * parser in the way; undefined when none came within `ms` or the target is https (node:tls
+ * would be needed for a look the parser's reason already gives most of). Bounded in time and size.
+ */
+function rawAnswerHead(baseUrl: string, ms: number): Promise<string | undefined> {
+  const origin = new URL(baseUrl);
+  if (origin.protocol !== 'http:') return Promise.resolve(undefined);
+  const { connect } = process.getBuiltinModule('node:net');
+  return new Promise((resolve) => {
+    const socket = connect(Number(origin.port || 80), origin.hostname.replace(/^\[|\]$/g, ''));
+    let got = Buffer.alloc(0);
+    const done = () => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(got.length === 0 ? undefined : got.subarray(0, RAW_PROBE_BYTES).toString('latin1'));
+    };
+    const timer = setTimeout(done, ms);
+    socket.on('data', (chunk: Buffer) => {
+      got = Buffer.concat([got, chunk]);
+      if (got.length >= RAW_PROBE_BYTES) done();
+    });
+    socket.on('error', done);
+    socket.on('close', done);
+    socket.write(`GET ${origin.pathname.replace(/\/$/, '')}/ HTTP/1.1\r\nHost: ${origin.host}\r\nConnection: close\r\n\r\n`);
+  });
+}
+
 /** The port a base URL names, or its scheme's default. */
 function portOf(baseUrl: string): string {
   const origin = new URL(baseUrl);
   return origin.port || (origin.protocol === 'https:' ? '443' : '80');
+}
+
+/**
+ * A planned request as its bytes go on the wire (send-chain.ts): the base URL's path before the
+ * request's, and what a wire variant changes in the message itself (variant-kinds.ts WireForm):
+ * the absolute form of the target, the HTTP version, no Host or two Host lines.
+ */
+function rawRequest(planned: PlannedRequest, wire: { url: string; headers: [string, string][]; body?: string }, origin: URL, baseUrl: string): RawRequest {
+  const form = planned.variant ? VARIANT_KIND.get(planned.variant.kind)?.wire : undefined;
+  const path = origin.pathname.replace(/\/$/, '') + wire.url.slice(baseUrl.length);
+  const hostLines = form?.hostLines?.[planned.variant?.alternative ?? 0];
+  const headers = hostFirst(origin.host, wire.headers);
+  const lines = hostLines === 0 ? headers.slice(1) : hostLines === 2 ? [headers[0]!, headers[0]!, ...headers.slice(1)] : headers;
+  return {
+    method: planned.method,
+    path,
+    headers: lines,
+    ...(form?.absoluteForm ? { target: `${origin.protocol}//${origin.host}${path}` } : {}),
+    ...(form?.version !== undefined ? { version: form.version } : {}),
+    ...(wire.body !== undefined ? { body: wire.body } : {}),
+  };
 }
 
 /** The request's header lines with Host first: the base URL's, or the one a variant names instead (kind host-names). */
@@ -179,22 +244,35 @@ function hostFirst(own: string, headers: readonly [string, string][]): [string, 
  */
 function wireRequest(planned: PlannedRequest, options: SenderOptions, keyFor: (credential: Credential, keyIndex?: number) => string | undefined, seen: AnswersSeen): { url: string; recordedUrl: string; headers: [string, string][]; recorded: Record<string, string>; body?: string } {
   const operation = options.contract.operation(planned.operationId);
-  let url = options.baseUrl + planned.path;
+  const spec = planned.variant ? VARIANT_KIND.get(planned.variant.kind) : undefined;
+  // A path spelled otherwise (kind path-spellings) goes on the wire and in the report so; the model judges the plain path it stands for.
+  const spelling = spec?.wire?.spellings?.[planned.variant?.alternative ?? 0];
+  let url = options.baseUrl + (spelling ? spellPath(planned.path, spelling) : planned.path);
   let recordedUrl = url;
   const headers: [string, string][] = [['accept', 'application/json'], ['user-agent', SUITE_USER_AGENT]];
   const recorded: [string, string][] = [...headers];
   const given = keyFor(planned.credential, planned.keyIndex);
   const nearMiss = planned.keyVariant;
   const header = operation.authHeaders[0];
-  const spec = planned.variant ? VARIANT_KIND.get(planned.variant.kind) : undefined;
   if (given !== undefined && header !== undefined) {
     const key = nearMiss ? nearMissValue(given, nearMiss) : given;
     const placeholder = keyPlaceholder(planned.credential, nearMiss, planned.keyIndex) ?? key;
     const where = nearMiss?.placement ?? { in: 'header' };
     if (where.in === 'header') {
       const name = planned.variant?.authName ?? header;
-      headers.push([name, key]);
-      recorded.push([name, placeholder]);
+      const twice = spec?.wire?.authorizationTwice?.[planned.variant?.alternative ?? 0];
+      if (twice !== undefined) {
+        // Two lines (RFC 9110 §5.3: one list): the second is spelled in another case so that the recorded headers, an object, keep both.
+        const other = name === name.toLowerCase() ? name.replace(/(^|-)([a-z])/g, (_, dash: string, c: string) => dash + c.toUpperCase()) : name.toLowerCase();
+        const invalid: [[string, string], [string, string]] = [[name, options.keys.invalid], [name, keyPlaceholder('invalid') ?? '']];
+        const full: [[string, string], [string, string]] = [[other, key], [other, placeholder]];
+        const [first, second] = twice === 'invalid-first' ? [invalid, full] : [full, invalid];
+        headers.push(first[0], second[0]);
+        recorded.push(first[1], second[1]);
+      } else {
+        headers.push([name, key]);
+        recorded.push([name, placeholder]);
+      }
     } else if (where.in === 'cookie') {
       headers.push(['cookie', `${where.name}=${key}`]);
       recorded.push(['cookie', `${where.name}=${placeholder}`]);

@@ -5,6 +5,7 @@ import { ODD_IDS } from '../plan/scenarios/odd-ids.ts';
 import { NEAR_MISS_BROKEN_TARGETS, NEAR_MISS_CONFORMANT_VARIANTS } from './near-miss-targets.ts';
 import { SEQUENCE_BROKEN_TARGETS } from './sequence-targets.ts';
 import { INVARIANCE_ALONE_TARGETS } from './invariance-targets.ts';
+import { WIRE_WARNING_TARGETS } from './wire-targets.ts';
 import { createMock, serveHandler } from '../../src/mock/index.ts';
 import { breakResponses, editJson, freshMock, operationOf, rewriteRequests, serveRaw, toMockRequest } from './serve-target.ts';
 
@@ -451,14 +452,16 @@ export const BROKEN_TARGETS: BrokenTarget[] = [
   },
   {
     name: '418 for an id holding an encoded slash (a status nothing documents or tolerates)',
-    // The near-misses built on a real id with an encoded slash in front (x%2F..%2Fdefault) get it too: 404, 400 or 405 there.
-    errors: ['near-miss-project-not-found', 'near-miss-token-not-found', 'status-code-documented'],
+    // The near-misses built on a real id with an encoded slash in front (x%2F..%2Fdefault) get it too: 404, 400 or 405 there; and so
+    // does a path whose slash is spelled %2F (the variant kind path-spellings: 400, 404 or a redirect there).
+    errors: ['near-miss-project-not-found', 'near-miss-token-not-found', 'request-target-forms', 'status-code-documented'],
     warnings: ['odd-id-rejected'],
     serve: (contract) => breakResponses(contract, (req, res) => (req.url.includes('%2F') ? error(418, 'Teapot') : res)),
   },
   ...NEAR_MISS_BROKEN_TARGETS,
   ...SEQUENCE_BROKEN_TARGETS,
   ...INVARIANCE_ALONE_TARGETS,
+  ...WIRE_WARNING_TARGETS,
   {
     name: 'the 401 of the OIDC read quotes the OIDC secret ("login failed for client secret …")',
     errors: ['no-secret-echo'],

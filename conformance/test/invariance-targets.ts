@@ -9,6 +9,7 @@ import type { BrokenTarget } from './broken-targets.ts';
 import { HEADER_BROKEN_TARGETS, HEADER_CONFORMANT_VARIANTS } from './header-targets.ts';
 import { REQUEST_VARIANT_BROKEN_TARGETS, REQUEST_VARIANT_CONFORMANT_VARIANTS } from './request-variant-targets.ts';
 import { ROUND10_REQUEST_BROKEN_TARGETS, ROUND10_REQUEST_CONFORMANT_VARIANTS } from './round10-request-targets.ts';
+import { WIRE_BROKEN_TARGETS, WIRE_CONFORMANT_VARIANTS } from './wire-targets.ts';
 
 /**
  * Issue 18: servers that break the contract only along what the spec does not name (the
@@ -62,6 +63,8 @@ export const INVARIANCE_BROKEN_TARGETS: InvarianceTarget[] = [
   ...REQUEST_VARIANT_BROKEN_TARGETS,
   // Red team round ten's request principles (round10-request-targets.ts).
   ...ROUND10_REQUEST_BROKEN_TARGETS,
+  // Red team round ten's wire principles (wire-targets.ts).
+  ...WIRE_BROKEN_TARGETS.filter((t) => !t.warningOnly),
   // The method: HEAD is GET without the body (spec decision head-requests).
   {
     name: 'HEAD without a key answers 200 (auth wired to GET only)',
@@ -809,6 +812,7 @@ export const INVARIANCE_CONFORMANT_VARIANTS: ConformantInvarianceVariant[] = [
   ...HEADER_CONFORMANT_VARIANTS,
   ...REQUEST_VARIANT_CONFORMANT_VARIANTS,
   ...ROUND10_REQUEST_CONFORMANT_VARIANTS,
+  ...WIRE_CONFORMANT_VARIANTS,
   {
     name: 'HEAD answered 405 with Allow: GET (a router without HEAD)',
     serve: (contract) => breakResponses(contract, (req, res, mock) => (req.method === 'HEAD' ? { status: 405, headers: { ...JSON_TYPE, allow: operationOf(contract, { ...req, method: 'GET' }) ? 'GET' : 'DELETE' }, body: error(405, 'MethodNotAllowed').body } : (void mock, res))),
@@ -1111,6 +1115,8 @@ const ALONE: Record<string, string> = {
   'gzip although Accept-Encoding refuses it (gzip;q=0): the coding chosen by a substring test': 'content-coding-accepted',
   'pipelined requests answered in the order they complete (a refused key takes 30 ms: the key looked up remotely when it is not cached)': 'pipelined-answers-in-order',
   'auth fails open once five requests are in flight (a bulkhead that sheds the auth call)': 'overlap-independent',
+  'absolute-form target skips the key check': 'request-target-forms',
+  'Last-Modified ten minutes after the Date of its answer': 'http-dates-valid',
 };
 export const INVARIANCE_ALONE_TARGETS: BrokenTarget[] = INVARIANCE_BROKEN_TARGETS.filter((t) => ALONE[t.name]).map((t) => ({ name: t.name, errors: [ALONE[t.name]!], serve: t.serve }));
 

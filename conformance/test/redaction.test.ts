@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ADMIN_KEY, VIEWER_KEY, runCheck, targetArgs } from './run-check.ts';
-import { breakResponses, editJson, freshMock, mockWithKeys, operationOf, serveRaw, toMockRequest } from './serve-target.ts';
+import { breakResponses, editJson, freshMock, mockWithKeys, operationOf, serveRaw, toMockRequest, originForm } from './serve-target.ts';
 import { B64, ENCODINGS, forbiddenForms, leaks, windows } from './secret-encodings.ts';
 import { useTargetServer } from './use-target-server.ts';
 
@@ -139,7 +139,7 @@ describe('keys shaped as Unleash makes them (default:development.<secret>)', () 
       // One defect that quotes the environments list: its version is a string; errors echo the key they got.
       // fetch() refuses the methods the Fetch standard forbids (TRACE, CONNECT): a refusal, as a proxy built on it answers them.
       if (req.method === 'TRACE' || req.method === 'CONNECT') return answer({ status: 501, headers: { 'content-type': 'text/plain' }, body: 'Not Implemented' });
-      const response = await fetch(mock.url + req.url!, { method: req.method, headers: req.headers.authorization ? { authorization: req.headers.authorization } : {} });
+      const response = await fetch(mock.url + originForm(req.url!), { method: req.method, headers: req.headers.authorization ? { authorization: req.headers.authorization } : {} });
       const body = await response.text();
       const edited = response.status === 200 && body.includes('"environments"') ? body.replace(/"version":\d+/, '"version":"one"') : response.status >= 400 ? body.replace(/"message":"/, `"message":"key ${req.headers.authorization ?? ''}: `) : body;
       answer({ status: response.status, headers: { 'content-type': response.headers.get('content-type') ?? 'application/json' }, body: edited });

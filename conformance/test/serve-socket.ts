@@ -8,6 +8,8 @@ export interface SocketRequest extends MockRequest {
   rawHeaders: [string, string][];
   /** The socket it came on, for targets that keep state per connection. */
   socket: Socket;
+  /** The request line's HTTP version, e.g. `HTTP/1.1`. */
+  version: string;
 }
 
 /** What a socket target writes for one request: a response to frame normally, or raw bytes written as they are. */
@@ -33,6 +35,16 @@ export interface SocketOptions {
    * the first get no answer. `announce` adds `Connection: close` to that answer (RFC 9112 §9.6).
    */
   firstRequestPerRead?: { announce: boolean };
+  /**
+   * How long after an answer to a request with `Connection: close` the server closes (ms), or `'never'` (a writer that ignores it,
+   * RFC 9112 §9.6); at once by default.
+   */
+  closeAfter?: (request: SocketRequest) => number | 'never';
+  /**
+   * Answers a request without Host or with two Host lines like any other (RFC 9112 §3.2 asks for a 400, which this server gives, as
+   * node:http does, unless told otherwise): a defect, for the targets that show it.
+   */
+  acceptAnyHost?: true;
 }
 
 export async function serveSocket(handler: (request: SocketRequest) => SocketAnswer | Promise<SocketAnswer>, options: SocketOptions = {}): Promise<RunningServer> {
@@ -50,25 +62,30 @@ export async function serveSocket(handler: (request: SocketRequest) => SocketAns
       for (let end = buffered.indexOf('\r\n\r\n'); end >= 0; end = buffered.indexOf('\r\n\r\n')) {
         const head = buffered.slice(0, end);
         const [requestLine, ...lines] = head.split('\r\n');
-        const [method = 'GET', url = '/'] = requestLine!.split(' ');
+        const [method = 'GET', url = '/', version = 'HTTP/1.1'] = requestLine!.split(' ');
         // Only spaces and tabs around a value are not part of it (RFC 9110 §5.5); String.trim() would drop U+00A0 too.
         const rawHeaders = lines.map((line): [string, string] => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).replace(/^[ \t]+|[ \t]+$/g, '')]);
         const headers: Record<string, string> = {};
-        for (const [name, value] of rawHeaders) headers[name.toLowerCase()] = value;
+        // RFC 9110 §5.3: repeated Authorization lines are one list (the key is then invalid); other repeats keep the last, as before.
+        for (const [name, value] of rawHeaders) headers[name.toLowerCase()] = name.toLowerCase() === 'authorization' && headers.authorization !== undefined ? `${headers.authorization}, ${value}` : value;
+        const hosts = rawHeaders.filter(([name]) => name.toLowerCase() === 'host').length;
         // RFC 9112 §6.3: the content is Content-Length bytes after the head (the suite sends no chunked request).
-        const ignored = options.ignoreContent?.({ method, url, headers, rawHeaders, socket }) ?? false;
+        const ignored = options.ignoreContent?.({ method, url, headers, rawHeaders, socket, version }) ?? false;
         const length = ignored ? 0 : Number(headers['content-length'] ?? 0) || 0;
         if (buffered.length < end + 4 + length) return;
         const body = buffered.slice(end + 4, end + 4 + length);
         buffered = buffered.slice(end + 4 + length);
-        const request: SocketRequest = { method, url, headers, rawHeaders, socket, ...(length > 0 ? { body: () => Promise.resolve(body) } : {}) };
+        const request: SocketRequest = { method, url, headers, rawHeaders, socket, version, ...(length > 0 ? { body: () => Promise.resolve(body) } : {}) };
         const dropRest = options.firstRequestPerRead !== undefined && buffered.length > 0;
         queue = queue.then(async () => {
-          const answer = await handler(request);
+          // RFC 9112 §3.2: a server MUST answer 400 to an HTTP/1.1 request without Host or with more than one Host line.
+          const answer = hosts !== 1 && !options.acceptAnyHost ? { status: 400, headers: { 'content-type': 'text/plain', connection: 'close' }, body: 'Bad Request\n' } : await handler(request);
           if (socket.destroyed) return;
           if ('raw' in answer) socket.write(answer.raw, 'latin1');
           else socket.write(frame(dropRest && options.firstRequestPerRead!.announce ? { ...answer, headers: { ...answer.headers, connection: 'close' } } : answer, method === 'HEAD'));
-          if (headers.connection?.toLowerCase() === 'close' || dropRest) socket.end();
+          const after = headers.connection?.toLowerCase() === 'close' ? (options.closeAfter?.(request) ?? 0) : 'never';
+          if (dropRest || after === 0) socket.end();
+          else if (after !== 'never') setTimeout(() => socket.end(), after).unref();
         });
         if (dropRest) {
           closing = true;

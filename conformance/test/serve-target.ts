@@ -11,15 +11,24 @@ export function freshMock(contract: Contract): Mock {
 
 /** The operationId a request is routed to, or undefined. */
 export function operationOf(contract: Contract, request: MockRequest): string | undefined {
-  const route = contract.matchRoute(request.method, request.url.split('?')[0]!);
+  const route = contract.matchRoute(request.method, originForm(request.url).split('?')[0]!);
   return route.kind === 'operation' ? route.operation.operationId : undefined;
 }
 
 /** One defect by rewriting the mock's responses: the common shape of a broken target. */
 export function breakResponses(contract: Contract, rewrite: (request: MockRequest, response: MockResponse, mock: Mock) => MockResponse): Promise<RunningServer> {
   const mock = freshMock(contract);
-  const handle: Handle = (request) => rewrite(request, mock.handle(request), mock);
+  // An absolute-form target is the origin-form path (RFC 9112 §3.2.2), as the mock reads it: the rewrite sees the path it knows.
+  const handle: Handle = (request) => {
+    const plain = { ...request, url: originForm(request.url) };
+    return rewrite(plain, mock.handle(plain), mock);
+  };
   return serveHandler(handle, { port: 0, onError: () => {} });
+}
+
+/** The path and query of an absolute-form request target (RFC 9112 §3.2.2), or the target as it is. */
+export function originForm(url: string): string {
+  return /^https?:\/\//i.test(url) ? url.replace(/^https?:\/\/[^/?#]*/i, '') || '/' : url;
 }
 
 /** Edits a JSON body; leaves other responses alone. */
@@ -55,7 +64,10 @@ export async function serveRaw(handler: (req: IncomingMessage, res: ServerRespon
 }
 
 export function toMockRequest(req: IncomingMessage): MockRequest {
-  return { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers };
+  // As a framework hands a request over: the path of an absolute-form target (RFC 9112 §3.2.2), repeated Authorization lines as the
+  // one list they are (RFC 9110 §5.3; node:http keeps only the first).
+  const lines = req.rawHeaders.filter((_, i, all) => i % 2 === 1 && all[i - 1]!.toLowerCase() === 'authorization');
+  return { method: req.method ?? 'GET', url: originForm(req.url ?? '/'), headers: lines.length > 1 ? { ...req.headers, authorization: lines.join(', ') } : req.headers };
 }
 
 /** One defect by rewriting the request before the mock sees it (a URL or key read loosely): the other common shape. */

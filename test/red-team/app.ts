@@ -235,7 +235,10 @@ export function handle(store: Store, parts: Parts, request: ApiRequest): Answer 
 }
 
 export function toApiRequest(req: IncomingMessage): ApiRequest {
-  return { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, rawHeaders: req.rawHeaders, socket: req.socket };
+  // RFC 9110 §5.3: repeated Authorization lines are one list (node:http keeps only the first); a list is no key (decision malformed-requests).
+  const lines = req.rawHeaders.filter((_, i, all) => i % 2 === 1 && all[i - 1]!.toLowerCase() === 'authorization');
+  const headers = lines.length > 1 ? { ...req.headers, authorization: lines.join(', ') } : req.headers;
+  return { method: req.method ?? 'GET', url: req.url ?? '/', headers, rawHeaders: req.rawHeaders, socket: req.socket };
 }
 
 /** Writes an answer the ordinary way: Content-Length in bytes, no body on HEAD (Node drops it). */

@@ -26,6 +26,7 @@ export const VERDICT_KINDS = [
   'error-id-unique',
   'list-items-unique',
   'permission-consistent',
+  'message-refused',
 ] as const;
 
 export type VerdictKind = (typeof VERDICT_KINDS)[number];
@@ -112,6 +113,7 @@ const documents = (operation: Operation, status: number) => operation.responses.
  * @example allowedAnswers({ method: 'DELETE', path: '/api/admin/service-account/1/token/1', credential: 'full' }, state).statuses // [200, 404] before anything is known, [404] once deleted
  */
 export function allowedAnswers(request: ModelRequest, state: RunState): AllowedAnswers {
+  if (request.form !== undefined) return formAnswers(request, state);
   if (request.methodOverride !== undefined) return overriddenAnswers(request, state);
   if (request.method.toUpperCase() === 'HEAD') {
     // Spec decision head-requests: what the GET of the path gets, without a body (RFC 9110 §9.3.2), or 405 from a server that routes no HEAD.
@@ -189,6 +191,28 @@ function overriddenAnswers(request: ModelRequest, state: RunState): AllowedAnswe
     because: `${named.because} (the request asks for ${methodOverride} in a method-override header: ${plain.method}'s refusal, or what ${named.operationId} allows this key)`,
     lineRefusals: line.statuses,
   };
+}
+
+/** Redirects to the plain path that a router may answer to a path spelled otherwise (as for a trailing slash: spec decision trailing-slash). */
+const PATH_REDIRECTS = [301, 308];
+const BAD_REQUEST = 400;
+
+/**
+ * A request sent in another form of the message (ModelRequest.form), judged by what the same
+ * request in the ordinary form gets, adjusted only as HTTP and the spec's decisions say:
+ * - `absolute-form`: the same answer, or a 400 or 404 refusing the form (a router that matches the raw target; decision request-target-forms);
+ * - `path-spelling`: the operation with its auth, or nothing: 400, 404 or a redirect, in the router's format (decision request-target-forms);
+ * - `repeated-credential`: judged as an invalid key (the request's credential), or 400 (decision malformed-requests, RFC 9110 §5.3);
+ * - `malformed-message`: 400 only, whatever the key (RFC 9112 §3.2, decision malformed-requests).
+ */
+function formAnswers(request: ModelRequest, state: RunState): AllowedAnswers {
+  const { form, ...plain } = request;
+  const base = allowedAnswers(plain, state);
+  if (base.kind !== 'operation') return base;
+  if (form === 'malformed-message') return { ...base, statuses: [BAD_REQUEST], rule: 'message-refused', because: 'an HTTP/1.1 request without Host or with two Host lines is answered 400, whatever key it carries (RFC 9112 §3.2; decision malformed-requests)', malformed: true };
+  const extra = form === 'path-spelling' ? [BAD_REQUEST, NOT_FOUND, ...PATH_REDIRECTS] : form === 'absolute-form' ? [BAD_REQUEST, NOT_FOUND] : [BAD_REQUEST];
+  const why = form === 'path-spelling' ? 'a path spelled otherwise is the operation with its auth, or a 400, 404 or redirect (decision request-target-forms)' : form === 'absolute-form' ? 'the absolute form is the same resource (RFC 9112 §3.2.2), or a 400 or 404 refusing the form' : 'two Authorization lines are one list, no key (RFC 9110 §5.3), or a 400 (decision malformed-requests)';
+  return { ...base, statuses: [...new Set([...base.statuses, ...extra])].sort(), because: `${base.because}; ${why}`, malformed: base.malformed || form === 'path-spelling' };
 }
 
 /** The rule a status breaks when it is not in `allowed`; undefined when it is allowed (a tolerated refusal of malformed input included). */

@@ -50,6 +50,8 @@ export interface JudgeExchangeOptions {
 export function judgeExchange(exchange: ModelExchange, state: RunState, options: JudgeExchangeOptions = {}): Verdict[] {
   const { request, response } = exchange;
   if (!response) return [];
+  // A success that is not JSON to a path spelled otherwise is the server's page for a path it does not route (a web UI's index.html), not the operation's data.
+  if (request.form === 'path-spelling' && isSuccess(response.status) && mediaTypeOf(response.headers['content-type']) !== 'application/json') return [];
   const allowed = relaxed(allowedAnswers(request, state), options.concurrent === true);
   if (allowed.kind === 'outside') return [];
   const verdicts: Verdict[] = [];
@@ -73,7 +75,9 @@ export function judgeExchange(exchange: ModelExchange, state: RunState, options:
   // A tolerated refusal of malformed input may come in the router's own format; a JSON one follows the schema.
   // An out-of-place answer to malformed input is one defect: its body is not judged on top.
   // So may a refusal of a Host the server does not serve (a web server's or a framework's own page, before the API runs).
-  const routerFormat = (allowed.malformed && (mediaType !== 'application/json' || rule !== undefined)) || (request.otherHost === true && response.status !== 401);
+  // So may a refusal of another form of the message (a 400 to no Host, a 404 or redirect to a path spelled otherwise): decision request-target-forms, malformed-requests.
+  const refusedForm = request.form !== undefined && (response.status === 400 || (request.form === 'path-spelling' && (response.status === 404 || response.status === 301 || response.status === 308)) || (request.form === 'absolute-form' && response.status === 404));
+  const routerFormat = (allowed.malformed && (mediaType !== 'application/json' || rule !== undefined)) || (request.otherHost === true && response.status !== 401) || refusedForm;
   if (routerFormat) return verdicts;
   if (documented.mediaType === undefined) {
     if (response.body !== '') verdicts.push({ rule: 'no-body', message: `the spec describes no body for a ${response.status}, but ${response.body.length} bytes came back.`, expected: 'an empty body', got: `${response.body.length} bytes`, schemaPointer: `${operation!.pointer}/responses/${documented.status}` });
@@ -139,8 +143,10 @@ function runWide(exchange: ModelExchange, state: RunState, value: unknown, schem
   }
   const first = state.firstAnswer(exchange.request);
   const response = exchange.response!;
+  // Another form of the message is compared with the ordinary read only where it is the same request to the server: the absolute form, unless refused.
+  const compared = exchange.request.form === undefined || (exchange.request.form === 'absolute-form' && response.status !== 400 && response.status !== 404);
   // Spec decision key-decides-access-only: another key that may call the same read got a success; this one's success has the same members.
-  const another = isSuccess(response.status) && (!first || first.comparable === comparableForm(value, schema)) ? state.firstSuccessOfAnother(exchange.request) : undefined;
+  const another = compared && isSuccess(response.status) && (!first || first.comparable === comparableForm(value, schema)) ? state.firstSuccessOfAnother(exchange.request) : undefined;
   if (another && another.comparable !== comparableForm(value, schema)) {
     verdicts.push({
       rule: 'answer-stable',
@@ -150,7 +156,7 @@ function runWide(exchange: ModelExchange, state: RunState, value: unknown, schem
       contradicts: another.seq,
     });
   }
-  if (first) {
+  if (first && compared) {
     const now = comparableForm(value, schema);
     if (first.status !== response.status || first.comparable !== now) {
       verdicts.push({

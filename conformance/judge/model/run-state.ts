@@ -37,6 +37,12 @@ export interface ModelRequest {
    * names may refuse it before auth (RFC 9110 §7.2; 421 Misdirected Request, §15.5.20; DNS-rebinding protection).
    */
   otherHost?: boolean;
+  /**
+   * The message in another form than the suite's own (a wire variant, variant-kinds.ts WireForm): the absolute form of the target, a
+   * path spelled otherwise, two Authorization lines, no Host or two Host lines (allowed-answers.ts formAnswers). Its answer teaches
+   * the run nothing (a 404 to a spelled path says nothing of the resource) and is compared with no other.
+   */
+  form?: 'absolute-form' | 'path-spelling' | 'repeated-credential' | 'malformed-message';
 }
 
 export interface ModelResponse {
@@ -200,7 +206,7 @@ export function createRunState({ contract, forbidden = [] }: RunStateOptions): R
     observe({ request: sent, response, seq }) {
       const at = seq ?? count;
       count++;
-      if (!response) return;
+      if (!response || sent.form !== undefined) return;
       // A success to a request whose override header names an operation of the path is that operation's: its effect counts (a delete happened).
       const overridden = sent.methodOverride !== undefined && isSuccess(response.status) && keyOf({ method: sent.methodOverride, path: sent.path }) !== undefined;
       const request = overridden ? { ...sent, method: sent.methodOverride! } : sent;

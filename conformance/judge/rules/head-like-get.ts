@@ -1,3 +1,4 @@
+import { VARIANT_KIND } from '../../plan/variants/variant-kinds.ts';
 import { METHOD_NOT_ALLOWED, isSuccess } from '../../http-status.ts';
 import { failed, mediaTypeOf, passed, type Rule, type Judgement } from '../rule.ts';
 import type { Exchange } from '../../types.ts';
@@ -44,7 +45,8 @@ export const headLikeGet: Rule = {
         return [failed({ exchange, message: `${exchange.label}: 405 ${allow === undefined ? 'without an Allow header' : `with Allow: ${allow}, which does not name ${missing.join(', ')}`}; a server that routes no HEAD on a GET's path may answer 405 only with an Allow header naming the methods of the path (spec decision head-requests, RFC 9110 §15.5.6).`, expected: `405 with Allow naming ${missing.join(', ')}, or what the GET gets`, got: allow === undefined ? '405 without Allow' : `Allow: ${allow}` })];
       }
       // The same GET's answers with the same status, in the run's order.
-      const gets = context.all.filter((e) => e.method === 'GET' && e.path === exchange.path && e.credential === exchange.credential && !e.keyVariant && e.response?.status === response.status);
+      // Not a GET sent in another form of the message (a wire variant: absolute form, spelled path, HTTP/1.0...): the same path, another request to a server.
+      const gets = context.all.filter((e) => e.method === 'GET' && e.path === exchange.path && e.credential === exchange.credential && !e.keyVariant && e.response?.status === response.status && !(e.variant && VARIANT_KIND.get(e.variant.kind)?.wire));
       const get = gets[0];
       const headType = mediaTypeOf(response.headers['content-type']);
       const getType = get?.response ? mediaTypeOf(get.response.headers['content-type']) : undefined;

@@ -3,7 +3,7 @@ import { loadContract } from '../../../src/contract/index.ts';
 import type { PlanInput } from '../scenarios/plan-input.ts';
 import { planInputFor } from '../scenarios/plan-input.fixture.ts';
 import { invarianceScenario } from './invariance-scenario.ts';
-import { VARIANT_KINDS } from './variant-kinds.ts';
+import { PATH_SPELLINGS, VARIANT_KINDS, spellPath } from './variant-kinds.ts';
 
 const contract = await loadContract({ validate: false });
 const input = (seed: string, overrides: Partial<PlanInput> = {}): PlanInput => planInputFor(contract, { seed, ...overrides });
@@ -11,7 +11,7 @@ const input = (seed: string, overrides: Partial<PlanInput> = {}): PlanInput => p
 describe('the invariance variants of a run', () => {
   it.each(['1', '2', 'abc'])('meet every operation and every credential class with every kind (seed %s)', (seed) => {
     const { requests } = invarianceScenario(input(seed));
-    for (const { kind, keyed, ownBatch, content, keyIn, fullOnLater } of VARIANT_KINDS) {
+    for (const { kind, keyed, ownBatch, content, keyIn, fullOnLater, fullEveryOperation } of VARIANT_KINDS) {
       // Not sampled: the pipelined batch, the requests with content (two, below), and the full key's on one read and the delete's path (below).
       if (ownBatch || content !== undefined || fullOnLater) continue;
       const mine = requests.filter((r) => r.variant?.kind === kind);
@@ -19,8 +19,35 @@ describe('the invariance variants of a run', () => {
       // HEAD covers the credentials on every GET; the token path, which has no GET, gets one.
       if (kind === 'head') continue;
       // An empty Authorization, or the key in another header without Authorization, is the credential class none.
-      expect(new Set(mine.map((r) => r.credential)), kind).toEqual(new Set(kind === 'empty-authorization' || keyIn ? ['none'] : keyed ? ['full', 'restricted', 'invalid'] : ['full', 'restricted', 'none', 'invalid']));
+      // A message HTTP makes invalid goes with the full key only (what it must not get is the full key's answer).
+      expect(new Set(mine.map((r) => r.credential)), kind).toEqual(new Set(kind === 'empty-authorization' || keyIn ? ['none'] : fullEveryOperation ? ['full'] : keyed ? ['full', 'restricted', 'invalid'] : ['full', 'restricted', 'none', 'invalid']));
     }
+  });
+
+  it.each(['1', '2', 'abc'])('sends every path spelling with a key that must be refused, and the invalid message forms with the full key, the delete on the unknown token (seed %s)', (seed) => {
+    const { requests } = invarianceScenario(input(seed));
+    const spelled = requests.filter((r) => r.variant?.kind === 'path-spellings');
+    const refused = spelled.filter((r) => r.credential === 'none' || r.credential === 'invalid');
+    expect(refused.map((r) => r.variant!.alternative).sort()).toEqual(PATH_SPELLINGS.map((_, i) => i));
+    expect(spelled.filter((r) => r.credential === 'restricted').map((r) => r.operationId)).toHaveLength(1);
+    expect(spelled.filter((r) => r.credential === 'full').every((r) => r.method === 'GET')).toBe(true);
+    for (const kind of ['host-lines', 'authorization-twice'] as const) {
+      const mine = requests.filter((r) => r.variant?.kind === kind);
+      expect(mine.every((r) => r.credential === 'full')).toBe(true);
+      expect(mine.find((r) => r.method === 'DELETE')!.path).toMatch(/no-such/);
+    }
+  });
+
+  it('spells one slash of the path as routers may read it, the query left alone', () => {
+    const path = '/api/admin/environments/project/default?_=1';
+    expect(PATH_SPELLINGS.map((s) => spellPath(path, s))).toEqual([
+      '/api/admin\\environments/project/default?_=1',
+      '/api//admin/environments/project/default?_=1',
+      '/api/admin/./environments/project/default?_=1',
+      '/api;/admin/environments/project/default?_=1',
+      '/api/admin%2Fenvironments/project/default?_=1',
+      '/api%5Cadmin/environments/project/default?_=1',
+    ]);
   });
 
   it.each(['1', '2', 'abc', 'flag-admin'])('spells the auth field name in upper or mixed case, never as a gateway passes it on (seed %s)', (seed) => {

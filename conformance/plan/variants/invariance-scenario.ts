@@ -7,7 +7,7 @@ import { encodeId, pathOf, type PlanInput } from '../scenarios/plan-input.ts';
 import { missingValues } from '../scenarios/probe-path.ts';
 import type { ScenarioPlan } from '../scenarios/scenario-plan.ts';
 import { allocateTokens } from '../scenarios/token-allocation.ts';
-import { VARIANT_KIND, VARIANT_KINDS, type VariantKindSpec } from './variant-kinds.ts';
+import { VARIANT_KIND, VARIANT_KINDS, turnLabel, turnsOf, type VariantKindSpec } from './variant-kinds.ts';
 
 /** Requests per kept-alive connection: each one after the first is also a probe of what the one before left on the connection. */
 const CHAIN_LENGTH = 6;
@@ -63,6 +63,25 @@ export function invarianceScenario(input: PlanInput): ScenarioPlan {
       for (const operation of ops.filter((o) => o === read || (o.method !== 'GET' && (spec.method?.(o.method) ?? o.method) !== 'DELETE'))) cells.push({ kind: spec.kind, operationId: operation.operationId, credential: 'full', resource: 'given' });
       return;
     }
+    // Path spellings are about getting past auth: each spelling with a key that must be refused, then the restricted key where it lacks a
+    // permission and the full key on a read (a server that normalizes answers it, one that does not refuses it), each with a drawn spelling.
+    if (spec.refusedEach) {
+      const turns = turnsOf(spec)!;
+      const refused = shuffled(credentials.filter((c) => c === 'none' || c === 'invalid'), random);
+      for (let i = 0; i < turns; i++) cells.push({ kind: spec.kind, operationId: ops[i % ops.length]!.operationId, credential: refused[i % refused.length]!, resource: 'given', alternative: i });
+      const lacking = ops.find((o) => input.forbidden.has(o.operationId));
+      if (credentials.includes('restricted') && lacking) cells.push({ kind: spec.kind, operationId: lacking.operationId, credential: 'restricted', resource: 'given', alternative: pick(random, turns) });
+      const read = ops.find((o) => o.method === 'GET');
+      if (read) cells.push({ kind: spec.kind, operationId: read.operationId, credential: 'full', resource: 'given', alternative: pick(random, turns) });
+      return;
+    }
+    // The full key on every operation, the turns in turn: on a read's given resource, on the delete the unknown token (a server that takes the
+    // message for an ordinary one deletes nothing the run needs, and answers 404 where 400 or 401 is due).
+    if (spec.fullEveryOperation) {
+      const turns = turnsOf(spec) ?? 1;
+      ops.forEach((operation, i) => cells.push({ kind: spec.kind, operationId: operation.operationId, credential: 'full', resource: operation.method === 'GET' ? 'given' : 'missing', alternative: (i + index) % turns }));
+      return;
+    }
     if (spec.content !== undefined) {
       for (const operation of ops.filter((o) => o.method !== 'GET')) cells.push({ kind: spec.kind, operationId: operation.operationId, credential: 'full', resource: 'missing' });
       const read = ops.find((o) => o.method === 'GET');
@@ -114,7 +133,7 @@ export function invarianceScenario(input: PlanInput): ScenarioPlan {
         }
       }
     }
-    const turns = spec.alternatives?.length ?? spec.hostNames?.length;
+    const turns = turnsOf(spec);
     if (turns) cells.filter((c) => c.kind === spec.kind).forEach((c, i) => (c.alternative = i % turns));
   });
   const order = lastLeavesNothing(afterEachHead(shuffled(cells, random), input), input);
@@ -190,7 +209,8 @@ function afterEachHead(cells: VariantCell[], input: PlanInput): VariantCell[] {
   // A GET with the full key on a given resource, sent as a GET (a kind that sends another method, e.g. POST with an override header, is none).
   const bodied = (c: VariantCell) => {
     const spec = VARIANT_KIND.get(c.kind)!;
-    return !leaves(c) && c.kind !== 'options' && c.kind !== 'preflight' && c.credential === 'full' && c.resource === 'given' && input.contract.operation(c.operationId).method === 'GET' && (spec.method?.('GET') ?? 'GET') === 'GET';
+    // In the ordinary form of the message too: another form (absolute, spelled, HTTP/1.0, no Host) is judged apart, and its read is another request.
+    return !leaves(c) && c.kind !== 'options' && c.kind !== 'preflight' && !spec.wire && c.credential === 'full' && c.resource === 'given' && input.contract.operation(c.operationId).method === 'GET' && (spec.method?.('GET') ?? 'GET') === 'GET';
   };
   // Free to move: not already the read that follows a HEAD or a request with content.
   const free = (k: number) => bodied(out[k]!) && (k === 0 || !leaves(out[k - 1]!));
@@ -218,7 +238,7 @@ function variantRequest(cell: VariantCell, input: PlanInput, chain: number, rand
   return {
     operationId: operation.operationId,
     step: 'variant',
-    label: `${operation.operationId} ${credentialName(cell.credential)}, ${spec.describe}${cell.alternative === undefined ? '' : spec.alternatives ? `: ${spec.alternatives[cell.alternative]!.map(([name, value]) => `${name} ${JSON.stringify(value)}`).join(', ')}` : `: host ${JSON.stringify(spec.hostNames![cell.alternative]!('<port>'))}`}${namedPath === undefined ? '' : `: ${namedPath}`}`,
+    label: `${operation.operationId} ${credentialName(cell.credential)}, ${spec.describe}${cell.alternative === undefined ? '' : `: ${turnLabel(spec, cell.alternative)}`}${namedPath === undefined ? '' : `: ${namedPath}`}`,
     credential: cell.credential,
     method,
     path,

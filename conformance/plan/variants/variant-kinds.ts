@@ -93,13 +93,19 @@ export type VariantKind =
   | 'if-none-match-other'
   | 'same-origin-context'
   | 'accept-charset'
-  | 'conditional-invalid';
+  | 'conditional-invalid'
+  | 'absolute-form'
+  | 'path-spellings'
+  | 'host-lines'
+  | 'authorization-twice'
+  | 'http-1.0'
+  | 'connection-close';
 
 /** How one variant kind changes the request it is made from. */
 export interface VariantKindSpec {
   kind: VariantKind;
   /** The check its findings are filed under. */
-  check: 'head-like-get' | 'options-harmless' | 'headers-ignored' | 'conditional-after-auth' | 'pipelined-answers-in-order';
+  check: 'head-like-get' | 'options-harmless' | 'headers-ignored' | 'conditional-after-auth' | 'pipelined-answers-in-order' | 'request-target-forms' | 'malformed-requests-refused' | 'connection-semantics-kept';
   /** In a report: what differs from the base request. */
   describe: string;
   /** The method sent instead of the operation's (HEAD, OPTIONS); the operation's when absent. */
@@ -149,6 +155,76 @@ export interface VariantKindSpec {
   fromOrigin?: (origin: string) => [string, string][];
   /** Only the full key, once on the delete's path (when its request is no DELETE) and on one read (one with path parameters, where more resources can be confused): on a read's given resource, on the delete a token the run deletes later, so that an effect shows in the deletion step. */
   fullOnLater?: true;
+  /** How the request goes on the wire beyond its header fields (send-chain.ts): the request line's form and version, the Host and Authorization lines. */
+  wire?: WireForm;
+  /** Each turn (a path spelling) once with a key that must be refused (none and invalid in turn), then the restricted key on an operation it lacks and the full key on a read, each with a turn drawn from the seed. */
+  refusedEach?: true;
+  /** Only the full key, on every operation (a read's given resource, the delete's unknown token), the kind's turns in turn. */
+  fullEveryOperation?: true;
+}
+
+/**
+ * What a variant changes in the message itself rather than in its header fields (spec decisions
+ * request-target-forms, malformed-requests, http-versions-and-close). Lists are turns: one per
+ * variant of the kind in turn, like `alternatives`.
+ */
+export interface WireForm {
+  /** The request target in absolute form, `http://host:port/path` (RFC 9112 §3.2.2). */
+  absoluteForm?: true;
+  /** The request line's HTTP version. */
+  version?: '1.0';
+  /** The path spelled so that a router or a proxy may read it as another. */
+  spellings?: readonly PathSpelling[];
+  /** How many Host lines the request carries: none, or two (RFC 9112 §3.2: either is a 400). */
+  hostLines?: readonly (0 | 2)[];
+  /** Two Authorization lines, the full key and an invalid one, in this order (RFC 9110 §5.3: one list, no key). */
+  authorizationTwice?: readonly ('invalid-first' | 'full-first')[];
+}
+
+/** A slash of the path (its `separator`-th, counting from 1 after the leading one) written as `as`. */
+export interface PathSpelling {
+  name: string;
+  separator: number;
+  as: string;
+}
+
+/**
+ * Spellings of one separator that routers and proxies read as `/` (or drop), while a guard that
+ * compares the raw path does not: IIS and some Node routers turn `\` into `/`; nginx (merge_slashes)
+ * and many routers collapse `//` and resolve `/./` (RFC 3986 §5.2.4); Tomcat and Spring drop a
+ * `;` parameter from a segment; `%2F` and `%5C` are decoded by some routers before matching. The
+ * second and first separators alternate: `/api/admin/…` mounts put a guard's prefix boundary there.
+ */
+export const PATH_SPELLINGS: readonly PathSpelling[] = [
+  { name: 'a backslash for the slash', separator: 2, as: '\\' },
+  { name: 'a doubled slash', separator: 1, as: '//' },
+  { name: 'a /./ segment', separator: 2, as: '/./' },
+  { name: 'a ; ending the segment', separator: 1, as: ';/' },
+  { name: 'an encoded slash', separator: 2, as: '%2F' },
+  { name: 'an encoded backslash', separator: 1, as: '%5C' },
+];
+
+/** The path with one separator spelled otherwise; the query is left as it is. */
+export function spellPath(path: string, spelling: PathSpelling): string {
+  const [pathname = '', ...query] = path.split('?');
+  let seen = 0;
+  const spelled = pathname.replace(/\//g, (slash, offset: number) => (offset > 0 && ++seen === spelling.separator ? spelling.as : slash));
+  return [spelled, ...query].join('?');
+}
+
+/** How a variant's turn reads in its label. */
+export function turnLabel(spec: VariantKindSpec, alternative: number): string {
+  if (spec.alternatives) return spec.alternatives[alternative]!.map(([name, value]) => `${name} ${JSON.stringify(value)}`).join(', ');
+  if (spec.hostNames) return `host ${JSON.stringify(spec.hostNames[alternative]!('<port>'))}`;
+  if (spec.wire?.spellings) return spec.wire.spellings[alternative]!.name;
+  if (spec.wire?.hostLines) return spec.wire.hostLines[alternative] === 0 ? 'no Host' : 'two Host lines';
+  if (spec.wire?.authorizationTwice) return spec.wire.authorizationTwice[alternative] === 'invalid-first' ? 'an invalid key, then the full key' : 'the full key, then an invalid key';
+  return String(alternative);
+}
+
+/** How many turns a kind has (alternatives, host names, wire turns). */
+export function turnsOf(spec: VariantKindSpec): number | undefined {
+  return spec.alternatives?.length ?? spec.hostNames?.length ?? spec.wire?.spellings?.length ?? spec.wire?.hostLines?.length ?? spec.wire?.authorizationTwice?.length;
 }
 
 export const VARIANT_KINDS: readonly VariantKindSpec[] = [
@@ -349,6 +425,22 @@ export const VARIANT_KINDS: readonly VariantKindSpec[] = [
     },
     fullOnLater: true,
   },
+  // Red team round ten, spec decision request-target-forms: the absolute form names the same resource (RFC 9112 §3.2.2), auth first; the full
+  // key reads every GET in it too, so that a server that answers it otherwise shows on a success as well.
+  { kind: 'absolute-form', check: 'request-target-forms', describe: 'the request target in absolute form (http://host/path, RFC 9112 §3.2.2)', wire: { absoluteForm: true }, fullOnEveryGet: true },
+  // Spec decision request-target-forms: a path a router or proxy may read as another is the operation with its auth, or nothing (400, 404, a redirect).
+  { kind: 'path-spellings', check: 'request-target-forms', describe: 'the path with one slash spelled as a router or a proxy may read it', wire: { spellings: PATH_SPELLINGS }, refusedEach: true },
+  // RFC 9112 §3.2, spec decision malformed-requests: without Host, 400 whatever the key. Two Host lines are not sent: node:http, the most
+  // common ground of an implementation, answers them like one (a MUST of RFC 9112 it does not keep), so judging them would accuse honest servers.
+  { kind: 'host-lines', check: 'malformed-requests-refused', describe: 'no Host line (RFC 9112 §3.2)', wire: { hostLines: [0] }, fullEveryOperation: true },
+  // RFC 9110 §5.3, spec decision malformed-requests: two Authorization lines are one list, no key. An invalid key first, then the full key:
+  // a server that grants it read past an invalid credential (the last line, or any line). The full key first is not judged: taking the first
+  // line is what node:http, Go's Header.Get and Werkzeug do by default (WireForm.authorizationTwice can name 'full-first' to judge it).
+  { kind: 'authorization-twice', check: 'malformed-requests-refused', describe: 'two Authorization lines, an invalid key then the full key', wire: { authorizationTwice: ['invalid-first'] }, fullEveryOperation: true },
+  // RFC 9112 §6.1, spec decision http-versions-and-close: an HTTP/1.0 request gets what the HTTP/1.1 one gets, in an answer it can read (no Transfer-Encoding).
+  { kind: 'http-1.0', check: 'connection-semantics-kept', describe: 'an HTTP/1.0 request', wire: { version: '1.0' }, fullOnEveryGet: true },
+  // RFC 9112 §9.6, spec decision http-versions-and-close: the server closes the connection after answering a request that carries `Connection: close`.
+  { kind: 'connection-close', check: 'connection-semantics-kept', describe: 'Connection: close', add: [['connection', 'close']], fullOnEveryGet: true },
   // RFC 9112 §9.3.2: pipelined requests get their answers in the order of the requests (spec decision requests-independent); a server may instead answer one and close.
   { kind: 'pipelined', check: 'pipelined-answers-in-order', describe: 'pipelined: written on one connection with other reads at once, before any answer', ownBatch: true },
 ];

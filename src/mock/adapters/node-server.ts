@@ -59,7 +59,7 @@ class NodeMockRequest implements MockRequest {
   constructor(req: IncomingMessage, res: ServerResponse, maxBodyBytes: number) {
     this.method = req.method ?? 'GET';
     this.url = req.url ?? '/';
-    this.headers = req.headers;
+    this.headers = withRepeatedAuthorization(req);
     this.#req = req;
     this.#res = res;
     this.#maxBodyBytes = maxBodyBytes;
@@ -194,4 +194,22 @@ function definedOnly(options: ConnectionLimits): ConnectionLimits {
   const limits: Record<string, number> = {};
   for (const key of Object.keys(DEFAULT_LIMITS) as (keyof ConnectionLimits)[]) if (options[key] !== undefined) limits[key] = options[key];
   return limits;
+}
+
+/**
+ * node:http keeps only the first of repeated Authorization lines; RFC 9110 §5.3 makes repeated
+ * lines one list of values, and a list is no key (spec decisions malformed-requests,
+ * key-in-header-only): the lines are joined as the list they are, so neither line is taken alone.
+ */
+function withRepeatedAuthorization(req: IncomingMessage): IncomingMessage['headers'] {
+  const raw = req.rawHeaders;
+  let lines: string[] | undefined;
+  let count = 0;
+  for (let i = 0; i < raw.length; i += 2) {
+    if (raw[i]!.length === 13 && raw[i]!.toLowerCase() === 'authorization') {
+      count++;
+      (lines ??= []).push(raw[i + 1]!);
+    }
+  }
+  return count > 1 ? { ...req.headers, authorization: lines!.join(', ') } : req.headers;
 }

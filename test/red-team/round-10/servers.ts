@@ -196,7 +196,9 @@ async function serveNet(framing: Framing): Promise<RunningTarget> {
         if (buffered.length < end + 4 + length) return;
         buffered = buffered.subarray(end + 4 + length);
         const request: NetRequest = { method, target: requestTarget, version, headers, rawHeaders };
-        if (!/^HTTP\/1\.[01]$/.test(version)) {
+        // RFC 9112 §3.2: an HTTP/1.1 request without Host gets 400, as node:http answers it (added after round ten was scored: the
+        // conformant status-lines-without-reason answered it, which its own round's host-header-not-required shows is a defect).
+        if (!/^HTTP\/1\.[01]$/.test(version) || (version === 'HTTP/1.1' && headers.host === undefined)) {
           socket.end('HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
           closing = true;
           return;
