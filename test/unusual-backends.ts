@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
-import { freshMock } from '../conformance/test/serve-target.ts';
+import { freshMock, originForm } from '../conformance/test/serve-target.ts';
 import type { Contract } from '../src/contract/index.ts';
 import type { RunningServer } from '../src/mock/index.ts';
 
@@ -99,7 +99,8 @@ const unaskedContinue: Dress = (_, res, answer) => {
 /** A chunked body followed by trailer fields it announced (RFC 9112 §7.1.2, RFC 9110 §6.5): end-to-end fields a proxy hands on. */
 const trailers: Dress = (req, res, answer) => {
   // Only a chunked body carries trailers: not an answer to HEAD, nor one without content (RFC 9112 §6.3).
-  if (req.method === 'HEAD' || answer.status === 204 || answer.status === 304 || answer.body.length === 0) return writeWhole(res, answer);
+  // Trailer fields need chunked framing, which an HTTP/1.0 client cannot read (RFC 9112 §6.1, §7.1.2): it gets the answer whole.
+  if (req.method === 'HEAD' || answer.status === 204 || answer.status === 304 || answer.body.length === 0 || req.httpVersion !== '1.1') return writeWhole(res, answer);
   res.writeHead(answer.status, answer.reason, [...answer.headers, 'Trailer', 'X-Checksum, X-Render-Ms']);
   res.write(answer.body);
   res.addTrailers([['X-Checksum', `len-${answer.body.length}`], ['X-Render-Ms', '7']]);
@@ -170,14 +171,17 @@ export async function serveDressedMock(contract: Contract, dress: Dress): Promis
   const canned = new Map<string, Canned>();
   const received: string[] = [];
   const server = createServer((req, res) => {
-    received.push(`${req.method} ${req.url}`);
+    // An absolute-form target names the resource its path names (RFC 9112 §3.2.2), as frameworks read it (Express's parseurl, Go's
+    // net/http); the proxy forwards it in origin form (docs/proxy.md), so both backends log what they serve.
+    const url = originForm(req.url ?? '/');
+    received.push(`${req.method} ${url}`);
     res.sendDate = false;
     req.resume();
     const h = req.headers;
-    const id = [req.method, req.url, h.authorization, h.origin, h['access-control-request-method'], h['accept-encoding']].join('\n');
+    const id = [req.method, url, h.authorization, h.origin, h['access-control-request-method'], h['accept-encoding']].join('\n');
     let answer = canned.get(id);
     if (!answer) {
-      const mocked = mock.handle({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers });
+      const mocked = mock.handle({ method: req.method ?? 'GET', url, headers: req.headers });
       if (mocked instanceof Promise) throw new Error('the mock answered later; the dressed backends serve only synchronous answers');
       const headers = ['Date', DATE];
       for (const [name, value] of Object.entries(mocked.headers)) headers.push(name.replace(/(^|-)([a-z])/g, (_, dash: string, c: string) => dash + c.toUpperCase()), value);

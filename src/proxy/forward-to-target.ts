@@ -196,7 +196,9 @@ export function createForwarder(options: ForwarderOptions): { forward: (req: Inc
           exchange.status = status;
           timer.refresh();
           recorded = recordedHeaders(answer.rawHeaders);
-          const raw = endToEnd(answer.rawHeaders);
+          // A client on HTTP/1.0 cannot take chunked framing, so no trailer section: the Trailer field that announces one is left out with
+          // the trailers (RFC 9110 §6.5.1: a recipient may discard them; node:http refuses the field without chunking).
+          const raw = req.httpVersion === '1.0' ? withoutTrailerField(endToEnd(answer.rawHeaders)) : endToEnd(answer.rawHeaders);
           if (!res.destroyed) res.writeHead(status, answer.reason, Object.keys(extraHeaders).length ? withExtra(raw, extraHeaders) : raw);
         },
         body: (chunk) => {
@@ -216,7 +218,7 @@ export function createForwarder(options: ForwarderOptions): { forward: (req: Inc
           clearTimeout(timer);
           if (done) return;
           // Trailer fields after a chunked body (RFC 9112 §7.1.2) go on as sent; a client on HTTP/1.0 (no chunking) gets none.
-          if (rawTrailers.length > 0 && !res.destroyed) res.addTrailers(trailerPairs(rawTrailers));
+          if (rawTrailers.length > 0 && !res.destroyed && req.httpVersion !== '1.0') res.addTrailers(trailerPairs(rawTrailers));
           // The last piece goes out with the end: one write to the client for an answer that came in one read.
           const last = held;
           held = undefined;
@@ -340,6 +342,13 @@ export function leavesPrefix(path: string): boolean {
     } else if (segment !== '.') depth++;
   }
   return false;
+}
+
+/** Raw header lines without the Trailer field. */
+function withoutTrailerField(raw: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.toLowerCase() !== 'trailer') out.push(raw[i]!, raw[i + 1]!);
+  return out;
 }
 
 /** The header lines a proxy passes on (raw: case, order, repeats): all but the hop-by-hop ones and those Connection names. */
