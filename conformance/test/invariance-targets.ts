@@ -581,6 +581,19 @@ export const INVARIANCE_BROKEN_TARGETS: InvarianceTarget[] = [
     caughtBy: ['content-coding-accepted'],
     serve: (contract) => socketMock(contract, (request, mock) => (request.headers['accept-encoding'] !== undefined ? coded(mock.handle(request), 'br', request.method) : mock.handle(request))),
   },
+  // RFC 9110 §12.5.3: a coding the server does not know is ignored, never refused. Real clients list zstd (Chrome/Edge 123+, Firefox 126+,
+  // curl --compressed) and compress (axios): a negotiation that answers 406 to any listed coding it has no coder for fails them all.
+  {
+    name: 'Accept-Encoding naming a coding without a coder here (zstd, compress) refused with 406 (a strict negotiation)',
+    dimension: 'headers',
+    caughtBy: ['headers-ignored'],
+    serve: (contract) =>
+      socketMock(contract, (request, mock) => {
+        const known = new Set(['gzip', 'deflate', 'br', 'identity', '*']);
+        const unknown = [...acceptedCodings(request.headers['accept-encoding'])].some(([coding, q]) => q > 0 && !known.has(coding));
+        return unknown ? error(406, 'NotAcceptable') : mock.handle(request);
+      }),
+  },
   // Ordinary header values vary in length: a few hundred bytes (an in-app browser's User-Agent, analytics cookies, a long Referer) is ordinary.
   {
     name: 'a User-Agent over 255 characters gets 500 (an access-log column VARCHAR(255) written inside the request transaction)',
