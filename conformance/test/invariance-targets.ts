@@ -1,4 +1,4 @@
-import { brotliCompressSync, gzipSync } from 'node:zlib';
+import { brotliCompressSync, gzipSync, zstdCompressSync } from 'node:zlib';
 import type { Contract } from '../../src/contract/index.ts';
 import { createMock, type Mock, type MockRequest, type MockResponse, type RunningServer } from '../../src/mock/index.ts';
 import { DEFAULT_FIXTURES } from '../../src/mock/core/default-fixtures.ts';
@@ -743,9 +743,9 @@ export const INVARIANCE_BROKEN_TARGETS: InvarianceTarget[] = [
 ];
 
 /** A response in a content coding, framed by hand (node:http would not let a HEAD say so): HEAD gets the headers only. */
-function coded(response: MockResponse, coding: 'gzip' | 'br', method: string): MockResponse | { raw: string } {
+function coded(response: MockResponse, coding: 'gzip' | 'br' | 'zstd', method: string): MockResponse | { raw: string } {
   if (response.body === undefined) return response;
-  const body = coding === 'br' ? brotliCompressSync(response.body) : gzipSync(response.body);
+  const body = coding === 'br' ? brotliCompressSync(response.body) : coding === 'zstd' ? zstdCompressSync(response.body) : gzipSync(response.body);
   const head = frame({ ...response, headers: { ...response.headers, 'content-encoding': coding, vary: 'Accept-Encoding' }, body: undefined }, true).toString('latin1');
   return { raw: head.replace(/content-length: 0\r\n/, `content-length: ${body.length}\r\n`) + (method === 'HEAD' ? '' : body.toString('latin1')) };
 }
@@ -1056,6 +1056,17 @@ export const INVARIANCE_CONFORMANT_VARIANTS: ConformantInvarianceVariant[] = [
         const weights = acceptedCodings(request.headers['accept-encoding']);
         const weight = (coding: string) => weights.get(coding) ?? weights.get('*') ?? 0;
         const best = (['br', 'gzip'] as const).filter((c) => weight(c) > 0).sort((a, b) => weight(b) - weight(a))[0];
+        return best === undefined ? { ...response, headers: { ...response.headers, vary: 'Accept-Encoding' } } : coded(response, best, request.method);
+      }),
+  },
+  {
+    // RFC 9110 §8.4.1: zstd (RFC 8878) is a registered coding that Chrome, Firefox and curl list; a server with Node's zlib may prefer it.
+    name: 'zstd when Accept-Encoding lists it (before br and gzip), with Vary: Accept-Encoding',
+    serve: (contract) =>
+      socketMock(contract, (request, mock) => {
+        const response = mock.handle(request);
+        const weights = acceptedCodings(request.headers['accept-encoding']);
+        const best = (['zstd', 'br', 'gzip'] as const).find((c) => (weights.get(c) ?? 0) > 0);
         return best === undefined ? { ...response, headers: { ...response.headers, vary: 'Accept-Encoding' } } : coded(response, best, request.method);
       }),
   },
