@@ -397,15 +397,24 @@ class Connection {
   }
 }
 
-/** The body as text, its content coding undone (gzip, br, deflate: RFC 9110 §8.4.1), the decoded size bounded too. */
+/** The body as text, its content coding undone (gzip, br, deflate: RFC 9110 §8.4.1; zstd: RFC 8878, which the variants' real clients list), the decoded size bounded too. */
 function decode(bytes: Buffer, coding: string | undefined, max: number, text: (bytes: Buffer) => string = (b) => b.toString('utf8')): { text: string; notUtf8?: true } | { error: string } {
   const name = coding?.trim().toLowerCase();
   if (!name || name === 'identity' || bytes.length === 0) return { text: text(bytes), ...(isUtf8(bytes) ? {} : { notUtf8: true as const }) };
   try {
     const options = { maxOutputLength: max };
     // Taken when a body is coded: no run against a target that never codes one loads zlib (node:http does not), ~2-3 ms of CPU.
-    const { brotliDecompressSync, gunzipSync, inflateSync } = process.getBuiltinModule('node:zlib');
-    const plain = name === 'gzip' || name === 'x-gzip' ? gunzipSync(bytes, options) : name === 'br' ? brotliDecompressSync(bytes, options) : name === 'deflate' ? inflateSync(bytes, options) : undefined;
+    const { brotliDecompressSync, gunzipSync, inflateSync, zstdDecompressSync } = process.getBuiltinModule('node:zlib');
+    const plain =
+      name === 'gzip' || name === 'x-gzip'
+        ? gunzipSync(bytes, options)
+        : name === 'br'
+          ? brotliDecompressSync(bytes, options)
+          : name === 'deflate'
+            ? inflateSync(bytes, options)
+            : name === 'zstd'
+              ? zstdDecompressSync(bytes, options)
+              : undefined;
     if (!plain) return { error: `a body in a content coding the suite did not ask for (${name})` };
     return { text: text(plain), ...(isUtf8(plain) ? {} : { notUtf8: true as const }) };
   } catch (error) {

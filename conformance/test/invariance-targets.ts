@@ -1,4 +1,4 @@
-import { brotliCompressSync, gzipSync } from 'node:zlib';
+import { brotliCompressSync, gzipSync, zstdCompressSync } from 'node:zlib';
 import type { Contract } from '../../src/contract/index.ts';
 import { createMock, type Mock, type MockRequest, type MockResponse, type RunningServer } from '../../src/mock/index.ts';
 import { DEFAULT_FIXTURES } from '../../src/mock/core/default-fixtures.ts';
@@ -581,6 +581,19 @@ export const INVARIANCE_BROKEN_TARGETS: InvarianceTarget[] = [
     caughtBy: ['content-coding-accepted'],
     serve: (contract) => socketMock(contract, (request, mock) => (request.headers['accept-encoding'] !== undefined ? coded(mock.handle(request), 'br', request.method) : mock.handle(request))),
   },
+  // RFC 9110 §12.5.3: a coding the server does not know is ignored, never refused. Real clients list zstd (Chrome/Edge 123+, Firefox 126+,
+  // curl --compressed) and compress (axios): a negotiation that answers 406 to any listed coding it has no coder for fails them all.
+  {
+    name: 'Accept-Encoding naming a coding without a coder here (zstd, compress) refused with 406 (a strict negotiation)',
+    dimension: 'headers',
+    caughtBy: ['headers-ignored'],
+    serve: (contract) =>
+      socketMock(contract, (request, mock) => {
+        const known = new Set(['gzip', 'deflate', 'br', 'identity', '*']);
+        const unknown = [...acceptedCodings(request.headers['accept-encoding'])].some(([coding, q]) => q > 0 && !known.has(coding));
+        return unknown ? error(406, 'NotAcceptable') : mock.handle(request);
+      }),
+  },
   // Ordinary header values vary in length: a few hundred bytes (an in-app browser's User-Agent, analytics cookies, a long Referer) is ordinary.
   {
     name: 'a User-Agent over 255 characters gets 500 (an access-log column VARCHAR(255) written inside the request transaction)',
@@ -730,9 +743,9 @@ export const INVARIANCE_BROKEN_TARGETS: InvarianceTarget[] = [
 ];
 
 /** A response in a content coding, framed by hand (node:http would not let a HEAD say so): HEAD gets the headers only. */
-function coded(response: MockResponse, coding: 'gzip' | 'br', method: string): MockResponse | { raw: string } {
+function coded(response: MockResponse, coding: 'gzip' | 'br' | 'zstd', method: string): MockResponse | { raw: string } {
   if (response.body === undefined) return response;
-  const body = coding === 'br' ? brotliCompressSync(response.body) : gzipSync(response.body);
+  const body = coding === 'br' ? brotliCompressSync(response.body) : coding === 'zstd' ? zstdCompressSync(response.body) : gzipSync(response.body);
   const head = frame({ ...response, headers: { ...response.headers, 'content-encoding': coding, vary: 'Accept-Encoding' }, body: undefined }, true).toString('latin1');
   return { raw: head.replace(/content-length: 0\r\n/, `content-length: ${body.length}\r\n`) + (method === 'HEAD' ? '' : body.toString('latin1')) };
 }
@@ -1043,6 +1056,17 @@ export const INVARIANCE_CONFORMANT_VARIANTS: ConformantInvarianceVariant[] = [
         const weights = acceptedCodings(request.headers['accept-encoding']);
         const weight = (coding: string) => weights.get(coding) ?? weights.get('*') ?? 0;
         const best = (['br', 'gzip'] as const).filter((c) => weight(c) > 0).sort((a, b) => weight(b) - weight(a))[0];
+        return best === undefined ? { ...response, headers: { ...response.headers, vary: 'Accept-Encoding' } } : coded(response, best, request.method);
+      }),
+  },
+  {
+    // RFC 9110 §8.4.1: zstd (RFC 8878) is a registered coding that Chrome, Firefox and curl list; a server with Node's zlib may prefer it.
+    name: 'zstd when Accept-Encoding lists it (before br and gzip), with Vary: Accept-Encoding',
+    serve: (contract) =>
+      socketMock(contract, (request, mock) => {
+        const response = mock.handle(request);
+        const weights = acceptedCodings(request.headers['accept-encoding']);
+        const best = (['zstd', 'br', 'gzip'] as const).find((c) => (weights.get(c) ?? 0) > 0);
         return best === undefined ? { ...response, headers: { ...response.headers, vary: 'Accept-Encoding' } } : coded(response, best, request.method);
       }),
   },

@@ -8,7 +8,7 @@ import type { Exchange } from '../../types.ts';
  * acceptable unless refused by name or by `*;q=0`. Spec decision required-request-headers: a
  * server may compress a body it is asked to, so an answer in a coding its request refused is one
  * its client cannot read. Judged on every answer whose request carried Accept-Encoding (the
- * suite's own requests carry none; the invariance kinds `browser` and `accept-encoding-refused` do).
+ * suite's own requests carry none; the invariance kinds `browser`, `accept-any`, `long-values` and `accept-encoding-refused` do).
  */
 export const contentCodingAccepted: Rule = {
   id: 'content-coding-accepted',

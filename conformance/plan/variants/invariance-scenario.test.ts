@@ -3,7 +3,7 @@ import { loadContract } from '../../../src/contract/index.ts';
 import type { PlanInput } from '../scenarios/plan-input.ts';
 import { planInputFor } from '../scenarios/plan-input.fixture.ts';
 import { invarianceScenario } from './invariance-scenario.ts';
-import { PATH_SPELLINGS, VARIANT_KINDS, spellPath } from './variant-kinds.ts';
+import { CLIENT_ACCEPT_ENCODINGS, PATH_SPELLINGS, VARIANT_KINDS, VARIANT_KIND, spellPath } from './variant-kinds.ts';
 
 const contract = await loadContract({ validate: false });
 const input = (seed: string, overrides: Partial<PlanInput> = {}): PlanInput => planInputFor(contract, { seed, ...overrides });
@@ -146,6 +146,22 @@ describe('the invariance variants of a run', () => {
       expect(next.variant!.chain, r.label).toBe(r.variant!.chain);
       expect([next.method, next.credential, next.variant!.resource]).toEqual(['GET', 'full', 'given']);
     }
+  });
+
+  // Red team round eleven: Chrome's `gzip, deflate, br, zstd` got 500. RFC 9110 §12.5.3: a coding a server does not know is ignored.
+  it.each(['1', '2', 'abc', 'flag-admin'])("sends every real client's Accept-Encoding, and one that lists zstd to every operation with every credential class (seed %s)", (seed) => {
+    const { requests } = invarianceScenario(input(seed));
+    const acceptEncoding = (r: (typeof requests)[number]): string | undefined => {
+      const spec = VARIANT_KIND.get(r.variant!.kind)!;
+      const headers = [...(spec.add ?? []), ...(spec.alternatives?.[r.variant!.alternative ?? 0] ?? [])];
+      const value = headers.find(([name]) => name === 'accept-encoding')?.[1];
+      return typeof value === 'string' ? value : undefined;
+    };
+    const sent = new Set(requests.map(acceptEncoding));
+    for (const value of Object.values(CLIENT_ACCEPT_ENCODINGS)) expect(sent, value).toContain(value);
+    const zstd = requests.filter((r) => /\bzstd\b/.test(acceptEncoding(r) ?? ''));
+    expect(new Set(zstd.map((r) => r.operationId))).toEqual(new Set(['getProjectEnvironments', 'getOidcSettings', 'deleteServiceAccountToken']));
+    expect(new Set(zstd.map((r) => r.credential))).toEqual(new Set(['full', 'restricted', 'none', 'invalid']));
   });
 
   it('gives the restricted key an operation it lacks, where it lacks one', () => {

@@ -20,6 +20,27 @@ export const SUITE_USER_AGENT = 'flag-admin-check';
 /** What browsers send on a navigation (Chromium 12x), fetch() and curl: the Accept values of real clients. */
 const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8';
 const BROWSER_USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
+const FIREFOX_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+const FIREFOX_USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0';
+
+/**
+ * Accept-Encoding as real current clients send it (red team round eleven, issue 18). RFC 9110 §12.5.3: a coding the
+ * server does not know is ignored, and spec decision required-request-headers: it changes no answer; a server may
+ * compress, never fail or refuse. Chrome and Edge list zstd since 123, Firefox since 126, curl --compressed when built
+ * with libzstd (Ubuntu 24.04's 8.5.0 is); Node's fetch (undici) asks for br only over https; okhttp and Go's net/http
+ * add gzip alone (transparent decompression). The kinds `browser`, `accept-any` and `long-values` send them, so that
+ * every operation and credential class meets a zstd value in the sample (the browsers' two both carry it).
+ */
+export const CLIENT_ACCEPT_ENCODINGS = {
+  chromium: 'gzip, deflate, br, zstd',
+  firefox: 'gzip, deflate, br, zstd',
+  safari: 'gzip, deflate, br',
+  curlCompressed: 'deflate, gzip, br, zstd',
+  nodeFetch: 'gzip, deflate',
+  pythonRequests: 'gzip, deflate',
+  okhttp: 'gzip',
+  goNetHttp: 'gzip',
+} as const;
 
 /**
  * Ordinary header values are not short: an in-app browser's User-Agent (Facebook's and
@@ -244,12 +265,28 @@ export const VARIANT_KINDS: readonly VariantKindSpec[] = [
     ],
   },
   { kind: 'bare', check: 'headers-ignored', describe: 'no Accept and no User-Agent header (a bare HTTP client)', omit: ['accept', 'user-agent'] },
-  { kind: 'accept-any', check: 'headers-ignored', describe: "Accept: */* (curl's and fetch()'s) and curl's User-Agent", add: [['accept', '*/*'], ['user-agent', 'curl/8.5.0']] },
+  // What HTTP libraries and command-line clients send by default, one client per variant in turn: Accept */* (curl's, fetch()'s, requests'; okhttp and Go send none), their User-Agent and Accept-Encoding.
+  {
+    kind: 'accept-any',
+    check: 'headers-ignored',
+    describe: "an HTTP client library's or curl's default Accept, User-Agent and Accept-Encoding",
+    alternatives: [
+      [['accept', '*/*'], ['user-agent', 'curl/8.5.0'], ['accept-encoding', CLIENT_ACCEPT_ENCODINGS.curlCompressed]],
+      [['accept', '*/*'], ['user-agent', 'node'], ['accept-encoding', CLIENT_ACCEPT_ENCODINGS.nodeFetch]],
+      [['accept', '*/*'], ['user-agent', 'python-requests/2.32.3'], ['accept-encoding', CLIENT_ACCEPT_ENCODINGS.pythonRequests]],
+      [['user-agent', 'okhttp/4.12.0'], ['accept-encoding', CLIENT_ACCEPT_ENCODINGS.okhttp]],
+      [['user-agent', 'Go-http-client/1.1'], ['accept-encoding', CLIENT_ACCEPT_ENCODINGS.goNetHttp]],
+    ],
+  },
   {
     kind: 'browser',
     check: 'headers-ignored',
-    describe: "a browser's Accept, Accept-Language, Accept-Encoding and User-Agent",
-    add: [['accept', BROWSER_ACCEPT], ['accept-language', 'de-CH,de;q=0.9,en;q=0.8'], ['accept-encoding', 'gzip, deflate, br'], ['user-agent', BROWSER_USER_AGENT]],
+    describe: "a browser's Accept, Accept-Language, Accept-Encoding (zstd listed) and User-Agent: Chrome's and Firefox's in turn",
+    add: [['accept-language', 'de-CH,de;q=0.9,en;q=0.8']],
+    alternatives: [
+      [['accept', BROWSER_ACCEPT], ['accept-encoding', CLIENT_ACCEPT_ENCODINGS.chromium], ['user-agent', BROWSER_USER_AGENT]],
+      [['accept', FIREFOX_ACCEPT], ['accept-encoding', CLIENT_ACCEPT_ENCODINGS.firefox], ['user-agent', FIREFOX_USER_AGENT]],
+    ],
   },
   { kind: 'authorization-lower-case', check: 'headers-ignored', describe: 'the field name authorization in lower case', authName: (name) => name.toLowerCase(), keyed: true },
   { kind: 'x-requested-with', check: 'headers-ignored', describe: 'X-Requested-With: XMLHttpRequest', add: [['x-requested-with', 'XMLHttpRequest']] },
@@ -303,8 +340,8 @@ export const VARIANT_KINDS: readonly VariantKindSpec[] = [
   {
     kind: 'long-values',
     check: 'headers-ignored',
-    describe: "ordinary long header values: an in-app browser's User-Agent (over 300 characters), a long Accept-Language, about 2 KB of analytics cookies, a Referer with a long query",
-    add: [['user-agent', IN_APP_USER_AGENT], ['accept-language', MANY_LANGUAGES], ['cookie', ANALYTICS_COOKIES], ['referer', LONG_REFERER]],
+    describe: "ordinary long header values: an in-app browser's User-Agent (over 300 characters; its WebKit's Accept-Encoding), a long Accept-Language, about 2 KB of analytics cookies, a Referer with a long query",
+    add: [['user-agent', IN_APP_USER_AGENT], ['accept-encoding', CLIENT_ACCEPT_ENCODINGS.safari], ['accept-language', MANY_LANGUAGES], ['cookie', ANALYTICS_COOKIES], ['referer', LONG_REFERER]],
   },
   // RFC 9110 §12.5.3: a coding refused by q=0, only identity, or an empty value (no coding wanted); content-coding-accepted judges the answer's coding, headers-ignored the rest.
   {
