@@ -53,6 +53,14 @@ export const NEAR_MISS_BROKEN_TARGETS: BrokenTarget[] = [
     serve: (contract) => withAuthorization(contract, (value) => value?.split(/\s+/).at(-1)),
   },
   {
+    // Python's `value.removeprefix('Bearer ').split(' ')[0]`: the first space-separated word of the value, the Bearer form or not,
+    // so `<key> <word>` and `Bearer <key> <word>` are the key (decision key-in-header-only: anything else around the key, 401).
+    name: 'takes the first space-separated word after an optional Bearer scheme as the key',
+    errors: ['near-miss-key-rejected'],
+    rule: /followed by a space and/,
+    serve: (contract) => withAuthorization(contract, (value) => value?.replace(/^Bearer /, '').split(' ')[0]),
+  },
+  {
     name: 'NFKC-normalizes the project id before the lookup (fullwidth ｄｅｆａｕｌｔ is default)',
     errors: ['near-miss-project-not-found'],
     rule: /NFKC folds/,

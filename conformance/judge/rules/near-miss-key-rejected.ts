@@ -6,7 +6,7 @@ export const nearMissKeyRejected: Rule = {
   severity: 'error',
   title: 'A near-miss of the full key: 401',
   proves:
-    'near-misses of the full key drawn from the key grammar (another case, wholly or in part, a prefix, a character more, a character replaced, a letter under an accent, a separator key formats use and more after the key, the key cut before one of its separators, every Unicode whitespace around it, quotes, brackets or list syntax around it, another scheme in its own syntax, a repeated or a glued scheme, the key in a query parameter or a cookie instead of the header) get 401, each on one operation in turn: keys are compared exactly and taken from the `Authorization` header only. Not checked where any key (or, for a key moved out of the header, no key) is accepted',
+    'near-misses of the full key drawn from the key grammar (another case, wholly or in part, a prefix, a character more, a character replaced, a letter under an accent, a separator key formats use and more after the key, the key cut before one of its separators, every Unicode whitespace around it, quotes, brackets or list syntax around it, another word beside it, bare or after Bearer, another scheme in its own syntax, a repeated or a glued scheme, the key in a query parameter or a cookie instead of the header) get 401, each on one operation in turn: keys are compared exactly and taken from the `Authorization` header only. Not checked where any key (or, for a key moved out of the header, no key) is accepted',
   level: 'behaviour',
   claims: [{ kinds: ['auth-required'], where: (e) => e.keyVariant !== undefined }],
   steps: ['near-miss-key'],

@@ -34,11 +34,24 @@ describe('keyNearMisses', () => {
   it('has every family: case, prefix, extension, separator, whitespace, scheme, encoding, placement in query and cookie', () => {
     const list = grammar();
     expect(new Set(list.map((n) => n.family))).toEqual(
-      new Set(['case', 'prefix', 'substitution', 'accent', 'extension', 'separator', 'whitespace', 'quoting', 'list', 'scheme', 'placement', 'encoding']),
+      new Set(['case', 'prefix', 'substitution', 'accent', 'extension', 'separator', 'whitespace', 'quoting', 'list', 'word', 'scheme', 'placement', 'encoding']),
     );
     expect(list.filter((n) => n.placement.in === 'query').map((n) => n.placement.in !== 'header' && n.placement.name)).toContain('Authorization');
     expect(list.some((n) => n.placement.in === 'cookie')).toBe(true);
     expect(inHeader(list)).toEqual(expect.arrayContaining([`Bearer Bearer ${KEY}`, `Bearer${KEY}`, KEY.toUpperCase(), KEY.slice(0, -1)]));
+  });
+
+  it('puts another word beside the key, a space between, after it and before it, under each form the header holds a key in (bare and Bearer), within the budget', () => {
+    // A key long enough, and with separators enough, that the grammar has more near-misses than its budget: the four still come.
+    const long = 'proj:env.0123456789abcdefghijklmnopqrstuvwxyz_ABCDEFGHIJ/xyz-end';
+    for (const [key, seed] of [[KEY, 1], [KEY, 2], [long, 3]] as const) {
+      const list = keyNearMisses(key, [], 'Authorization', seededRandom(seed));
+      expect(list.length).toBeLessThanOrEqual(KEY_NEAR_MISS_BUDGET);
+      const values = list.filter((n) => n.family === 'word').map((n) => nearMissValue(key, n));
+      const word = /^(?:Bearer )?(?:(\w+) \S+|\S+ (\w+))$/.exec(values[0]!)!.slice(1).find(Boolean)!;
+      expect(word).toMatch(/^[A-Za-z0-9]+$/);
+      expect(values.sort()).toEqual([`${key} ${word}`, `${word} ${key}`, `Bearer ${key} ${word}`, `Bearer ${word} ${key}`].sort());
+    }
   });
 
   it("changes the case of some letters, not only all: each word's first letter (Mock-Admin-Key), one drawn letter", () => {

@@ -10,7 +10,7 @@ import { ACUTE_FROM, ACUTE_TO, acuteAccented, codePointLabel, isControl, unicode
  * (how the key is changed, what goes around it, where it is sent), so the sender makes it from
  * the key, and a curl line from the variable holding it without ever showing the key.
  */
-export type KeyFamily = 'case' | 'prefix' | 'substitution' | 'accent' | 'extension' | 'separator' | 'whitespace' | 'quoting' | 'list' | 'scheme' | 'placement' | 'encoding';
+export type KeyFamily = 'case' | 'prefix' | 'substitution' | 'accent' | 'extension' | 'separator' | 'whitespace' | 'quoting' | 'list' | 'word' | 'scheme' | 'placement' | 'encoding';
 
 /** How the key itself is changed. */
 export type KeyTransform =
@@ -222,6 +222,15 @@ export function keyNearMisses(key: string, others: readonly (string | undefined)
   const item = Array.from({ length: 4 }, () => KEY_LIKE[pick(random, KEY_LIKE.length)]!).join('');
   add('list', 'first', `the full key followed by ", ${item}" (list syntax, RFC 9110 §5.6.1)`, { kind: 'same' }, '', `, ${item}`);
   add('list', 'last', `the full key after "${item}, " (list syntax, RFC 9110 §5.6.1)`, { kind: 'same' }, `${item}, `);
+
+  // Another word beside the key, a space between them, under each form the header holds a key in (key-in-header-only: the key
+  // itself or `Bearer <key>`): a server that takes one word of the value (`value.split(" ")[1]` after testing for `Bearer `,
+  // round 11; the first word after removing the scheme) takes the key. A token68 credential is one word (RFC 9110 §11.4).
+  for (const [scheme, form] of [['', 'the full key'], ['Bearer ', 'the full key after the scheme Bearer,']] as const) {
+    const id = scheme === '' ? '' : 'bearer-';
+    add('word', `${id}followed`, `${form} followed by a space and "${item}"`, { kind: 'same' }, scheme, ` ${item}`);
+    add('word', `${id}preceded`, `${form} preceded by "${item}" and a space`, { kind: 'same' }, `${scheme}${item} `);
+  }
 
   add('scheme', 'bearer-twice', 'the full key after the scheme Bearer twice', { kind: 'same' }, 'Bearer Bearer ');
   add('scheme', 'bearer-glued', 'the full key right after "Bearer", without the space', { kind: 'same' }, 'Bearer');
