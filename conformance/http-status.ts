@@ -24,6 +24,16 @@ export const BAD_REQUEST = 400;
  */
 export const CONTENT_REFUSALS: ReadonlySet<number> = new Set([413, 415]);
 
+/**
+ * Whether a 400 refuses a method spelled with lower-case letters (`delete`, `Get`): no registered method
+ * has any (the IANA registry's are upper case, and names are case-sensitive, RFC 9110 §9.1), and parsers
+ * that know methods by a table (Node's llhttp) refuse such a request line with 400 (RFC 9112 §3;
+ * decision unlisted-methods).
+ */
+export function isCaseRefusal(method: string, status: number): boolean {
+  return status === BAD_REQUEST && method !== method.toUpperCase();
+}
+
 export function isSuccess(status: number): boolean {
   return status >= 200 && status < 300;
 }

@@ -1,4 +1,5 @@
 import { responseFor, type Contract, type Operation, type ResponseContract } from '../../src/contract/index.ts';
+import { isCaseRefusal } from '../http-status.ts';
 import type { Verdict, VerdictKind } from './model/index.ts';
 import { VARIANT_KIND } from '../plan/variants/variant-kinds.ts';
 import type { ExcerptOptions } from '../report/redact.ts';
@@ -174,6 +175,8 @@ export function documented(context: RuleContext, exchange: Exchange): { operatio
   const operation = context.contract.operation(exchange.operationId);
   const sameMethod = exchange.method === operation.method || (exchange.method === 'HEAD' && operation.method === 'GET');
   if (!sameMethod && exchange.response.status < 400) return undefined;
+  // A 400 to a method spelled in another case (`Get`) refuses the request line before any route (llhttp's refusal): the parser's format, not the operation's 400.
+  if (isCaseRefusal(exchange.method, exchange.response.status)) return undefined;
   const response = responseFor(operation, exchange.response.status);
   return response ? { operation, response } : undefined;
 }

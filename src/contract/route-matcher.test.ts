@@ -33,8 +33,10 @@ describe('createRouteMatcher', () => {
     expect(match('DELETE', '/api/admin/service-account/a/b/token/2')).toEqual({ kind: 'not-found' });
   });
 
-  test('matches the method case-insensitively', () => {
-    expect(match('get', '/things/7')).toMatchObject({ kind: 'operation', operation: { operationId: 'getThing' } });
+  test('matches the method case-sensitively: `get` and `Delete` are methods the path does not list (RFC 9110 §9.1)', () => {
+    expect(match('get', '/things/7')).toEqual({ kind: 'method-not-allowed', allow: ['GET', 'DELETE', 'HEAD'] });
+    expect(match('Delete', '/things/7')).toEqual({ kind: 'method-not-allowed', allow: ['GET', 'DELETE', 'HEAD'] });
+    expect(match('head', '/things/7')).toEqual({ kind: 'method-not-allowed', allow: ['GET', 'DELETE', 'HEAD'] });
   });
 
   test('answers method-not-allowed with every method the path has', () => {

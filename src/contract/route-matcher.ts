@@ -46,9 +46,9 @@ export function createRouteMatcher(operations: readonly Operation[]): (method: s
     for (const { pattern, paramNames, byMethod } of compiledPaths) {
       const found = pattern.exec(pathname);
       if (!found) continue;
-      const upper = method.toUpperCase();
+      // The method token is case-sensitive (RFC 9110 §9.1): `delete` is not DELETE but a method the path does not list (spec decision unlisted-methods).
       // HEAD is GET without the body (RFC 9110 §9.3.2; spec decision head-requests): adapters drop the body.
-      const operation = byMethod.get(upper) ?? (upper === 'HEAD' ? byMethod.get('GET') : undefined);
+      const operation = byMethod.get(method) ?? (method === 'HEAD' ? byMethod.get('GET') : undefined);
       if (!operation) return { kind: 'method-not-allowed', allow: allowed(byMethod) };
       const rawParams: Record<string, string> = {};
       paramNames.forEach((name, i) => (rawParams[name] = found[i + 1]!));

@@ -1,5 +1,5 @@
 import { responseFor, type Contract, type Operation } from '../../../src/contract/index.ts';
-import { CONTENT_REFUSALS, FORBIDDEN, METHOD_NOT_ALLOWED, NOT_FOUND, NOT_IMPLEMENTED, UNAUTHORIZED, isClientError, isSuccess } from '../../http-status.ts';
+import { CONTENT_REFUSALS, FORBIDDEN, isCaseRefusal, METHOD_NOT_ALLOWED, NOT_FOUND, NOT_IMPLEMENTED, UNAUTHORIZED, isClientError, isSuccess } from '../../http-status.ts';
 import type { ModelRequest, RunState } from './run-state.ts';
 import { toleratedRefusals } from './spec-annotations.ts';
 
@@ -115,7 +115,8 @@ const documents = (operation: Operation, status: number) => operation.responses.
 export function allowedAnswers(request: ModelRequest, state: RunState): AllowedAnswers {
   if (request.form !== undefined) return formAnswers(request, state);
   if (request.methodOverride !== undefined) return overriddenAnswers(request, state);
-  if (request.method.toUpperCase() === 'HEAD') {
+  // The method token is case-sensitive (RFC 9110 §9.1): only `HEAD` is HEAD; `head` is a method the spec does not list.
+  if (request.method === 'HEAD') {
     // Spec decision head-requests: what the GET of the path gets, without a body (RFC 9110 §9.3.2), or 405 from a server that routes no HEAD.
     const get = allowedAnswers({ ...request, method: 'GET' }, state);
     return get.kind === 'operation' ? { ...get, statuses: [...new Set([...get.statuses, METHOD_NOT_ALLOWED])].sort(), because: `${get.because} (HEAD: as GET without the body, or 405)` } : get;
@@ -131,6 +132,7 @@ export function allowedAnswers(request: ModelRequest, state: RunState): AllowedA
     });
     // Spec decision unlisted-methods: 404, 405, a documented 4xx of the path (e.g. 401 before the method is looked at), or 501 (RFC 9110 §9.1: a method the server does not implement).
     const refusals = new Set([NOT_FOUND, METHOD_NOT_ALLOWED, NOT_IMPLEMENTED, ...operations.flatMap((o) => [...o.responses.keys()].filter((s) => /^4\d\d$/.test(s)).map(Number))]);
+    if (isCaseRefusal(request.method, BAD_REQUEST)) refusals.add(BAD_REQUEST);
     return { kind: 'unlisted-method', operations, statuses: [...refusals].sort(), rule: 'method-refused', because: `the spec lists no ${request.method} on this path`, malformed: request.content === true };
   }
   const { operation } = route;

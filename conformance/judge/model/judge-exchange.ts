@@ -67,7 +67,7 @@ export function judgeExchange(exchange: ModelExchange, state: RunState, options:
   }
   const operation = allowed.operations[0];
   // A HEAD answer has no body to judge (RFC 9110 §9.3.2; spec decision head-requests).
-  if (request.method.toUpperCase() === 'HEAD') return verdicts;
+  if (request.method === 'HEAD') return verdicts;
   // A refusal of the request line's own method (an override the server ignored) comes in the router's format: not judged as the named operation's.
   const documented = operation && allowed.kind === 'operation' && !allowed.lineRefusals?.includes(response.status) ? responseFor(operation, response.status) : undefined;
   if (!documented) return verdicts;

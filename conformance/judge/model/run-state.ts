@@ -11,7 +11,7 @@ export type ModelCredential = 'none' | 'invalid' | 'restricted' | 'full' | 'unkn
 
 /** A request as traffic shows it; no planned step, no expectation. */
 export interface ModelRequest {
-  /** Upper-case method. */
+  /** The method as the request line spells it: case-sensitive (RFC 9110 §9.1), so `delete` is not DELETE. */
   method: string;
   /** Path and query relative to the base URL, exactly as sent (still percent-encoded). */
   path: string;

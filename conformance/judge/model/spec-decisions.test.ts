@@ -40,6 +40,23 @@ describe('methods the spec does not list (spec decision unlisted-methods)', () =
     expect(judgeExchange({ request: { method: 'POST', path: TOKEN, credential: 'invalid' }, response: ok }, state).map((v) => v.rule)).toEqual(['auth-required']);
     expect(judgeExchange({ request: { method: 'PUT', path: OIDC, credential: 'full' }, response: ok }, state).map((v) => v.rule)).toEqual(['method-refused']);
   });
+
+  it('holds a listed method spelled in another case to be a method the spec does not list (RFC 9110 §9.1), refused, 400 too; a keyless 2xx to it an auth failure', () => {
+    const state = createRunState({ contract });
+    state.declare({ method: 'DELETE', path: TOKEN }, 'exists');
+    for (const method of ['delete', 'Delete', 'dElEtE']) {
+      const allowed = allowedAnswers({ method, path: TOKEN, credential: 'full' }, state);
+      expect(allowed.kind).toBe('unlisted-method');
+      expect(allowed.statuses).toEqual(expect.arrayContaining([400, 404, 405, 501]));
+      expect(allowed.statuses).not.toContain(204);
+    }
+    expect(allowedAnswers({ method: 'head', path: ENV, credential: 'full' }, state).kind).toBe('unlisted-method');
+    expect(allowedAnswers({ method: 'PUT', path: ENV, credential: 'full' }, state).statuses).not.toContain(400);
+    expect(judgeExchange({ request: { method: 'get', path: ENV, credential: 'none' }, response: { status: 200, headers: json, body: '[]' } }, state).map((v) => v.rule)).toEqual(['auth-required']);
+    // A delete so spelled that succeeded deleted nothing the model counts: the token is still there for the real delete.
+    state.observe({ request: { method: 'delete', path: TOKEN, credential: 'full' }, response: { status: 204, headers: {}, body: '' } });
+    expect(state.fact({ method: 'DELETE', path: TOKEN })).toBe('exists');
+  });
 });
 
 describe('credentialOf: the key read as the mock reads it (spec decision key-in-header-only)', () => {

@@ -1,4 +1,4 @@
-import { METHOD_NOT_ALLOWED, NOT_FOUND, NOT_IMPLEMENTED, isCleanRefusal } from '../../http-status.ts';
+import { METHOD_NOT_ALLOWED, NOT_FOUND, NOT_IMPLEMENTED, isCaseRefusal, isCleanRefusal } from '../../http-status.ts';
 import { failed, passed, type Rule, type Judgement } from '../rule.ts';
 import { OPTIONS_STATUSES } from './options-harmless.ts';
 
@@ -9,7 +9,7 @@ export const unlistedMethodRejected: Rule = {
   // A warning: a backend may implement more than these three operations (e.g. an update of the
   // OIDC settings), which the spec neither forbids nor describes.
   proves:
-    'GET, PUT, POST, PATCH, DELETE where the spec lists none, and on every path TRACE and another registered method (PROPFIND, SEARCH, LOCK, ...) without a key, get 405, 404, 501 or a documented 4xx of the path (spec decision unlisted-methods), and a 405 carries Allow naming the methods the spec lists there (RFC 9110 §15.5.6); a warning because a backend may implement more than these operations (a 2xx without a valid key is an auth failure, an error). With the full key on a token the run deletes later, HEAD and OPTIONS too (OPTIONS may get 200/204), and on the OIDC settings and a given project: none may delete the token or change the read, which the later delete and the read sent again after them show (errors there)',
+    'GET, PUT, POST, PATCH, DELETE where the spec lists none, and on every path TRACE and another registered method (PROPFIND, SEARCH, LOCK, ...) without a key, and a method of the path spelled in another case (`get`, `Delete`: RFC 9110 §9.1) without a key, get 405, 404, 501 or a documented 4xx of the path, the case-spelled ones 400 too (spec decision unlisted-methods), and a 405 carries Allow naming the methods the spec lists there (RFC 9110 §15.5.6); a warning because a backend may implement more than these operations (a 2xx without a valid key is an auth failure, an error). With the full key on a token the run deletes later, HEAD, OPTIONS and the delete spelled in another case too (OPTIONS may get 200/204), and on the OIDC settings and a given project: none may delete the token or change the read, which the later delete and the read sent again after them show (errors there)',
   level: 'behaviour',
   claims: [{ kinds: ['method-refused'] }],
   steps: ['unlisted-method'],
@@ -33,7 +33,7 @@ export const unlistedMethodRejected: Rule = {
           }),
         ];
       }
-      if (isCleanRefusal(status, samePath)) return [passed(exchange)];
+      if (isCleanRefusal(status, samePath) || isCaseRefusal(exchange.method, status)) return [passed(exchange)];
       // Spec decision options-requests: an OPTIONS may also get 200/204 (the methods the path allows).
       if (exchange.method === 'OPTIONS' && OPTIONS_STATUSES.has(status)) return [passed(exchange)];
       // Without a valid key, a 2xx is an auth failure: the model's auth-required verdict, reported by the auth rules (an error).

@@ -3,7 +3,8 @@ import type { PlannedRequest } from '../../types.ts';
 import { encodeId, pathOf, type PlanInput } from './plan-input.ts';
 import type { ScenarioPlan } from './scenario-plan.ts';
 import { allocateTokens } from './token-allocation.ts';
-import { PROBED_METHODS } from './unlisted-methods.ts';
+import { randomFor } from '../seeded-random.ts';
+import { METHOD_CASE_CONNECTIONS, otherCase, PROBED_METHODS } from './unlisted-methods.ts';
 
 /** HEAD and OPTIONS, which the unlisted-method probes of the end leave out, are methods the spec does not list on the token path too (spec decisions head-requests, options-requests). */
 const LIVE_METHODS = [...PROBED_METHODS, 'HEAD', 'OPTIONS'] as const;
@@ -16,7 +17,9 @@ const LIVE_METHODS = [...PROBED_METHODS, 'HEAD', 'OPTIONS'] as const;
  * model knows the token exists; a method that deleted it shows as that later delete's 404
  * (bystanders-untouched, delete-token-succeeds), whatever the method itself was answered. The
  * answers themselves are judged as the unlisted methods of the end are (unlisted-method-rejected;
- * OPTIONS by options-requests' statuses).
+ * OPTIONS by options-requests' statuses). The delete itself spelled in another case (`delete`,
+ * `Delete`: otherCase) goes too: method names are case-sensitive (RFC 9110 §9.1), so it is a method
+ * the spec does not list, and a server that folds the case deletes the token.
  */
 export function liveTokenMethodsScenario(input: PlanInput): ScenarioPlan {
   if (!input.allowDelete) return { requests: [], skipped: [] };
@@ -26,6 +29,7 @@ export function liveTokenMethodsScenario(input: PlanInput): ScenarioPlan {
   if (!token) return { requests: [], skipped: [] };
   const listed = new Set(input.contract.operations.filter((o) => o.path === operation.path).map((o) => o.method.toUpperCase()));
   const path = pathOf(operation, [encodeId(token.account), encodeId(token.token)]);
+  const spelled = otherCase(operation.method, randomFor(input.seed, 'live-method-case'));
   const requests: PlannedRequest[] = LIVE_METHODS.filter((method) => !listed.has(method)).map((method) => ({
     operationId: operation.operationId,
     step: 'unlisted-method',
@@ -36,5 +40,7 @@ export function liveTokenMethodsScenario(input: PlanInput): ScenarioPlan {
     expects: [],
     token,
   }));
+  // On a planned connection of its own: the raw send-chain writes the method as spelled (METHOD_CASE_CONNECTIONS).
+  requests.push({ operationId: operation.operationId, step: 'unlisted-method', label: `${spelled} ${operation.path} (${operation.method} spelled in another case: not in the spec, RFC 9110 §9.1) on token ${token.account}/${token.token}, which the run deletes later`, credential: 'full', method: spelled, path, expects: [], token, connection: METHOD_CASE_CONNECTIONS - 1 });
   return { requests, skipped: [] };
 }

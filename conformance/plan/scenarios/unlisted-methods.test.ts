@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { loadContract } from '../../../src/contract/index.ts';
 import type { PlanInput } from './plan-input.ts';
 import { planInputFor } from './plan-input.fixture.ts';
-import { unlistedMethodsScenario } from './unlisted-methods.ts';
+import { otherCase, unlistedMethodsScenario } from './unlisted-methods.ts';
+import { seededRandom } from '../seeded-random.ts';
 
 const contract = await loadContract({ validate: false });
 const input = (overrides: Partial<PlanInput> = {}): PlanInput => planInputFor(contract, { tokens: [{ account: '1', token: '1' }], ...overrides });
@@ -27,5 +28,24 @@ describe('methods the spec does not list, on the resources the run was given', (
     expect(plan.skipped.every((s) => s.reason.startsWith('needs --allow-delete'))).toBe(true);
     // The keyless probes stay: they cannot change anything on a sane server.
     expect(plan.requests.some((r) => r.method === 'TRACE' && r.credential === 'none')).toBe(true);
+  });
+});
+
+describe('methods the path lists, spelled in another case (RFC 9110 §9.1: method names are case-sensitive)', () => {
+  it('spells a method lower case, capitalized or alternating, never as listed', () => {
+    const random = seededRandom(7);
+    const spellings = new Set(Array.from({ length: 60 }, () => otherCase('DELETE', random)));
+    expect(spellings).toEqual(new Set(['delete', 'Delete', 'dElEtE']));
+  });
+
+  it('sends one to every path without a key, on a connection of its own (the raw send-chain writes the method as spelled), whatever the seed', () => {
+    for (const seed of ['flag-admin', 'a', 'b', 'c']) {
+      const spelled = unlistedMethodsScenario(input({ seed })).requests.filter((r) => r.method !== r.method.toUpperCase());
+      const listed = new Map(contract.operations.map((o) => [o.path, o.method]));
+      expect(spelled.map((r) => listed.get(contract.operation(r.operationId).path))).toEqual([...new Set(contract.operations.map((o) => o.path))].map((path) => listed.get(path)));
+      expect(spelled.every((r) => r.credential === 'none' && r.step === 'unlisted-method' && r.method.toUpperCase() === contract.operation(r.operationId).method)).toBe(true);
+      expect(new Set(spelled.map((r) => r.connection)).size).toBe(spelled.length);
+      expect(spelled.every((r) => r.connection !== undefined)).toBe(true);
+    }
   });
 });

@@ -1,6 +1,6 @@
 import { GET_OIDC_SETTINGS, GET_PROJECT_ENVIRONMENTS } from '../../operation-ids.ts';
 import type { PlannedRequest } from '../../types.ts';
-import { pick, randomFor } from '../seeded-random.ts';
+import { pick, randomFor, type Random } from '../seeded-random.ts';
 import { missingValues } from './probe-path.ts';
 import { encodeId, pathOf, successStatuses, type PlanInput } from './plan-input.ts';
 import type { ScenarioPlan } from './scenario-plan.ts';
@@ -23,6 +23,25 @@ export const PROBED_METHODS = ['GET', 'PUT', 'POST', 'PATCH', 'DELETE'] as const
 export const REGISTERED_METHODS = ['ACL', 'BIND', 'CHECKOUT', 'COPY', 'LINK', 'LOCK', 'MERGE', 'MKACTIVITY', 'MKCALENDAR', 'MKCOL', 'MOVE', 'PROPFIND', 'PROPPATCH', 'REBIND', 'REPORT', 'SEARCH', 'UNBIND', 'UNLINK', 'UNLOCK'] as const;
 
 /**
+ * A listed method spelled in another case, drawn from the seed: all lower case (`delete`), capitalized
+ * (`Delete`) or alternating (`dElEtE`). Method names are case-sensitive (RFC 9110 §9.1): each is a method
+ * the spec does not list, which a server that folds the case before routing runs as the operation.
+ * @example otherCase('DELETE', () => 0) // 'delete'
+ */
+export function otherCase(method: string, random: Random): string {
+  const lower = method.toLowerCase();
+  const spellings = [lower, method[0] + lower.slice(1), [...lower].map((c, i) => (i % 2 === 1 ? c.toUpperCase() : c)).join('')];
+  return spellings[pick(random, spellings.length)]!;
+}
+
+/**
+ * Planned connections of their own for the methods spelled in another case (PlannedRequest.connection,
+ * numbered apart from the deletion step's): node:http upper-cases a request's method (Node's ClientRequest,
+ * and http-client.ts as undici did), so they go by the raw send-chain, which writes the method as given.
+ */
+export const METHOD_CASE_CONNECTIONS = 1_000;
+
+/**
  * Sent with no body. On paths with ids, with the full key and ids that cannot exist, so nothing
  * can change. A path without ids (the OIDC settings) is a real resource that a backend may let
  * you update or reset with exactly these methods, so there the probes carry no key at all: a
@@ -32,7 +51,9 @@ export const REGISTERED_METHODS = ['ACL', 'BIND', 'CHECKOUT', 'COPY', 'LINK', 'L
  * those five: TRACE (RFC 9110 §9.3.8, which a server may answer by echoing the request, its
  * credentials included) and one more registered method drawn from the seed go to every path
  * without a key, where a 2xx is an auth failure; TRACE also once with the full key, on a path
- * drawn from the seed, where an echo of the key shows (no-secret-echo).
+ * drawn from the seed, where an echo of the key shows (no-secret-echo). A method the path lists,
+ * spelled in another case drawn from the seed (`get`, `Delete`: otherCase), goes to every path without
+ * a key: it is a method the spec does not list (RFC 9110 §9.1), where a 2xx is an auth failure.
  *
  * None of them changes anything, with a key either (spec decision unlisted-methods): the methods
  * the reads' paths do not list go with the full key to a given resource of each (the OIDC
@@ -50,6 +71,8 @@ export function unlistedMethodsScenario(input: PlanInput): ScenarioPlan {
   const paths = [...byPath.values()];
   const traceWithKey = pick(random, paths.length);
   const registered = [...REGISTERED_METHODS];
+  // A purpose of its own, so the draws above stay what they were.
+  const caseRandom = randomFor(input.seed, 'method-case');
   paths.forEach((operations, index) => {
     const [operation] = operations;
     if (!operation) return;
@@ -63,6 +86,8 @@ export function unlistedMethodsScenario(input: PlanInput): ScenarioPlan {
     // A registered method per path, without replacement: the paths together meet as many as they can.
     const [other] = registered.splice(pick(random, registered.length), 1);
     for (const method of ['TRACE', other!]) requests.push({ operationId: operation.operationId, step: 'unlisted-method', label: `${method} ${operation.path} (not in the spec) without a key`, credential: 'none', method, path, expects: [] });
+    const spelled = otherCase(operation.method, caseRandom);
+    requests.push({ operationId: operation.operationId, step: 'unlisted-method', label: `${spelled} ${operation.path} (${operation.method} spelled in another case: not in the spec, RFC 9110 §9.1) without a key`, credential: 'none', method: spelled, path, expects: [], connection: METHOD_CASE_CONNECTIONS + index });
     if (index === traceWithKey) requests.push({ operationId: operation.operationId, step: 'unlisted-method', label: `TRACE ${operation.path} (not in the spec) with the full key`, credential: 'full', method: 'TRACE', path, expects: [] });
     if (operation.method !== 'GET' || (operation.operationId !== GET_OIDC_SETTINGS && operation.operationId !== GET_PROJECT_ENVIRONMENTS)) return;
     const given = pathOf(operation, operation.pathParams.length === 0 ? [] : [encodeId(input.project)]);
