@@ -52,7 +52,8 @@ describe('against Prism mocking spec/openapi.yaml', () => {
       'error concurrent-delete-single-success DELETE /api/admin/service-account/1/token/3: statuses 200, 200, 200, 200, 200, 200, 200, 200',
       // It routes no HEAD, and its 405 names no allowed method (spec decision head-requests allows a 405 on a GET's path only
       // with Allow): one finding per path, on the full key's HEAD there (in this seed's order), sent before the malformed id ends Prism.
-      'error head-like-get HEAD /api/admin/environments/project/default: 405 without Allow',
+      // With round ten's variants the first HEAD on the environments path is the missing project's (a keyless HEAD there is a 405 too).
+      'error head-like-get HEAD /api/admin/environments/project/no-such-project-cf413c80e486: 405 without Allow',
       'error head-like-get HEAD /api/admin/auth/oidc/settings: 405 without Allow',
       // Every project exists, odd ids included.
       'warning missing-project-not-found GET /api/admin/environments/project/no-such-project-cf413c80e486: status 200',
