@@ -51,6 +51,9 @@ describe('flag-admin check against the mock behind interim answers', () => {
     // Every request the run sent reached the target and got its answer (the variants' own chains included), but those without Host:
     // node:http answers them 400 before any handler (RFC 9112 §3.2), one per operation (variant kind host-lines).
     const withoutHost = contract.operations.filter((o) => o.authHeaders.length > 0).length;
-    expect(received + withoutHost).toBe(Number(verdict![2]));
+    // Nor those whose method is a listed one in another case (spec decision unlisted-methods): node:http's parser refuses a method
+    // it does not know with 400 too, one per path without a key and the delete at a live token (--allow-delete).
+    const otherCase = new Set(contract.operations.map((o) => o.path)).size + 1;
+    expect(received + withoutHost + otherCase).toBe(Number(verdict![2]));
   }, 60_000);
 });
