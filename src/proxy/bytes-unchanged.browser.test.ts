@@ -51,13 +51,15 @@ async function browse(browser: Browser, site: StaticServer, apiUrl: string): Pro
     });
     await page.goto(`${site.url}/app?api=${encodeURIComponent(apiUrl)}`);
     const seen = await pageResult(page);
+    // The bodies of the page's answers are read before navigating away: after it Chromium may drop them (body() fails, seen under load).
+    const fetched = await Promise.all(network.splice(0));
     // Straight to the API too: a navigation, the answer shown as the browser decoded it.
     const navigated = [];
     for (const path of PATHS) {
       const response = await page.goto(apiUrl + path);
       navigated.push({ status: response!.status(), headers: Object.entries(await response!.allHeaders()).filter(([name]) => !HOP_BY_HOP.has(name)), body: (await response!.body()).toString('utf8') });
     }
-    return { network: await Promise.all(network), page: seen, navigated };
+    return { network: [...fetched, ...(await Promise.all(network))], page: seen, navigated };
   } finally {
     await context.close();
   }
