@@ -50,8 +50,9 @@ export interface JudgeExchangeOptions {
 export function judgeExchange(exchange: ModelExchange, state: RunState, options: JudgeExchangeOptions = {}): Verdict[] {
   const { request, response } = exchange;
   if (!response) return [];
-  // A success that is not JSON to a path spelled otherwise is the server's page for a path it does not route (a web UI's index.html), not the operation's data.
-  if (request.form === 'path-spelling' && isSuccess(response.status) && mediaTypeOf(response.headers['content-type']) !== 'application/json') return [];
+  // A success that is not JSON to a path spelled otherwise, or to a target in absolute form a router does not match, is the server's page
+  // for what it does not route (a web UI's index.html: the real Unleash 8.2.0 answers its SPA to both), not the operation's data.
+  if ((request.form === 'path-spelling' || request.form === 'absolute-form') && isSuccess(response.status) && mediaTypeOf(response.headers['content-type']) !== 'application/json') return [];
   const allowed = relaxed(allowedAnswers(request, state), options.concurrent === true);
   if (allowed.kind === 'outside') return [];
   const verdicts: Verdict[] = [];
