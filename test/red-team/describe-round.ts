@@ -5,7 +5,7 @@
 // and when one not listed is judged wrongly (a regression, or a new miss).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { serveApp } from './app.ts';
+import { FULL_KEY, RESTRICTED_KEY, serveApp } from './app.ts';
 import { runCheck } from './run-check.ts';
 import type { RedTeamTarget } from './servers.ts';
 
@@ -86,6 +86,34 @@ export function describeWitnesses(round: string, targets: readonly RedTeamTarget
           await expect(witness(faithful.url)).rejects.toThrow(/witness did not see/);
         } finally {
           await faithful.close();
+        }
+      });
+    }
+  });
+}
+
+/** A round's witness client, as far as the ordinary requests need it. */
+type Ask = (base: string, path: string, options?: { method?: string; key?: string }) => Promise<{ status: number }>;
+
+/** Each conformant target of a round answers the ordinary requests as the spec says (the faithful app's statuses). */
+export function describeOrdinaryAnswers(round: string, targets: readonly RedTeamTarget[], ask: Ask): void {
+  describe(`round ${round} conformant targets`, () => {
+    for (const target of targets.filter((t) => !t.broken)) {
+      it(`${target.name} answers the ordinary requests as the spec says`, async () => {
+        const server = await target.start();
+        try {
+          const statuses = [
+            (await ask(server.url, '/api/admin/environments/project/default', { key: FULL_KEY })).status,
+            (await ask(server.url, '/api/admin/auth/oidc/settings', { key: RESTRICTED_KEY })).status,
+            (await ask(server.url, '/api/admin/auth/oidc/settings')).status,
+            (await ask(server.url, '/api/admin/service-account/1/token/3', { method: 'DELETE', key: FULL_KEY })).status,
+            (await ask(server.url, '/api/admin/service-account/1/token/3', { method: 'DELETE', key: FULL_KEY })).status,
+            (await ask(server.url, '/api/admin/service-account/2/token/1', { method: 'DELETE', key: FULL_KEY })).status,
+            (await ask(server.url, '/api/admin/environments/project/DEFAULT', { key: FULL_KEY })).status,
+          ];
+          expect(statuses).toEqual([200, 403, 401, 200, 404, 404, 404]);
+        } finally {
+          await server.close();
         }
       });
     }
