@@ -12,6 +12,10 @@ describe('the reviewers\' reference (docs/spec-review.md)', () => {
     expect(rows).toEqual(Object.entries(DIFF_RULES).map(([id, rule]) => [id, rule.client, rule.server]));
   });
 
+  it('states the number of diff rules in the heading of their table', () => {
+    expect(Number(/^### The (\d+) rules$/m.exec(README)?.[1])).toBe(Object.keys(DIFF_RULES).length);
+  });
+
   it('lists every rule of the kit\'s lint with its severity, and each Redocly rule in force', async () => {
     const { own, redocly } = await lintRuleset();
     const rows = [...README.matchAll(/^\| (error|warning) \| `([a-z-]+)` \| /gm)].map((m) => [m[2], m[1]]);
