@@ -22,6 +22,7 @@ describe('the reviewers\' reference (docs/spec-review.md)', () => {
     expect(rows).toEqual(own.map((rule) => [rule.id, rule.severity]));
     const listed = [...README.matchAll(/`([a-zA-Z0-9.-]+)` \((error|warn)\)/g)].map((m) => [m[1], m[2]]);
     expect(listed).toEqual(Object.entries(redocly));
+    expect(Number(/The (\d+) Redocly rules in force/.exec(README)?.[1]), 'docs/spec-review.md: the number of Redocly rules in force').toBe(Object.keys(redocly).length);
   });
 
   it('keeps its table of the differences with oasdiff\'s corpus in the shape scripts/oasdiff-agreement.ts reads', () => {
