@@ -43,16 +43,21 @@ export function reportUnclassified(recorder: ChangeRecorder, oldDoc: unknown, ne
     if (isMap(before) && isMap(after)) {
       if (seen.has(before)) return;
       seen.add(before);
-      // Path items pair by their shape, as operations do: renaming a path parameter renames no path.
-      const pairKey = newAt === '/paths' ? (name: string) => name.replace(/\{[^}]*\}/g, '{}') : (name: string) => name;
-      const oldNames = new Map(Object.keys(before).map((name) => [pairKey(name), name]));
-      const newNames = new Map(Object.keys(after).map((name) => [pairKey(name), name]));
-      for (const paired of new Set([...oldNames.keys(), ...newNames.keys()])) {
-        const oldName = oldNames.get(paired) ?? newNames.get(paired)!;
-        const newName = newNames.get(paired) ?? oldNames.get(paired)!;
+      const pair = (oldName: string, newName: string) => {
         const [oldToken, newToken] = [escaped(oldName), escaped(newName)];
         visit(before[oldName], after[newName], `${oldAt}/${oldToken}`, `${newAt}/${newToken}`, newName, oldPlace?.children.get(oldToken), newPlace?.children.get(newToken));
+      };
+      if (newAt !== '/paths') {
+        // Members pair by name: OLD's in order, then those only NEW has.
+        for (const name of Object.keys(before)) pair(name, name);
+        for (const name of Object.keys(after)) if (!Object.hasOwn(before, name)) pair(name, name);
+        return;
       }
+      // Path items pair by their shape, as operations do: renaming a path parameter renames no path.
+      const pairKey = (name: string) => name.replace(/\{[^}]*\}/g, '{}');
+      const oldNames = new Map(Object.keys(before).map((name) => [pairKey(name), name]));
+      const newNames = new Map(Object.keys(after).map((name) => [pairKey(name), name]));
+      for (const paired of new Set([...oldNames.keys(), ...newNames.keys()])) pair(oldNames.get(paired) ?? newNames.get(paired)!, newNames.get(paired) ?? oldNames.get(paired)!);
       return;
     }
     if (Array.isArray(before) && Array.isArray(after) && !SET_KEYS.has(key) && before.length === after.length) {
