@@ -97,8 +97,7 @@ export function accepts(schema: unknown, value: unknown, depth = 0): Tri {
   };
   const type = typeOf(value);
   if (s.type !== undefined) {
-    const allowed = (name: string) => (Array.isArray(s.type) ? s.type.some((t) => String(t) === name) : String(s.type) === name);
-    const ok = allowed(type) || (type === 'integer' && allowed('number')) || (type === 'number' && allowed('integer') && Number.isInteger(value));
+    const ok = typeAllowed(s.type, type) || (type === 'integer' && typeAllowed(s.type, 'number')) || (type === 'number' && typeAllowed(s.type, 'integer') && Number.isInteger(value));
     if (!ok) return 'no';
   }
   if (Array.isArray(s.enum) && !s.enum.some((v) => same(v, value))) return 'no';
@@ -152,9 +151,18 @@ export function accepts(schema: unknown, value: unknown, depth = 0): Tri {
         if (name in value && Array.isArray(needed) && needed.some((n) => !(String(n) in value))) return 'no';
       }
     }
+    // Without patternProperties a name has one judge at most: its properties entry, else
+    // additionalProperties (schemasFor, without building its list for each name of each instance).
+    const properties = isObject(s.properties) ? s.properties : undefined;
+    const patterned = isObject(s.patternProperties);
     for (const name of names) {
       if (s.propertyNames !== undefined && check(accepts(s.propertyNames, name, depth + 1))) return 'no';
-      for (const r of schemasFor(s, name)) if (check(accepts(r, value[name], depth + 1))) return 'no';
+      if (patterned) {
+        for (const r of schemasFor(s, name)) if (check(accepts(r, value[name], depth + 1))) return 'no';
+      } else {
+        const r = properties !== undefined && Object.hasOwn(properties, name) ? properties[name] : s.additionalProperties;
+        if (r !== undefined && check(accepts(r, value[name], depth + 1))) return 'no';
+      }
     }
     if (isObject(s.dependentSchemas)) {
       for (const [name, dependent] of Object.entries(s.dependentSchemas)) {
@@ -219,6 +227,11 @@ function regExpOf(pattern: string): RegExp | undefined {
   }
   REGEXPS.set(pattern, compiled);
   return compiled;
+}
+
+/** Whether a `type` keyword (a name or a list of names) names this type. */
+function typeAllowed(type: unknown, name: string): boolean {
+  return Array.isArray(type) ? type.some((t) => String(t) === name) : String(type) === name;
 }
 
 function typeOf(value: unknown): string {
