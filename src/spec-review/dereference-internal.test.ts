@@ -4,33 +4,8 @@ import { fileURLToPath } from 'node:url';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { expectSameGraph } from './__fixtures__/same-graph.ts';
 import { dereferencedComponentRefs } from './dereference-internal.ts';
-
-/**
- * The same values and the same sharing: each object of `ours` stands for exactly one object of
- * `theirs` wherever it is met (a component used twice is one object on both sides; a recursive
- * schema is the same cycle), keys in the same order.
- */
-export function expectSameGraph(ours: unknown, theirs: unknown): void {
-  const forward = new Map<object, object>();
-  const backward = new Map<object, object>();
-  const walk = (a: unknown, b: unknown, at: string): void => {
-    if (a === null || typeof a !== 'object' || b === null || typeof b !== 'object') {
-      expect(a, at).toStrictEqual(b);
-      return;
-    }
-    if (forward.has(a) || backward.has(b)) {
-      expect(forward.get(a) === b && backward.get(b) === a, `${at}: shared as swagger-parser shares it`).toBe(true);
-      return;
-    }
-    forward.set(a, b);
-    backward.set(b, a);
-    expect(Array.isArray(a), at).toBe(Array.isArray(b));
-    expect(Object.keys(a), at).toEqual(Object.keys(b));
-    for (const key of Object.keys(a)) walk((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key], `${at}/${key}`);
-  };
-  walk(ours, theirs, '');
-}
 
 async function bothWays(document: Record<string, unknown>, path = resolve('inline.yaml')): Promise<{ taken: boolean; ours: unknown; theirs: unknown }> {
   const written = structuredClone(document);
