@@ -3,17 +3,16 @@
  * (`#/components/schemas/Pet`, RFC 6901 pointer in a fragment, OAS 3.1 §4.8.23): each reference
  * object is replaced by the component it names, after the references the component itself is
  * (`Alias: {$ref: Error}`), so one component is one object wherever it is used and a recursive
- * schema becomes a cycle; the document itself is left as written. That is what swagger-parser's dereference produces for such a document
- * (dereference-internal.test.ts holds the two to the same values and the same sharing); done
- * here, it costs one walk, the copy included, instead of a copy (structuredClone) and
- * swagger-parser's resolver and crawler, which took ~2.7 s of GitHub's 22 -> 23 diff (~10,000
- * references each, all to components).
+ * schema becomes a cycle; the document itself is left as written. That is what swagger-parser's
+ * dereference produces for such a document (dereference-internal.test.ts and the real-documents
+ * tier hold the two to the same values and the same sharing); done here, it costs one walk, the
+ * copy included, instead of a copy (structuredClone) and swagger-parser's resolver and crawler,
+ * which took ~2.7 s of GitHub's 22 -> 23 diff (~10,000 references each, all to components).
  *
- * Returns undefined for anything else: a reference to another file or to a
- * place that is not a component, one with siblings (swagger-parser merges those), one not written
- * as a plain name, one that does not resolve (swagger-parser's error names it), a loop of
- * references, a `$id` (it moves the base a fragment resolves against, JSON Schema 2020-12 Core
- * §8.2.1). swagger-parser reads those.
+ * Returns undefined for anything else: a reference to another file or to a place that is not a
+ * component, one with siblings (swagger-parser merges those), one not written as a plain name, one
+ * that does not resolve (swagger-parser's error names it), a loop of references, a `$id` (it moves
+ * the base a fragment resolves against, JSON Schema 2020-12 Core §8.2.1). swagger-parser reads those.
  */
 export function dereferencedComponentRefs(document: Record<string, unknown>): Record<string, unknown> | undefined {
   if ('$id' in document || '$ref' in document) return undefined;
