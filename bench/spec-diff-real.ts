@@ -13,7 +13,8 @@
 // Issue 20's second pass (the diff's own dereference of component $refs, the catch-all pass and
 // the place finder walking once, the reasoner's instance check without per-call allocations),
 // back to back with main 226c899 under the bench lock at load 12-15: main 55.8 s wall, 11.0 s CPU,
-// 487 MiB; the branch 13.8 s wall, 5.8 s CPU, 406 MiB (CPU 0.53 of main's; the floor 0.39-0.40 s CPU in both).
+// 487 MiB; the branch 13.8 s wall, 5.8 s CPU, 406 MiB (CPU 0.53 of main's; the floor 0.39-0.40 s CPU in both);
+// again at load 14.5-17: main 27.8 s wall, 10.1 s CPU, 483 MiB; the branch 25.6 s, 5.8 s, 434 MiB (CPU 0.58).
 // Usage: node bench/spec-diff-real.ts [runs=3]
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
