@@ -1,4 +1,6 @@
-import { createHash } from 'node:crypto';
+// node:crypto's CommonJS exports, taken where used: an ESM import builds its namespace, whose getters load webcrypto and the key
+// classes at every check start (as src/contract/parsed-spec.ts takes it).
+const createHash = (algorithm: string) => process.getBuiltinModule('node:crypto').createHash(algorithm);
 
 /** A function returning numbers in [0, 1), the same sequence for the same seed. */
 export type Random = () => number;

@@ -123,9 +123,21 @@ function namedBy(schema: JsonSchema | undefined, properties: ReadonlyMap<string,
  * properties the schema does not list left out (the spec allows them, spec decision
  * unlisted-fields-allowed, and says nothing of their stability: a request id or a timestamp
  * in an error body may differ every time), arrays keyed by `x-unique-by` sorted by that key.
- * JSON text of the result, so equal means equal.
+ * JSON text of the result, so equal means equal. Made once per body and schema: judging an
+ * answer compares it up to three times (runWide) and observing it records it twice (run-state.ts),
+ * on the parsed body that parsedBodyOf() shares and no reader changes.
  */
 export function comparableForm(value: unknown, schema: JsonSchema | undefined): string {
+  if (value === null || typeof value !== 'object') return renderComparable(value, schema);
+  let bySchema = comparableForms.get(value);
+  if (!bySchema) comparableForms.set(value, (bySchema = new Map()));
+  let form = bySchema.get(schema);
+  if (form === undefined) bySchema.set(schema, (form = renderComparable(value, schema)));
+  return form;
+}
+const comparableForms = new WeakMap<object, Map<JsonSchema | undefined, string>>();
+
+function renderComparable(value: unknown, schema: JsonSchema | undefined): string {
   const strip = (node: unknown, at: JsonSchema | undefined): unknown => {
     if (Array.isArray(node)) {
       const items = itemsOf(at);

@@ -63,21 +63,33 @@ let lookalikes: Map<string, string[]> | undefined;
  * the fullwidth `ｄ`, the mathematical `𝐝`-style letters of the BMP, `ⅾ` (small roman numeral)...
  * A server that normalizes ids before the lookup resolves them to `char`. Scanned once, on first
  * use, and only among the characters NFKC_Casefold changes (the Unicode property
- * Changes_When_NFKC_Casefolded, which holds every character NFKC changes): a fifth of the plane.
+ * Changes_When_NFKC_Casefolded, which holds every character NFKC changes): a fifth of the plane,
+ * found as runs (a few hundred matches, not ~4,000) and normalized in one call: the characters
+ * joined by U+0000, which is stable under NFKC (a starter that composes with nothing, UAX #15
+ * §9), so each comes out as it would alone. ~2 ms where a match and a normalize() per character
+ * took ~8 ms of every check run.
  */
 export function compatibilityLookalikes(char: string): readonly string[] {
   if (!lookalikes) {
     lookalikes = new Map();
-    for (const match of basicMultilingualPlane().matchAll(/\p{Changes_When_NFKC_Casefolded}/gu)) {
-      const original = match[0];
-      // A surrogate pair where two halves meet in the string is no character of the BMP.
-      if (original.length !== 1 || match.index < 0x80) continue;
-      const folded = original.normalize('NFKC');
-      if (folded.length !== 1 || folded === original || folded.charCodeAt(0) >= 0x80) continue;
-      let list = lookalikes.get(folded);
-      if (!list) lookalikes.set(folded, (list = []));
-      list.push(original);
+    const candidates: string[] = [];
+    const plane = basicMultilingualPlane();
+    for (const run of plane.matchAll(/\p{Changes_When_NFKC_Casefolded}+/gu)) {
+      // A surrogate pair where two halves meet in the string is no character of the BMP: only lone code units are candidates.
+      for (let at = Math.max(run.index, 0x80), end = run.index + run[0].length; at < end; at++) {
+        const unit = plane.charCodeAt(at);
+        if (unit >= 0xd800 && unit <= 0xdfff) continue;
+        candidates.push(plane[at]!);
+      }
     }
+    const folds = candidates.join('\0').normalize('NFKC').split('\0');
+    candidates.forEach((original, i) => {
+      const folded = folds[i]!;
+      if (folded.length !== 1 || folded === original || folded.charCodeAt(0) >= 0x80) return;
+      let list = lookalikes!.get(folded);
+      if (!list) lookalikes!.set(folded, (list = []));
+      list.push(original);
+    });
   }
   return lookalikes.get(char) ?? [];
 }
