@@ -21,20 +21,17 @@ import {
   send,
   serve,
   serveApp,
+  target,
   toApiRequest,
   type Answer,
   type ApiRequest,
   type OperationId,
   type Parts,
+  type RedTeamTarget,
   type Route,
   type RunningTarget,
 } from '../app.ts';
-import type { RedTeamTarget } from '../servers.ts';
 import { chunkedBytes, plainBytes, serveNet } from '../net-server.ts';
-
-function target(name: string, broken: boolean, description: string, start: () => Promise<RunningTarget>): RedTeamTarget {
-  return { name, broken, description, start };
-}
 
 type Operation = Extract<Route, { kind: 'operation' }>;
 
