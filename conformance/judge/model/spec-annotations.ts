@@ -150,8 +150,25 @@ export function comparableForm(value: unknown, schema: JsonSchema | undefined): 
   return JSON.stringify(strip(value, schema));
 }
 
+/**
+ * The ids found per parsed body (and the schema they were found by). A body is parsed once per
+ * answer (rule.ts, parsedBodyOf) and its ids are asked for three or four times (the model's
+ * verdicts, what it observes, error-ids-unique): the walk is made once. Held weakly, by the parsed
+ * value, which lives as long as its answer.
+ */
+const idsFound = new WeakMap<object, { schema: JsonSchema | undefined; ids: readonly { pointer: string; id: string }[] }>();
+
 /** The values of `x-instance-id` properties in a body, with their JSON pointers. */
-export function instanceIds(value: unknown, schema: JsonSchema | undefined): { pointer: string; id: string }[] {
+export function instanceIds(value: unknown, schema: JsonSchema | undefined): readonly { pointer: string; id: string }[] {
+  if (value === null || typeof value !== 'object') return findInstanceIds(value, schema);
+  const known = idsFound.get(value);
+  if (known && known.schema === schema) return known.ids;
+  const ids = Object.freeze(findInstanceIds(value, schema));
+  idsFound.set(value, { schema, ids });
+  return ids;
+}
+
+function findInstanceIds(value: unknown, schema: JsonSchema | undefined): { pointer: string; id: string }[] {
   const found: { pointer: string; id: string }[] = [];
   const walk = (node: unknown, at: JsonSchema | undefined, pointer: string): void => {
     if (!mentionsAnnotation(at, INSTANCE_ID)) return;

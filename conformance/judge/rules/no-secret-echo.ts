@@ -64,14 +64,20 @@ function judgeableSecrets(context: RuleContext): JudgeableSecrets {
     const body = parsedBodyOf(response);
     if (body.ok) walkStrings(body.value, context.contract.secretProperties, (value) => data.push(value), (value) => seen.add(value));
   }
+  // Without data among the exchanges (an error answer, judged alone by a proxy), the list depends on the secrets given alone:
+  // named by each one's kind, name and value, length-prefixed (any character may be in a value).
+  let list: string | undefined;
+  if (data.length === 0) {
+    list = '';
+    for (const key of given.keys) list += `k${key.name.length}:${key.name}${key.value.length}:${key.value}`;
+    for (const value of seen) list += `v${value.length}:${value}`;
+    const known = remembered.get(list);
+    if (known) return known;
+  }
   const all: Omit<Secret, 'forms'>[] = [
     ...given.keys.map((key) => ({ ...key, home: 'in the Authorization header of a request' })),
     ...[...seen].map((value) => ({ value, name: 'a secret value (a `format: password` property, e.g. the OIDC secret)', home: 'in its own property of a successful answer' })),
   ];
-  // Without successful answers among the exchanges (an error answer, judged alone by a proxy), the list depends on the secrets given alone.
-  const list = data.length === 0 ? JSON.stringify(all.map((s) => [s.value, s.name])) : undefined;
-  const known = list === undefined ? undefined : remembered.get(list);
-  if (known) return known;
   const secrets = all.filter((s) => [...s.value].length >= SUBSTRING_MIN && !data.some((d) => d.includes(s.value))).map((s) => ({ ...s, forms: [...new Set([s.value.toLowerCase(), Buffer.from(s.value, 'utf8').toString('latin1').toLowerCase()])] }));
   const judgeable = { secrets, read: readingsFor(secrets) };
   if (list !== undefined) remember(remembered, list, judgeable);
