@@ -151,20 +151,19 @@ export function comparableForm(value: unknown, schema: JsonSchema | undefined): 
 }
 
 /**
- * The ids found per parsed body (and the schema they were found by). A body is parsed once per
- * answer (rule.ts, parsedBodyOf) and its ids are asked for three or four times (the model's
- * verdicts, what it observes, error-ids-unique): the walk is made once. Held weakly, by the parsed
- * value, which lives as long as its answer.
+ * The ids last found, with the parsed body and schema they were found in. A body is parsed once
+ * per answer (rule.ts, parsedBodyOf) and its ids are asked for three or four times in a row (the
+ * model's verdicts, what it observes, error-ids-unique): the walk is made once. One entry (a
+ * WeakMap per body cost more than the walk): the next body asked about replaces it.
  */
-const idsFound = new WeakMap<object, { schema: JsonSchema | undefined; ids: readonly { pointer: string; id: string }[] }>();
+let lastIds: { value: object; schema: JsonSchema | undefined; ids: readonly { pointer: string; id: string }[] } | undefined;
 
 /** The values of `x-instance-id` properties in a body, with their JSON pointers. */
 export function instanceIds(value: unknown, schema: JsonSchema | undefined): readonly { pointer: string; id: string }[] {
   if (value === null || typeof value !== 'object') return findInstanceIds(value, schema);
-  const known = idsFound.get(value);
-  if (known && known.schema === schema) return known.ids;
+  if (lastIds !== undefined && lastIds.value === value && lastIds.schema === schema) return lastIds.ids;
   const ids = Object.freeze(findInstanceIds(value, schema));
-  idsFound.set(value, { schema, ids });
+  lastIds = { value, schema, ids };
   return ids;
 }
 
