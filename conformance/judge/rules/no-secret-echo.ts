@@ -131,10 +131,11 @@ function echoIn(exchange: Exchange & { response: NonNullable<Exchange['response'
  * header values and error strings (Content-Type, the 401's name and message) around a fresh error
  * id: reading every one afresh was a third of judging a 401 once the OIDC secret was known (the
  * encoded readings' scans, `--cpu-prof`, 2026-11-28). Bounded: texts up to MAX_REMEMBERED_TEXT
- * characters, MAX_REMEMBERED_TEXTS per list (then it starts afresh), the last few lists.
+ * characters, MAX_REMEMBERED_TEXTS per list (then it starts afresh), the last MAX_SECRET_LISTS lists:
+ * at most some 2 million characters held, whatever the traffic (the proxy's RSS bound, issue 19).
  */
-const MAX_REMEMBERED_TEXT = 1024;
-const MAX_REMEMBERED_TEXTS = 4096;
+const MAX_REMEMBERED_TEXT = 256;
+const MAX_REMEMBERED_TEXTS = 1024;
 const MAX_SECRET_LISTS = 8;
 /** Per list of judgeable secrets (each one's value, what it is called and where it belongs, in order): what its texts hold. */
 const readings = new Map<string, Map<string, number>>();
