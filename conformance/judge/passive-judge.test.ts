@@ -49,6 +49,22 @@ describe('the passive judge on answers that repeat but in their per-instance fie
     expect(read(unauthorized({ message: 42 }))).toEqual(['response-schema-conformance']);
   });
 
+  it('reads an error text again once the secrets it is read against change, and finds an echo every time it repeats (no-secret-echo remembers texts per list of secrets)', () => {
+    const judge = createPassiveJudge({ contract, baseUrl: 'http://127.0.0.1:1' });
+    // With a key in every request, there is a secret to read each text against from the start.
+    const read = (response: ReturnType<typeof unauthorized>) => checksOf(judge.judge({ method: 'GET', target: OIDC, key: 'a-key-the-backend-does-not-know', response }));
+    const secret = 'an-oidc-secret-learned-later';
+    const quoting = { message: `configured with ${Buffer.from(secret).toString('base64')}` };
+    // Read clean while the secret is not known yet.
+    expect(read(unauthorized(quoting))).toEqual([]);
+    const oidc = { enabled: true, discoverUrl: 'https://login.example.com/.well-known/openid-configuration', clientId: 'flag-admin', secret, autoCreate: false, enableSingleSignOut: false, defaultRootRole: 'Viewer' };
+    judge.judge({ method: 'GET', target: OIDC, key: 'the-admin-key-of-this-test', response: { status: 200, headers: HEADERS, body: JSON.stringify(oidc) } });
+    // The same text, now that the secret is known: an echo, each time it comes again.
+    expect(read(unauthorized(quoting))).toEqual(['no-secret-echo']);
+    expect(read(unauthorized(quoting))).toEqual(['no-secret-echo']);
+    expect(read(unauthorized())).toEqual([]);
+  });
+
   it('judges a 401 in full once the model has learned something since the last one: here, that the key is valid', () => {
     const judge = createPassiveJudge({ contract, baseUrl: 'http://127.0.0.1:1' });
     const key = 'a-key-that-proves-valid';

@@ -162,8 +162,24 @@ function renderComparable(value: unknown, schema: JsonSchema | undefined): strin
   return JSON.stringify(strip(value, schema));
 }
 
+/**
+ * The ids last found, with the parsed body and schema they were found in. A body is parsed once
+ * per answer (rule.ts, parsedBodyOf) and its ids are asked for three or four times in a row (the
+ * model's verdicts, what it observes, error-ids-unique): the walk is made once. One entry (a
+ * WeakMap per body cost more than the walk): the next body asked about replaces it.
+ */
+let lastIds: { value: object; schema: JsonSchema | undefined; ids: readonly { pointer: string; id: string }[] } | undefined;
+
 /** The values of `x-instance-id` properties in a body, with their JSON pointers. */
-export function instanceIds(value: unknown, schema: JsonSchema | undefined): { pointer: string; id: string }[] {
+export function instanceIds(value: unknown, schema: JsonSchema | undefined): readonly { pointer: string; id: string }[] {
+  if (value === null || typeof value !== 'object') return findInstanceIds(value, schema);
+  if (lastIds !== undefined && lastIds.value === value && lastIds.schema === schema) return lastIds.ids;
+  const ids = Object.freeze(findInstanceIds(value, schema));
+  lastIds = { value, schema, ids };
+  return ids;
+}
+
+function findInstanceIds(value: unknown, schema: JsonSchema | undefined): { pointer: string; id: string }[] {
   const found: { pointer: string; id: string }[] = [];
   const walk = (node: unknown, at: JsonSchema | undefined, pointer: string): void => {
     if (!mentionsAnnotation(at, INSTANCE_ID)) return;

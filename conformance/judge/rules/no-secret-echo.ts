@@ -18,9 +18,9 @@ export const noSecretEcho: Rule = {
   // It reads every string of an error body, the per-instance `message` among them.
   readsPerInstanceFields: true,
   judge: (exchanges, context) => {
-    const secrets = judgeableSecrets(context);
-    // Answers repeat their header values and error texts (Content-Type, the same 401 message): each distinct text is read once.
-    const read = new Map<string, Secret | undefined>();
+    // Answers repeat their header values and error texts (Content-Type, the same 401 message): each distinct text is read once,
+    // in this call and in the calls after it with the same secrets (a proxy judges one exchange per call).
+    const { secrets, read } = judgeableSecrets(context);
     return ordinaryResponses(exchanges).flatMap((exchange) => {
       // The suite itself put the key into the URL or a cookie (near-miss-key probes): an answer quoting the request back is not judged on it.
       if (keyOutsideHeader(exchange)) return [];
@@ -53,9 +53,9 @@ interface Secret {
 }
 
 /** The secrets of the run that can be told from data: long enough, and in no successful answer outside a secret property. */
-function judgeableSecrets(context: RuleContext): Secret[] {
+function judgeableSecrets(context: RuleContext): JudgeableSecrets {
   const given = context.secrets;
-  if (!given) return [];
+  if (!given) return NO_SECRETS;
   const data: string[] = [];
   const seen = new Set<string>(given.values ?? []);
   for (const exchange of context.all) {
@@ -64,30 +64,48 @@ function judgeableSecrets(context: RuleContext): Secret[] {
     const body = parsedBodyOf(response);
     if (body.ok) walkStrings(body.value, context.contract.secretProperties, (value) => data.push(value), (value) => seen.add(value));
   }
+  // Without data among the exchanges (an error answer, judged alone by a proxy), the list depends on the secrets given alone:
+  // named by each one's kind, name and value, length-prefixed (any character may be in a value).
+  let list: string | undefined;
+  if (data.length === 0) {
+    list = '';
+    for (const key of given.keys) list += `k${key.name.length}:${key.name}${key.value.length}:${key.value}`;
+    for (const value of seen) list += `v${value.length}:${value}`;
+    const known = remembered.get(list);
+    if (known) return known;
+  }
   const all: Omit<Secret, 'forms'>[] = [
     ...given.keys.map((key) => ({ ...key, home: 'in the Authorization header of a request' })),
     ...[...seen].map((value) => ({ value, name: 'a secret value (a `format: password` property, e.g. the OIDC secret)', home: 'in its own property of a successful answer' })),
   ];
-  return all.filter((s) => [...s.value].length >= SUBSTRING_MIN && !data.some((d) => d.includes(s.value))).map((s) => ({ ...s, forms: [...new Set([s.value.toLowerCase(), Buffer.from(s.value, 'utf8').toString('latin1').toLowerCase()])] }));
+  const secrets = all.filter((s) => [...s.value].length >= SUBSTRING_MIN && !data.some((d) => d.includes(s.value))).map((s) => ({ ...s, forms: [...new Set([s.value.toLowerCase(), Buffer.from(s.value, 'utf8').toString('latin1').toLowerCase()])] }));
+  const judgeable = { secrets, read: readingsFor(secrets) };
+  if (list !== undefined) remember(remembered, list, judgeable);
+  return judgeable;
 }
 
 /**
  * Where in the answer a secret shows: a header, or an error body (raw, or once its JSON strings
  * are decoded), as written or encoded (percent, base64, hex, UTF-16: encoded-readings.ts).
  */
-function echoIn(exchange: Exchange & { response: NonNullable<Exchange['response']> }, secrets: readonly Secret[], read: Map<string, Secret | undefined>): { where: string; secret: Secret } | undefined {
+function echoIn(exchange: Exchange & { response: NonNullable<Exchange['response']> }, secrets: readonly Secret[], read: Map<string, number>): { where: string; secret: Secret } | undefined {
   const { response } = exchange;
   const shortest = Math.min(...secrets.map((s) => s.value.length));
-  const holds = (text: string) => {
-    if (read.has(text)) return read.get(text);
-    let found: Secret | undefined;
-    for (const reading of encodedReadings(text, shortest)) {
-      const folded = reading.toLowerCase();
-      found = secrets.find((s) => s.forms.some((form) => folded.includes(form)));
-      if (found) break;
+  const holds = (text: string): Secret | undefined => {
+    let found = read.get(text);
+    if (found === undefined) {
+      found = -1;
+      for (const reading of encodedReadings(text, shortest)) {
+        const folded = reading.toLowerCase();
+        found = secrets.findIndex((s) => s.forms.some((form) => folded.includes(form)));
+        if (found >= 0) break;
+      }
+      if (text.length <= MAX_REMEMBERED_TEXT) {
+        if (read.size >= MAX_REMEMBERED_TEXTS) read.clear();
+        read.set(text, found);
+      }
     }
-    read.set(text, found);
-    return found;
+    return found < 0 ? undefined : secrets[found];
   };
   for (const [name, value] of Object.entries(response.headers)) {
     const secret = holds(value);
@@ -104,6 +122,42 @@ function echoIn(exchange: Exchange & { response: NonNullable<Exchange['response'
     if (secret) return { where: 'body', secret };
   }
   return undefined;
+}
+
+/**
+ * What each text read holds (the index of the first secret found in it, -1 for none), per list of
+ * secrets: a pure function of the text and the secrets, so a text read before with the same
+ * secrets is not read again. A proxy judges one exchange per call, and its answers repeat their
+ * header values and error strings (Content-Type, the 401's name and message) around a fresh error
+ * id: reading every one afresh was a third of judging a 401 once the OIDC secret was known (the
+ * encoded readings' scans, `--cpu-prof`, 2026-11-28). Bounded: texts up to MAX_REMEMBERED_TEXT
+ * characters, MAX_REMEMBERED_TEXTS per list (then it starts afresh), the last MAX_SECRET_LISTS lists:
+ * at most some 2 million characters held, whatever the traffic (the proxy's RSS bound, issue 19).
+ */
+const MAX_REMEMBERED_TEXT = 256;
+const MAX_REMEMBERED_TEXTS = 1024;
+const MAX_SECRET_LISTS = 8;
+/** Per list of judgeable secrets (each one's value, what it is called and where it belongs, in order): what its texts hold. */
+const readings = new Map<string, Map<string, number>>();
+/** Per list of secrets given, when no successful answer is judged with them: the judgeable ones and their readings. */
+const remembered = new Map<string, JudgeableSecrets>();
+
+interface JudgeableSecrets {
+  secrets: Secret[];
+  read: Map<string, number>;
+}
+const NO_SECRETS: JudgeableSecrets = { secrets: [], read: new Map() };
+
+function remember<V>(map: Map<string, V>, list: string, value: V): void {
+  if (map.size >= MAX_SECRET_LISTS) map.delete(map.keys().next().value!);
+  map.set(list, value);
+}
+
+function readingsFor(secrets: readonly Secret[]): Map<string, number> {
+  const list = JSON.stringify(secrets.map((s) => [s.value, s.name, s.home]));
+  let read = readings.get(list);
+  if (!read) remember(readings, list, (read = new Map()));
+  return read;
 }
 
 /** Every string value (and property name) of a JSON value, those of secret properties apart; iterative, so depth cannot exhaust the stack. */
