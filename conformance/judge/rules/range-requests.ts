@@ -18,6 +18,8 @@ export const rangeRequests: Rule = {
   // Whatever the model finds on a Range variant: the variant is the cause (issue 18).
   claims: [variantClaim('range-requests')],
   steps: ['variant'],
+  // The Range variants go to the reads only (RFC 9110 §14.2: range handling is defined for GET alone).
+  appliesTo: (planned, contract) => contract.operation(planned.operationId).method === 'GET',
   judge: (exchanges, context) =>
     variantsOf(exchanges, 'range-requests')
       .filter((e) => e.response)
