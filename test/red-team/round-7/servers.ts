@@ -20,12 +20,11 @@ import {
   send,
   Store,
   toApiRequest,
+  type RedTeamTarget,
+  target,
 } from '../app.ts';
-import type { RedTeamTarget } from '../servers.ts';
 
 export type { RedTeamTarget };
-
-const target = (name: string, broken: boolean, description: string, start: () => Promise<RunningTarget>): RedTeamTarget => ({ name, broken, description, start });
 
 const isEnvironments = (request: ApiRequest) => routeOf(pathOf(request.url)).kind === 'operation' && pathOf(request.url).startsWith('/api/admin/environments/');
 const isOidc = (request: ApiRequest) => pathOf(request.url) === '/api/admin/auth/oidc/settings';
