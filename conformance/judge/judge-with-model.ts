@@ -4,6 +4,7 @@ import { DELETE_SERVICE_ACCOUNT_TOKEN, GET_PROJECT_ENVIRONMENTS } from '../opera
 import { encodeId, pathOf, type PlanInput } from '../plan/scenarios/plan-input.ts';
 import type { Exchange, StepKind } from '../types.ts';
 import { notModifiedStandsFor } from './not-modified.ts';
+import { judgeRangeAnswer } from './partial-content.ts';
 import { methodOverrideOf } from './model/method-override.ts';
 import { VARIANT_KIND } from '../plan/variants/variant-kinds.ts';
 
@@ -74,9 +75,10 @@ export function knownBeforeRun(input: PlanInput, exchanges: readonly Exchange[])
 export function judgeWithModel(input: PlanInput, all: readonly Exchange[]): Map<number, Verdict[]> {
   // An OPTIONS is no operation of the spec: the variants and unlisted-method probes that send one are judged by their own rules (options-harmless, unlisted-method-rejected).
   const exchanges = all.filter((e) => e.step !== 'random-step' && e.method.toUpperCase() !== 'OPTIONS');
-  // A 304 the contract allows is judged as the 200 it stands for (spec decision conditional-requests).
+  // A 304 the contract allows is judged as the 200 it stands for (spec decision conditional-requests), and so are a 206 and a 416
+  // (spec decision range-requests); one it does not allow is judged as the undocumented status it is (range-requests says why).
   const judged = exchanges.map((e) => {
-    const standsFor = notModifiedStandsFor(e, exchanges);
+    const standsFor = notModifiedStandsFor(e, exchanges) ?? judgeRangeAnswer(e, exchanges)?.standsFor;
     return standsFor ? { ...e, response: standsFor } : e;
   });
   const verdicts = judgeRun(judged.map(toModelExchange), knownBeforeRun(input, exchanges));

@@ -51,3 +51,17 @@ describe('a 304 to a conditional variant (spec decision conditional-requests)', 
     expect(notModifiedStandsFor(noTag, [earlier, noTag])).toBe(GIVEN);
   });
 });
+
+describe('a 304 to an If-Modified-Since that is no HTTP-date (RFC 9110 §13.1.3: ignored)', () => {
+  it('stands for nothing however late a lenient parser reads the value, and for the 200 when the value is one of the three HTTP-date forms', () => {
+    const earlier = exchange('full', GIVEN);
+    for (const value of ['2099-01-01', '2099-01-01T00:00:00Z', '2099', '2099-01-01T00:00:00+01:00']) {
+      const asked = exchange('full', notModified, { 'if-modified-since': value }, 'conditional-lenient');
+      expect(notModifiedStandsFor(asked, [earlier, asked]), value).toBeUndefined();
+    }
+    for (const value of ['Fri, 01 Jan 2099 00:00:00 GMT', 'Saturday, 28-Nov-26 10:00:00 GMT', 'Fri Jan  1 00:00:00 2099']) {
+      const asked = exchange('full', notModified, { 'if-modified-since': value }, 'if-modified-since-recent');
+      expect(notModifiedStandsFor(asked, [earlier, asked]), value).toBe(GIVEN);
+    }
+  });
+});

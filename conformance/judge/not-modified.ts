@@ -1,5 +1,6 @@
 import { VARIANT_KIND } from '../plan/variants/variant-kinds.ts';
 import type { Exchange } from '../types.ts';
+import { parseHttpDate } from './rules/http-dates.ts';
 
 /**
  * A 304 the contract allows (spec decision conditional-requests; RFC 9110 §13.1.1, §13.1.3,
@@ -38,7 +39,12 @@ function validatorMatches(sent: Record<string, string>, given: Record<string, st
     if (noneMatch.trim() === '*') return true;
     return given.etag !== undefined && noneMatch.split(',').some((tag) => opaque(tag) === opaque(given.etag!));
   }
-  const since = Date.parse(sent['if-modified-since'] ?? '');
-  const modified = Date.parse(given['last-modified'] ?? '');
-  return Number.isFinite(since) && Number.isFinite(modified) && modified <= since;
+  const value = sent['if-modified-since'];
+  if (value === undefined || given['last-modified'] === undefined) return false;
+  // RFC 9110 §13.1.3: an If-Modified-Since that is no HTTP-date is ignored, however a lenient parser would read it (`2099-01-01`): a 304 to
+  // it stands for nothing. The server's own Last-Modified sent back as it came is its validator whatever its form (http-dates-valid judges that).
+  if (value === given['last-modified']) return true;
+  const since = parseHttpDate(value.trim())?.time;
+  const modified = parseHttpDate(given['last-modified'].trim())?.time ?? Date.parse(given['last-modified']);
+  return since !== undefined && Number.isFinite(modified) && modified <= since;
 }

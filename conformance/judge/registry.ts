@@ -38,6 +38,7 @@ import { redirectStaysOnOrigin } from './rules/redirect-stays-on-origin.ts';
 import { sharedCachesKeptOut } from './rules/shared-caches-kept-out.ts';
 import { httpDatesImfFixdate, httpDatesValid } from './rules/http-dates.ts';
 import { conditionalAfterAuth } from './rules/conditional-after-auth.ts';
+import { rangeRequests } from './rules/range-requests.ts';
 import { connectionIndependent } from './rules/connection-independent.ts';
 import { headersIgnored } from './rules/headers-ignored.ts';
 import { headLikeGet } from './rules/head-like-get.ts';
@@ -99,6 +100,7 @@ export const RULES: readonly Rule[] = [
   optionsHarmless,
   headersIgnored,
   conditionalAfterAuth,
+  rangeRequests,
   connectionIndependent,
   overlapIndependent,
   pipelinedAnswersInOrder,

@@ -10,7 +10,9 @@ import { HEADER_BROKEN_TARGETS, HEADER_CONFORMANT_VARIANTS } from './header-targ
 import { REQUEST_VARIANT_BROKEN_TARGETS, REQUEST_VARIANT_CONFORMANT_VARIANTS } from './request-variant-targets.ts';
 import { ROUND10_REQUEST_BROKEN_TARGETS, ROUND10_REQUEST_CONFORMANT_VARIANTS } from './round10-request-targets.ts';
 import { ROUND11_METHOD_CASE_BROKEN_TARGETS, ROUND11_METHOD_CASE_CONFORMANT_VARIANTS } from './round11-method-case-targets.ts';
+import { ROUND12_REQUEST_BROKEN_TARGETS, ROUND12_REQUEST_CONFORMANT_VARIANTS } from './round12-request-targets.ts';
 import { WIRE_BROKEN_TARGETS, WIRE_CONFORMANT_VARIANTS } from './wire-targets.ts';
+import { parseHttpDate } from '../judge/rules/http-dates.ts';
 
 /**
  * Issue 18: servers that break the contract only along what the spec does not name (the
@@ -66,6 +68,8 @@ export const INVARIANCE_BROKEN_TARGETS: InvarianceTarget[] = [
   ...ROUND10_REQUEST_BROKEN_TARGETS,
   // Red team round eleven's method-case principle (round11-method-case-targets.ts).
   ...ROUND11_METHOD_CASE_BROKEN_TARGETS,
+  // Red team round twelve's Range and lenient-date principles (round12-request-targets.ts).
+  ...ROUND12_REQUEST_BROKEN_TARGETS,
   // Red team round ten's wire principles (wire-targets.ts).
   ...WIRE_BROKEN_TARGETS.filter((t) => !t.warningOnly),
   // The method: HEAD is GET without the body (spec decision head-requests).
@@ -829,6 +833,7 @@ export const INVARIANCE_CONFORMANT_VARIANTS: ConformantInvarianceVariant[] = [
   ...REQUEST_VARIANT_CONFORMANT_VARIANTS,
   ...ROUND10_REQUEST_CONFORMANT_VARIANTS,
   ...ROUND11_METHOD_CASE_CONFORMANT_VARIANTS,
+  ...ROUND12_REQUEST_CONFORMANT_VARIANTS,
   ...WIRE_CONFORMANT_VARIANTS,
   {
     name: 'HEAD answered 405 with Allow: GET (a router without HEAD)',
@@ -953,7 +958,8 @@ export const INVARIANCE_CONFORMANT_VARIANTS: ConformantInvarianceVariant[] = [
       breakResponses(contract, (req, res) => {
         if (res.status !== 200 || res.body === undefined) return res;
         const etag = etagOf(res.body);
-        const since = Date.parse(String(req.headers['if-modified-since'] ?? ''));
+        // RFC 9110 §13.1.3: only an HTTP-date is a date here (an ISO 8601 time that Date.parse would read is ignored).
+        const since = parseHttpDate(String(req.headers['if-modified-since'] ?? '').trim())?.time ?? Number.NaN;
         const asked = req.headers['if-none-match'];
         const fresh = asked !== undefined ? asked === '*' || asked === etag : since >= STARTED.getTime();
         const validators = { etag, 'last-modified': STARTED.toUTCString() };
@@ -1145,6 +1151,7 @@ const ALONE: Record<string, string> = {
   'auth fails open once five requests are in flight (a bulkhead that sheds the auth call)': 'overlap-independent',
   'absolute-form target skips the key check': 'request-target-forms',
   'Last-Modified ten minutes after the Date of its answer': 'http-dates-valid',
+  'Range honoured with the end read as exclusive (body.subarray(first, last)): `bytes=2-11` answers 206 with Content-Range: bytes 2-11/len and nine bytes': 'range-requests',
 };
 export const INVARIANCE_ALONE_TARGETS: BrokenTarget[] = INVARIANCE_BROKEN_TARGETS.filter((t) => ALONE[t.name]).map((t) => ({ name: t.name, errors: [ALONE[t.name]!], serve: t.serve }));
 

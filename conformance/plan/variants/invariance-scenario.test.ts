@@ -11,9 +11,9 @@ const input = (seed: string, overrides: Partial<PlanInput> = {}): PlanInput => p
 describe('the invariance variants of a run', () => {
   it.each(['1', '2', 'abc'])('meet every operation and every credential class with every kind (seed %s)', (seed) => {
     const { requests } = invarianceScenario(input(seed));
-    for (const { kind, keyed, ownBatch, content, keyIn, fullOnLater, fullEveryOperation } of VARIANT_KINDS) {
-      // Not sampled: the pipelined batch, the requests with content (two, below), and the full key's on one read and the delete's path (below).
-      if (ownBatch || content !== undefined || fullOnLater) continue;
+    for (const { kind, keyed, ownBatch, content, keyIn, fullOnLater, fullEveryOperation, fullGetsEachTurn } of VARIANT_KINDS) {
+      // Not sampled: the pipelined batch, the requests with content (two, below), the full key's on one read and the delete's path (below), and the kinds on the reads (below).
+      if (ownBatch || content !== undefined || fullOnLater || fullGetsEachTurn) continue;
       const mine = requests.filter((r) => r.variant?.kind === kind);
       expect(new Set(mine.map((r) => r.operationId)).size, kind).toBe(3);
       // HEAD covers the credentials on every GET; the token path, which has no GET, gets one.
@@ -36,6 +36,22 @@ describe('the invariance variants of a run', () => {
       expect(mine.every((r) => r.credential === 'full')).toBe(true);
       expect(mine.find((r) => r.method === 'DELETE')!.path).toMatch(/no-such/);
     }
+  });
+
+  it.each(['1', '2', 'abc'])('sends Range and the lenient dates on the reads: every turn with the full key on a given resource, each read at least once, Range once with every other key (seed %s)', (seed) => {
+    const { requests } = invarianceScenario(input(seed));
+    const gets = contract.operations.filter((o) => o.method === 'GET').map((o) => o.operationId).sort();
+    for (const kind of ['range', 'conditional-lenient'] as const) {
+      const spec = VARIANT_KIND.get(kind)!;
+      const full = requests.filter((r) => r.variant?.kind === kind && r.credential === 'full');
+      expect(full.every((r) => r.method === 'GET' && r.variant!.resource === 'given'), kind).toBe(true);
+      expect([...new Set(full.map((r) => r.operationId))].sort(), kind).toEqual(gets);
+      expect([...new Set(full.map((r) => r.variant!.alternative))].sort(), kind).toEqual(spec.alternatives!.map((_, i) => i));
+    }
+    const others = requests.filter((r) => r.variant?.kind === 'range' && r.credential !== 'full');
+    expect(others.map((r) => r.credential).sort()).toEqual(['invalid', 'none', 'restricted']);
+    expect(others.every((r) => r.method === 'GET' && r.variant!.alternative === 0)).toBe(true);
+    expect(requests.filter((r) => r.variant?.kind === 'conditional-lenient')).toHaveLength(2);
   });
 
   it('spells one slash of the path as routers may read it, the query left alone', () => {

@@ -82,6 +82,21 @@ export function invarianceScenario(input: PlanInput): ScenarioPlan {
       ops.forEach((operation, i) => cells.push({ kind: spec.kind, operationId: operation.operationId, credential: 'full', resource: operation.method === 'GET' ? 'given' : 'missing', alternative: (i + index) % turns }));
       return;
     }
+    // Each turn where a 200 shows what it changes (the full key on a given resource of a GET), the GETs in turn from the kind's place in the
+    // list; then, where the kind asks, every other credential class once with the first turn: its answer must stay the refusal (or the
+    // restricted key's own 200) the request without the variant gets.
+    if (spec.fullGetsEachTurn) {
+      const turns = turnsOf(spec) ?? 1;
+      const gets = ops.filter((o) => o.method === 'GET');
+      for (let i = 0; i < Math.max(turns, gets.length) && gets.length > 0; i++) cells.push({ kind: spec.kind, operationId: gets[i % gets.length]!.operationId, credential: 'full', resource: 'given', alternative: (i + index) % turns });
+      if (spec.othersOnFirstTurn) {
+        creds.filter((c) => c !== 'full').forEach((credential, i) => {
+          const get = (credential === 'restricted' ? gets.find((o) => input.forbidden.has(o.operationId)) : undefined) ?? gets[i % gets.length];
+          if (get) cells.push({ kind: spec.kind, operationId: get.operationId, credential, resource: 'given', alternative: 0 });
+        });
+      }
+      return;
+    }
     if (spec.content !== undefined) {
       for (const operation of ops.filter((o) => o.method !== 'GET')) cells.push({ kind: spec.kind, operationId: operation.operationId, credential: 'full', resource: 'missing' });
       const read = ops.find((o) => o.method === 'GET');

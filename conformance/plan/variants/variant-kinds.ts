@@ -66,6 +66,23 @@ const ANALYTICS_COOKIES = [
 ].join('; ');
 const LONG_REFERER = `http://localhost:3000/admin/projects/default/settings/environments?tab=environments&sort=name&order=asc&search=&utm_source=newsletter&utm_medium=email&utm_campaign=2024-q3-release-notes&utm_content=environments-section&fbclid=IwAR2F${'x7Qk9Lm3Np5Rt8Vw1Yz4Bc6Df0Gh2Jk'.repeat(3)}`;
 
+/**
+ * Values that are no HTTP-date (RFC 9110 §5.6.7) but that lenient date parsers read as one:
+ * JavaScript's Date.parse, Python's dateutil, Ruby's Time.parse, PHP's strtotime, Java's ISO
+ * formatters and Go's time.RFC3339 read the RFC 3339 forms; most of them the date alone. RFC 9110
+ * §13.1.3 and §13.1.4: a recipient MUST ignore an If-Modified-Since or If-Unmodified-Since that is
+ * not a valid HTTP-date. A date far in the future for If-Modified-Since (a lenient reader answers
+ * 304) and far in the past for If-Unmodified-Since (a lenient reader answers 412). Not sent: an
+ * IMF-fixdate with a numeric zone or without its day name, or with a wrong one (RFC 5322 dates,
+ * which §5.6.7 encourages recipients to read robustly), and RFC 850's and asctime's forms (valid).
+ */
+export const LENIENT_DATES = {
+  futureRfc3339: '2099-01-01T00:00:00Z',
+  futureDateOnly: '2099-01-01',
+  pastDateOnly: '2000-01-01',
+  pastRfc3339Offset: '2000-01-01T00:00:00+01:00',
+} as const;
+
 /** A tag no server can have given (RFC 9110 §8.8.3): a 304 to it is never allowed. */
 export const NEVER_GIVEN_ETAG = '"flag-admin-check-never-given"';
 /** A date before any resource of a run could have changed: a 304 to it needs a Last-Modified no later (RFC 9110 §13.1.3). */
@@ -120,13 +137,15 @@ export type VariantKind =
   | 'host-lines'
   | 'authorization-twice'
   | 'http-1.0'
-  | 'connection-close';
+  | 'connection-close'
+  | 'conditional-lenient'
+  | 'range';
 
 /** How one variant kind changes the request it is made from. */
 export interface VariantKindSpec {
   kind: VariantKind;
   /** The check its findings are filed under. */
-  check: 'head-like-get' | 'options-harmless' | 'headers-ignored' | 'conditional-after-auth' | 'pipelined-answers-in-order' | 'request-target-forms' | 'malformed-requests-refused' | 'connection-semantics-kept';
+  check: 'head-like-get' | 'options-harmless' | 'headers-ignored' | 'conditional-after-auth' | 'pipelined-answers-in-order' | 'request-target-forms' | 'malformed-requests-refused' | 'connection-semantics-kept' | 'range-requests';
   /** In a report: what differs from the base request. */
   describe: string;
   /** The method sent instead of the operation's (HEAD, OPTIONS); the operation's when absent. */
@@ -182,6 +201,13 @@ export interface VariantKindSpec {
   refusedEach?: true;
   /** Only the full key, on every operation (a read's given resource, the delete's unknown token), the kind's turns in turn. */
   fullEveryOperation?: true;
+  /**
+   * Not sampled: every turn with the full key on a GET's given resource (the GETs in turn, each at least once), where the answer
+   * without the variant is a 200 that the variant's answer is judged against (a 206's slice, a 304 or 412 to a date that is none).
+   */
+  fullGetsEachTurn?: true;
+  /** With fullGetsEachTurn: every other credential class once too, with the first turn, on a GET (the restricted key on one it lacks, where there is one). */
+  othersOnFirstTurn?: true;
 }
 
 /**
@@ -474,6 +500,36 @@ export const VARIANT_KINDS: readonly VariantKindSpec[] = [
   // a server that grants it read past an invalid credential (the last line, or any line). The full key first is not judged: taking the first
   // line is what node:http, Go's Header.Get and Werkzeug do by default (WireForm.authorizationTwice can name 'full-first' to judge it).
   { kind: 'authorization-twice', check: 'malformed-requests-refused', describe: 'two Authorization lines, an invalid key then the full key', wire: { authorizationTwice: ['invalid-first'] }, fullEveryOperation: true },
+  // Red team round twelve, spec decision conditional-requests: a date that is no HTTP-date but that a lenient parser reads (LENIENT_DATES)
+  // is ignored like any invalid value: never a 304 or a 412. Both headers in one request, in two turns, each on a GET the full key reads
+  // (so every run sends the RFC 3339 and the date-only forms in each header): a server that reads either leniently answers 304 or 412.
+  {
+    kind: 'conditional-lenient',
+    check: 'conditional-after-auth',
+    describe: 'If-Modified-Since far ahead and If-Unmodified-Since long ago, in forms that are no HTTP-date (RFC 3339, a date alone)',
+    alternatives: [
+      [['if-modified-since', LENIENT_DATES.futureRfc3339], ['if-unmodified-since', LENIENT_DATES.pastDateOnly]],
+      [['if-modified-since', LENIENT_DATES.futureDateOnly], ['if-unmodified-since', LENIENT_DATES.pastRfc3339Offset]],
+    ],
+    fullGetsEachTurn: true,
+  },
+  // Red team round twelve, spec decision range-requests (RFC 9110 §14): Range is ignored (the 200) or honoured, a 206 whose Content-Range
+  // names the slice of the 200 it stands for, a 416 when no range is satisfiable; an unknown unit and a failed If-Range are ignored; never
+  // where the answer without Range is not a 200. Each turn with the full key on a read, the other keys once with a satisfiable range.
+  {
+    kind: 'range',
+    check: 'range-requests',
+    describe: 'a Range request',
+    alternatives: [
+      [['range', 'bytes=2-11']],
+      [['range', 'bytes=0-4, -5']],
+      [['range', 'bytes=999999999-']],
+      [['range', 'items=0-9']],
+      [['range', 'bytes=2-11'], ['if-range', NEVER_GIVEN_ETAG]],
+    ],
+    fullGetsEachTurn: true,
+    othersOnFirstTurn: true,
+  },
   // RFC 9112 §6.1, spec decision http-versions-and-close: an HTTP/1.0 request gets what the HTTP/1.1 one gets, in an answer it can read (no Transfer-Encoding).
   { kind: 'http-1.0', check: 'connection-semantics-kept', describe: 'an HTTP/1.0 request', wire: { version: '1.0' }, fullOnEveryGet: true },
   // RFC 9112 §9.6, spec decision http-versions-and-close: the server closes the connection after answering a request that carries `Connection: close`.
