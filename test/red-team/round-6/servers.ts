@@ -722,7 +722,11 @@ export const TARGETS: RedTeamTarget[] = [
       return serveFlow((store, parts, request) => {
         const answer = handle(store, parts, request);
         if (answer.status !== 200 || request.method === 'DELETE') return answer;
-        const since = Date.parse(String(request.headers['if-modified-since'] ?? ''));
+        // RFC 9110 §13.1.3, which the description cites: an If-Modified-Since that is no HTTP-date is
+        // ignored. Until 28 Nov this read any Date.parse form (an ISO 8601 time got 304), a defect
+        // round twelve's broken `if-modified-since-parsed-leniently` has; see BASELINE.md.
+        const value = String(request.headers['if-modified-since'] ?? '');
+        const since = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(value) ? Date.parse(value) : Number.NaN;
         if (!Number.isNaN(since) && since >= startedMs && request.headers['if-none-match'] === undefined) return { status: 304, headers: { 'last-modified': started } };
         return { ...answer, headers: { ...answer.headers, 'last-modified': started, 'cache-control': 'private, no-cache' } };
       });
