@@ -10,6 +10,7 @@ import { HEADER_BROKEN_TARGETS, HEADER_CONFORMANT_VARIANTS } from './header-targ
 import { REQUEST_VARIANT_BROKEN_TARGETS, REQUEST_VARIANT_CONFORMANT_VARIANTS } from './request-variant-targets.ts';
 import { ROUND10_REQUEST_BROKEN_TARGETS, ROUND10_REQUEST_CONFORMANT_VARIANTS } from './round10-request-targets.ts';
 import { ROUND11_METHOD_CASE_BROKEN_TARGETS, ROUND11_METHOD_CASE_CONFORMANT_VARIANTS } from './round11-method-case-targets.ts';
+import { ROUND12_RESOURCE_BROKEN_TARGETS, ROUND12_RESOURCE_CONFORMANT_VARIANTS } from './round12-resource-targets.ts';
 import { WIRE_BROKEN_TARGETS, WIRE_CONFORMANT_VARIANTS } from './wire-targets.ts';
 
 /**
@@ -66,6 +67,8 @@ export const INVARIANCE_BROKEN_TARGETS: InvarianceTarget[] = [
   ...ROUND10_REQUEST_BROKEN_TARGETS,
   // Red team round eleven's method-case principle (round11-method-case-targets.ts).
   ...ROUND11_METHOD_CASE_BROKEN_TARGETS,
+  // Red team round twelve's resource principles (round12-resource-targets.ts).
+  ...ROUND12_RESOURCE_BROKEN_TARGETS,
   // Red team round ten's wire principles (wire-targets.ts).
   ...WIRE_BROKEN_TARGETS.filter((t) => !t.warningOnly),
   // The method: HEAD is GET without the body (spec decision head-requests).
@@ -829,6 +832,7 @@ export const INVARIANCE_CONFORMANT_VARIANTS: ConformantInvarianceVariant[] = [
   ...REQUEST_VARIANT_CONFORMANT_VARIANTS,
   ...ROUND10_REQUEST_CONFORMANT_VARIANTS,
   ...ROUND11_METHOD_CASE_CONFORMANT_VARIANTS,
+  ...ROUND12_RESOURCE_CONFORMANT_VARIANTS,
   ...WIRE_CONFORMANT_VARIANTS,
   {
     name: 'HEAD answered 405 with Allow: GET (a router without HEAD)',
