@@ -10,7 +10,7 @@ import { HEADER_BROKEN_TARGETS, HEADER_CONFORMANT_VARIANTS } from './header-targ
 import { REQUEST_VARIANT_BROKEN_TARGETS, REQUEST_VARIANT_CONFORMANT_VARIANTS } from './request-variant-targets.ts';
 import { ROUND10_REQUEST_BROKEN_TARGETS, ROUND10_REQUEST_CONFORMANT_VARIANTS } from './round10-request-targets.ts';
 import { ROUND11_METHOD_CASE_BROKEN_TARGETS, ROUND11_METHOD_CASE_CONFORMANT_VARIANTS } from './round11-method-case-targets.ts';
-import { ROUND12_RESOURCE_BROKEN_TARGETS, ROUND12_RESOURCE_CONFORMANT_VARIANTS } from './round12-resource-targets.ts';
+import { PROJECT_ROLES_TARGET, ROUND12_RESOURCE_BROKEN_TARGETS, ROUND12_RESOURCE_CONFORMANT_VARIANTS } from './round12-resource-targets.ts';
 import { WIRE_BROKEN_TARGETS, WIRE_CONFORMANT_VARIANTS } from './wire-targets.ts';
 
 /**
@@ -1149,6 +1149,7 @@ const ALONE: Record<string, string> = {
   'auth fails open once five requests are in flight (a bulkhead that sheds the auth call)': 'overlap-independent',
   'absolute-form target skips the key check': 'request-target-forms',
   'Last-Modified ten minutes after the Date of its answer': 'http-dates-valid',
+  [PROJECT_ROLES_TARGET]: 'permission-same-on-every-resource',
 };
 export const INVARIANCE_ALONE_TARGETS: BrokenTarget[] = INVARIANCE_BROKEN_TARGETS.filter((t) => ALONE[t.name]).map((t) => ({ name: t.name, errors: [ALONE[t.name]!], serve: t.serve }));
 
