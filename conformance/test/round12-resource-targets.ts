@@ -1,8 +1,9 @@
 import type { Contract } from '../../src/contract/index.ts';
 import type { MockRequest, MockResponse, RunningServer } from '../../src/mock/index.ts';
-import { GET_PROJECT_ENVIRONMENTS } from '../operation-ids.ts';
+import { DELETE_SERVICE_ACCOUNT_TOKEN, GET_PROJECT_ENVIRONMENTS } from '../operation-ids.ts';
 import type { ConformantInvarianceVariant, InvarianceTarget } from './invariance-targets.ts';
-import { breakResponses, operationOf } from './serve-target.ts';
+import { ALL_TOKENS } from './run-check.ts';
+import { breakResponses, operationOf, originForm, rewriteRequests } from './serve-target.ts';
 
 /**
  * Red team round twelve's resource principles (issue 18: an answer depends only on what the
@@ -15,6 +16,7 @@ import { breakResponses, operationOf } from './serve-target.ts';
  *   the full key's never-403 rule (about the operations' own methods) must not accuse.
  */
 
+const ADMIN_KEY = 'mock-admin-key';
 const VIEWER_KEY = 'mock-viewer-key';
 const JSON_TYPE = { 'content-type': 'application/json' };
 let errors = 0;
@@ -56,11 +58,29 @@ export const ROUND12_RESOURCE_BROKEN_TARGETS: InvarianceTarget[] = [
           : undefined,
       ),
   },
+  {
+    name: 'service-account-scoped roles: the viewer key owns service account 1 and may delete its tokens there only (the role checked per account, as a team-scoped token API does); 403 on every other account, the missing one included',
+    dimension: 'earlier',
+    caughtBy: ['permission-same-on-every-resource'],
+    // The key is said to hold the delete (only the OIDC read --forbidden): on account 1 it does, elsewhere not.
+    args: [...ALL_TOKENS, '--forbidden', 'getOidcSettings'],
+    serve: (contract) =>
+      rewriteRequests(contract, (request) => {
+        const account = /^\/api\/admin\/service-account\/([^/?]+)\/token\//.exec(originForm(request.url))?.[1];
+        const owned = presentedKey(request) === VIEWER_KEY && operationOf(contract, request) === DELETE_SERVICE_ACCOUNT_TOKEN && account === '1';
+        return owned ? { ...request, headers: { ...request.headers, authorization: ADMIN_KEY } } : request;
+      }),
+  },
 ];
 
 export const ROUND12_RESOURCE_CONFORMANT_VARIANTS: ConformantInvarianceVariant[] = [
   {
     name: 'a gateway policy that denies the OPTIONS method: every OPTIONS, plain or a CORS preflight, with any key or none, gets 403 NoAccessError before auth (decision options-requests)',
     serve: (contract) => serveChanged(contract, (request) => (request.method === 'OPTIONS' ? noAccess() : undefined)),
+  },
+  {
+    name: 'the viewer key holds the delete on every service account (a role granted per account, to all of them: the keys decision permissions-per-operation asks for)',
+    args: [...ALL_TOKENS, '--forbidden', 'getOidcSettings'],
+    serve: (contract) => rewriteRequests(contract, (request) => (presentedKey(request) === VIEWER_KEY && operationOf(contract, request) === DELETE_SERVICE_ACCOUNT_TOKEN ? { ...request, headers: { ...request.headers, authorization: ADMIN_KEY } } : request)),
   },
 ];
