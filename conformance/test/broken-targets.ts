@@ -437,7 +437,7 @@ export const BROKEN_TARGETS: BrokenTarget[] = [
   },
   {
     name: 'the restricted key is refused (403) on the second project only (a per-project permission)',
-    errors: ['restricted-key-accepted'],
+    errors: ['permission-same-on-every-resource'],
     serve: (contract) =>
       breakResponses(contract, (req, res) => (req.headers.authorization === VIEWER_KEY && operationOf(contract, req) === GET_PROJECT_ENVIRONMENTS && req.url.endsWith('/mobile-app') ? error(403, 'NoAccessError') : res)),
   },
