@@ -9,6 +9,12 @@
 // of each JSON document, for line:column); with json-positions.ts 9.5 s wall, 4.4 s CPU, 430 MiB;
 // with the catch-all building pointers as it walks, 11.5 s wall at load 11.5, 4.2 s CPU, 427 MiB.
 // The wall time stays over 5 s only because of the load: at it, the floor takes 2.3 times its CPU.
+// 2026-11-28, main at 587fc47 on a quiet machine (load 1.3): 6.3 s wall, 7.75 s CPU, 490 MiB.
+// Issue 20's second pass (the diff's own dereference of component $refs, the catch-all pass and
+// the place finder walking once, the reasoner's instance check without per-call allocations),
+// back to back with main 226c899 under the bench lock at load 12-15: main 55.8 s wall, 11.0 s CPU,
+// 487 MiB; the branch 13.8 s wall, 5.8 s CPU, 406 MiB (CPU 0.53 of main's; the floor 0.39-0.40 s CPU in both);
+// again at load 14.5-17: main 27.8 s wall, 10.1 s CPU, 483 MiB; the branch 25.6 s, 5.8 s, 434 MiB (CPU 0.58).
 // Usage: node bench/spec-diff-real.ts [runs=3]
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';

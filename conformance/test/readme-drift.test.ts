@@ -1,8 +1,12 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
 import { loadContract } from '../../src/contract/index.ts';
 import { serveHandler } from '../../src/mock/index.ts';
 import { RULES } from '../judge/registry.ts';
+import { BROKEN_TARGETS } from './broken-targets.ts';
+import { HOSTILE_TARGETS } from './hostile-targets.ts';
+import { INVARIANCE_BROKEN_TARGETS, INVARIANCE_CONFORMANT_VARIANTS } from './invariance-targets.ts';
+import { ENCODINGS } from './secret-encodings.ts';
 import { renderRulesTable, rulesTableOf } from '../report/rules-table.ts';
 import { runCheck } from './run-check.ts';
 import { freshMock } from './serve-target.ts';
@@ -38,9 +42,30 @@ it('states the number of requests that the documented command line sends to a fr
   }
 });
 
-it("writes every flag-admin command line of the suite's pages as a checkout user runs it: through npx", () => {
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-  const pages = [docs, readFileSync(new URL('../../docs/conformance-reports.md', import.meta.url), 'utf8'), readme.slice(readme.indexOf('## For backend teams'), readme.indexOf('\n## ', readme.indexOf('## For backend teams') + 1))];
-  const bare = pages.flatMap((page) => [...page.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap(([, block]) => block!.split('\n').filter((line) => /^\s*flag-admin /.test(line))));
+it('writes every flag-admin command line of the README and docs/*.md as a checkout user runs it: through npx', () => {
+  // A checkout has no flag-admin on PATH; npx finds the checkout's bin (issue 18). A command starts a line or follows | ; &&.
+  const pages = ['README.md', ...readdirSync(new URL('../../docs/', import.meta.url)).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+  const bare = pages.flatMap((page) => {
+    const text = readFileSync(new URL(`../../${page}`, import.meta.url), 'utf8');
+    return [...text.matchAll(/```(?:sh|bash|shell|console)\n([\s\S]*?)```/g)].flatMap(([, block]) => block!.split('\n').filter((line) => /(^|[|;&]\s*)flag-admin /.test(line.trim())).map((line) => `${page}: ${line.trim()}`));
+  });
   expect(bare).toEqual([]);
+});
+
+it('states the number of targets and encodings the tests really run (How the suite is proven right)', () => {
+  // Each count is what the test file iterates: broken-targets.test.ts, invariance-targets.test.ts, hostile.test.ts, redaction.test.ts.
+  const stated = (pattern: RegExp) => Number(pattern.exec(docs)?.[1]);
+  expect({
+    broken: stated(/against (\d+) deliberately broken targets/),
+    invariance: stated(/against (\d+) servers that break the contract only where the spec names nothing/),
+    plausible: stated(/and (\d+) plausible ones a too-strict suite would accuse/),
+    hostile: stated(/against (\d+) hostile targets/),
+    encodings: stated(/echoes three secrets in (\d+) encodings/),
+  }).toEqual({
+    broken: BROKEN_TARGETS.length,
+    invariance: INVARIANCE_BROKEN_TARGETS.length,
+    plausible: INVARIANCE_CONFORMANT_VARIANTS.length,
+    hostile: HOSTILE_TARGETS.length,
+    encodings: Object.keys(ENCODINGS).length,
+  });
 });

@@ -33,6 +33,7 @@ describe('flag-admin spec verbs: help and usage list every verb the command runs
   it('lists every spec verb in the README, in the summary and as a command line each', () => {
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
     expect(/`flag-admin spec ([a-z |]+)`/.exec(readme)?.[1]!.split(' | ')).toEqual([...SPEC_VERBS]);
-    expect([...readme.matchAll(/^flag-admin spec ([a-z]+) /gm)].map((m) => m[1])).toEqual([...SPEC_VERBS]);
+    // As a checkout user runs them (through npx), a line's command or the end of its pipe.
+    expect([...readme.matchAll(/^(?:[^\n]*\| )?npx flag-admin spec ([a-z]+) /gm)].map((m) => m[1])).toEqual([...SPEC_VERBS]);
   });
 });

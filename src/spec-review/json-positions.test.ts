@@ -45,6 +45,20 @@ describe('locateInJson', () => {
     });
   });
 
+  it('places every pointer of a text whose containers are long (their ends remembered), asked top-down and bottom-up', () => {
+    const long = { many: Array.from({ length: 6 }, () => document), nested: { x: document, y: { z: [document, { w: document }] } }, after: 'tail' };
+    const text = JSON.stringify(long, null, 2);
+    const expected = placesByYaml(text);
+    const pointers = [...expected.keys()];
+    for (const order of [pointers, [...pointers].reverse()]) {
+      const found = locateInJson(text, order.map((p) => (p === '' ? [] : p.slice(1).split('/').map((t) => t.replaceAll('~1', '/').replaceAll('~0', '~')))));
+      order.forEach((pointer, index) => {
+        const place = found[index]!;
+        expect({ key: place.key ? `${place.key.line}:${place.key.column}` : undefined, value: `${place.value.line}:${place.value.column}` }, pointer).toEqual(expected.get(pointer));
+      });
+    }
+  });
+
   it('gives undefined for a pointer the text does not hold, and the last of a name given twice', () => {
     const text = '{"a": 1, "b": {"c": 2}, "a": 3}';
     const [missing, last] = locateInJson(text, [['b', 'zz'], ['a']]);

@@ -12,12 +12,17 @@ describe('the reviewers\' reference (docs/spec-review.md)', () => {
     expect(rows).toEqual(Object.entries(DIFF_RULES).map(([id, rule]) => [id, rule.client, rule.server]));
   });
 
+  it('states the number of diff rules in the heading of their table', () => {
+    expect(Number(/^### The (\d+) rules$/m.exec(README)?.[1])).toBe(Object.keys(DIFF_RULES).length);
+  });
+
   it('lists every rule of the kit\'s lint with its severity, and each Redocly rule in force', async () => {
     const { own, redocly } = await lintRuleset();
     const rows = [...README.matchAll(/^\| (error|warning) \| `([a-z-]+)` \| /gm)].map((m) => [m[2], m[1]]);
     expect(rows).toEqual(own.map((rule) => [rule.id, rule.severity]));
     const listed = [...README.matchAll(/`([a-zA-Z0-9.-]+)` \((error|warn)\)/g)].map((m) => [m[1], m[2]]);
     expect(listed).toEqual(Object.entries(redocly));
+    expect(Number(/The (\d+) Redocly rules in force/.exec(README)?.[1]), 'docs/spec-review.md: the number of Redocly rules in force').toBe(Object.keys(redocly).length);
   });
 
   it('keeps its table of the differences with oasdiff\'s corpus in the shape scripts/oasdiff-agreement.ts reads', () => {

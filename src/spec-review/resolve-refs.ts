@@ -2,21 +2,29 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { pointerOf, resolvePointer } from '../contract/json-pointer.ts';
 import { writtenFileAt, type AuthoredPlace, type WrittenFile } from './authored-place.ts';
+import { dereferencedComponentRefs } from './dereference-internal.ts';
 import { place } from './report-format.ts';
 import { SpecReadError, type SpecSource } from './spec-source.ts';
 
 /**
  * The source's document with its `$ref`s resolved by swagger-parser, on a copy so the parsed
  * source stays as written: `bundle` pulls other files in as internal `$ref`s, `dereference`
- * replaces every `$ref` by its target. A `$ref` that does not resolve is the reader's error,
+ * replaces every `$ref` by its target (in a document whose $refs all name components, by
+ * dereference-internal.ts, to the same result). A `$ref` that does not resolve is the reader's error,
  * named where it is written.
  */
 export async function resolveRefs(source: SpecSource, how: 'bundle' | 'dereference'): Promise<unknown> {
-  const copy = structuredClone(source.document);
+  // A document whose $refs all name components is copied and dereferenced in one walk
+  // (dereference-internal.ts); swagger-parser's parse, which resolves nothing, still refuses what
+  // its dereference would (a version it does not read, no paths).
+  const dereferenced = how === 'dereference' ? dereferencedComponentRefs(source.document) : undefined;
+  const copy = dereferenced ?? structuredClone(source.document);
   // Loaded when a verb needs it: lint of a one-file document never does.
   const { default: SwaggerParser } = await import('@apidevtools/swagger-parser');
   try {
-    return await asOpenApi31ForSwaggerParser(copy, (document) => (how === 'dereference' ? SwaggerParser.dereference(source.absolutePath, document as never, {}) : SwaggerParser.bundle(source.absolutePath, document as never, {})));
+    return await asOpenApi31ForSwaggerParser(copy, (document) =>
+      dereferenced ? new SwaggerParser().parse(source.absolutePath, document as never, {}) : how === 'dereference' ? SwaggerParser.dereference(source.absolutePath, document as never, {}) : SwaggerParser.bundle(source.absolutePath, document as never, {}),
+    );
   } catch (error) {
     const unresolved = firstUnresolvedRef(source);
     if (unresolved) throw new SpecReadError(`${place(unresolved)}: ${unresolved.message}`);

@@ -18,10 +18,10 @@ export function upgradeOpenApi30(document: Record<string, unknown>): void {
     }
     const object = node as Record<string, unknown>;
     if (!inNameMap) upgradeSchema(object);
-    for (const [key, value] of Object.entries(object)) {
+    for (const key of Object.keys(object)) {
       // Under a map of names (properties, paths, responses...) a key is a name: `example` may be a property.
       if (!inNameMap && (DATA_KEYS.has(key) || key.startsWith('x-'))) continue;
-      visit(value, !inNameMap && NAME_MAPS.has(key));
+      visit(object[key], !inNameMap && NAME_MAPS.has(key));
     }
   };
   visit(document, false);

@@ -295,3 +295,21 @@ export function serveApp(options: { parts?: Partial<Parts>; after?: (answer: Ans
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** One server of a red-team round. */
+export interface RedTeamTarget {
+  name: string;
+  /** One line: what this server does differently. */
+  description: string;
+  /** true: a defect the suite must report (exit 1); false: conformant, the suite must pass it (exit 0). */
+  broken: boolean;
+  start(): Promise<RunningTarget>;
+}
+
+export const target = (name: string, broken: boolean, description: string, start: () => Promise<RunningTarget>): RedTeamTarget => ({ name, broken, description, start });
+
+/** A request field's value (the first, where node:http keeps a list). */
+export const header = (request: ApiRequest, name: string): string | undefined => {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+};

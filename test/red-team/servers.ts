@@ -30,18 +30,11 @@ import {
   serveApp,
   sleep,
   toApiRequest,
+  type RedTeamTarget,
+  target,
 } from './app.ts';
 
-export interface RedTeamTarget {
-  name: string;
-  /** One line: what this server does differently. */
-  description: string;
-  /** true: a defect the suite must report (exit 1); false: conformant, the suite must pass it (exit 0). */
-  broken: boolean;
-  start(): Promise<RunningTarget>;
-}
-
-const target = (name: string, broken: boolean, description: string, start: () => Promise<RunningTarget>): RedTeamTarget => ({ name, broken, description, start });
+export type { RedTeamTarget };
 
 /** The faithful flow, but the request is first rewritten (a middleware in front of it). */
 function serveRewritten(rewrite: (request: ApiRequest) => ApiRequest, parts: Partial<Parts> = {}): Promise<RunningTarget> {

@@ -107,6 +107,23 @@ export function toleratedRefusal(contract: Contract, method: string, path: strin
 const successes = (operation: Operation) => [...operation.responses.keys()].filter((s) => /^2\d\d$/.test(s)).map(Number);
 const documents = (operation: Operation, status: number) => operation.responses.has(String(status));
 
+const CLIENT_ERRORS = Array.from({ length: 100 }, (_, i) => 400 + i);
+
+/**
+ * The statuses a method the spec does not list on a path may get (spec decision unlisted-methods),
+ * sorted: 404, 405, 501 (RFC 9110 §9.1: a method the server does not implement), a 4xx that an
+ * operation of the path documents (e.g. 401 before the method is looked at; a range such as `4XX`
+ * or `default` documents each status it covers, OAS 3.1 §4.8.16), and 400 for a method spelled
+ * with lower-case letters (isCaseRefusal). The one list: the model's verdict and the rule
+ * unlisted-method-rejected both read it.
+ */
+export function unlistedMethodRefusals(method: string, operations: readonly Operation[]): number[] {
+  const documented = CLIENT_ERRORS.filter((status) => operations.some((operation) => responseFor(operation, status) !== undefined));
+  const refusals = new Set([NOT_FOUND, METHOD_NOT_ALLOWED, NOT_IMPLEMENTED, ...documented]);
+  if (isCaseRefusal(method, BAD_REQUEST)) refusals.add(BAD_REQUEST);
+  return [...refusals].sort();
+}
+
 /**
  * The set of answers the contract allows for a request, given what the run has seen (API §5
  * auth order, then the resource's fact). Where the contract allows several, all are in the set.
@@ -130,10 +147,7 @@ export function allowedAnswers(request: ModelRequest, state: RunState): AllowedA
       const r = contract.matchRoute(method, pathname);
       return r.kind === 'operation' ? [r.operation] : [];
     });
-    // Spec decision unlisted-methods: 404, 405, a documented 4xx of the path (e.g. 401 before the method is looked at), or 501 (RFC 9110 §9.1: a method the server does not implement).
-    const refusals = new Set([NOT_FOUND, METHOD_NOT_ALLOWED, NOT_IMPLEMENTED, ...operations.flatMap((o) => [...o.responses.keys()].filter((s) => /^4\d\d$/.test(s)).map(Number))]);
-    if (isCaseRefusal(request.method, BAD_REQUEST)) refusals.add(BAD_REQUEST);
-    return { kind: 'unlisted-method', operations, statuses: [...refusals].sort(), rule: 'method-refused', because: `the spec lists no ${request.method} on this path`, malformed: request.content === true };
+    return { kind: 'unlisted-method', operations, statuses: unlistedMethodRefusals(request.method, operations), rule: 'method-refused', because: `the spec lists no ${request.method} on this path`, malformed: request.content === true };
   }
   const { operation } = route;
   // Content the operation does not take may be refused like malformed input (decision malformed-input-refusals; RFC 9110 §9.3.5).

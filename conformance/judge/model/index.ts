@@ -25,7 +25,7 @@
  * is the contract layer: routes, path decoding, documented statuses, error kinds and validators
  * come from src/contract for both, and the auth order is the same decision read from the spec.
  */
-export { allowedAnswers, brokenRule, toleratedRefusal, COMPARING_KINDS, VERDICT_KINDS, type AllowedAnswers, type VerdictKind } from './allowed-answers.ts';
+export { allowedAnswers, brokenRule, toleratedRefusal, unlistedMethodRefusals, COMPARING_KINDS, VERDICT_KINDS, type AllowedAnswers, type VerdictKind } from './allowed-answers.ts';
 export { credentialOf } from './credential-of.ts';
 export { judgeConcurrent, judgeExchange, type Verdict } from './judge-exchange.ts';
 export { judgeRun } from './judge-run.ts';

@@ -1,4 +1,5 @@
-import { METHOD_NOT_ALLOWED, NOT_FOUND, NOT_IMPLEMENTED, isCaseRefusal, isCleanRefusal } from '../../http-status.ts';
+import { METHOD_NOT_ALLOWED, NOT_FOUND } from '../../http-status.ts';
+import { unlistedMethodRefusals } from '../model/allowed-answers.ts';
 import { failed, passed, type Rule, type Judgement } from '../rule.ts';
 import { OPTIONS_STATUSES } from './options-harmless.ts';
 
@@ -16,11 +17,13 @@ export const unlistedMethodRejected: Rule = {
   judge: (exchanges, context) =>
     exchanges.flatMap((exchange): Judgement[] => {
       const status = exchange.response?.status;
-      // Spec decision unlisted-methods: 501 is what a server answers a method it does not implement (RFC 9110 §9.1).
-      if (status === NOT_IMPLEMENTED) return [passed(exchange)];
-      if (status === undefined || status >= 500) return [];
+      if (status === undefined) return [];
       const operation = context.contract.operation(exchange.operationId);
       const samePath = context.contract.operations.filter((o) => o.path === operation.path);
+      // The model's list of refusals (spec decision unlisted-methods), so that the two cannot drift apart.
+      const refusals = unlistedMethodRefusals(exchange.method, samePath);
+      // 501: what a server answers a method it does not implement (RFC 9110 §9.1); other 5xx are not-a-server-error's.
+      if (status >= 500) return refusals.includes(status) ? [passed(exchange)] : [];
       // RFC 9110 §15.5.6: a 405 MUST name the methods the resource supports; a client cannot otherwise learn them. Those the spec lists must be among them.
       const missing = status === METHOD_NOT_ALLOWED ? missingFromAllow(exchange.response?.headers.allow, samePath.map((o) => o.method.toUpperCase())) : [];
       if (missing.length > 0) {
@@ -33,7 +36,7 @@ export const unlistedMethodRejected: Rule = {
           }),
         ];
       }
-      if (isCleanRefusal(status, samePath) || isCaseRefusal(exchange.method, status)) return [passed(exchange)];
+      if (refusals.includes(status)) return [passed(exchange)];
       // Spec decision options-requests: an OPTIONS may also get 200/204 (the methods the path allows).
       if (exchange.method === 'OPTIONS' && OPTIONS_STATUSES.has(status)) return [passed(exchange)];
       // Without a valid key, a 2xx is an auth failure: the model's auth-required verdict, reported by the auth rules (an error).

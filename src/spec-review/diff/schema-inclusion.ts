@@ -32,10 +32,18 @@ function view(schema: unknown): JsonSchema | boolean {
   if (schema === undefined || schema === true) return true;
   if (schema === false) return false;
   if (!isObject(schema)) return true;
+  // Kept per schema object (the reasoner asks again for each instance it checks), except with
+  // allOf: mergeAllOf answers differently while that very merge is under way (a cycle).
+  const known = VIEWS.get(schema);
+  if (known !== undefined) return known;
   const merged = mergeAllOf(schema);
   const s = withPlainUnevaluated(merged ?? schema);
-  return Object.keys(s).some((k) => CONSTRAINING.has(k)) ? s : true;
+  const seen = Object.keys(s).some((k) => CONSTRAINING.has(k)) ? s : true;
+  if (!Array.isArray(schema.allOf)) VIEWS.set(schema, seen);
+  return seen;
 }
+
+const VIEWS = new WeakMap<object, JsonSchema | true>();
 
 const APPLICATORS = ['allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else', 'dependentSchemas', '$ref', '$dynamicRef'];
 const PLAIN = new WeakMap<object, JsonSchema>();
@@ -89,8 +97,7 @@ export function accepts(schema: unknown, value: unknown, depth = 0): Tri {
   };
   const type = typeOf(value);
   if (s.type !== undefined) {
-    const allowed = new Set((Array.isArray(s.type) ? s.type : [s.type]).map(String));
-    const ok = allowed.has(type) || (type === 'integer' && allowed.has('number')) || (type === 'number' && allowed.has('integer') && Number.isInteger(value));
+    const ok = typeAllowed(s.type, type) || (type === 'integer' && typeAllowed(s.type, 'number')) || (type === 'number' && typeAllowed(s.type, 'integer') && Number.isInteger(value));
     if (!ok) return 'no';
   }
   if (Array.isArray(s.enum) && !s.enum.some((v) => same(v, value))) return 'no';
@@ -103,15 +110,16 @@ export function accepts(schema: unknown, value: unknown, depth = 0): Tri {
     if (typeof s.multipleOf === 'number' && !Number.isInteger(value / s.multipleOf)) return 'no';
   }
   if (typeof value === 'string') {
-    const length = [...value].length;
-    if (typeof s.minLength === 'number' && length < s.minLength) return 'no';
-    if (typeof s.maxLength === 'number' && length > s.maxLength) return 'no';
+    if (typeof s.minLength === 'number' || typeof s.maxLength === 'number') {
+      // Lengths count code points (2020-12 Validation §6.3.1), not UTF-16 units.
+      const length = [...value].length;
+      if (typeof s.minLength === 'number' && length < s.minLength) return 'no';
+      if (typeof s.maxLength === 'number' && length > s.maxLength) return 'no';
+    }
     if (typeof s.pattern === 'string') {
-      try {
-        if (!new RegExp(s.pattern, 'u').test(value)) return 'no';
-      } catch {
-        unknown = true;
-      }
+      const pattern = regExpOf(s.pattern);
+      if (pattern === undefined) unknown = true;
+      else if (!pattern.test(value)) return 'no';
     }
   }
   if (Array.isArray(value)) {
@@ -138,15 +146,28 @@ export function accepts(schema: unknown, value: unknown, depth = 0): Tri {
     if (typeof s.minProperties === 'number' && names.length < s.minProperties) return 'no';
     if (typeof s.maxProperties === 'number' && names.length > s.maxProperties) return 'no';
     for (const name of (Array.isArray(s.required) ? s.required : []) as string[]) if (!(name in value)) return 'no';
-    for (const [name, needed] of Object.entries(isObject(s.dependentRequired) ? s.dependentRequired : {})) {
-      if (name in value && Array.isArray(needed) && needed.some((n) => !(String(n) in value))) return 'no';
+    if (isObject(s.dependentRequired)) {
+      for (const [name, needed] of Object.entries(s.dependentRequired)) {
+        if (name in value && Array.isArray(needed) && needed.some((n) => !(String(n) in value))) return 'no';
+      }
     }
+    // Without patternProperties a name has one judge at most: its properties entry, else
+    // additionalProperties (schemasFor, without building its list for each name of each instance).
+    const properties = isObject(s.properties) ? s.properties : undefined;
+    const patterned = isObject(s.patternProperties);
     for (const name of names) {
       if (s.propertyNames !== undefined && check(accepts(s.propertyNames, name, depth + 1))) return 'no';
-      for (const r of schemasFor(s, name)) if (check(accepts(r, value[name], depth + 1))) return 'no';
+      if (patterned) {
+        for (const r of schemasFor(s, name)) if (check(accepts(r, value[name], depth + 1))) return 'no';
+      } else {
+        const r = properties !== undefined && Object.hasOwn(properties, name) ? properties[name] : s.additionalProperties;
+        if (r !== undefined && check(accepts(r, value[name], depth + 1))) return 'no';
+      }
     }
-    for (const [name, dependent] of Object.entries(isObject(s.dependentSchemas) ? s.dependentSchemas : {})) {
-      if (name in value && check(accepts(dependent, value, depth + 1))) return 'no';
+    if (isObject(s.dependentSchemas)) {
+      for (const [name, dependent] of Object.entries(s.dependentSchemas)) {
+        if (name in value && check(accepts(dependent, value, depth + 1))) return 'no';
+      }
     }
     if (s.unevaluatedProperties !== undefined && s.unevaluatedProperties !== true) unknown = true;
   }
@@ -182,17 +203,35 @@ export function accepts(schema: unknown, value: unknown, depth = 0): Tri {
 /** The subschemas that judge property NAME (2020-12 §10.3.2): its `properties` entry and matching patterns, else `additionalProperties`. */
 function schemasFor(s: JsonSchema, name: string): unknown[] {
   const found: unknown[] = [];
-  const properties = isObject(s.properties) ? s.properties : {};
-  if (Object.hasOwn(properties, name)) found.push(properties[name]);
-  for (const [pattern, sub] of Object.entries(isObject(s.patternProperties) ? s.patternProperties : {})) {
-    try {
-      if (new RegExp(pattern, 'u').test(name)) found.push(sub);
-    } catch {
-      found.push(undefined);
+  if (isObject(s.properties) && Object.hasOwn(s.properties, name)) found.push(s.properties[name]);
+  if (isObject(s.patternProperties)) {
+    for (const [pattern, sub] of Object.entries(s.patternProperties)) {
+      const compiled = regExpOf(pattern);
+      if (compiled === undefined) found.push(undefined);
+      else if (compiled.test(name)) found.push(sub);
     }
   }
   if (found.length === 0 && s.additionalProperties !== undefined) found.push(s.additionalProperties);
   return found;
+}
+
+const REGEXPS = new Map<string, RegExp | undefined>();
+/** A pattern compiled once (ECMA-262 with the u flag, 2020-12 Validation §6.3.3; no g flag, so test() keeps no state), or undefined where it does not compile. */
+function regExpOf(pattern: string): RegExp | undefined {
+  if (REGEXPS.has(pattern)) return REGEXPS.get(pattern);
+  let compiled: RegExp | undefined;
+  try {
+    compiled = new RegExp(pattern, 'u');
+  } catch {
+    compiled = undefined;
+  }
+  REGEXPS.set(pattern, compiled);
+  return compiled;
+}
+
+/** Whether a `type` keyword (a name or a list of names) names this type. */
+function typeAllowed(type: unknown, name: string): boolean {
+  return Array.isArray(type) ? type.some((t) => String(t) === name) : String(type) === name;
 }
 
 function typeOf(value: unknown): string {
@@ -203,7 +242,11 @@ function typeOf(value: unknown): string {
 }
 
 function same(a: unknown, b: unknown): boolean {
-  return a === b || canonical(a) === canonical(b);
+  if (a === b) return true;
+  // A string and any other scalar (another string included) never serialize alike: no canonical form needed.
+  const scalar = (v: unknown) => v === null || typeof v !== 'object';
+  if ((typeof a === 'string' && scalar(b)) || (typeof b === 'string' && scalar(a))) return false;
+  return canonical(a) === canonical(b);
 }
 
 // ---------------------------------------------------------------- inclusion

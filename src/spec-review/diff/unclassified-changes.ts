@@ -1,5 +1,5 @@
 import { escapePointerToken, pointerTokens } from '../../contract/json-pointer.ts';
-import type { ChangeRecorder } from './change-recorder.ts';
+import type { ChangeRecorder, ExplainedPlace } from './change-recorder.ts';
 import { canonical } from './canonical-json.ts';
 
 /**
@@ -17,7 +17,9 @@ const SET_KEYS = new Set(['required', 'enum', 'type', 'tags']);
  * here would report every moved or renamed schema. Security schemes are compared by use as well,
  * but their descriptions are documentation worth listing.
  */
-const COMPARED_WHERE_USED = ['schemas', 'responses', 'parameters', 'requestBodies', 'headers', 'examples', 'links', 'callbacks', 'pathItems', 'mediaTypes'].map((k) => `/components/${k}`);
+const COMPARED_WHERE_USED = new Set(['schemas', 'responses', 'parameters', 'requestBodies', 'headers', 'examples', 'links', 'callbacks', 'pathItems', 'mediaTypes'].map((k) => `/components/${k}`));
+/** Longer pointers are not looked up in COMPARED_WHERE_USED: hashing a pointer thousands of characters long costs its length. */
+const LONGEST_COMPARED_WHERE_USED = Math.max(...[...COMPARED_WHERE_USED].map((root) => root.length));
 
 /**
  * The catch-all pass: every difference between the dereferenced documents that no rule has
@@ -27,34 +29,50 @@ const COMPARED_WHERE_USED = ['schemas', 'responses', 'parameters', 'requestBodie
 export function reportUnclassified(recorder: ChangeRecorder, oldDoc: unknown, newDoc: unknown): void {
   const seen = new Set<unknown>();
   // Pointers are built as the walk goes down (one token appended per level), not from the whole
-  // token list at every node: on GitHub's document that rebuilding was ~1.5 s of escaping.
-  const child = (at: string, token: string) => `${at}/${token.includes('~') || token.includes('/') ? escapePointerToken(token) : token}`;
-  const visit = (before: unknown, after: unknown, oldAt: string, newAt: string, key: string): void => {
-    if (COMPARED_WHERE_USED.some((root) => oldAt === root || oldAt.startsWith(`${root}/`))) return;
-    if (recorder.isExplained(oldAt, newAt)) return;
+  // token list at every node: on GitHub's document that rebuilding was ~1.5 s of escaping. The
+  // explained pointers are walked down beside them (oldPlace, newPlace: the trie node of this very
+  // pointer, undefined once no explained pointer lies this way). Only a leaf of this walk is
+  // recorded, and nothing under it is visited after, so what the walk adds never changes an answer
+  // for a place visited later.
+  const escaped = (token: string) => (token.includes('~') || token.includes('/') ? escapePointerToken(token) : token);
+  const visit = (before: unknown, after: unknown, oldAt: string, newAt: string, key: string, oldPlace: ExplainedPlace | undefined, newPlace: ExplainedPlace | undefined): void => {
+    // A component's subtree is reached only through the component map itself, so that map is where the walk stops.
+    if (oldAt.length <= LONGEST_COMPARED_WHERE_USED && COMPARED_WHERE_USED.has(oldAt)) return;
+    // At or under an explained place: one above this one would have stopped the walk there.
+    if (oldPlace?.exact || newPlace?.exact) return;
     if (isMap(before) && isMap(after)) {
       if (seen.has(before)) return;
       seen.add(before);
+      const pair = (oldName: string, newName: string) => {
+        const [oldToken, newToken] = [escaped(oldName), escaped(newName)];
+        visit(before[oldName], after[newName], `${oldAt}/${oldToken}`, `${newAt}/${newToken}`, newName, oldPlace?.children.get(oldToken), newPlace?.children.get(newToken));
+      };
+      if (newAt !== '/paths') {
+        // Members pair by name: OLD's in order, then those only NEW has.
+        for (const name of Object.keys(before)) pair(name, name);
+        for (const name of Object.keys(after)) if (!Object.hasOwn(before, name)) pair(name, name);
+        return;
+      }
       // Path items pair by their shape, as operations do: renaming a path parameter renames no path.
-      const pairKey = newAt === '/paths' ? (name: string) => name.replace(/\{[^}]*\}/g, '{}') : (name: string) => name;
+      const pairKey = (name: string) => name.replace(/\{[^}]*\}/g, '{}');
       const oldNames = new Map(Object.keys(before).map((name) => [pairKey(name), name]));
       const newNames = new Map(Object.keys(after).map((name) => [pairKey(name), name]));
-      for (const paired of new Set([...oldNames.keys(), ...newNames.keys()])) {
-        const oldName = oldNames.get(paired) ?? newNames.get(paired)!;
-        const newName = newNames.get(paired) ?? oldNames.get(paired)!;
-        visit(before[oldName], after[newName], child(oldAt, oldName), child(newAt, newName), newName);
-      }
+      for (const paired of new Set([...oldNames.keys(), ...newNames.keys()])) pair(oldNames.get(paired) ?? newNames.get(paired)!, newNames.get(paired) ?? oldNames.get(paired)!);
       return;
     }
     if (Array.isArray(before) && Array.isArray(after) && !SET_KEYS.has(key) && before.length === after.length) {
-      before.forEach((item, index) => visit(item, after[index], `${oldAt}/${index}`, `${newAt}/${index}`, String(index)));
+      before.forEach((item, index) => {
+        const token = String(index);
+        visit(item, after[index], `${oldAt}/${token}`, `${newAt}/${token}`, token, oldPlace?.children.get(token), newPlace?.children.get(token));
+      });
       return;
     }
     // Maps and equal-length arrays were walked above; what is left differs unless both are equal scalars
     // (never serialised whole: a dereferenced recursive schema is a cycle).
     const same = SET_KEYS.has(key) && Array.isArray(before) && Array.isArray(after) ? sameSet(before, after) : before === after;
-    // A value added, removed or resized whole, of which a rule already reported a part, is that change.
-    if (same || recorder.explainsPartOf(oldAt, newAt)) return;
+    // A value added, removed or resized whole, of which a rule already reported a part (an explained
+    // pointer lies under this place), is that change.
+    if (same || oldPlace !== undefined || newPlace !== undefined) return;
     const documentation = pointerTokens(newAt).some((token) => DOCUMENTATION_KEYS.has(token) || token.startsWith('x-'));
     const what = before === undefined ? 'added' : after === undefined ? 'removed' : 'changed';
     recorder.record(
@@ -66,7 +84,8 @@ export function reportUnclassified(recorder: ChangeRecorder, oldDoc: unknown, ne
       before === undefined ? 'new' : after === undefined ? 'old' : 'both',
     );
   };
-  visit(oldDoc, newDoc, '', '', '');
+  const roots = recorder.explainedRoots();
+  visit(oldDoc, newDoc, '', '', '', roots.old, roots.new);
 }
 
 function isMap(value: unknown): value is Record<string, unknown> {

@@ -6,8 +6,7 @@
 // writers) go wrong (broken: true) or behave unusually but within the contract (broken: false).
 // witnesses.ts shows each on the wire with plain requests.
 import { randomUUID } from 'node:crypto';
-import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
-import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
+import type { ServerResponse } from 'node:http';
 import {
   type Answer,
   type ApiRequest,
@@ -29,21 +28,18 @@ import {
   serveApp,
   Store,
   toApiRequest,
+  type RedTeamTarget,
+  target,
+  header,
 } from '../app.ts';
-import type { RedTeamTarget } from '../servers.ts';
+import { chunkedBytes, keepsAlive, type NetOptions, type NetRequest, type PlainOptions, plainBytes, serveNet } from '../net-server.ts';
 
 export type { RedTeamTarget };
-
-const target = (name: string, broken: boolean, description: string, start: () => Promise<RunningTarget>): RedTeamTarget => ({ name, broken, description, start });
 
 type Operation = Extract<Route, { kind: 'operation' }>;
 const operationOf = (url: string): Operation | undefined => {
   const route = routeOf(pathOf(url));
   return route.kind === 'operation' ? route : undefined;
-};
-const header = (request: ApiRequest, name: string): string | undefined => {
-  const value = request.headers[name];
-  return Array.isArray(value) ? value[0] : value;
 };
 const isRead = (request: ApiRequest) => operationOf(request.url)?.method === 'GET' && (request.method === 'GET' || request.method === 'HEAD');
 const keyOf = (request: ApiRequest) => faithfulParts.presentedKey(request);
@@ -126,105 +122,16 @@ function lastModifiedFlow(lastModified: number, conditional: boolean) {
   };
 }
 
-// ---- a small hand-written HTTP/1.1 server (node:net), for the framing targets ----
+// ---- the framing targets: ../net-server.ts, parsed as round ten's server parsed (lenient, the first of repeated
+// fields, 400 without Host or for another version), closed as RFC 9112 §9.3 says, idle sockets destroyed after 5 s ----
 
-interface NetRequest {
-  method: string;
-  target: string;
-  version: string;
-  headers: IncomingHttpHeaders;
-  rawHeaders: string[];
-}
+const ROUND_TEN: NetOptions = { requireHost: true, duplicates: 'first', timeoutMs: 5000 };
 
-const REASONS: Record<number, string> = { 200: 'OK', 204: 'No Content', 304: 'Not Modified', 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed', 500: 'Internal Server Error' };
+/** `Connection: keep-alive` to an HTTP/1.0 client whose connection stays open (RFC 9112 §9.3, which it asked for). */
+const keepAliveLine = (request: NetRequest, close: boolean) => (!close && request.version === 'HTTP/1.0' ? ['Connection: keep-alive'] : []);
 
-/** Whether the connection stays open after the answer by RFC 9112 §9.3 (the client's Connection and version). */
-const keepsAlive = (request: NetRequest) => {
-  const connection = String(request.headers.connection ?? '').toLowerCase();
-  return request.version === 'HTTP/1.0' ? /\bkeep-alive\b/.test(connection) : !/\bclose\b/.test(connection);
-};
-
-interface Framing {
-  /** Head lines (status line first) without line ends, and the body bytes to send after the head. */
-  (answer: Answer, request: NetRequest): { lines: string[]; body: Buffer; close: boolean; eol?: string };
-}
-
-/** The ordinary framing: Content-Length (none on 204 and 304), no body on HEAD, close as RFC 9112 §9.3 says. */
-const plainFraming =
-  (statusLine: (status: number) => string = (s) => `HTTP/1.1 ${s} ${REASONS[s] ?? 'Unknown'}`, honourClose = true): Framing =>
-  (answer, request) => {
-    const body = answer.body === undefined ? Buffer.alloc(0) : Buffer.from(answer.body);
-    const close = request.version === 'HTTP/1.0' ? !keepsAlive(request) : honourClose && !keepsAlive(request);
-    const lines = [statusLine(answer.status), `Date: ${new Date().toUTCString()}`, ...Object.entries(answer.headers).map(([n, v]) => `${n}: ${v}`)];
-    if (answer.status !== 204 && answer.status !== 304) lines.push(`Content-Length: ${body.length}`);
-    if (close && honourClose) lines.push('Connection: close');
-    else if (request.version === 'HTTP/1.0') lines.push('Connection: keep-alive');
-    return { lines, body: request.method === 'HEAD' ? Buffer.alloc(0) : body, close };
-  };
-
-/** Serves the faithful flow behind `framing` on a node:net server: requests are parsed and answered one at a time, in order. */
-async function serveNet(framing: Framing): Promise<RunningTarget> {
-  const store = new Store();
-  const sockets = new Set<Socket>();
-  const server = createNetServer((socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-    socket.on('error', () => socket.destroy());
-    socket.setTimeout(5000, () => socket.destroy());
-    let buffered = Buffer.alloc(0);
-    let closing = false;
-    socket.on('data', (chunk: Buffer) => {
-      buffered = Buffer.concat([buffered, chunk]);
-      while (!closing) {
-        const end = buffered.indexOf('\r\n\r\n');
-        if (end < 0) return;
-        const head = buffered.subarray(0, end).toString('latin1').split('\r\n');
-        const [method = '', requestTarget = '', version = ''] = head[0]!.split(' ');
-        const rawHeaders: string[] = [];
-        const headers: IncomingHttpHeaders = {};
-        for (const line of head.slice(1)) {
-          const colon = line.indexOf(':');
-          if (colon <= 0) continue;
-          const name = line.slice(0, colon);
-          const value = line.slice(colon + 1).replace(/^[ \t]+|[ \t]+$/g, '');
-          rawHeaders.push(name, value);
-          const lower = name.toLowerCase();
-          // The first line wins for single-valued fields, as node:http keeps them.
-          if (headers[lower] === undefined) headers[lower] = value;
-        }
-        const length = Number(headers['content-length'] ?? 0) || 0;
-        if (buffered.length < end + 4 + length) return;
-        buffered = buffered.subarray(end + 4 + length);
-        const request: NetRequest = { method, target: requestTarget, version, headers, rawHeaders };
-        // RFC 9112 §3.2: an HTTP/1.1 request without Host gets 400, as node:http answers it (added after round ten was scored: the
-        // conformant status-lines-without-reason answered it, which its own round's host-header-not-required shows is a defect).
-        if (!/^HTTP\/1\.[01]$/.test(version) || (version === 'HTTP/1.1' && headers.host === undefined)) {
-          socket.end('HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
-          closing = true;
-          return;
-        }
-        const answer = handle(store, faithfulParts, { method, url: requestTarget, headers, rawHeaders, socket });
-        const framed = framing(answer, request);
-        const eol = framed.eol ?? '\r\n';
-        socket.write(Buffer.concat([Buffer.from(framed.lines.join(eol) + eol + eol, 'latin1'), framed.body]));
-        if (framed.close) {
-          closing = true;
-          socket.end();
-        }
-      }
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        for (const s of sockets) s.destroy();
-      }),
-  };
-}
+/** The ordinary answer: Content-Length, `Connection: close` when closing, the keep-alive line. */
+const plainAnswer = (answer: Answer, request: NetRequest, close: boolean, options: PlainOptions = {}) => plainBytes(answer, request, { close, extra: keepAliveLine(request, close), ...options });
 
 // ---- the targets ----
 
@@ -478,27 +385,28 @@ export const TARGETS: readonly RedTeamTarget[] = [
     true,
     'A hand-written HTTP/1.1 writer frames every answer with Transfer-Encoding: chunked, also to HTTP/1.0 requests, which cannot decode it (RFC 9112 §6.1: a server MUST NOT send Transfer-Encoding unless the request indicates HTTP/1.1).',
     () =>
-      serveNet((answer, request) => {
-        const plain = plainFraming()(answer, request);
-        if (answer.status === 204 || answer.status === 304) return plain;
-        const lines = plain.lines.filter((l) => !l.startsWith('Content-Length:'));
-        lines.push('Transfer-Encoding: chunked');
-        const bytes = answer.body === undefined ? Buffer.alloc(0) : Buffer.from(answer.body);
-        const body = request.method === 'HEAD' ? Buffer.alloc(0) : Buffer.concat([...(bytes.length ? [Buffer.from(`${bytes.length.toString(16)}\r\n`), bytes, Buffer.from('\r\n')] : []), Buffer.from('0\r\n\r\n')]);
-        return { lines, body, close: plain.close };
-      }),
+      serveNet(
+        (answer, request, close) =>
+          answer.status === 204 || answer.status === 304 ? plainAnswer(answer, request, close) : chunkedBytes(answer, request, { close, extra: keepAliveLine(request, close) }),
+        ROUND_TEN,
+      ),
   ),
   target(
     'client-connection-close-ignored',
     true,
     'A hand-written HTTP/1.1 writer ignores the client\'s `Connection: close`: the answer carries no `Connection: close` and the connection stays open (RFC 9112 §9.6: a server that receives close MUST close the connection after the answer).',
-    () => serveNet(plainFraming(undefined, false)),
+    // Closes only where HTTP/1.0 requires it (RFC 9112 §9.3), and then without saying so.
+    () =>
+      serveNet((answer, request) => {
+        const close = request.version === 'HTTP/1.0' && !keepsAlive(request);
+        return { bytes: plainAnswer(answer, request, false), close };
+      }, ROUND_TEN),
   ),
   target(
     'bare-lf-line-endings',
     true,
     'A hand-written HTTP/1.1 writer ends the status line and header lines with LF alone (`\\n`), not CRLF (RFC 9112 §2.1, §2.2: the line terminator is CRLF; node\'s client refuses the answer).',
-    () => serveNet((answer, request) => ({ ...plainFraming()(answer, request), eol: '\n' })),
+    () => serveNet((answer, request, close) => plainAnswer(answer, request, close, { eol: '\n' }), ROUND_TEN),
   ),
   target(
     'host-header-not-required',
@@ -594,6 +502,6 @@ export const TARGETS: readonly RedTeamTarget[] = [
     'status-lines-without-reason',
     false,
     'A hand-written HTTP/1.1 writer sends status lines with an empty reason phrase (`HTTP/1.1 200 ` then CRLF), as HTTP/2 gateways translating back do (RFC 9112 §4: the reason phrase may be empty; clients ignore it).',
-    () => serveNet(plainFraming((status) => `HTTP/1.1 ${status} `)),
+    () => serveNet((answer, request, close) => plainAnswer(answer, request, close, { statusLine: `HTTP/1.1 ${answer.status} ` }), ROUND_TEN),
   ),
 ];

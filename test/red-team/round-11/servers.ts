@@ -6,8 +6,7 @@
 // HTTP/1.1 writers) go wrong (broken: true) or behave unusually but within the contract
 // (broken: false). witnesses.ts shows each on the wire with plain requests.
 import { createHash, randomUUID } from 'node:crypto';
-import type { IncomingHttpHeaders } from 'node:http';
-import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import {
   type Answer,
@@ -28,21 +27,18 @@ import {
   serveApp,
   Store,
   toApiRequest,
+  type RedTeamTarget,
+  target,
+  header,
 } from '../app.ts';
-import type { RedTeamTarget } from '../servers.ts';
+import { chunkedBytes, closeRequested, type NetRequest, type NetWrite, plainBytes, serveNet, toOriginForm } from '../net-server.ts';
 
 export type { RedTeamTarget };
-
-const target = (name: string, broken: boolean, description: string, start: () => Promise<RunningTarget>): RedTeamTarget => ({ name, broken, description, start });
 
 type Operation = Extract<Route, { kind: 'operation' }>;
 const operationOf = (url: string): Operation | undefined => {
   const route = routeOf(pathOf(url));
   return route.kind === 'operation' ? route : undefined;
-};
-const header = (request: ApiRequest, name: string): string | undefined => {
-  const value = request.headers[name];
-  return Array.isArray(value) ? value[0] : value;
 };
 const keyOf = (request: ApiRequest) => faithfulParts.presentedKey(request);
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -75,142 +71,21 @@ function serveWith(make: (store: Store, parts: Parts) => (request: ApiRequest) =
 /** An answer whose content is bytes (a compressed body) rather than text. */
 type Binary = Answer & { bytes?: Buffer };
 
-// A small HTTP/1.1 server on node:net, for targets whose point is the bytes on the wire. It reads
-// requests in order (keep-alive and pipelining), skips a Content-Length body, and writes what
-// `write` makes of the faithful answer; it closes after HTTP/1.0 or `Connection: close` requests.
-interface NetRequest {
-  method: string;
-  target: string;
-  version: string;
-  headers: IncomingHttpHeaders;
-  rawHeaders: string[];
-}
+// The framing targets run on ../net-server.ts as round eleven's server ran: strict parsing (400, 431),
+// chunked request bodies, node's reading of repeated fields, absolute-form targets as their origin form,
+// a close after HTTP/1.0 or `Connection: close` requests, and Content-Length on every answer (204 too).
+const plain = (answer: Answer, request: NetRequest, close: boolean) => plainBytes(answer, request, { close, lengthAlways: true });
 
-const REASONS: Record<number, string> = { 200: 'OK', 204: 'No Content', 304: 'Not Modified', 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed', 431: 'Request Header Fields Too Large', 500: 'Internal Server Error' };
-/** Fields node keeps once (the first line wins), as the faithful app sees them. */
-const SINGLE = new Set(['authorization', 'host', 'content-length', 'content-type', 'user-agent', 'if-modified-since', 'referer']);
-
-function parseHead(head: string): NetRequest | undefined {
-  const lines = head.split('\r\n');
-  const [method, target, version, ...rest] = lines[0]!.split(' ');
-  if (!method || !target || !version || rest.length > 0 || !/^HTTP\/1\.[01]$/.test(version)) return undefined;
-  const headers: IncomingHttpHeaders = {};
-  const rawHeaders: string[] = [];
-  for (const line of lines.slice(1)) {
-    const colon = line.indexOf(':');
-    if (colon <= 0) return undefined;
-    const name = line.slice(0, colon);
-    const value = line.slice(colon + 1).replace(/^[ \t]+|[ \t]+$/g, '');
-    rawHeaders.push(name, value);
-    const lower = name.toLowerCase();
-    const seen = headers[lower];
-    if (seen === undefined) headers[lower] = value;
-    else if (!SINGLE.has(lower)) headers[lower] = `${String(seen)}, ${value}`;
-  }
-  return { method, target, version, headers, rawHeaders };
-}
-
-/** The ordinary bytes of an answer: status line, the answer's headers, Date, Content-Length in bytes, no content on HEAD. */
-function plainBytes(answer: Answer, request: NetRequest, close: boolean): Buffer {
-  const body = answer.body === undefined ? Buffer.alloc(0) : Buffer.from(answer.body, 'utf8');
-  const lines = [`HTTP/1.1 ${answer.status} ${REASONS[answer.status] ?? 'Unknown'}`, `Date: ${new Date().toUTCString()}`];
-  for (const [name, value] of Object.entries(answer.headers)) lines.push(`${name}: ${value}`);
-  lines.push(`Content-Length: ${body.length}`);
-  if (close) lines.push('Connection: close');
-  const head = Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1');
-  return request.method === 'HEAD' ? head : Buffer.concat([head, body]);
-}
-
-/** Where the request's content ends (RFC 9112 §6.3: chunked, else Content-Length, else none), 'incomplete' or 'invalid'. */
-function bodyEnd(buffer: Buffer, start: number, headers: IncomingHttpHeaders): number | 'incomplete' | 'invalid' {
-  const te = headers['transfer-encoding'];
-  if (te !== undefined) {
-    if (!/^chunked$/i.test(String(te).trim()) || headers['content-length'] !== undefined) return 'invalid';
-    let at = start;
-    for (;;) {
-      const lineEnd = buffer.indexOf('\r\n', at);
-      if (lineEnd < 0) return 'incomplete';
-      const size = Number.parseInt(buffer.subarray(at, lineEnd).toString('latin1').split(';')[0]!.trim(), 16);
-      if (Number.isNaN(size)) return 'invalid';
-      if (size === 0) {
-        const trailerEnd = buffer.indexOf('\r\n\r\n', lineEnd);
-        if (buffer.subarray(lineEnd, lineEnd + 4).toString('latin1') === '\r\n\r\n') return lineEnd + 4;
-        return trailerEnd < 0 ? 'incomplete' : trailerEnd + 4;
-      }
-      at = lineEnd + 2 + size + 2;
-      if (buffer.length < at) return 'incomplete';
-    }
-  }
-  const length = headers['content-length'] === undefined ? 0 : Number(headers['content-length']);
-  if (!Number.isInteger(length) || length < 0 || !/^\d+$/.test(String(headers['content-length'] ?? '0'))) return 'invalid';
-  return buffer.length < start + length ? 'incomplete' : start + length;
-}
-
-type NetWrite = (answer: Answer, request: NetRequest, close: boolean) => Buffer;
-
-function serveNet(write: NetWrite, options: { rewrite?: (request: NetRequest) => NetRequest; parts?: Partial<Parts> } = {}): Promise<RunningTarget> {
-  const store = new Store();
-  const parts = { ...faithfulParts, ...options.parts };
-  const sockets = new Set<Socket>();
-  const server = createNetServer((socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-    socket.on('error', () => socket.destroy());
-    let buffer = Buffer.alloc(0);
-    socket.on('data', (chunk: Buffer) => {
-      buffer = Buffer.concat([buffer, chunk]);
-      for (;;) {
-        const end = buffer.indexOf('\r\n\r\n');
-        if (end < 0) {
-          if (buffer.length > 16_384) socket.end('HTTP/1.1 431 Request Header Fields Too Large\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
-          return;
-        }
-        const parsed = parseHead(buffer.subarray(0, end).toString('latin1'));
-        if (!parsed) {
-          socket.end('HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
-          buffer = Buffer.alloc(0);
-          return;
-        }
-        // RFC 9112 §3.2: an HTTP/1.1 request without Host gets 400.
-        if (parsed.version === 'HTTP/1.1' && parsed.headers.host === undefined) {
-          socket.end('HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
-          buffer = Buffer.alloc(0);
-          return;
-        }
-        const framed = bodyEnd(buffer, end + 4, parsed.headers);
-        if (framed === 'incomplete') return;
-        if (framed === 'invalid') {
-          socket.end('HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
-          buffer = Buffer.alloc(0);
-          return;
-        }
-        buffer = buffer.subarray(framed);
-        // RFC 9112 §3.2.2: an absolute-form target names the same resource as its origin form.
-        const originForm = { ...parsed, target: parsed.target.replace(/^https?:\/\/[^/?#]*/i, '') || '/' };
-        const request = options.rewrite ? options.rewrite(originForm) : originForm;
-        const close = request.version === 'HTTP/1.0' || /(^|,)\s*close\s*(,|$)/i.test(String(request.headers.connection ?? ''));
-        const answer = handle(store, parts, { method: request.method, url: request.target, headers: request.headers, rawHeaders: request.rawHeaders, socket });
-        socket.write(write(answer, request, close));
-        if (close) {
-          socket.end();
-          return;
-        }
-      }
-    });
+function serveNet11(write: NetWrite, options: { rewrite?: (request: NetRequest) => NetRequest; parts?: Partial<Parts> } = {}): Promise<RunningTarget> {
+  const { rewrite } = options;
+  return serveNet(write, {
+    strict: true,
+    requireHost: true,
+    duplicates: 'node',
+    closeWhen: (request) => request.version === 'HTTP/1.0' || closeRequested(request),
+    rewrite: rewrite ? (request) => rewrite(toOriginForm(request)) : toOriginForm,
+    parts: options.parts,
   });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      resolve({
-        url: `http://127.0.0.1:${port}`,
-        close: () =>
-          new Promise<void>((done) => {
-            for (const s of sockets) s.destroy();
-            server.close(() => done());
-          }),
-      });
-    }),
-  );
 }
 
 // ---- broken targets whose handlers need a few lines of their own ----
@@ -550,7 +425,7 @@ export const TARGETS: readonly RedTeamTarget[] = [
     'lowercase-method-runs-operation',
     true,
     'A hand-written HTTP/1.1 server upper-cases the method before routing: `delete /api/admin/service-account/1/token/3` with the full key deletes the token and `get` reads (RFC 9110 §9.1: the method token is case-sensitive, `delete` is not DELETE; decision unlisted-methods: a refusal that changes nothing).',
-    () => serveNet(plainBytes, { rewrite: (request) => ({ ...request, method: request.method.toUpperCase() }) }),
+    () => serveNet11(plain, { rewrite: (request) => ({ ...request, method: request.method.toUpperCase() }) }),
   ),
   // ---- Framing (RFC 9112) ----
   target(
@@ -558,16 +433,16 @@ export const TARGETS: readonly RedTeamTarget[] = [
     true,
     'A hand-written HTTP/1.1 writer sends the GET body on HEAD answers too: HEAD of the OIDC settings carries the JSON after its headers, which a client reads as the start of the next answer on the connection (RFC 9110 §9.3.2: the server MUST NOT send content in a HEAD response).',
     () =>
-      serveNet((answer, request, close) => plainBytes(answer, { ...request, method: request.method === 'HEAD' ? 'GET' : request.method }, close)),
+      serveNet11((answer, request, close) => plain(answer, { ...request, method: request.method === 'HEAD' ? 'GET' : request.method }, close)),
   ),
   target(
     'content-length-in-utf16-units',
     true,
     'A hand-written writer sets Content-Length to the string\'s length (UTF-16 code units), not its bytes; 404 messages quote the ids, so a missing project `café` gets a Content-Length one short and its last byte becomes the start of the next answer (RFC 9112 §6.3, RFC 9110 §8.6: Content-Length counts octets).',
     () =>
-      serveNet(
+      serveNet11(
         (answer, request, close) => {
-          const bytes = plainBytes(answer, request, close);
+          const bytes = plain(answer, request, close);
           if (answer.body === undefined) return bytes;
           return Buffer.from(bytes.toString('latin1').replace(/Content-Length: \d+/, `Content-Length: ${answer.body.length}`), 'latin1');
         },
@@ -579,11 +454,9 @@ export const TARGETS: readonly RedTeamTarget[] = [
     true,
     'A hand-written HTTP/1.1 writer sends every body as one chunk whose size it writes in decimal: a 300-byte body is announced as `300` (0x300, 768 bytes), so the client waits for bytes that never come or reads the next answer as content (RFC 9112 §7.1: chunk-size is hexadecimal).',
     () =>
-      serveNet((answer, request, close) => {
-        if (answer.body === undefined || request.method === 'HEAD') return plainBytes(answer, request, close);
-        const body = Buffer.from(answer.body, 'utf8');
-        const head = plainBytes({ ...answer, body: undefined }, { ...request, method: 'HEAD' }, close).toString('latin1').replace('Content-Length: 0\r\n', 'Transfer-Encoding: chunked\r\n');
-        return Buffer.concat([Buffer.from(head, 'latin1'), Buffer.from(`${body.length}\r\n`), body, Buffer.from('\r\n0\r\n\r\n')]);
+      serveNet11((answer, request, close) => {
+        if (answer.body === undefined || request.method === 'HEAD') return plain(answer, request, close);
+        return chunkedBytes(answer, request, { close, size: (length) => String(length) });
       }),
   ),
   target(
@@ -591,10 +464,10 @@ export const TARGETS: readonly RedTeamTarget[] = [
     true,
     'A hand-written writer adds `X-Missing-Resource: <id>` to 404s with the percent-decoded id as is: `/environments/project/x%0D%0ASet-Cookie:%20sid=attacker` yields a `Set-Cookie` line in the answer (response splitting; RFC 9110 §5.5: CR and LF are not allowed in a field value; decision: a C0 control makes the id malformed input).',
     () =>
-      serveNet((answer, request, close) => {
+      serveNet11((answer, request, close) => {
         const route = operationOf(request.target);
-        if (answer.status !== 404 || !route) return plainBytes(answer, request, close);
-        return plainBytes({ ...answer, headers: { ...answer.headers, 'x-missing-resource': route.params.join('/') } }, request, close);
+        if (answer.status !== 404 || !route) return plain(answer, request, close);
+        return plain({ ...answer, headers: { ...answer.headers, 'x-missing-resource': route.params.join('/') } }, request, close);
       }),
   ),
 

@@ -30,7 +30,7 @@ import {
   type RunningTarget,
 } from '../app.ts';
 import type { RedTeamTarget } from '../servers.ts';
-import { serveRaw } from './raw-http.ts';
+import { chunkedBytes, plainBytes, serveNet } from '../net-server.ts';
 
 function target(name: string, broken: boolean, description: string, start: () => Promise<RunningTarget>): RedTeamTarget {
   return { name, broken, description, start };
@@ -420,20 +420,15 @@ const lowerCaseMethod = target(
   'method-names-case-folded',
   true,
   'A hand-written HTTP/1.1 server upper-cases the request line\'s method before routing: `delete /api/admin/service-account/1/token/1` deletes the token and `get` reads (RFC 9110 §9.1: method names are case-sensitive; decision unlisted-methods: `delete` is never the operation)',
-  () => {
-    const store = new Store();
-    return serveRaw((request) => handle(store, faithfulParts, request), { method: (sent) => sent.toUpperCase() });
-  },
+  () => serveNet((answer, request, close) => plainBytes(answer, request, { close }), { strict: true, requireHost: true, rewrite: (request) => ({ ...request, method: request.method.toUpperCase() }) }),
 );
 
 const decimalChunks = target(
   'chunk-sizes-in-decimal',
   true,
   'A hand-written HTTP/1.1 server sends bodies chunked (64-byte chunks) but writes each chunk size with `String(n)`, in decimal, where RFC 9112 §7.1 says hexadecimal: a 64-byte chunk is announced as 0x64 = 100 bytes',
-  () => {
-    const store = new Store();
-    return serveRaw((request) => handle(store, faithfulParts, request), { chunkSize: (n) => String(n) });
-  },
+  // An HTTP/1.0 client gets Content-Length (RFC 9112 §7: chunked is HTTP/1.1 only): the defect is the size line alone.
+  () => serveNet((answer, request, close) => (request.version === 'HTTP/1.0' ? plainBytes(answer, request, { close }) : chunkedBytes(answer, request, { chunkSize: 64, size: (length) => String(length), close }))),
 );
 
 // ---------------------------------------------------------------- conformant: unusual but allowed

@@ -3,8 +3,6 @@
 // servers and witnesses. Each is the faithful app (../app.ts) with one plausible real-backend
 // defect (broken: true) or one unusual behaviour the contract allows (broken: false); the framing
 // targets run the same flow behind a small node:net HTTP/1.1 writer. witnesses.ts proves each on the wire.
-import { createServer as createNetServer, type Socket } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import {
   type Answer,
   type ApiRequest,
@@ -14,18 +12,17 @@ import {
   json,
   pathOf,
   routeOf,
-  type RunningTarget,
   serve,
   serveApp,
   send,
   Store,
   toApiRequest,
+  type RedTeamTarget,
+  target,
 } from '../app.ts';
-import type { RedTeamTarget } from '../servers.ts';
+import { closeRequested, serveNet } from '../net-server.ts';
 
 export type { RedTeamTarget };
-
-const target = (name: string, broken: boolean, description: string, start: () => Promise<RunningTarget>): RedTeamTarget => ({ name, broken, description, start });
 
 const isEnvironments = (request: ApiRequest) => routeOf(pathOf(request.url)).kind === 'operation' && pathOf(request.url).startsWith('/api/admin/environments/');
 const isOidc = (request: ApiRequest) => pathOf(request.url) === '/api/admin/auth/oidc/settings';
@@ -38,82 +35,28 @@ function rewrite200(select: (request: ApiRequest) => boolean, change: (body: any
 }
 
 /**
- * The faithful flow behind a hand-written HTTP/1.1 server (node:net): requests without bodies are
- * parsed from the socket, `write` serializes each answer. For targets whose defect, or unusual
- * behaviour, is in the framing itself.
+ * The faithful flow behind a hand-written HTTP/1.1 server (../net-server.ts, parsed as this round's
+ * copy parsed: leniently, the last of repeated fields, a close only on `Connection: close`), `write`
+ * serializing each answer. For targets whose defect, or unusual behaviour, is in the framing itself.
  */
-function serveNet(write: (socket: Socket, answer: Answer, request: ApiRequest) => void, parts = faithfulParts): Promise<RunningTarget> {
-  const store = new Store();
-  const sockets = new Set<Socket>();
-  const server = createNetServer((socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-    socket.on('error', () => socket.destroy());
-    let buffered = Buffer.alloc(0);
-    socket.on('data', (chunk) => {
-      buffered = Buffer.concat([buffered, chunk]);
-      for (;;) {
-        const end = buffered.indexOf('\r\n\r\n');
-        if (end < 0) return;
-        const head = buffered.subarray(0, end).toString('latin1');
-        const lines = head.split('\r\n');
-        const [method = 'GET', url = '/'] = lines[0]!.split(' ');
-        const headers: Record<string, string> = {};
-        const rawHeaders: string[] = [];
-        for (const line of lines.slice(1)) {
-          const colon = line.indexOf(':');
-          if (colon < 0) continue;
-          const name = line.slice(0, colon);
-          // RFC 9110 §5.5: only spaces and tabs surround a field value (String#trim would also strip U+00A0).
-          const value = line.slice(colon + 1).replace(/^[ \t]+|[ \t]+$/g, '');
-          rawHeaders.push(name, value);
-          headers[name.toLowerCase()] = value;
-        }
-        const length = Number(headers['content-length'] ?? 0) || 0;
-        if (buffered.length < end + 4 + length) return;
-        buffered = buffered.subarray(end + 4 + length);
-        const request: ApiRequest = { method, url, headers, rawHeaders, socket };
-        write(socket, handle(store, parts, request), request);
-        // RFC 9112 §9.6: a request that asks for close ends the connection after its answer.
-        if (/(^|,)\s*close\s*(,|$)/i.test(headers.connection ?? '')) {
-          socket.end();
-          return;
-        }
-      }
-    });
-  });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      resolve({
-        url: `http://127.0.0.1:${port}`,
-        close: () =>
-          new Promise<void>((done) => {
-            for (const s of sockets) s.destroy();
-            server.close(() => done());
-          }),
-      });
-    }),
-  );
-}
+const serveNet7 = (write: (answer: Answer, request: { method: string }) => Buffer) => serveNet(write, { duplicates: 'last', closeWhen: closeRequested });
 
 const REASONS: Record<number, string> = { 200: 'OK', 204: 'No Content', 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed' };
 
 /** An ordinary HTTP/1.1 serialization: status line, headers, Content-Length in bytes, no body on HEAD. */
-function writeAnswer(socket: Socket, answer: Answer, request: ApiRequest, options: { reason?: (status: number) => string; lengthOf?: (answer: Answer) => string | undefined; chunkedEmpty?: boolean } = {}): void {
+function writeAnswer(answer: Answer, request: { method: string }, options: { reason?: (status: number) => string; lengthOf?: (answer: Answer) => string | undefined; chunkedEmpty?: boolean } = {}): Buffer {
   const body = answer.body === undefined ? Buffer.alloc(0) : Buffer.from(answer.body);
   const reason = options.reason ? options.reason(answer.status) : (REASONS[answer.status] ?? 'Unknown');
   const lines = [`HTTP/1.1 ${answer.status} ${reason}`, `date: ${new Date().toUTCString()}`];
   for (const [name, value] of Object.entries(answer.headers)) lines.push(`${name}: ${value}`);
   if (options.chunkedEmpty && body.length === 0 && answer.status === 200) {
     lines.push('transfer-encoding: chunked');
-    socket.write(`${lines.join('\r\n')}\r\n\r\n0\r\n\r\n`);
-    return;
+    return Buffer.from(`${lines.join('\r\n')}\r\n\r\n0\r\n\r\n`, 'latin1');
   }
   const length = options.lengthOf ? options.lengthOf(answer) : String(body.length);
   if (length !== undefined) lines.push(`content-length: ${length}`);
   // One write per answer: a head and body written apart wait on Nagle and delayed ACKs (~40 ms an answer).
-  socket.write(Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1'), request.method === 'HEAD' ? Buffer.alloc(0) : body]));
+  return Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1'), request.method === 'HEAD' ? Buffer.alloc(0) : body]);
 }
 
 export const TARGETS: RedTeamTarget[] = [
@@ -220,7 +163,7 @@ export const TARGETS: RedTeamTarget[] = [
     });
   }),
   target('delete-200-without-length', true, 'A hand-written HTTP/1.1 server sends the delete\'s 200 with neither Content-Length nor Transfer-Encoding and keeps the connection open: the answer\'s end is then the connection\'s close (RFC 9112 §6.3), which never comes', () =>
-    serveNet((socket, answer, request) => writeAnswer(socket, answer, request, { lengthOf: (a) => (a.status === 200 && a.body === undefined && request.method === 'DELETE' ? undefined : String(Buffer.byteLength(a.body ?? ''))) })),
+    serveNet7((answer, request) => writeAnswer(answer, request, { lengthOf: (a) => (a.status === 200 && a.body === undefined && request.method === 'DELETE' ? undefined : String(Buffer.byteLength(a.body ?? ''))) })),
   ),
 
   // ---- conformant ----
@@ -236,7 +179,7 @@ export const TARGETS: RedTeamTarget[] = [
     }),
   ),
   target('custom-reason-phrases', false, 'A hand-written HTTP/1.1 server with its own reason phrases (`200 Fine`, `404 Nope`, `401 Who are you`) and lower-case header names; the reason phrase carries no meaning (RFC 9112 §4)', () =>
-    serveNet((socket, answer, request) => writeAnswer(socket, answer, request, { reason: (s) => ({ 200: 'Fine', 204: 'Nothing', 401: 'Who are you', 403: 'Not you', 404: 'Nope', 405: 'Not that' })[s] ?? 'Whatever' })),
+    serveNet7((answer, request) => writeAnswer(answer, request, { reason: (s) => ({ 200: 'Fine', 204: 'Nothing', 401: 'Who are you', 403: 'Not you', 404: 'Nope', 405: 'Not that' })[s] ?? 'Whatever' })),
   ),
   target('oidc-disabled-minimal', false, 'OIDC is switched off: the settings answer is `{"enabled":false}` and nothing else (API §2.2: no field is required; decision: enabled may be false)', () =>
     serveApp({ after: rewrite200(isOidc, () => ({ enabled: false })) }),
@@ -247,6 +190,6 @@ export const TARGETS: RedTeamTarget[] = [
     }),
   ),
   target('delete-chunked-empty-body', false, 'A hand-written HTTP/1.1 server sends the delete\'s 200 with Transfer-Encoding: chunked and an empty body (the terminating zero chunk only): no body, framed another way (RFC 9112 §7.1)', () =>
-    serveNet((socket, answer, request) => writeAnswer(socket, answer, request, { chunkedEmpty: true })),
+    serveNet7((answer, request) => writeAnswer(answer, request, { chunkedEmpty: true })),
   ),
 ];

@@ -5,8 +5,7 @@
 // the framing targets run the same flow behind a small node:net HTTP/1.1 writer. witnesses.ts
 // proves each on the wire.
 import { createHash, randomUUID } from 'node:crypto';
-import { isIP, createServer as createNetServer, type Socket } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import { isIP } from 'node:net';
 import { posix } from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import {
@@ -30,12 +29,13 @@ import {
   sleep,
   Store,
   toApiRequest,
+  type RedTeamTarget,
+  target,
+  header,
 } from '../app.ts';
-import type { RedTeamTarget } from '../servers.ts';
+import { chunkedBytes, closeRequested, type NetOptions, type NetWrite, plainBytes, serveNet } from '../net-server.ts';
 
 export type { RedTeamTarget };
-
-const target = (name: string, broken: boolean, description: string, start: () => Promise<RunningTarget>): RedTeamTarget => ({ name, broken, description, start });
 
 type Operation = Extract<Route, { kind: 'operation' }>;
 const operationOf = (request: ApiRequest): Operation | undefined => {
@@ -43,10 +43,6 @@ const operationOf = (request: ApiRequest): Operation | undefined => {
   return route.kind === 'operation' ? route : undefined;
 };
 const isJson = (answer: Answer) => answer.body !== undefined && (answer.headers['content-type'] ?? '').startsWith('application/json');
-const header = (request: ApiRequest, name: string): string | undefined => {
-  const value = request.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-};
 
 /** The faithful flow after routing, for targets that route (or authorize) differently: method, 401, 403, 404, operation. */
 function flowOn(store: Store, parts: Parts, request: ApiRequest, route: Operation): Answer {
@@ -66,8 +62,6 @@ function serveFlow(flow: (store: Store, request: ApiRequest) => Answer | Promise
   return serve(async (req, res) => send(res, await flow(store, toApiRequest(req))), undefined, onClose);
 }
 
-const REASONS: Record<number, string> = { 200: 'OK', 204: 'No Content', 304: 'Not Modified', 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed' };
-
 interface WriteOptions {
   /** Content-Length on HEAD answers (default: the GET's, as Node sends it). */
   headLength?: boolean;
@@ -79,101 +73,23 @@ interface WriteOptions {
   chunkedUpperHex?: boolean;
 }
 
-/** An HTTP/1.1 serialization of `answer`; returns whether the connection must close after it. */
-function writeAnswer(socket: Socket, answer: Answer, request: ApiRequest, options: WriteOptions = {}): boolean {
-  const body = answer.body === undefined ? Buffer.alloc(0) : Buffer.from(answer.body);
-  const head = request.method === 'HEAD';
-  const lines = [`HTTP/1.1 ${answer.status} ${REASONS[answer.status] ?? 'Unknown'}`, `Date: ${new Date().toUTCString()}`];
-  for (const [name, value] of Object.entries(answer.headers)) lines.push(`${name}: ${value}`);
-  if (options.closeDelimitedErrors && answer.status >= 400) {
-    lines.push('Connection: close');
-    socket.write(Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1'), head ? Buffer.alloc(0) : body]));
-    return true;
-  }
-  // RFC 9112 §6.1: no Transfer-Encoding on a 204 (nor a 304, which has no content either).
-  if (options.chunkedUpperHex && answer.status !== 204 && answer.status !== 304) {
-    lines.push('Transfer-Encoding: chunked');
-    const text = `${lines.join('\r\n')}\r\n\r\n`;
-    if (head) {
-      socket.write(text);
-      return false;
-    }
-    const parts: Buffer[] = [Buffer.from(text, 'latin1')];
-    for (let at = 0; at < body.length; at += 26) {
-      const chunk = body.subarray(at, at + 26);
-      parts.push(Buffer.from(`${chunk.length.toString(16).toUpperCase()};seq=${at / 26}\r\n`, 'latin1'), chunk, Buffer.from('\r\n'));
-    }
-    parts.push(Buffer.from('0;last=1\r\n\r\n'));
-    socket.write(Buffer.concat(parts));
-    return false;
-  }
-  // RFC 9110 §8.6: never a Content-Length on a 204.
-  if (answer.status !== 204 && (!head || options.headLength !== false)) lines.push(`Content-Length: ${body.length}`);
-  if (options.duplicateLength && isJson(answer)) lines.push(`Content-Length: ${body.length}`);
-  // One write per answer: a head and body written apart wait on Nagle and delayed ACKs (~40 ms each).
-  socket.write(Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1'), head ? Buffer.alloc(0) : body]));
-  return false;
-}
+const withoutLength = (bytes: Buffer) => Buffer.from(bytes.toString('latin1').replace(/\r\nContent-Length: \d+/, ''), 'latin1');
 
-interface NetOptions extends WriteOptions {
-  /** Reads no request body: the bytes a Content-Length announces stay in the buffer as the start of the next request. */
-  ignoreRequestBody?: boolean;
-  /** Answers the first request of each read and closes the connection when the read holds more. */
-  firstRequestPerRead?: boolean;
-}
+/** This round's writer: the plain bytes of ../net-server.ts with at most one of `options` changed. */
+const writeAnswer =
+  (options: WriteOptions): NetWrite =>
+  (answer, request) => {
+    // A close-delimited body (RFC 9112 §6.3): no Content-Length, the end of the connection ends it.
+    if (options.closeDelimitedErrors && answer.status >= 400) return { bytes: withoutLength(plainBytes(answer, request, { close: true })), close: true };
+    // RFC 9112 §7.1: hex digits in any case; §7.1.1: unknown chunk extensions are ignored.
+    if (options.chunkedUpperHex) return chunkedBytes(answer, request, { chunkSize: 26, size: (length, index) => `${length.toString(16).toUpperCase()};seq=${index}`, terminator: '0;last=1\r\n\r\n' });
+    const plain = plainBytes(answer, request, { extra: options.duplicateLength && isJson(answer) ? [`Content-Length: ${Buffer.byteLength(answer.body!)}`] : [] });
+    return request.method === 'HEAD' && options.headLength === false ? withoutLength(plain) : plain;
+  };
 
-/** The faithful flow behind a hand-written HTTP/1.1 server (node:net), for targets whose point is the framing. */
-function serveNet(options: NetOptions = {}): Promise<RunningTarget> {
-  const store = new Store();
-  const sockets = new Set<Socket>();
-  const server = createNetServer((socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-    socket.on('error', () => socket.destroy());
-    let buffered = Buffer.alloc(0);
-    socket.on('data', (chunk) => {
-      buffered = Buffer.concat([buffered, chunk]);
-      for (;;) {
-        const end = buffered.indexOf('\r\n\r\n');
-        if (end < 0) return;
-        const lines = buffered.subarray(0, end).toString('latin1').split('\r\n');
-        const [method = 'GET', url = '/'] = lines[0]!.split(' ');
-        const headers: Record<string, string> = {};
-        const rawHeaders: string[] = [];
-        for (const line of lines.slice(1)) {
-          const colon = line.indexOf(':');
-          if (colon < 0) continue;
-          const name = line.slice(0, colon);
-          const value = line.slice(colon + 1).replace(/^[ \t]+|[ \t]+$/g, '');
-          rawHeaders.push(name, value);
-          headers[name.toLowerCase()] = value;
-        }
-        const length = options.ignoreRequestBody ? 0 : Number(headers['content-length'] ?? 0) || 0;
-        if (buffered.length < end + 4 + length) return;
-        buffered = buffered.subarray(end + 4 + length);
-        const request: ApiRequest = { method, url, headers, rawHeaders, socket };
-        const close = writeAnswer(socket, handle(store, faithfulParts, request), request, options);
-        if (close || /(^|,)\s*close\s*(,|$)/i.test(headers.connection ?? '') || (options.firstRequestPerRead && buffered.length > 0)) {
-          socket.end();
-          return;
-        }
-      }
-    });
-  });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      resolve({
-        url: `http://127.0.0.1:${port}`,
-        close: () =>
-          new Promise<void>((done) => {
-            for (const s of sockets) s.destroy();
-            server.close(() => done());
-          }),
-      });
-    }),
-  );
-}
+/** Round eight's node:net server: lenient parsing, the last of repeated fields, a close only on `Connection: close`. */
+const serveNet8 = (options: WriteOptions & Pick<NetOptions, 'ignoreRequestBody' | 'firstRequestPerRead'> = {}) =>
+  serveNet(writeAnswer(options), { duplicates: 'last', closeWhen: closeRequested, ignoreRequestBody: options.ignoreRequestBody, firstRequestPerRead: options.firstRequestPerRead });
 
 /** A tiny XML serializer, as a content-negotiation library's XML converter writes a JSON value. */
 function toXml(value: unknown, name: string): string {
@@ -376,9 +292,9 @@ export const TARGETS: RedTeamTarget[] = [
   }),
 
   // ---- broken: the connection and framing ----
-  target('request-body-not-consumed', true, 'A hand-written HTTP/1.1 server that assumes requests carry no body: the bytes a Content-Length announces (`{}` on a PUT or DELETE, as clients send) stay on the connection and become the start of the next request, which is then answered as method `{}GET` (RFC 9112 §6.3: the body is part of the message)', () => serveNet({ ignoreRequestBody: true })),
-  target('pipelined-rest-dropped-and-closed', true, 'A hand-written HTTP/1.1 server treats each read as one request: it answers the first request of a read and closes the connection when the read holds more, so a pipelined second request gets no answer at all (RFC 9112 §9.3.2; decision requests-independent: one answer per request)', () => serveNet({ firstRequestPerRead: true })),
-  target('content-length-sent-twice', true, 'A JSON helper sets Content-Length and the hand-written writer adds its own: every JSON answer carries two Content-Length lines (RFC 9110 §8.6, RFC 9112 §6.3: a repeated Content-Length makes the framing invalid)', () => serveNet({ duplicateLength: true })),
+  target('request-body-not-consumed', true, 'A hand-written HTTP/1.1 server that assumes requests carry no body: the bytes a Content-Length announces (`{}` on a PUT or DELETE, as clients send) stay on the connection and become the start of the next request, which is then answered as method `{}GET` (RFC 9112 §6.3: the body is part of the message)', () => serveNet8({ ignoreRequestBody: true })),
+  target('pipelined-rest-dropped-and-closed', true, 'A hand-written HTTP/1.1 server treats each read as one request: it answers the first request of a read and closes the connection when the read holds more, so a pipelined second request gets no answer at all (RFC 9112 §9.3.2; decision requests-independent: one answer per request)', () => serveNet8({ firstRequestPerRead: true })),
+  target('content-length-sent-twice', true, 'A JSON helper sets Content-Length and the hand-written writer adds its own: every JSON answer carries two Content-Length lines (RFC 9110 §8.6, RFC 9112 §6.3: a repeated Content-Length makes the framing invalid)', () => serveNet8({ duplicateLength: true })),
   target('gzip-applied-twice', true, 'A compression middleware and a reverse-proxy-style compressor both gzip when asked: the body is gzip(gzip(json)) under one `Content-Encoding: gzip`, so a client that decodes once gets binary (RFC 9110 §8.4: the codings listed are the ones applied)', () =>
     serveAppRaw((answer, request) =>
         answer.body !== undefined && /\bgzip\b/.test(header(request, 'accept-encoding') ?? '')
@@ -613,9 +529,9 @@ export const TARGETS: RedTeamTarget[] = [
   ),
 
   // ---- conformant ----
-  target('head-without-content-length', false, 'A hand-written HTTP/1.1 server answers HEAD like GET (status, auth order, headers) but without Content-Length, which is computed only while writing the content (RFC 9110 §8.6, §9.3.2: a server MAY omit it on HEAD)', () => serveNet({ headLength: false })),
-  target('errors-close-delimited', false, 'A hand-written HTTP/1.1 server sends error answers without Content-Length, with `Connection: close`, and ends the connection after the body (RFC 9112 §6.3: a close-delimited body); successes are kept alive with Content-Length', () => serveNet({ closeDelimitedErrors: true })),
-  target('chunked-upper-hex-with-extensions', false, 'A hand-written HTTP/1.1 server sends every body chunked in 26-byte chunks, sizes in upper-case hex, each with a chunk extension (`1A;seq=0`), the last chunk `0;last=1` (RFC 9112 §7.1: hex digits in any case; §7.1.1: unknown extensions are ignored)', () => serveNet({ chunkedUpperHex: true })),
+  target('head-without-content-length', false, 'A hand-written HTTP/1.1 server answers HEAD like GET (status, auth order, headers) but without Content-Length, which is computed only while writing the content (RFC 9110 §8.6, §9.3.2: a server MAY omit it on HEAD)', () => serveNet8({ headLength: false })),
+  target('errors-close-delimited', false, 'A hand-written HTTP/1.1 server sends error answers without Content-Length, with `Connection: close`, and ends the connection after the body (RFC 9112 §6.3: a close-delimited body); successes are kept alive with Content-Length', () => serveNet8({ closeDelimitedErrors: true })),
+  target('chunked-upper-hex-with-extensions', false, 'A hand-written HTTP/1.1 server sends every body chunked in 26-byte chunks, sizes in upper-case hex, each with a chunk extension (`1A;seq=0`), the last chunk `0;last=1` (RFC 9112 §7.1: hex digits in any case; §7.1.1: unknown extensions are ignored)', () => serveNet8({ chunkedUpperHex: true })),
   target('compression-threshold-and-wildcard', false, 'Bodies of 256 bytes or more are compressed when Accept-Encoding allows it (br first, gzip also for `*`), q=0 respected; smaller bodies (the errors) go out as they are; `Vary: Accept-Encoding` on every answer (RFC 9110 §12.5.3)', () =>
     serveAppRaw((answer, request) => {
         const withVary = { ...answer, headers: { ...answer.headers, vary: 'Accept-Encoding' } };

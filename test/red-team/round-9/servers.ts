@@ -5,7 +5,6 @@
 // contract allows (broken: false); the framing targets run the same flow behind a small node:net
 // HTTP/1.1 writer (one write per answer). witnesses.ts proves each on the wire.
 import { createHash, randomUUID } from 'node:crypto';
-import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import {
   type Answer,
   type ApiRequest,
@@ -28,12 +27,13 @@ import {
   sleep,
   Store,
   toApiRequest,
+  type RedTeamTarget,
+  target,
+  header,
 } from '../app.ts';
-import type { RedTeamTarget } from '../servers.ts';
+import { chunkedBytes, closeRequested, type NetWrite, plainBytes, serveNet, statusLine } from '../net-server.ts';
 
 export type { RedTeamTarget };
-
-const target = (name: string, broken: boolean, description: string, start: () => Promise<RunningTarget>): RedTeamTarget => ({ name, broken, description, start });
 
 type Operation = Extract<Route, { kind: 'operation' }>;
 const operationOf = (request: ApiRequest): Operation | undefined => {
@@ -41,10 +41,6 @@ const operationOf = (request: ApiRequest): Operation | undefined => {
   return route.kind === 'operation' ? route : undefined;
 };
 const isJson = (answer: Answer) => answer.body !== undefined && (answer.headers['content-type'] ?? '').startsWith('application/json');
-const header = (request: ApiRequest, name: string): string | undefined => {
-  const value = request.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-};
 const queryOf = (request: ApiRequest) => new URLSearchParams(request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '');
 const isRead = (request: ApiRequest) => operationOf(request)?.method === 'GET' && (request.method === 'GET' || request.method === 'HEAD');
 
@@ -104,94 +100,8 @@ const keyMatchedBy = (matches: (presented: string, stored: string) => boolean): 
 const stripMarks = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '');
 const etagOf = (body: string) => `"${createHash('sha1').update(body).digest('hex').slice(0, 20)}"`;
 
-// ---- a small hand-written HTTP/1.1 server (node:net), for the framing targets ----
-
-const REASONS: Record<number, string> = { 200: 'OK', 204: 'No Content', 304: 'Not Modified', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed', 500: 'Internal Server Error' };
-
-interface NetWriter {
-  /** The bytes of one answer (head and body together: one write); `close` ends the connection after it. */
-  (answer: Answer, request: ApiRequest): { bytes: Buffer; close?: boolean };
-}
-
-/** The plain serialization: status line, headers, Content-Length (none on 204, the GET's on HEAD), body unless HEAD. */
-function plainBytes(answer: Answer, request: ApiRequest, statusLine = `HTTP/1.1 ${answer.status} ${REASONS[answer.status] ?? 'Unknown'}`, extra: string[] = []): Buffer {
-  const body = answer.body === undefined ? Buffer.alloc(0) : Buffer.from(answer.body);
-  const lines = [statusLine, `Date: ${new Date().toUTCString()}`, ...Object.entries(answer.headers).map(([n, v]) => `${n}: ${v}`), ...extra];
-  if (answer.status !== 204) lines.push(`Content-Length: ${body.length}`);
-  return Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1'), request.method === 'HEAD' ? Buffer.alloc(0) : body]);
-}
-
-function chunkedBytes(answer: Answer, request: ApiRequest, terminator: string, extra: string[] = []): Buffer {
-  if (answer.status === 204 || answer.status === 304) return plainBytes(answer, request);
-  const body = answer.body === undefined ? Buffer.alloc(0) : Buffer.from(answer.body);
-  const lines = [`HTTP/1.1 ${answer.status} ${REASONS[answer.status] ?? 'Unknown'}`, `Date: ${new Date().toUTCString()}`, ...Object.entries(answer.headers).map(([n, v]) => `${n}: ${v}`), 'Transfer-Encoding: chunked', ...extra];
-  const parts = [Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1')];
-  if (request.method === 'HEAD') return parts[0]!;
-  for (let at = 0; at < body.length; at += 64) {
-    const chunk = body.subarray(at, at + 64);
-    parts.push(Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n'));
-  }
-  parts.push(Buffer.from(terminator, 'latin1'));
-  return Buffer.concat(parts);
-}
-
-/** `idleMs`: the connection is ended when it stays idle that long after an answer (allowed at any time, RFC 9112 §9.5). */
-function serveNet(write: NetWriter, idleMs?: number): Promise<RunningTarget> {
-  const store = new Store();
-  const sockets = new Set<Socket>();
-  const server = createNetServer((socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-    socket.on('error', () => socket.destroy());
-    let buffered = Buffer.alloc(0);
-    let idle: NodeJS.Timeout | undefined;
-    socket.on('close', () => clearTimeout(idle));
-    socket.on('data', (chunk) => {
-      clearTimeout(idle);
-      if (idleMs !== undefined) idle = setTimeout(() => socket.end(), idleMs);
-      buffered = Buffer.concat([buffered, chunk]);
-      for (;;) {
-        const end = buffered.indexOf('\r\n\r\n');
-        if (end < 0) return;
-        const lines = buffered.subarray(0, end).toString('latin1').split('\r\n');
-        const [method = 'GET', url = '/'] = lines[0]!.split(' ');
-        const headers: Record<string, string> = {};
-        const rawHeaders: string[] = [];
-        for (const line of lines.slice(1)) {
-          const colon = line.indexOf(':');
-          if (colon < 0) continue;
-          const name = line.slice(0, colon);
-          const value = line.slice(colon + 1).replace(/^[ \t]+|[ \t]+$/g, '');
-          rawHeaders.push(name, value);
-          headers[name.toLowerCase()] = value;
-        }
-        const length = Number(headers['content-length'] ?? 0) || 0;
-        if (buffered.length < end + 4 + length) return;
-        buffered = buffered.subarray(end + 4 + length);
-        const request: ApiRequest = { method, url, headers, rawHeaders, socket };
-        const { bytes, close } = write(handle(store, faithfulParts, request), request);
-        socket.write(bytes);
-        if (close || /(^|,)\s*close\s*(,|$)/i.test(headers.connection ?? '')) {
-          socket.end();
-          return;
-        }
-      }
-    });
-  });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      resolve({
-        url: `http://127.0.0.1:${port}`,
-        close: () =>
-          new Promise<void>((done) => {
-            for (const s of sockets) s.destroy();
-            server.close(() => done());
-          }),
-      });
-    }),
-  );
-}
+/** Round nine's node:net server (../net-server.ts): lenient parsing, the last of repeated fields, a close only on `Connection: close`. */
+const serveNet9 = (write: NetWrite, idleMs?: number) => serveNet(write, { duplicates: 'last', closeWhen: closeRequested, idleMs });
 
 export const TARGETS: RedTeamTarget[] = [
   // ---- broken: how a key is matched ----
@@ -503,14 +413,14 @@ export const TARGETS: RedTeamTarget[] = [
     });
   }),
   target('delete-answered-twice', true, 'node:net: after a successful delete an audit hook fails and the error handler writes a second answer (500 JSON) on the same connection, so the connection\'s next request is answered by that stale 500 or the client sees bytes nobody asked for (decision requests-independent: exactly one answer per request)', () =>
-    serveNet((answer, request) => {
+    serveNet9((answer, request) => {
       const bytes = plainBytes(answer, request);
-      if (request.method !== 'DELETE' || answer.status !== 200) return { bytes };
-      return { bytes: Buffer.concat([bytes, plainBytes(json(500, { error: 'audit log unavailable' }), request)]) };
+      if (request.method !== 'DELETE' || answer.status !== 200) return bytes;
+      return Buffer.concat([bytes, plainBytes(json(500, { error: 'audit log unavailable' }), request)]);
     }),
   ),
   target('chunked-without-final-crlf', true, 'node:net: chunked bodies end with `0\\r\\n` and no final CRLF (the empty trailer section is not terminated), so the next answer on the connection is read as trailer fields; an idle connection is ended after 300 ms (RFC 9112 §7.1: last-chunk, trailer section, CRLF)', () =>
-    serveNet((answer, request) => ({ bytes: chunkedBytes(answer, request, '0\r\n') }), 300),
+    serveNet9((answer, request) => chunkedBytes(answer, request, { chunkSize: 64, terminator: '0\r\n' }), 300),
   ),
 
   // ---- conformant ----
@@ -545,10 +455,10 @@ export const TARGETS: RedTeamTarget[] = [
     });
   }),
   target('http-1.0-answers-and-close', false, 'node:net: a server that speaks HTTP/1.0 (an old proxy in front): every answer is `HTTP/1.0 …` with Content-Length and `Connection: close`, and the connection is closed after it (RFC 9110 §2.5: a server may answer in a lower minor version; RFC 9112 §9.3)', () =>
-    serveNet((answer, request) => ({ bytes: plainBytes(answer, request, `HTTP/1.0 ${answer.status} ${REASONS[answer.status] ?? 'Unknown'}`, ['Connection: close']), close: true })),
+    serveNet9((answer, request) => ({ bytes: plainBytes(answer, request, { statusLine: statusLine(answer.status).replace('HTTP/1.1', 'HTTP/1.0'), close: true }), close: true })),
   ),
   target('chunked-with-trailers', false, 'node:net: every body chunked in 64-byte chunks, with a `Trailer: Server-Timing` announcement and a `Server-Timing: app;dur=1` trailer field after the last chunk (RFC 9112 §7.1.2: a recipient may ignore trailer fields)', () =>
-    serveNet((answer, request) => ({ bytes: chunkedBytes(answer, request, '0\r\nServer-Timing: app;dur=1\r\n\r\n', ['Trailer: Server-Timing']) })),
+    serveNet9((answer, request) => chunkedBytes(answer, request, { chunkSize: 64, terminator: '0\r\nServer-Timing: app;dur=1\r\n\r\n', extra: ['Trailer: Server-Timing'] })),
   ),
   target('route-literals-case-insensitive', false, 'ASP.NET Core routing: the literal segments of a route match in any case, so `/API/Admin/Auth/OIDC/Settings` is the OIDC operation with the same auth (401, 403 first) and answer; ids stay exact (`DEFAULT` is no project). No decision forbids answering another spelling of the path, as with the trailing slash', () => {
     const store = new Store();
