@@ -36,6 +36,7 @@ export type StepKind =
   | 'delete-after-cross'
   | 'concurrent-delete'
   | 'auth-order'
+  | 'permission-per-resource'
   | 'near-miss-key'
   | 'near-miss-project'
   | 'near-miss-token'

@@ -27,6 +27,7 @@ import { randomSequenceConformant } from './rules/random-sequence-conformant.ts'
 import { responseReceived } from './rules/response-received.ts';
 import { responseSchemaConformance } from './rules/response-schema-conformance.ts';
 import { restrictedKeyAccepted } from './rules/restricted-key-accepted.ts';
+import { permissionSameOnEveryResource } from './rules/permission-same-on-every-resource.ts';
 import { restrictedKeyForbidden } from './rules/restricted-key-forbidden.ts';
 import { statusCodeDocumented } from './rules/status-code-documented.ts';
 import { undocumentedProperties } from './rules/undocumented-properties.ts';
@@ -80,6 +81,7 @@ export const RULES: readonly Rule[] = [
   authInvalidRejected,
   restrictedKeyForbidden,
   restrictedKeyAccepted,
+  permissionSameOnEveryResource,
   authBeforeLookup,
   fullKeyNeverForbidden,
   nearMissKeyRejected,

@@ -71,7 +71,6 @@ export const BROKEN_TARGETS: BrokenTarget[] = [
   {
     name: 'wrong status: 400 ValidationError for a missing project (400 is not documented there)',
     errors: ['status-code-documented'],
-    warnings: ['missing-project-not-found'],
     serve: (contract) =>
       breakResponses(contract, (req, res) => (operationOf(contract, req) === GET_PROJECT_ENVIRONMENTS && res.status === 404 && req.url.includes('no-such-project') ? error(400, 'ValidationError') : res)),
   },
@@ -175,9 +174,9 @@ export const BROKEN_TARGETS: BrokenTarget[] = [
       ),
   },
   {
+    // Spec decision unknown-ids-not-found: an empty list says the project exists (red team round twelve, unknown-project-empty-list).
     name: 'a missing project gets 200 and no environments',
-    errors: [],
-    warnings: ['missing-project-not-found'],
+    errors: ['missing-project-not-found'],
     serve: (contract) =>
       breakResponses(contract, (req, res) => (operationOf(contract, req) === GET_PROJECT_ENVIRONMENTS && res.status === 404 && req.url.includes('no-such-project') ? { status: 200, headers: { 'content-type': 'application/json' }, body: '{"version":1,"environments":[]}' } : res)),
   },
@@ -438,7 +437,7 @@ export const BROKEN_TARGETS: BrokenTarget[] = [
   },
   {
     name: 'the restricted key is refused (403) on the second project only (a per-project permission)',
-    errors: ['restricted-key-accepted'],
+    errors: ['permission-same-on-every-resource'],
     serve: (contract) =>
       breakResponses(contract, (req, res) => (req.headers.authorization === VIEWER_KEY && operationOf(contract, req) === GET_PROJECT_ENVIRONMENTS && req.url.endsWith('/mobile-app') ? error(403, 'NoAccessError') : res)),
   },

@@ -11,6 +11,7 @@ import { REQUEST_VARIANT_BROKEN_TARGETS, REQUEST_VARIANT_CONFORMANT_VARIANTS } f
 import { ROUND10_REQUEST_BROKEN_TARGETS, ROUND10_REQUEST_CONFORMANT_VARIANTS } from './round10-request-targets.ts';
 import { ROUND11_METHOD_CASE_BROKEN_TARGETS, ROUND11_METHOD_CASE_CONFORMANT_VARIANTS } from './round11-method-case-targets.ts';
 import { ROUND12_REQUEST_BROKEN_TARGETS, ROUND12_REQUEST_CONFORMANT_VARIANTS } from './round12-request-targets.ts';
+import { PROJECT_ROLES_TARGET, ROUND12_RESOURCE_BROKEN_TARGETS, ROUND12_RESOURCE_CONFORMANT_VARIANTS } from './round12-resource-targets.ts';
 import { WIRE_BROKEN_TARGETS, WIRE_CONFORMANT_VARIANTS } from './wire-targets.ts';
 import { parseHttpDate } from '../judge/rules/http-dates.ts';
 
@@ -70,6 +71,8 @@ export const INVARIANCE_BROKEN_TARGETS: InvarianceTarget[] = [
   ...ROUND11_METHOD_CASE_BROKEN_TARGETS,
   // Red team round twelve's Range and lenient-date principles (round12-request-targets.ts).
   ...ROUND12_REQUEST_BROKEN_TARGETS,
+  // Red team round twelve's resource principles (round12-resource-targets.ts).
+  ...ROUND12_RESOURCE_BROKEN_TARGETS,
   // Red team round ten's wire principles (wire-targets.ts).
   ...WIRE_BROKEN_TARGETS.filter((t) => !t.warningOnly),
   // The method: HEAD is GET without the body (spec decision head-requests).
@@ -834,6 +837,7 @@ export const INVARIANCE_CONFORMANT_VARIANTS: ConformantInvarianceVariant[] = [
   ...ROUND10_REQUEST_CONFORMANT_VARIANTS,
   ...ROUND11_METHOD_CASE_CONFORMANT_VARIANTS,
   ...ROUND12_REQUEST_CONFORMANT_VARIANTS,
+  ...ROUND12_RESOURCE_CONFORMANT_VARIANTS,
   ...WIRE_CONFORMANT_VARIANTS,
   {
     name: 'HEAD answered 405 with Allow: GET (a router without HEAD)',
@@ -1152,6 +1156,7 @@ const ALONE: Record<string, string> = {
   'absolute-form target skips the key check': 'request-target-forms',
   'Last-Modified ten minutes after the Date of its answer': 'http-dates-valid',
   'Range honoured with the end read as exclusive (body.subarray(first, last)): `bytes=2-11` answers 206 with Content-Range: bytes 2-11/len and nine bytes': 'range-requests',
+  [PROJECT_ROLES_TARGET]: 'permission-same-on-every-resource',
 };
 export const INVARIANCE_ALONE_TARGETS: BrokenTarget[] = INVARIANCE_BROKEN_TARGETS.filter((t) => ALONE[t.name]).map((t) => ({ name: t.name, errors: [ALONE[t.name]!], serve: t.serve }));
 

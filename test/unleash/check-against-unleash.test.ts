@@ -64,8 +64,8 @@ describeAgainstUnleash('flag-admin check against the real Unleash 8.2.0', (peer)
         'error response-schema-conformance deleteServiceAccountToken',
         // A NUL in a project id reaches PostgreSQL: a 500.
         'error not-a-server-error getProjectEnvironments',
-        // Any project id is 200, however odd.
-        'warning missing-project-not-found getProjectEnvironments',
+        // Any project id is 200, however odd: a project that does not exist too (spec decision unknown-ids-not-found).
+        'error missing-project-not-found getProjectEnvironments',
         'warning odd-id-rejected getProjectEnvironments',
       ].sort(),
     );

@@ -136,6 +136,26 @@ describe('the model of the contract', () => {
     expect(rules(judgeRun(run, state))).toEqual([[], ['permission-consistent'], ['answer-stable']]);
   });
 
+  it('holds a key to its first access verdict on a resource that does not exist too, in either order, naming the decision and its way out', () => {
+    const missing = '/api/admin/environments/project/no-such-project';
+    const granted = createRunState({ contract });
+    granted.declare(at('GET', missing), 'missing');
+    const first = judgeRun([{ request: at('GET', ENV, 'restricted'), response: environments(['a']), seq: 4 }, { request: at('GET', missing, 'restricted'), response: error(403, 'NoAccessError', 'e-1'), seq: 5 }], granted);
+    expect(rules(first)).toEqual([[], ['permission-consistent']]);
+    expect(first[1]![0]).toMatchObject({ contradicts: 4, message: expect.stringContaining('request #4 let this key past auth') });
+    expect(first[1]![0]!.message).toMatch(/permissions-per-operation.*per-resource roles need keys that hold it everywhere or nowhere/);
+    // Refused first on the missing project, then let through on a given one: the later answer is the one judged.
+    const denied = createRunState({ contract });
+    denied.declare(at('GET', missing), 'missing');
+    const second = judgeRun([{ request: at('GET', missing, 'restricted'), response: error(403, 'NoAccessError', 'e-2'), seq: 1 }, { request: at('GET', ENV, 'restricted'), response: environments(['a']), seq: 2 }], denied);
+    expect(rules(second)).toEqual([[], ['permission-consistent']]);
+    expect(second[1]![0]!.message).toContain('request #1 refused this key with 403');
+    // A 404 there is past auth: consistent with the 200.
+    const found = createRunState({ contract });
+    found.declare(at('GET', missing), 'missing');
+    expect(rules(judgeRun([{ request: at('GET', ENV, 'restricted'), response: environments(['a']) }, { request: at('GET', missing, 'restricted'), response: error(404, 'NotFoundError', 'e-3') }], found))).toEqual([[], []]);
+  });
+
   it('allows an id spelled with needless percent-encoding to be the same resource or none', () => {
     const state = createRunState({ contract });
     state.declare(at('GET', ENV), 'exists');

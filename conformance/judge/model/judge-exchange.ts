@@ -5,7 +5,7 @@ import { isErrorKindViolation } from '../rules/error-kind-conformance.ts';
 import { NOT_FOUND, isSuccess } from '../../http-status.ts';
 import { allowedAnswers, brokenRule, type AllowedAnswers, type VerdictKind } from './allowed-answers.ts';
 import { comparableForm, constantValues, instanceIds, repeatedKeys } from './spec-annotations.ts';
-import type { ModelExchange, RunState } from './run-state.ts';
+import type { ModelExchange, ModelRequest, RunState } from './run-state.ts';
 
 /** JSON media types: application/json and the structured syntax suffix +json (RFC 6839 §3.1). */
 const isJsonType = (mediaType: string) => /^application\/(?:[^;]*\+)?json$/.test(mediaType);
@@ -58,7 +58,8 @@ export function judgeExchange(exchange: ModelExchange, state: RunState, options:
   const verdicts: Verdict[] = [];
   const perInstanceOnly = options.perInstanceOnly === true;
   const rule = perInstanceOnly ? undefined : brokenRule(allowed, request, response.status, state);
-  if (rule) {
+  if (rule === 'permission-consistent') verdicts.push(permissionVerdict(request, response.status, allowed, state));
+  else if (rule) {
     verdicts.push({
       rule,
       message: `${request.method} ${request.path} answered ${response.status}; ${allowed.because}.`,
@@ -219,4 +220,23 @@ export function judgeConcurrent(exchanges: readonly ModelExchange[], state: RunS
     }
   });
   return verdicts;
+}
+
+/**
+ * A key's access verdict on an operation that differs from its earlier one (spec decision
+ * permissions-per-operation): named with the request that showed the other, and the decision's
+ * way out for a server whose roles are per resource (its last sentence).
+ */
+function permissionVerdict(request: ModelRequest, status: number, allowed: AllowedAnswers, state: RunState): Verdict {
+  const operationId = allowed.operationId!;
+  const earlier = state.permission(request, operationId)!;
+  const before = earlier.granted ? `request #${earlier.seq} let this key past auth on this operation` : `request #${earlier.seq} refused this key with 403 on this operation`;
+  return {
+    rule: 'permission-consistent',
+    // Short enough for the console's 320 characters with the label: the decision and its way out both show.
+    message: `answered ${status}, yet ${before}: one key, 403 on every resource or none (decision permissions-per-operation; per-resource roles need keys that hold it everywhere or nowhere).`,
+    expected: earlier.granted ? `any status but 403 (${operationId} let this key past auth before)` : 'status 403, as before',
+    got: `status ${status}`,
+    contradicts: earlier.seq,
+  };
 }

@@ -51,5 +51,5 @@ export const nearMissProjectNotFound = nearMissIdRule({
   harm: 'no environments of another project are returned',
   proves:
     'near-misses of `--project` drawn from the id grammar get 404 (400 for one holding a control character or an encoded slash, 405 too for the slash), never the environments of `--project`; a spelling RFC 3986 makes the same id (an unreserved character percent-encoded) may get the project\'s own answer or 404',
-  resolved: 'The server resolved it to the given project.',
+  resolved: 'The server resolved it to the given project, or answered its not-found as a success (an empty list too is no 404: spec decision unknown-ids-not-found).',
 });

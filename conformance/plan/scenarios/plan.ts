@@ -15,13 +15,14 @@ import { tokenDeletionScenario } from './token-deletion.ts';
 import { unlistedMethodsScenario } from './unlisted-methods.ts';
 import { liveTokenMethodsScenario } from './live-token-methods.ts';
 import { equivalentPathsScenario } from './equivalent-paths.ts';
+import { permissionPerResourceScenario } from './permission-per-resource.ts';
 import { invarianceScenario } from '../variants/invariance-scenario.ts';
 import { overlapScenario } from '../variants/overlap-scenario.ts';
 
 /**
  * Every request of a run, in the order it is sent. Reads come first (the first request also
  * tells whether the target is reachable), then auth (its restricted delete must find the token
- * still there) and its ordering, the near-misses of the user's key, project and token (before
+ * still there) and its ordering, each restricted key on the resources those did not read it on, the near-misses of the user's key, project and token (before
  * the token is deleted), the methods the spec does not list at a token deleted later, the reads again (middle), the deletions, then after --settle-ms the
  * deleted tokens once more, the bystanders and the reads a last time (end), unlisted methods,
  * and odd ids last, so a server they crash has already been judged on everything else.
@@ -33,7 +34,11 @@ export function buildPlan(input: PlanInput, switchedOff: ReadonlySet<string> = n
     }
   }
   const middle = (plan: PlanInput): ScenarioPlan => ({ requests: repeatReads(plan, 'middle'), skipped: [] });
-  const scenarios = [readsScenario, authScenario, equivalentPathsScenario, authOrderScenario, invarianceScenario, overlapScenario, nearMissScenario, liveTokenMethodsScenario, middle, tokenDeletionScenario, endOfRunScenario, unlistedMethodsScenario, oddIdsScenario].map((scenario) => scenario(input));
+  const first = [readsScenario, authScenario, equivalentPathsScenario, authOrderScenario].map((scenario) => scenario(input));
+  // Each restricted key on the resources of an operation that the steps before did not read it on (permissions-per-operation).
+  const perResource = permissionPerResourceScenario(input, first.flatMap((s) => s.requests));
+  const rest = [invarianceScenario, overlapScenario, nearMissScenario, liveTokenMethodsScenario, middle, tokenDeletionScenario, endOfRunScenario, unlistedMethodsScenario, oddIdsScenario].map((scenario) => scenario(input));
+  const scenarios = [...first, perResource, ...rest];
   return withoutSwitchedOff({ requests: scenarios.flatMap((s) => s.requests), skipped: scenarios.flatMap((s) => s.skipped) }, switchedOff);
 }
 
