@@ -1,24 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { Credential, Exchange } from '../types.ts';
-import type { VariantKind } from '../plan/variants/variant-kinds.ts';
+import { readExchanges } from './read-exchange.ts';
 import { notModifiedStandsFor } from './not-modified.ts';
 
-const PATH = '/api/admin/environments/project/default';
 const GIVEN = { status: 200, headers: { 'content-type': 'application/json', etag: '"v1"', 'last-modified': 'Tue, 24 Nov 2026 10:00:00 GMT' }, body: '{}' };
-let seq = 0;
-const exchange = (credential: Credential, response: Exchange['response'], sent: Record<string, string> = {}, kind?: VariantKind): Exchange => ({
-  operationId: 'getProjectEnvironments',
-  step: kind ? 'variant' : 'read',
-  label: 'x',
-  credential,
-  method: 'GET',
-  path: PATH,
-  expects: [],
-  seq: ++seq,
-  request: { method: 'GET', url: PATH, headers: sent },
-  ...(response ? { response } : {}),
-  ...(kind ? { variant: { kind, chain: 0 } } : {}),
-});
+const exchange = readExchanges();
 const notModified = { status: 304, headers: { etag: '"v1"' }, body: '' };
 
 describe('a 304 to a conditional variant (spec decision conditional-requests)', () => {

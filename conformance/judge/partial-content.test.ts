@@ -1,27 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { Credential, Exchange } from '../types.ts';
 import { judgeRangeAnswer } from './partial-content.ts';
+import { readExchanges } from './read-exchange.ts';
 
 const PATH = '/api/admin/environments/project/default';
 const BODY = '{"version":1,"environments":[{"name":"development"},{"name":"production"}]}';
 const GIVEN = { status: 200, headers: { 'content-type': 'application/json', etag: '"v1"' }, body: BODY };
-let seq = 0;
-const exchange = (credential: Credential, response: Exchange['response'], sent: Record<string, string> = {}, variant = false): Exchange => ({
-  operationId: 'getProjectEnvironments',
-  step: variant ? 'variant' : 'read',
-  label: 'x',
-  credential,
-  method: 'GET',
-  path: PATH,
-  expects: [],
-  seq: ++seq,
-  request: { method: 'GET', url: PATH, headers: sent },
-  ...(response ? { response } : {}),
-  ...(variant ? { variant: { kind: 'range' as const, chain: 0 } } : {}),
-});
+const exchange = readExchanges(PATH);
 const partial = (first: number, last: number, headers: Record<string, string> = {}, body = BODY.slice(first, last + 1)) => ({ status: 206, headers: { 'content-type': 'application/json', 'content-range': `bytes ${first}-${last}/${BODY.length}`, ...headers }, body });
 const judge = (response: Exchange['response'], sent: Record<string, string>, credential: Credential = 'full', earlier = [exchange(credential, GIVEN)]) => {
-  const asked = exchange(credential, response, sent, true);
+  const asked = exchange(credential, response, sent, 'range');
   return judgeRangeAnswer(asked, [...earlier, asked]);
 };
 
