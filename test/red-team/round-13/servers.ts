@@ -193,7 +193,7 @@ const BROKEN_API: RedTeamTarget[] = [
       },
     }),
   ),
-  target('empty-authorization-anonymous', true, 'An `Authorization` header present but empty is read as the anonymous user, which the instance lets read project environments: an empty value gets 200 (decision: an empty Authorization carries no key, 401)', () =>
+  target('empty-authorization-anonymous', true, 'An `Authorization` header present but empty is read as the anonymous user, which the instance lets read project environments: an empty value gets 200 (decision required-request-headers: an empty Authorization carries no key, 401)', () =>
     serveFlow({
       setup: (store) => store.keys.set('anonymous', new Set(['getProjectEnvironments'])),
       parts: {
@@ -225,7 +225,7 @@ const BROKEN_API: RedTeamTarget[] = [
       },
     }),
   ),
-  target('delete-busy-409', true, 'Deletes take a table-wide lock held over a 50 ms audit write and a delete arriving meanwhile gets 409 ConflictError: two deletes on two accounts at once, one fails (decision: deletes on two accounts at once each delete their own token; 409 is undocumented)', () => {
+  target('delete-busy-409', true, 'Deletes take a table-wide lock held over a 50 ms audit write and a delete arriving meanwhile gets 409 ConflictError: two deletes on two accounts at once, one fails (decision requests-independent: deletes on two accounts at once each delete their own token; 409 is undocumented)', () => {
     let busy = false;
     return serveFlow({
       async flow(store, parts, request) {
@@ -283,7 +283,7 @@ const BROKEN_HTTP: RedTeamTarget[] = [
       { strict: true, requireHost: true },
     ),
   ),
-  target('cookie-bad-escape-500', true, 'A cookie parser runs decodeURIComponent on every cookie value and throws on a lone `%` (`Cookie: pref=100%`, as analytics cookies carry): 500 before auth (decision: cookies change no answer)', () =>
+  target('cookie-bad-escape-500', true, 'A cookie parser runs decodeURIComponent on every cookie value and throws on a lone `%` (`Cookie: pref=100%`, as analytics cookies carry): 500 before auth (decision malformed-input-refusals: an undocumented 500 is a defect)', () =>
     serveFlow({
       flow(store, parts, request) {
         const cookie = header(request, 'cookie');
@@ -355,7 +355,7 @@ const BROKEN_HTTP: RedTeamTarget[] = [
       },
     }),
   ),
-  target('host-allow-list', true, 'DNS-rebinding protection as dev servers do it: a Host other than `127.0.0.1:<port>` (`localhost:<port>`, no port) gets 403 "Invalid Host header" in plain text, key or not (decision: a Host naming this server otherwise gets the same answer)', () =>
+  target('host-allow-list', true, 'DNS-rebinding protection as dev servers do it: a Host other than `127.0.0.1:<port>` (`localhost:<port>`, no port) gets 403 "Invalid Host header" in plain text, key or not (decision required-request-headers: a Host naming this server otherwise gets the same answer)', () =>
     serveFlow({
       flow(store, parts, request) {
         if (header(request, 'host') !== `127.0.0.1:${request.socket.localPort}`)
@@ -364,7 +364,7 @@ const BROKEN_HTTP: RedTeamTarget[] = [
       },
     }),
   ),
-  target('origin-check-403-on-delete', true, 'A CSRF guard refuses DELETE whose Origin is not the server\'s own with 403 NoAccessError before auth, the full key notwithstanding (decision: an Origin changes no answer and is no credential either way)', () =>
+  target('origin-check-403-on-delete', true, 'A CSRF guard refuses DELETE whose Origin is not the server\'s own with 403 NoAccessError before auth, the full key notwithstanding (decision required-request-headers: an Origin changes no answer and is no credential either way)', () =>
     serveFlow({
       flow(store, parts, request) {
         const origin = header(request, 'origin');
@@ -385,7 +385,7 @@ const BROKEN_HTTP: RedTeamTarget[] = [
       { strict: true, requireHost: true },
     ),
   ),
-  target('errors-text-for-wildcard-accept', true, 'Errors go through res.format with text/plain listed first: an Accept of `*/*` (curl, fetch) or none gets `Unauthorized` as text/plain, only `application/json` gets the JSON error (decision accept: the same JSON body whatever Accept admits JSON)', () =>
+  target('errors-text-for-wildcard-accept', true, 'Errors go through res.format with text/plain listed first: an Accept of `*/*` (curl, fetch) or none gets `Unauthorized` as text/plain, only `application/json` gets the JSON error (decision accept-negotiation: the same JSON body whatever Accept admits JSON)', () =>
     serveFlow({
       after: (answer, request) => {
         const accept = header(request, 'accept') ?? '*/*';
@@ -395,7 +395,7 @@ const BROKEN_HTTP: RedTeamTarget[] = [
       },
     }),
   ),
-  target('accept-charset-406', true, 'Charset negotiation by list membership: an Accept-Charset that does not name utf-8 (`iso-8859-1`, or `*`) gets 406 before auth (decision accept: Accept-Charset changes nothing; 406 undocumented)', () =>
+  target('accept-charset-406', true, 'Charset negotiation by list membership: an Accept-Charset that does not name utf-8 (`iso-8859-1`, or `*`) gets 406 before auth (decision accept-negotiation: Accept-Charset changes nothing; 406 undocumented)', () =>
     serveFlow({
       flow(store, parts, request) {
         const ac = header(request, 'accept-charset');
@@ -444,8 +444,14 @@ const CONFORMANT: RedTeamTarget[] = [
         store.projects.get('default')!.push({ name: 'Production', enabled: true, projectApiTokenCount: 0, projectEnabledToggleCount: 1 }),
     }),
   ),
-  target('path-segments-not-decoded', false, 'The router matches raw path segments and never percent-decodes them: `%64efault` is no project (404), `/api/%61dmin/...` no route (decision project-id-compared-exactly: a 404 from a server that does not decode)', () =>
-    serveFlow({ flow: (store, parts, request) => afterRoute(store, parts, request, routeOf(pathOf(request.url).replace(/%/g, '%25'))) }),
+  target('project-id-read-raw', false, 'The environments route is a wildcard whose handler reads the project id from the raw path tail, never percent-decoded: `%64efault` is no project (404); token ids and literal segments are decoded as usual (decision project-id-compared-exactly: a 404 from a server that does not decode the segment)', () =>
+    serveFlow({
+      flow(store, parts, request) {
+        const route = routeOf(pathOf(request.url));
+        if (route.kind === 'operation' && route.operationId === 'getProjectEnvironments') route.params[0] = pathOf(request.url).split('/').pop()!;
+        return afterRoute(store, parts, request, route);
+      },
+    }),
   ),
   target('oidc-other-legal-values', false, 'Another instance\'s OIDC settings: defaultRootRole Admin with defaultRootRoleId 4, RS512, autoCreate and group syncing off, single sign-out on, one e-mail domain and one acr value (API §2.2: values from the allowed sets)', () =>
     serveFlow({

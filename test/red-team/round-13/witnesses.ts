@@ -220,7 +220,7 @@ export const WITNESSES: Record<string, (base: string) => Promise<void>> = {
     const names = namesOf(await send(base, ENV('default'), { key: FULL_KEY }));
     see(names.includes('production') && names.includes('Production'), 'production and Production listed');
   },
-  async 'path-segments-not-decoded'(base) {
+  async 'project-id-read-raw'(base) {
     const encoded = await send(base, ENV('%64efault'), { key: FULL_KEY });
     const plain = await send(base, ENV('default'), { key: FULL_KEY });
     see(encoded.status === 404 && plain.status === 200, '%64efault answered 404 while default answers 200');
