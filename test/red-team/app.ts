@@ -222,7 +222,11 @@ export function methodAnswer(route: Extract<Route, { kind: 'operation' }>, metho
 
 /** The whole faithful flow: route, method, auth (401, then 403), lookup (404), operation. */
 export function handle(store: Store, parts: Parts, request: ApiRequest): Answer {
-  const route = routeOf(pathOf(request.url));
+  return afterRoute(store, parts, request, routeOf(pathOf(request.url)));
+}
+
+/** The faithful flow once the request is routed (method, 401, 403, 404, operation), for targets that route otherwise. */
+export function afterRoute(store: Store, parts: Parts, request: ApiRequest, route: Route): Answer {
   if (route.kind === 'no-route') return errorAnswer(parts, 404, request);
   const byMethod = methodAnswer(route, request.method);
   if (byMethod) return byMethod;

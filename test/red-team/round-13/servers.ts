@@ -7,6 +7,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import { gzipSync, zstdCompressSync } from 'node:zlib';
 import {
   type Answer,
+  afterRoute,
   type ApiRequest,
   ERROR_NAMES,
   errorAnswer,
@@ -16,8 +17,6 @@ import {
   header,
   json,
   lookup,
-  methodAnswer,
-  operate,
   type Parts,
   pathOf,
   type RedTeamTarget,
@@ -67,19 +66,6 @@ function serveFlow(options: {
     const answer = await flow(store, parts, request, req);
     sendRaw(res, options.after ? options.after(answer, request) : answer);
   }, options.configure);
-}
-
-/** The faithful flow after routing (method, 401, 403, 404, operation), for targets that route otherwise. */
-function afterRoute(store: Store, parts: Parts, request: ApiRequest, route: Route): Answer {
-  if (route.kind === 'no-route') return errorAnswer(parts, 404, request);
-  const byMethod = methodAnswer(route, request.method);
-  if (byMethod) return byMethod;
-  const key = parts.presentedKey(request);
-  if (key === undefined || !store.keys.has(key)) return errorAnswer(parts, 401, request);
-  if (!store.permits(key, route.operationId)) return errorAnswer(parts, 403, request);
-  const found = lookup(store, parts, route.operationId, route.params);
-  if (!found.found) return errorAnswer(parts, 404, request, route.params.join('/'));
-  return operate(store, parts, route.operationId, found);
 }
 
 const withBody = (answer: Answer, body: unknown): Answer => ({ ...answer, body: JSON.stringify(body) });
