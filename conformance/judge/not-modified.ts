@@ -1,6 +1,6 @@
-import { VARIANT_KIND } from '../plan/variants/variant-kinds.ts';
 import type { Exchange } from '../types.ts';
 import { parseHttpDate } from './rules/http-dates.ts';
+import { lowerCased, variantJudgedBy } from './variant-headers.ts';
 
 /**
  * A 304 the contract allows (spec decision conditional-requests; RFC 9110 §13.1.1, §13.1.3,
@@ -13,11 +13,11 @@ import { parseHttpDate } from './rules/http-dates.ts';
  * resource: conditional-after-auth).
  */
 export function notModifiedStandsFor(exchange: Exchange, earlier: readonly Exchange[]): Exchange['response'] {
-  if (exchange.response?.status !== 304 || !exchange.variant || VARIANT_KIND.get(exchange.variant.kind)?.check !== 'conditional-after-auth') return undefined;
+  if (exchange.response?.status !== 304 || !variantJudgedBy(exchange, 'conditional-after-auth')) return undefined;
   const sent = lowerCased(exchange.request?.headers ?? {});
   const resource = exchange.path.split('?')[0];
   const full = earlier.filter(
-    (e) => e.seq < exchange.seq && e.method === 'GET' && e.path.split('?')[0] === resource && e.credential === exchange.credential && e.keyIndex === exchange.keyIndex && !e.keyVariant && e.response?.status === 200 && !conditional(e),
+    (e) => e.seq < exchange.seq && e.method === 'GET' && e.path.split('?')[0] === resource && e.credential === exchange.credential && e.keyIndex === exchange.keyIndex && !e.keyVariant && e.response?.status === 200 && !variantJudgedBy(e, 'conditional-after-auth'),
   );
   const match = full.reverse().find((e) => validatorMatches(sent, lowerCased(e.response!.headers)));
   // RFC 9110 §15.4.5: a 304 carries the ETag the 200 it stands for would carry; one with another tag (a tag of its own empty body)
@@ -28,8 +28,6 @@ export function notModifiedStandsFor(exchange: Exchange, earlier: readonly Excha
   return match?.response;
 }
 
-const conditional = (e: Exchange) => e.variant !== undefined && VARIANT_KIND.get(e.variant.kind)?.check === 'conditional-after-auth';
-const lowerCased = (headers: Readonly<Record<string, string>>) => Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
 /** RFC 9110 §8.8.3.2: weak comparison, the W/ prefix aside. */
 const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
 

@@ -1,5 +1,5 @@
-import { VARIANT_KIND } from '../plan/variants/variant-kinds.ts';
 import type { Exchange, RecordedResponse } from '../types.ts';
+import { lowerCased, variantJudgedBy } from './variant-headers.ts';
 
 /**
  * Spec decision range-requests (RFC 9110 §14): a read may ignore Range (its 200) or honour it.
@@ -19,13 +19,11 @@ export interface RangeJudgement {
   problem?: string;
 }
 
-const isRange = (e: Exchange) => e.variant !== undefined && VARIANT_KIND.get(e.variant.kind)?.check === 'range-requests';
-const lowerCased = (headers: Readonly<Record<string, string>>) => Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
 
 /** A 206 or 416 to a Range variant judged against the 200s the same request without Range got; undefined for any other exchange. */
 export function judgeRangeAnswer(exchange: Exchange, all: readonly Exchange[]): RangeJudgement | undefined {
   const status = exchange.response?.status;
-  if ((status !== 206 && status !== 416) || !isRange(exchange)) return undefined;
+  if ((status !== 206 && status !== 416) || !variantJudgedBy(exchange, 'range-requests')) return undefined;
   const sent = lowerCased(exchange.request?.headers ?? {});
   const resource = exchange.path.split('?')[0];
   const same = all.filter((e) => e !== exchange && !e.variant && e.method === exchange.method && e.path.split('?')[0] === resource && e.credential === exchange.credential && e.keyIndex === exchange.keyIndex && !e.keyVariant && e.response);
