@@ -1,3 +1,4 @@
+import { decodedOrAsIs } from '../../src/contract/index.ts';
 import { isSuccess } from '../http-status.ts';
 import { credentialName } from '../credential-name.ts';
 import type { Exchange, StepKind, TokenRef } from '../types.ts';
@@ -50,12 +51,7 @@ function touchedBefore({ all, exchange }: History): string | undefined {
 }
 
 function samePath(path: string): string {
-  const bare = path.split('?')[0]!;
-  try {
-    return decodeURIComponent(bare);
-  } catch {
-    return bare;
-  }
+  return decodedOrAsIs(path.split('?')[0]!);
 }
 
 

@@ -4,7 +4,7 @@ export { ContractError } from './contract-error.ts';
 export { createContract, type Contract, type CreateContractOptions } from './create-contract.ts';
 export { dereferenceLocal } from './dereference-local.ts';
 export { responseFor, type Operation, type ResponseContract } from './operation.ts';
-export { decodePathParams, type DecodedParams, type RouteMatch } from './route-matcher.ts';
+export { decodedOrAsIs, decodePathParams, type DecodedParams, type RouteMatch } from './route-matcher.ts';
 export { closeSchema, compileValidator, createAjv, type JsonSchema, type SchemaViolation, type Validate } from './schema-validator.ts';
 export { pointerOf, pointerTokens, resolvePointer } from './json-pointer.ts';
 export { REDACTED, pointsIntoSecret, redactSecrets } from './secrets.ts';

@@ -64,6 +64,15 @@ function allowed(byMethod: ReadonlyMap<string, Operation>): string[] {
   return byMethod.has('GET') && !byMethod.has('HEAD') ? [...methods, 'HEAD'] : methods;
 }
 
+/** A percent-encoded text decoded (RFC 3986 §2.1), or as it is when it is not valid percent-encoding. */
+export function decodedOrAsIs(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
+
 /** Percent-decodes path parameters; malformed encoding is reported, never thrown. */
 export function decodePathParams(rawParams: Record<string, string>): DecodedParams {
   const params: Record<string, string> = {};

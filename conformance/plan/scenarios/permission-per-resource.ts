@@ -1,6 +1,6 @@
 import { FORBIDDEN, NOT_FOUND } from '../../http-status.ts';
 import { GET_PROJECT_ENVIRONMENTS } from '../../operation-ids.ts';
-import type { Operation } from '../../../src/contract/index.ts';
+import { decodedOrAsIs, type Operation } from '../../../src/contract/index.ts';
 import type { PlannedRequest } from '../../types.ts';
 import { encodeId, pathOf, successStatuses, type PlanInput } from './plan-input.ts';
 import type { ScenarioPlan } from './scenario-plan.ts';
@@ -59,15 +59,7 @@ function scopeOf(operation: Operation, path: string): string {
   const segments = path.split('?')[0]!.split('/');
   const ids = template.flatMap((part, i) => (/^\{.+\}$/.test(part) ? [segments[i] ?? ''] : []));
   const scope = ids.length > 1 ? ids.slice(0, -1) : ids;
-  return scope.map((id) => safeDecode(id)).join('/');
-}
-
-function safeDecode(id: string): string {
-  try {
-    return decodeURIComponent(id);
-  } catch {
-    return id;
-  }
+  return scope.map(decodedOrAsIs).join('/');
 }
 
 /**
