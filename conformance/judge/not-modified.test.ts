@@ -28,12 +28,28 @@ describe('a 304 to a conditional variant (spec decision conditional-requests)', 
     expect(notModifiedStandsFor(first, [first, exchange('full', GIVEN)])).toBeUndefined();
   });
 
-  it('stands for nothing when the 304 carries another ETag than the 200 (RFC 9110 §15.4.5), and for the 200 when it carries none', () => {
+  it('stands for nothing when the 304 carries another ETag than the 200 (RFC 9110 §15.4.5), nor when it carries none where the 200 did', () => {
     const earlier = exchange('full', GIVEN);
     const otherTag = exchange('full', { status: 304, headers: { etag: '"d41d8cd9"' }, body: '' }, { 'if-none-match': '"v1"' }, 'if-none-match-given');
     expect(notModifiedStandsFor(otherTag, [earlier, otherTag])).toBeUndefined();
     const noTag = exchange('full', { status: 304, headers: {}, body: '' }, { 'if-none-match': '"v1"' }, 'if-none-match-given');
-    expect(notModifiedStandsFor(noTag, [earlier, noTag])).toBe(GIVEN);
+    expect(notModifiedStandsFor(noTag, [earlier, noTag])).toBeUndefined();
+  });
+
+  it('stands for nothing when it lacks a field of RFC 9110 §15.4.5 the 200 carried (Cache-Control, Content-Location, Date, ETag, Expires, Vary), whatever their case; fields the 200 lacked are not asked for', () => {
+    const carried: Record<string, string> = { 'cache-control': 'private, no-cache', 'content-location': '/api/admin/environments/project/default', date: 'Tue, 24 Nov 2026 10:00:01 GMT', expires: 'Tue, 24 Nov 2026 10:00:01 GMT', vary: 'Accept-Encoding' };
+    const earlier = exchange('full', { ...GIVEN, headers: { ...GIVEN.headers, ...carried } });
+    const all = exchange('full', { status: 304, headers: { ETag: '"v1"', ...Object.fromEntries(Object.entries(carried).map(([n, v]) => [n.toUpperCase(), v])) }, body: '' }, { 'if-none-match': '"v1"' }, 'if-none-match-given');
+    expect(notModifiedStandsFor(all, [earlier, all])).toBe(earlier.response);
+    for (const name of Object.keys(carried)) {
+      const { [name]: _, ...rest } = carried;
+      const lacking = exchange('full', { status: 304, headers: { etag: '"v1"', ...rest }, body: '' }, { 'if-none-match': '"v1"' }, 'if-none-match-given');
+      expect(notModifiedStandsFor(lacking, [earlier, lacking]), name).toBeUndefined();
+    }
+    // The 200 to an If-Modified-Since carried no ETag: a 304 without one is all it owes.
+    const dated = exchange('full', { status: 200, headers: { 'last-modified': GIVEN.headers['last-modified'] }, body: '{}' });
+    const plain = exchange('full', { status: 304, headers: {}, body: '' }, { 'if-modified-since': 'Tue, 24 Nov 2026 10:00:00 GMT' }, 'if-modified-since-recent');
+    expect(notModifiedStandsFor(plain, [dated, plain])).toBe(dated.response);
   });
 });
 

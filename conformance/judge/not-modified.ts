@@ -7,7 +7,8 @@ import { lowerCased, variantJudgedBy } from './variant-headers.ts';
  * §15.4.5): the same request without the validator, same path and same key, got a 200 earlier
  * in the run, and the validator sent matches what that 200 carried: its ETag (weak comparison)
  * or `*`, or a Last-Modified no later than If-Modified-Since (only when If-None-Match is absent).
- * The 304's own ETag, when it sends one, is that 200's (RFC 9110 §15.4.5).
+ * The 304's own ETag, when it sends one, is that 200's, and it carries every field of RFC 9110
+ * §15.4.5 (Cache-Control, Content-Location, Date, ETag, Expires, Vary) that 200 carried.
  * Returns that 200, which the 304 stands for; undefined for any other 304, which the model
  * judges as the undocumented status it is (before auth, to a tag never given, on a missing
  * resource: conditional-after-auth).
@@ -20,12 +21,25 @@ export function notModifiedStandsFor(exchange: Exchange, earlier: readonly Excha
     (e) => e.seq < exchange.seq && e.method === 'GET' && e.path.split('?')[0] === resource && e.credential === exchange.credential && e.keyIndex === exchange.keyIndex && !e.keyVariant && e.response?.status === 200 && !variantJudgedBy(e, 'conditional-after-auth'),
   );
   const match = full.reverse().find((e) => validatorMatches(sent, lowerCased(e.response!.headers)));
+  if (!match) return undefined;
   // RFC 9110 §15.4.5: a 304 carries the ETag the 200 it stands for would carry; one with another tag (a tag of its own empty body)
-  // tells the client its copy is some other representation. A 304 without an ETag is left alone.
-  const answered = lowerCased(exchange.response.headers).etag;
-  const stood = match && lowerCased(match.response!.headers).etag;
-  if (answered !== undefined && stood !== undefined && opaque(answered) !== opaque(stood)) return undefined;
-  return match?.response;
+  // tells the client its copy is some other representation.
+  const answered = lowerCased(exchange.response.headers);
+  const stood = lowerCased(match.response!.headers);
+  if (answered.etag !== undefined && stood.etag !== undefined && opaque(answered.etag) !== opaque(stood.etag)) return undefined;
+  // RFC 9110 §15.4.5: the server MUST generate each of these fields that a 200 to the same request would carry: a cache that updates
+  // its stored response from the 304 (RFC 9111 §4.3.4) would otherwise keep a stale tag, freshness or Vary. The 200 the same key got
+  // is what "would have been sent"; a field it lacked is not asked for.
+  if (notModifiedOwes(stood).some((name) => answered[name] === undefined)) return undefined;
+  return match.response;
+}
+
+/** RFC 9110 §15.4.5: the fields of a 200 that a 304 standing for it must carry too. */
+export const NOT_MODIFIED_CARRIES = ['cache-control', 'content-location', 'date', 'etag', 'expires', 'vary'] as const;
+
+/** The fields of NOT_MODIFIED_CARRIES this 200 (lower-cased names) carries. */
+export function notModifiedOwes(given: Readonly<Record<string, string>>): string[] {
+  return NOT_MODIFIED_CARRIES.filter((name) => given[name] !== undefined);
 }
 
 /** RFC 9110 §8.8.3.2: weak comparison, the W/ prefix aside. */
