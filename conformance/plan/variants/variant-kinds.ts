@@ -139,7 +139,8 @@ export type VariantKind =
   | 'http-1.0'
   | 'connection-close'
   | 'conditional-lenient'
-  | 'range';
+  | 'range'
+  | 'odd-octets';
 
 /** How one variant kind changes the request it is made from. */
 export interface VariantKindSpec {
@@ -529,6 +530,20 @@ export const VARIANT_KINDS: readonly VariantKindSpec[] = [
     ],
     fullGetsEachTurn: true,
     othersOnFirstTurn: true,
+  },
+  // Red team round thirteen, spec decisions required-request-headers and malformed-input-refusals: ordinary headers whose values hold
+  // odd but legal octets change no answer, and never make one a 5xx. Cookie values are opaque (RFC 6265 §4.1.1: `%` is a cookie-octet,
+  // and nothing says a value is percent-encoded), so a lone `%`, an escape that is no hex and an escape of bytes that are no UTF-8
+  // (a cut sequence, a stray continuation byte) are what analytics and old apps really set; a Referer and a User-Agent carry the same.
+  // Sampled like the others: every operation and every credential class meets it, the full key reads every GET with it too.
+  {
+    kind: 'odd-octets',
+    check: 'headers-ignored',
+    describe: 'ordinary headers with odd but legal octets: a Cookie with a lone %, a non-hex escape and escapes of no UTF-8, a Referer and a User-Agent with a lone %',
+    alternatives: [
+      [['cookie', 'pct=100%; utm_term=%E0%A4; theme=dark']],
+      [['cookie', 'q=50%off; ref=%C3%28%ZZ; lang=%FF'], ['referer', 'http://localhost/search?q=100%'], ['user-agent', 'legacy-client/1.0 (progress 100%)']],
+    ],
   },
   // RFC 9112 §6.1, spec decision http-versions-and-close: an HTTP/1.0 request gets what the HTTP/1.1 one gets, in an answer it can read (no Transfer-Encoding).
   { kind: 'http-1.0', check: 'connection-semantics-kept', describe: 'an HTTP/1.0 request', wire: { version: '1.0' }, fullOnEveryGet: true },
