@@ -296,7 +296,11 @@ function wireRequest(planned: PlannedRequest, options: SenderOptions, keyFor: (c
     const keep = ([name]: [string, string]) => !dropped.has(name.toLowerCase());
     const alternative = spec.alternatives?.[planned.variant?.alternative ?? 0] ?? [];
     // Host is header text only (the connection still goes to the base URL): the sender puts it first, in place of the base URL's.
-    const host: [string, string][] = spec.hostNames ? [['host', spec.hostNames[planned.variant?.alternative ?? 0]!(portOf(options.baseUrl))]] : [];
+    const host: [string, string][] = spec.hostNames
+      ? [['host', spec.hostNames[planned.variant?.alternative ?? 0]!(portOf(options.baseUrl))]]
+      : spec.hostSpellings
+        ? [['host', spec.hostSpellings[planned.variant?.alternative ?? 0]!.host(new URL(options.baseUrl))]]
+        : [];
     const added = [...(spec.add ?? []).map(([name, value]): [string, string] => [name, typeof value === 'string' ? value : value(operation.method)]), ...alternative, ...learned, ...host];
     headers.splice(0, headers.length, ...headers.filter(keep), ...added, ...keyed);
     recorded.splice(0, recorded.length, ...recorded.filter(keep), ...added, ...keyedRecorded);

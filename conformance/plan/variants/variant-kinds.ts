@@ -4,6 +4,7 @@ import type { AnswersSeen } from '../../send/answers-seen.ts';
 import type { Operation } from '../../../src/contract/index.ts';
 import type { PlanInput } from '../scenarios/plan-input.ts';
 import { pathNamedQuery } from './path-named-query.ts';
+import { HOST_SPELLINGS, type HostSpelling } from './host-spellings.ts';
 import { METHOD_OVERRIDE_HEADERS } from '../../judge/model/method-override.ts';
 
 /**
@@ -140,7 +141,8 @@ export type VariantKind =
   | 'connection-close'
   | 'conditional-lenient'
   | 'range'
-  | 'odd-octets';
+  | 'odd-octets'
+  | 'host-spellings';
 
 /** How one variant kind changes the request it is made from. */
 export interface VariantKindSpec {
@@ -192,6 +194,8 @@ export interface VariantKindSpec {
   keyIn?: readonly string[];
   /** Host header values, one per variant in turn (like alternatives), made from the base URL's port; only with no credential. The connection still goes to the base URL. */
   hostNames?: readonly ((port: string) => string)[];
+  /** Host header values naming the base URL's own authority otherwise, one per variant in turn; with every credential class (unlike hostNames). */
+  hostSpellings?: readonly HostSpelling[];
   /** Headers made from the base URL's origin (the server's own origin, as a page it serves would send them). */
   fromOrigin?: (origin: string) => [string, string][];
   /** Only the full key, once on the delete's path (when its request is no DELETE) and on one read (one with path parameters, where more resources can be confused): on a read's given resource, on the delete a token the run deletes later, so that an effect shows in the deletion step. */
@@ -264,6 +268,7 @@ export function spellPath(path: string, spelling: PathSpelling): string {
 export function turnLabel(spec: VariantKindSpec, alternative: number): string {
   if (spec.alternatives) return spec.alternatives[alternative]!.map(([name, value]) => `${name} ${JSON.stringify(value)}`).join(', ');
   if (spec.hostNames) return `host ${JSON.stringify(spec.hostNames[alternative]!('<port>'))}`;
+  if (spec.hostSpellings) return spec.hostSpellings[alternative]!.name;
   if (spec.wire?.spellings) return spec.wire.spellings[alternative]!.name;
   if (spec.wire?.hostLines) return spec.wire.hostLines[alternative] === 0 ? 'no Host' : 'two Host lines';
   if (spec.wire?.authorizationTwice) return spec.wire.authorizationTwice[alternative] === 'invalid-first' ? 'an invalid key, then the full key' : 'the full key, then an invalid key';
@@ -272,7 +277,7 @@ export function turnLabel(spec: VariantKindSpec, alternative: number): string {
 
 /** How many turns a kind has (alternatives, host names, wire turns). */
 export function turnsOf(spec: VariantKindSpec): number | undefined {
-  return spec.alternatives?.length ?? spec.hostNames?.length ?? spec.wire?.spellings?.length ?? spec.wire?.hostLines?.length ?? spec.wire?.authorizationTwice?.length;
+  return spec.alternatives?.length ?? spec.hostNames?.length ?? spec.hostSpellings?.length ?? spec.wire?.spellings?.length ?? spec.wire?.hostLines?.length ?? spec.wire?.authorizationTwice?.length;
 }
 
 export const VARIANT_KINDS: readonly VariantKindSpec[] = [
@@ -545,6 +550,10 @@ export const VARIANT_KINDS: readonly VariantKindSpec[] = [
       [['cookie', 'q=50%off; ref=%C3%28%ZZ; lang=%FF'], ['referer', 'http://localhost/search?q=100%'], ['user-agent', 'legacy-client/1.0 (progress 100%)']],
     ],
   },
+  // Red team round thirteen, spec decision required-request-headers: a Host that names this server in another legal spelling gets the
+  // same answer (a Host allow-list compared as text refuses it). Only this server's own authority (host-spellings.ts): a server may
+  // refuse one it does not serve. Sampled like the other header kinds, every credential class; the full key reads every GET with it too.
+  { kind: 'host-spellings', check: 'headers-ignored', describe: 'the Host naming this server in another legal spelling (RFC 3986 §3.2.2: case-insensitive; localhost for a loopback address)', hostSpellings: HOST_SPELLINGS },
   // RFC 9112 §6.1, spec decision http-versions-and-close: an HTTP/1.0 request gets what the HTTP/1.1 one gets, in an answer it can read (no Transfer-Encoding).
   { kind: 'http-1.0', check: 'connection-semantics-kept', describe: 'an HTTP/1.0 request', wire: { version: '1.0' }, fullOnEveryGet: true },
   // RFC 9112 §9.6, spec decision http-versions-and-close: the server closes the connection after answering a request that carries `Connection: close`.
