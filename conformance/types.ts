@@ -131,6 +131,8 @@ export interface RecordedResponse {
   body: string;
   /** The body's bytes (its content coding undone) are not valid UTF-8: `body` holds U+FFFD where they were (RFC 8259 §8.1: JSON is UTF-8). */
   notUtf8?: true;
+  /** The statuses of the interim (1xx) answers that came before this one, in order (RFC 9110 §15.2); absent when none came or the client cannot see them. */
+  interim?: readonly number[];
 }
 
 /** A request the suite sent and what came back (or the transport failure). */

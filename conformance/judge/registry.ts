@@ -50,6 +50,7 @@ import { pipelinedFramingKept } from './rules/pipelined-framing-kept.ts';
 import { requestTargetForms } from './rules/request-target-forms.ts';
 import { malformedRequestsRefused } from './rules/malformed-requests-refused.ts';
 import { connectionSemanticsKept } from './rules/connection-semantics-kept.ts';
+import { noInterimToHttpOneZero } from './rules/no-interim-to-http-one-zero.ts';
 
 import type { Rule } from './rule.ts';
 
@@ -110,6 +111,7 @@ export const RULES: readonly Rule[] = [
   requestTargetForms,
   malformedRequestsRefused,
   connectionSemanticsKept,
+  noInterimToHttpOneZero,
   oddIdRejected,
   unlistedMethodRejected,
   allowNamesServedMethods,

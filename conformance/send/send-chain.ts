@@ -301,6 +301,7 @@ class Connection {
   async read(request: RawRequest, options: ChainOptions): Promise<Omit<RawOutcome, 'fresh'>> {
     const deadline = Date.now() + options.timeoutMs;
     const head = request.method === 'HEAD';
+    const interim: number[] = [];
     for (;;) {
       const end = this.buffer.indexOf('\r\n\r\n');
       if (end < 0) {
@@ -323,7 +324,11 @@ class Connection {
       this.buffer = this.buffer.subarray(end + 4);
       const code = Number(status[2]);
       // An interim answer (100 Continue, 103 Early Hints) comes before the one answer (RFC 9110 §15.2).
-      if (code < 200) continue;
+      if (code < 200) {
+        // Kept for the judge: none may go to an HTTP/1.0 request (RFC 9110 §15.2).
+        interim.push(code);
+        continue;
+      }
       const body = head || code === 204 || code === 304 ? { bytes: Buffer.alloc(0) } : await this.body(headers, deadline, options.maxBodyBytes);
       if ('error' in body) return { ...body, began: true, response: undefined };
       // The spec declares no size limit (decision no-declared-limits): a body over the suite's cap is not judged, never a defect; the connection is left.
@@ -335,7 +340,7 @@ class Connection {
       else if (status[1] === '0' && !/\bkeep-alive\b/i.test(headers.connection ?? '')) this.announcedClose = true;
       const decoded = decode(body.bytes, headers['content-encoding'], options.maxBodyBytes, options.text);
       if ('error' in decoded) return { error: decoded.error, began: true };
-      return { response: { status: code, headers, body: decoded.text, ...(decoded.notUtf8 ? { notUtf8: true as const } : {}) } };
+      return { response: { status: code, headers, body: decoded.text, ...(decoded.notUtf8 ? { notUtf8: true as const } : {}), ...(interim.length > 0 ? { interim } : {}) } };
     }
   }
 

@@ -157,7 +157,7 @@ export const ROUND13_REQUEST_BROKEN_TARGETS: InvarianceTarget[] = [
   {
     name: 'res.writeEarlyHints() before every answer, to HTTP/1.0 requests too (node:http writes a 103 whatever the version)',
     dimension: 'connection',
-    caughtBy: ['interim-answers-to-http-1.1-only'],
+    caughtBy: ['no-interim-to-http-one-zero'],
     serve: earlyHintsToAll,
   },
   {
