@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../seeded-random.ts';
 import { idNearMisses, type IdNearMissOptions } from './id-near-misses.ts';
+import { PROJECT_RULES_AT_LEAST } from '../scenarios/near-misses.ts';
 
 const options = (overrides: Partial<IdNearMissOptions> = {}): IdNearMissOptions => ({ deletable: false, given: new Set(), random: seededRandom(1), budget: 1000, ...overrides });
 const decodedOf = (id: string, o?: Partial<IdNearMissOptions>) => idNearMisses(id, options(o)).map((v) => v.decoded);
@@ -22,6 +23,20 @@ describe('idNearMisses', () => {
       }),
       { numRuns: 50 },
     );
+  });
+
+  it('writes each separator of an id (- _ . space) as each other one and removes them all, and inserts a hyphen and a space into any id: other ids, the spaced ones no lookalikes', () => {
+    const list = idNearMisses('mobile-app', options()).filter((v) => v.family === 'separator');
+    expect(list.map((v) => v.decoded)).toEqual(expect.arrayContaining(['mobile_app', 'mobile.app', 'mobile app', 'mobileapp']));
+    expect(list.every((v) => v.names === 'other' && v.lookalike === !v.decoded.includes(' '))).toBe(true);
+    expect(new Set(list.map((v) => v.describe.replace(/\d+/g, 'N'))).size).toBe(list.length);
+    const mixed = idNearMisses('a_b.c', options()).filter((v) => v.family === 'separator').map((v) => v.decoded);
+    expect(mixed).toEqual(expect.arrayContaining(['a-b.c', 'a b.c', 'a.b.c', 'a_b-c', 'a_b_c', 'a_b c', 'abc']));
+    const plain = idNearMisses('default', options()).filter((v) => v.family === 'separator').map((v) => v.decoded);
+    expect(plain.some((d) => /^d[a-z]*-[a-z]*t$/.test(d) && d.replace('-', '') === 'default')).toBe(true);
+    expect(plain.some((d) => /^d[a-z]* [a-z]*t$/.test(d) && d.replace(' ', '') === 'default')).toBe(true);
+    // Where the id may be deleted, only what can name nothing real: the spaced ones.
+    expect(idNearMisses('tok-1', options({ deletable: true })).filter((v) => v.family === 'separator').every((v) => v.decoded.includes(' '))).toBe(true);
   });
 
   it('percent-encodes unreserved characters as the same id (RFC 3986 §6.2.2.2), and encodes twice as another', () => {
@@ -85,7 +100,7 @@ describe('idNearMisses', () => {
     const list = idNearMisses('ci-token', options({ deletable: true }));
     expect(list.some((v) => v.names === 'same' || v.lookalike)).toBe(false);
     expect(list.map((v) => v.decoded)).not.toEqual(expect.arrayContaining(['CI-TOKEN']));
-    expect(new Set(list.map((v) => v.family))).toEqual(new Set(['whitespace', 'invisible', 'unicode', 'accent', 'double-encoding', 'extension', 'control', 'dot-segment', 'sql-like', 'glob', 'regex']));
+    expect(new Set(list.map((v) => v.family))).toEqual(new Set(['separator', 'whitespace', 'invisible', 'unicode', 'accent', 'double-encoding', 'extension', 'control', 'dot-segment', 'sql-like', 'glob', 'regex']));
   });
 
   it('builds malformed ids on the real one: a NUL or a line feed and more after it, and an encoded dot segment in front that resolves to it', () => {
@@ -106,8 +121,8 @@ describe('idNearMisses', () => {
     const covered = new Set<string>();
     const rulesOf = (list: ReturnType<typeof idNearMisses>) => new Set(list.map((v) => `${v.family} ${v.describe.replace(/U\+[0-9A-F]{4,6}/g, 'U+X').replace(/"[^"]*"/g, '"X"').replace(/\d+/g, 'N')}`));
     // The run's share per project (near-misses.ts PROJECT_RULES_AT_LEAST).
-    const first = idNearMisses('default', options({ budget: 20, covered }));
-    const second = idNearMisses('staging', options({ budget: 20, covered, random: seededRandom(9) }));
+    const first = idNearMisses('default', options({ budget: PROJECT_RULES_AT_LEAST, covered }));
+    const second = idNearMisses('staging', options({ budget: PROJECT_RULES_AT_LEAST, covered, random: seededRandom(9) }));
     const all = rulesOf(idNearMisses('default', options({ budget: 1000 })));
     expect(all.size).toBeGreaterThan(20);
     const met = new Set([...rulesOf(first), ...rulesOf(second)].map((r) => r.replace(/staging/g, 'default')));

@@ -5,7 +5,7 @@ import { acuteAccented, codePointLabel, compatibilityLookalikes, invisibleFormat
 /**
  * The grammar of near-misses of a given id (spec decisions project-id-compared-exactly,
  * token-ids-compared-exactly): the spellings a sloppy server resolves to the real id (another
- * case, trimmed Unicode whitespace, Unicode normalization, a second percent-decoding, a number
+ * case, separators swapped or dropped, trimmed Unicode whitespace, Unicode normalization, a second percent-decoding, a number
  * parser, a prefix match, a format suffix or matrix parameter stripped by the router, the id
  * cut at a control character, an encoded dot segment resolved, the id taken for a pattern: SQL
  * LIKE, a glob, a regular expression, or a word meaning every id).
@@ -15,7 +15,7 @@ import { acuteAccented, codePointLabel, compatibilityLookalikes, invisibleFormat
  * a 404 from a server that does not normalize) is right; every other variant names ANOTHER id,
  * which does not exist, so 404.
  */
-export type IdFamily = 'case' | 'whitespace' | 'invisible' | 'unicode' | 'accent' | 'percent-encoding' | 'double-encoding' | 'numeric' | 'prefix' | 'extension' | 'control' | 'dot-segment' | 'sql-like' | 'glob' | 'regex';
+export type IdFamily = 'case' | 'separator' | 'whitespace' | 'invisible' | 'unicode' | 'accent' | 'percent-encoding' | 'double-encoding' | 'numeric' | 'prefix' | 'extension' | 'control' | 'dot-segment' | 'sql-like' | 'glob' | 'regex';
 
 export interface IdNearMiss {
   family: IdFamily;
@@ -50,6 +50,13 @@ export interface IdNearMissOptions {
 /** RFC 3986 §2.3. */
 const UNRESERVED = /[A-Za-z0-9\-._~]/;
 const ID_LIKE = 'abcdefghijklmnopqrstuvwxyz0123456789';
+/** Separators of ids (slugs, snake and kebab case, dotted names), by name. */
+const ID_SEPARATORS: ReadonlyMap<string, string> = new Map([
+  ['-', 'hyphen'],
+  ['_', 'underscore'],
+  ['.', 'full stop'],
+  [' ', 'space'],
+]);
 
 const percent = (char: string, lower = false) =>
   [...Buffer.from(char, 'utf8')].map((byte) => `%${byte.toString(16).padStart(2, '0')}`).map((code) => (lower ? code : code.toUpperCase())).join('');
@@ -67,6 +74,23 @@ export function idNearMisses(id: string, { deletable, given, random, budget, cov
     const at = letters[pick(random, letters.length)]!;
     const flipped = chars[at] === chars[at]!.toUpperCase() ? chars[at]!.toLowerCase() : chars[at]!.toUpperCase();
     other('case', `with the case of character ${at + 1} changed`, [...chars.slice(0, at), flipped, ...chars.slice(at + 1)].join(''), true);
+  }
+
+  // Separators (red team round thirteen): slugify helpers, snake/kebab converters and "canonical id" columns map `_`, `.` and spaces to
+  // `-`, or drop them all, before the lookup. Ids are compared exactly (decisions project-id-compared-exactly, token-ids-compared-exactly):
+  // each separator written as each other one, and all of them dropped, name other ids (404); so does the id with a hyphen or a space put
+  // inside it, for a server that drops separators from what it is sent. Separators by name, so each is a rule of its own for bounded().
+  // A spelling with a space cannot be a real id of the kinds the suite is given (a lookalike otherwise).
+  const present = [...ID_SEPARATORS.keys()].filter((sep) => id.includes(sep));
+  for (const from of present) {
+    for (const [to, toName] of ID_SEPARATORS) {
+      if (to !== from) other('separator', `with its ${ID_SEPARATORS.get(from)}s written as ${toName}s`, id.replaceAll(from, to), !to.includes(' '));
+    }
+  }
+  if (present.length > 0) other('separator', 'with its separators removed', [...id].filter((c) => !ID_SEPARATORS.has(c)).join(''), true);
+  if (chars.length > 1) {
+    const cut = 1 + pick(random, chars.length - 1);
+    for (const inserted of ['-', ' ']) other('separator', `with a ${ID_SEPARATORS.get(inserted)} inserted after character ${cut}`, [...chars.slice(0, cut), inserted, ...chars.slice(cut)].join(''), inserted !== ' ');
   }
 
   for (const cp of unicodeWhitespace()) {
