@@ -31,10 +31,21 @@ describe('keyNearMisses', () => {
     }
   });
 
+  it('writes the separators of the key as each other word separator (- _ . space), removes them, and puts a hyphen inside a key without one, each value sent in a header and made in bash from the key', () => {
+    const list = grammar().filter((n) => n.family === 'separator-swap');
+    const values = list.map((n) => nearMissValue(KEY, n));
+    expect(values.sort()).toEqual(['mock admin key', 'mock.admin.key', 'mock_admin_key', 'mockadminkey']);
+    expect(list.every((n) => n.placement.in === 'header')).toBe(true);
+    for (const n of list) expect(execFileSync('bash', ['-c', `V=${KEY}; printf %s "${keyExpansion(n, 'V')}"`], { encoding: 'latin1' })).toBe(nearMissValue(KEY, n));
+    const plain = keyNearMisses('abcdef123', [], 'Authorization', seededRandom(1)).filter((n) => n.family === 'separator-swap').map((n) => nearMissValue('abcdef123', n));
+    expect(plain.length).toBe(1);
+    expect(plain[0]!.replace('-', '')).toBe('abcdef123');
+  });
+
   it('has every family: case, prefix, extension, separator, whitespace, scheme, encoding, placement in query and cookie', () => {
     const list = grammar();
     expect(new Set(list.map((n) => n.family))).toEqual(
-      new Set(['case', 'prefix', 'substitution', 'accent', 'extension', 'separator', 'whitespace', 'quoting', 'list', 'word', 'scheme', 'placement', 'encoding']),
+      new Set(['case', 'prefix', 'substitution', 'accent', 'extension', 'separator', 'separator-swap', 'whitespace', 'quoting', 'list', 'word', 'scheme', 'placement', 'encoding']),
     );
     expect(list.filter((n) => n.placement.in === 'query').map((n) => n.placement.in !== 'header' && n.placement.name)).toContain('Authorization');
     expect(list.some((n) => n.placement.in === 'cookie')).toBe(true);

@@ -10,7 +10,7 @@ import { ACUTE_FROM, ACUTE_TO, acuteAccented, codePointLabel, isControl, unicode
  * (how the key is changed, what goes around it, where it is sent), so the sender makes it from
  * the key, and a curl line from the variable holding it without ever showing the key.
  */
-export type KeyFamily = 'case' | 'prefix' | 'substitution' | 'accent' | 'extension' | 'separator' | 'whitespace' | 'quoting' | 'list' | 'word' | 'scheme' | 'placement' | 'encoding';
+export type KeyFamily = 'case' | 'prefix' | 'substitution' | 'accent' | 'extension' | 'separator' | 'separator-swap' | 'whitespace' | 'quoting' | 'list' | 'word' | 'scheme' | 'placement' | 'encoding';
 
 /** How the key itself is changed. */
 export type KeyTransform =
@@ -30,6 +30,10 @@ export type KeyTransform =
   | { kind: 'basic'; as: 'user' | 'password' }
   | { kind: 'first'; length: number }
   | { kind: 'from'; start: number }
+  /** The characters at these positions each replaced by `by` (the empty string removes them; ASCII positions, `by` ASCII). */
+  | { kind: 'replace-each'; at: readonly number[]; by: string }
+  /** `by` put in after the first `after` characters. */
+  | { kind: 'insert'; after: number; by: string }
   /** The characters at these positions (ASCII ones) percent-encoded, RFC 3986 §2.1, in upper- or lower-case hex. */
   | { kind: 'percent-encode'; at: readonly number[]; hex: 'upper' | 'lower' };
 
@@ -47,8 +51,8 @@ export interface KeyNearMiss {
   placement: { in: 'header' } | { in: 'query' | 'cookie'; name: string };
 }
 
-/** Near-misses of one key sent per run at most; the seed picks which when there are more. */
-export const KEY_NEAR_MISS_BUDGET = 75;
+/** Near-misses of one key sent per run at most; the seed picks which when there are more. 80 since the separator swaps (round thirteen) brought the mock's admin key's grammar from 74 to 78. */
+export const KEY_NEAR_MISS_BUDGET = 80;
 
 /**
  * Schemes a server may strip or accept: those of the IANA HTTP Authentication Scheme Registry
@@ -77,6 +81,13 @@ const KEY_SEPARATORS: ReadonlyMap<string, string> = new Map([
   ['/', 'slash'],
   ['-', 'hyphen'],
 ]);
+/** The separators of words that slug, snake and kebab case converters map into one another (red team round thirteen). */
+const WORD_SEPARATORS: ReadonlyMap<string, string> = new Map([
+  ['-', 'hyphen'],
+  ['_', 'underscore'],
+  ['.', 'full stop'],
+  [' ', 'space'],
+]);
 const KEY_LIKE = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
 export function applyTransform(key: string, transform: KeyTransform): string {
@@ -104,6 +115,10 @@ export function applyTransform(key: string, transform: KeyTransform): string {
       return key.slice(transform.start);
     case 'percent-encode':
       return [...key].map((char, i) => (transform.at.includes(i) ? percentEncoded(char, transform.hex) : char)).join('');
+    case 'replace-each':
+      return [...key].map((char, i) => (transform.at.includes(i) ? transform.by : char)).join('');
+    case 'insert':
+      return key.slice(0, transform.after) + transform.by + key.slice(transform.after);
   }
 }
 
@@ -185,6 +200,28 @@ export function keyNearMisses(key: string, others: readonly (string | undefined)
     const name = KEY_SEPARATORS.get(char);
     if (name !== undefined && at > 0 && key.length === [...key].length) add('separator', `cut-at-${at}`, `the full key cut before its ${name} at character ${at + 1}`, { kind: 'first', length: at });
   });
+
+  // Separators normalized away (red team round thirteen): a lookup that drops the hyphens a UI groups a key with, or reads `_`, `.`
+  // or spaces as the key format's own separator, takes another key for it. Keys are compared exactly (decision keys-compared-exactly):
+  // each separator of the key written as each other word separator (- _ . space: what slug and case converters map), all of them
+  // removed, and in a key without one a hyphen put inside it (a server that drops hyphens from what it is sent) are invalid keys (401).
+  if (key.length === [...key].length) {
+    let separated = false;
+    for (const [separator, name] of KEY_SEPARATORS) {
+      const at = [...key].flatMap((char, i) => (char === separator ? [i] : []));
+      if (at.length === 0) continue;
+      separated = true;
+      const plural = `${name}s`;
+      for (const [to, toName] of WORD_SEPARATORS) {
+        if (to !== separator) add('separator-swap', `${name.replace(/ /g, '-')}-as-${toName.replace(/ /g, '-')}`, `the full key with its ${plural} written as ${toName}s`, { kind: 'replace-each', at, by: to });
+      }
+      add('separator-swap', `${name.replace(/ /g, '-')}-removed`, `the full key with its ${plural} removed`, { kind: 'replace-each', at, by: '' });
+    }
+    if (!separated && key.length > 1) {
+      const after = 1 + pick(random, key.length - 1);
+      add('separator-swap', `hyphen-inserted-${after}`, `the full key with a hyphen inserted after character ${after}`, { kind: 'insert', after, by: '-' });
+    }
+  }
 
   const appended = KEY_LIKE[pick(random, KEY_LIKE.length)]!;
   const prepended = KEY_LIKE[pick(random, KEY_LIKE.length)]!;
@@ -303,6 +340,10 @@ function transformExpansion(transform: KeyTransform, v: string): string {
       return `\${${v}:0:${transform.length}}`;
     case 'from':
       return `\${${v}:${transform.start}}`;
+    case 'replace-each':
+      return spliced(v, transform.at, () => bytesInDoubleQuotes(transform.by));
+    case 'insert':
+      return `\${${v}:0:${transform.after}}${bytesInDoubleQuotes(transform.by)}\${${v}:${transform.after}}`;
     case 'percent-encode': {
       // printf's "'c" argument is the character's code (POSIX printf): the escape is made from the key, never shown.
       const format = transform.hex === 'upper' ? '%%%02X' : '%%%02x';
