@@ -1161,6 +1161,7 @@ const ALONE: Record<string, string> = {
   'Last-Modified ten minutes after the Date of its answer': 'http-dates-valid',
   'Range honoured with the end read as exclusive (body.subarray(first, last)): `bytes=2-11` answers 206 with Content-Range: bytes 2-11/len and nine bytes': 'range-requests',
   [PROJECT_ROLES_TARGET]: 'permission-same-on-every-resource',
+  '100 Continue before every answer, Expect or not, to HTTP/1.0 requests too (a hand-written writer)': 'no-interim-to-http-one-zero',
 };
 export const INVARIANCE_ALONE_TARGETS: BrokenTarget[] = INVARIANCE_BROKEN_TARGETS.filter((t) => ALONE[t.name]).map((t) => ({ name: t.name, errors: [ALONE[t.name]!], serve: t.serve }));
 

@@ -89,6 +89,12 @@ function earlyHintsToHttp11(contract: Contract): Promise<RunningServer> {
   });
 }
 
+/** A hand-written writer that answers every request with `100 Continue` first, Expect or not, HTTP/1.0 requests too. */
+function continueToAll(contract: Contract): Promise<RunningServer> {
+  const mock = freshMock(contract);
+  return serveSocket((request) => ({ raw: `HTTP/1.1 100 Continue\r\n\r\n${frame(mock.handle(request), request.method === 'HEAD').toString('latin1')}` }));
+}
+
 /** A strong tag of the body, and the cache fields a read's 200 carries with it. */
 const tagOf = (body: string) => `"${Buffer.from(body).length.toString(16)}-${[...Buffer.from(body)].reduce((h, b) => (h * 31 + b) >>> 0, 7).toString(16)}"`;
 const CACHE_FIELDS = { 'cache-control': 'private, no-cache', vary: 'Accept-Encoding' };
@@ -159,6 +165,12 @@ export const ROUND13_REQUEST_BROKEN_TARGETS: InvarianceTarget[] = [
     dimension: 'connection',
     caughtBy: ['no-interim-to-http-one-zero'],
     serve: earlyHintsToAll,
+  },
+  {
+    name: '100 Continue before every answer, Expect or not, to HTTP/1.0 requests too (a hand-written writer)',
+    dimension: 'connection',
+    caughtBy: ['no-interim-to-http-one-zero'],
+    serve: continueToAll,
   },
   {
     name: 'cookies decoded fatally: a cookie middleware that decodes every cookie value as percent-encoded UTF-8, fatally: a cookie holding a percent-escape of no UTF-8 (a cut UTF-8 sequence) answers 500',
