@@ -4,6 +4,7 @@ import { DELETE_SERVICE_ACCOUNT_TOKEN, GET_PROJECT_ENVIRONMENTS } from '../opera
 import { encodeId, pathOf, type PlanInput } from '../plan/scenarios/plan-input.ts';
 import type { Exchange, StepKind } from '../types.ts';
 import { notModifiedStandsFor } from './not-modified.ts';
+import { namesSameAuthority } from '../plan/variants/host-spellings.ts';
 import { judgeRangeAnswer } from './partial-content.ts';
 import { methodOverrideOf } from './model/method-override.ts';
 import { VARIANT_KIND } from '../plan/variants/variant-kinds.ts';
@@ -26,7 +27,7 @@ export function modelCredentialOf(exchange: Exchange): ModelCredential {
 export function toModelExchange(exchange: Exchange): ModelExchange & { batch?: number } {
   const form = formOf(exchange);
   return {
-    request: { method: exchange.method, path: exchange.path, credential: form === 'repeated-credential' ? 'invalid' : modelCredentialOf(exchange), principal: exchange.keyVariant?.id ?? `${exchange.credential}${exchange.keyIndex ? `#${exchange.keyIndex}` : ''}`, ...(form !== undefined ? { form } : {}), ...(exchange.request?.body !== undefined ? { content: true } : {}), ...(exchange.variant && VARIANT_KIND.get(exchange.variant.kind)?.hostNames ? { otherHost: true } : {}), ...overrideOf(exchange) },
+    request: { method: exchange.method, path: exchange.path, credential: form === 'repeated-credential' ? 'invalid' : modelCredentialOf(exchange), principal: exchange.keyVariant?.id ?? `${exchange.credential}${exchange.keyIndex ? `#${exchange.keyIndex}` : ''}`, ...(form !== undefined ? { form } : {}), ...(exchange.request?.body !== undefined ? { content: true } : {}), ...(namesAnotherHost(exchange) ? { otherHost: true } : {}), ...overrideOf(exchange) },
     ...(exchange.response ? { response: exchange.response } : {}),
     seq: exchange.seq,
     ...(exchange.batch !== undefined ? { batch: exchange.batch } : {}),
@@ -83,4 +84,20 @@ export function judgeWithModel(input: PlanInput, all: readonly Exchange[]): Map<
   });
   const verdicts = judgeRun(judged.map(toModelExchange), knownBeforeRun(input, exchanges));
   return new Map(exchanges.map((e, i) => [e.seq, verdicts[i] ?? []]));
+}
+
+/**
+ * Its Host names this server otherwise than the base URL does: the keyless hostNames of key-elsewhere, and a host-spellings turn that
+ * is no spelling of the base URL's own authority (`localhost` for `127.0.0.1`), which a strict allow-list may refuse as such.
+ */
+function namesAnotherHost(exchange: Exchange): boolean {
+  const spec = exchange.variant ? VARIANT_KIND.get(exchange.variant.kind) : undefined;
+  if (spec?.hostNames) return true;
+  if (!spec?.hostSpellings) return false;
+  const host = Object.entries(exchange.request?.headers ?? {}).find(([name]) => name.toLowerCase() === 'host')?.[1];
+  try {
+    return host !== undefined && !namesSameAuthority(host, new URL(exchange.request.url));
+  } catch {
+    return true;
+  }
 }

@@ -558,13 +558,14 @@ export const BROKEN_TARGETS: BrokenTarget[] = [
     // Node's response.writeEarlyHints writes the 103 to the socket at once, also for a request whose answer waits behind the
     // one before it (pipelined): the 103 lands inside the answer before (seen on the wire, Node 24). Browsers never pipeline,
     // so a warning: RFC 9112 §9.3.2 lets any client pipeline, and one that does cannot read these answers.
-    name: "a 103 Early Hints before every answer with node:http's writeEarlyHints, which under pipelining lands inside the answer before",
+    name: "a 103 Early Hints before every answer to HTTP/1.1 with node:http's writeEarlyHints, which under pipelining lands inside the answer before",
     errors: [],
     warnings: ['pipelined-framing-kept'],
     serve: (contract) => {
       const mock = freshMock(contract);
       return serveRaw((req, res, answer) => {
-        res.writeEarlyHints({ link: '</openapi.json>; rel=preload; as=fetch' });
+        // None to HTTP/1.0 (RFC 9110 §15.2, rule no-interim-to-http-one-zero): this target's one defect is the pipelining one.
+        if (req.httpVersionMajor > 1 || req.httpVersionMinor >= 1) res.writeEarlyHints({ link: '</openapi.json>; rel=preload; as=fetch' });
         answer(mock.handle(toMockRequest(req)));
       });
     },

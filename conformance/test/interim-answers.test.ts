@@ -9,7 +9,7 @@ import { freshMock, serveRaw, toMockRequest } from './serve-target.ts';
 /**
  * RFC 9110 §15.2: "A client MUST be able to parse one or more 1xx responses received prior to a
  * final response, even if the client does not expect one." A correct target that sends an interim
- * answer before each answer is judged like the mock itself: CONFORMANT, every request answered.
+ * answer before each answer to an HTTP/1.1 request (none to HTTP/1.0, §15.2) is judged like the mock itself: CONFORMANT, every request answered.
  * The unasked 100 Continue is the case the suite's former client (undici) refused outright, so
  * that `check` ended with exit 3, "cannot reach".
  */
@@ -38,7 +38,8 @@ describe('flag-admin check against the mock behind interim answers', () => {
       received++;
       const response = mock.handle(toMockRequest(req));
       if (response instanceof Promise) throw new Error('the mock answered later; this target serves only synchronous answers');
-      send(res);
+      // RFC 9110 §15.2: never to an HTTP/1.0 client (rule no-interim-to-http-one-zero); node:http would write them to one.
+      if (req.httpVersionMajor > 1 || req.httpVersionMinor >= 1) send(res);
       setTimeout(() => answer(response), 2);
     });
     running.push(target);

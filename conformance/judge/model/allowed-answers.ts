@@ -55,6 +55,10 @@ export interface AllowedAnswers {
   lineRefusals?: readonly number[];
 }
 
+/** RFC 9110 §15.5.1 and §15.5.20: what a server answers a Host it does not serve. */
+const BAD_REQUEST_STATUS = 400;
+const MISDIRECTED = 421;
+
 /** Longer ids than this are unusual input: a server may refuse the URI (414) before routing. */
 const LONG_ID = 1024;
 /** Control characters and anything beyond ASCII: routers and proxies commonly refuse such paths before an operation sees them. */
@@ -132,6 +136,13 @@ export function unlistedMethodRefusals(method: string, operations: readonly Oper
 export function allowedAnswers(request: ModelRequest, state: RunState): AllowedAnswers {
   if (request.form !== undefined) return formAnswers(request, state);
   if (request.methodOverride !== undefined) return overriddenAnswers(request, state);
+  // A Host naming this server by another name than the base URL's (`localhost` for 127.0.0.1, kind host-spellings) may be refused as
+  // such whatever the key, 400 or 421 (RFC 9110 §7.2, §15.5.20; decision required-request-headers), before auth; else the answer is
+  // the request's as given. Keyless requests keep their own wider set below.
+  if (request.otherHost && request.credential !== 'none' && request.credential !== 'invalid') {
+    const plain = allowedAnswers({ ...request, otherHost: false }, state);
+    return plain.kind === 'operation' ? { ...plain, statuses: [...new Set([...plain.statuses, BAD_REQUEST_STATUS, MISDIRECTED])].sort(), because: `${plain.because}, or the Host refused as one this server does not serve (400, 421)` } : plain;
+  }
   // The method token is case-sensitive (RFC 9110 §9.1): only `HEAD` is HEAD; `head` is a method the spec does not list.
   if (request.method === 'HEAD') {
     // Spec decision head-requests: what the GET of the path gets, without a body (RFC 9110 §9.3.2), or 405 from a server that routes no HEAD.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HOST_SPELLINGS } from './host-spellings.ts';
+import { HOST_SPELLINGS, namesSameAuthority } from './host-spellings.ts';
 
 const spelled = (base: string) => HOST_SPELLINGS.map((s) => s.host(new URL(base)));
 
@@ -22,5 +22,14 @@ describe('Host spellings of the base URL\'s own authority (RFC 3986 §3.2.2, §6
     }
     expect(spelled('http://10.0.0.5:8080')).toEqual(['10.0.0.5:8080', '10.0.0.5:8080']);
     expect(spelled('http://[2001:DB8::A]:8080')).toEqual(['[2001:DB8::A]:8080', '[2001:db8::a]:8080']);
+  });
+
+  it('tells the spellings of the base URL\'s own authority from another name of the same loopback server', () => {
+    expect(namesSameAuthority('FLAGS.example.COM', new URL('https://flags.example.com'))).toBe(true);
+    expect(namesSameAuthority('Flags.Example.Com:443', new URL('https://flags.example.com'))).toBe(true);
+    expect(namesSameAuthority('flags.example.com:8443', new URL('https://flags.example.com'))).toBe(false);
+    expect(namesSameAuthority('localhost:4010', new URL('http://127.0.0.1:4010'))).toBe(false);
+    expect(namesSameAuthority('127.0.0.1:4010', new URL('http://127.0.0.1:4010'))).toBe(true);
+    expect(namesSameAuthority('[::1]:4010', new URL('http://[::1]:4010'))).toBe(true);
   });
 });

@@ -3,9 +3,10 @@
  * host-spellings; spec decision required-request-headers: a Host naming this server otherwise
  * changes no answer). The host is case-insensitive (RFC 3986 §3.2.2, §6.2.2.1), a default port
  * may be written or left out (RFC 3986 §6.2.3, RFC 9110 §4.2.1), and a loopback address is named
- * by `localhost` too (RFC 6761 §6.3). Never another authority: no other port, and a name other
- * than localhost only for a loopback address, so a server that refuses authorities it does not
- * serve (421, RFC 9110 §15.5.20; DNS-rebinding guards) is never asked about one.
+ * by `localhost` too (RFC 6761 §6.3). Never another port, and a name other than the base URL's
+ * only for a loopback address: `localhost` for `127.0.0.1` is another authority by RFC 3986's
+ * syntax, which a strict allow-list (Django's ALLOWED_HOSTS) may refuse as such, 400 or 421
+ * (RFC 9110 §15.5.20), and the model allows that (namesSameAuthority), never another answer.
  */
 export interface HostSpelling {
   name: string;
@@ -29,3 +30,11 @@ export const HOST_SPELLINGS: readonly HostSpelling[] = [
     host: (base) => (LOOPBACK.test(base.hostname) ? 'LocalHost' : titled(base.hostname)) + `:${base.port || DEFAULT_PORT[base.protocol] || '80'}`,
   },
 ];
+
+/** Whether a Host value names the base URL's authority itself: the same host but for case (RFC 3986 §3.2.2), the same port, a default one written or not (§6.2.3). */
+export function namesSameAuthority(host: string, base: URL): boolean {
+  const match = /^(\[[^\]]*\]|[^:]*)(?::(\d*))?$/.exec(host.trim());
+  if (!match) return false;
+  const port = (p: string | undefined) => (p === undefined || p === '' ? (DEFAULT_PORT[base.protocol] ?? '80') : String(Number(p)));
+  return match[1]!.toLowerCase() === base.hostname.toLowerCase() && port(match[2]) === port(base.port);
+}

@@ -225,7 +225,9 @@ function afterEachHead(cells: VariantCell[], input: PlanInput): VariantCell[] {
   const bodied = (c: VariantCell) => {
     const spec = VARIANT_KIND.get(c.kind)!;
     // In the ordinary form of the message too: another form (absolute, spelled, HTTP/1.0, no Host) is judged apart, and its read is another request.
-    return !leaves(c) && c.kind !== 'options' && c.kind !== 'preflight' && !spec.wire && c.credential === 'full' && c.resource === 'given' && input.contract.operation(c.operationId).method === 'GET' && (spec.method?.('GET') ?? 'GET') === 'GET';
+    // Nor a Host spelled otherwise (`localhost` may be refused 400 as such), nor one whose answer only a warning judges and that ends
+    // the connection (Connection: close): either would hide what a request left on the connection.
+    return !leaves(c) && c.kind !== 'options' && c.kind !== 'preflight' && !spec.wire && !spec.hostSpellings && spec.check !== 'connection-semantics-kept' && c.credential === 'full' && c.resource === 'given' && input.contract.operation(c.operationId).method === 'GET' && (spec.method?.('GET') ?? 'GET') === 'GET';
   };
   // Free to move: not already the read that follows a HEAD or a request with content.
   const free = (k: number) => bodied(out[k]!) && (k === 0 || !leaves(out[k - 1]!));
