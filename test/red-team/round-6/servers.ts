@@ -727,7 +727,9 @@ export const TARGETS: RedTeamTarget[] = [
         // round twelve's broken `if-modified-since-parsed-leniently` has; see BASELINE.md.
         const value = String(request.headers['if-modified-since'] ?? '');
         const since = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(value) ? Date.parse(value) : Number.NaN;
-        if (!Number.isNaN(since) && since >= startedMs && request.headers['if-none-match'] === undefined) return { status: 304, headers: { 'last-modified': started } };
+        // RFC 9110 §15.4.5: the 304 carries the Cache-Control its 200 carries. Until 28 Nov it carried Last-Modified alone, a
+        // defect round thirteen's broken `not-modified-without-etag` has; see BASELINE.md.
+        if (!Number.isNaN(since) && since >= startedMs && request.headers['if-none-match'] === undefined) return { status: 304, headers: { 'last-modified': started, 'cache-control': 'private, no-cache' } };
         return { ...answer, headers: { ...answer.headers, 'last-modified': started, 'cache-control': 'private, no-cache' } };
       });
     },
