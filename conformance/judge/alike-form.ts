@@ -100,7 +100,9 @@ export function valuesIfAlike(form: AlikeForm, response: RecordedResponse): stri
     if (close >= text.length) return undefined;
     const token = text.slice(at, close + 1);
     if (text.indexOf(token) !== at || text.indexOf(token, close + 1) >= 0) return undefined;
-    values.push(text.slice(at + 1, close));
+    // The value as JSON.parse gives it, a string of its own: a slice of the body would be V8's sliced string, which
+    // keeps the whole body alive with it as long as the model remembers the error id (MODEL_MEMORY ids: the RSS bound).
+    values.push(JSON.parse(token) as string);
     at = close + 1;
   }
   const last = form.pieces[form.cuts.length]!;
