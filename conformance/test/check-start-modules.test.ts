@@ -41,6 +41,27 @@ describe('flag-admin check start-up', () => {
     expect(help.loaded.filter((path) => path.startsWith('conformance/')).sort()).toEqual(['conformance/check-usage.ts', 'conformance/key-variables.ts', 'conformance/options.ts']);
   });
 
+  it('runs the suite from its bundle in a checkout (src/cli/bundled-entry.ts), with the report its sources give', async () => {
+    const contract = await loadContract({ validate: false });
+    const runs: { stdout: string; loaded: string[] }[] = [];
+    for (const env of [{}, { FLAG_ADMIN_NO_BUNDLE: '1' }] as Record<string, string>[]) {
+      const mock = freshMock(contract);
+      const server = await serveHandler((request) => mock.handle(request), { port: 0 });
+      try {
+        const check = await run(['check', '--base-url', server.url, '--token', '1/1', '--allow-delete'], { FLAG_ADMIN_API_KEY: 'mock-admin-key', ...env });
+        runs.push({ stdout: check.stdout.replaceAll(server.url, 'BASE'), loaded: check.loaded });
+      } finally {
+        await server.close();
+      }
+    }
+    const [bundled, sources] = runs as [(typeof runs)[number], (typeof runs)[number]];
+    expect(bundled.loaded.some((path) => path.startsWith('.flag-admin-cache/check/build-'))).toBe(true);
+    expect(bundled.loaded).not.toContain('conformance/run.ts');
+    expect(sources.loaded).toContain('conformance/run.ts');
+    expect(bundled.stdout).toMatch(/^CONFORMANT: /m);
+    expect(bundled.stdout).toBe(sources.stdout);
+  });
+
   it("judges the kit's own spec without swagger-parser or YAML (spec/openapi.parsed.json)", async () => {
     const mock = freshMock(await loadContract({ validate: false }));
     const server = await serveHandler((request) => mock.handle(request), { port: 0 });
