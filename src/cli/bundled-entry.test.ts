@@ -1,9 +1,8 @@
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { bundledEntry } from './bundled-entry.ts';
+import { bundledEntry, loadBundle } from './bundled-entry.ts';
 
 const folders: string[] = [];
 afterEach(() => {
@@ -28,10 +27,10 @@ describe('bundledEntry', () => {
     const pkg = tinyPackage();
     const first = await bundledEntry(pkg);
     expect(first?.built).toBe(true);
-    expect(first!.url).not.toBe(pathToFileURL(pkg.entry).href);
-    expect((await import(first!.url)).said).toBe('said one');
+    expect(first!.file).not.toBe(pkg.entry);
+    expect(loadBundle<{ said: string }>(first!.file).exports.said).toBe('said one');
     const again = await bundledEntry(pkg);
-    expect(again).toEqual({ url: first!.url, built: false });
+    expect(again).toEqual({ file: first!.file, built: false });
   });
 
   it('builds again when an input changes, and the new bundle holds the change', async () => {
@@ -40,8 +39,8 @@ describe('bundledEntry', () => {
     writeFileSync(pkg.second, "export const word: string = 'two';\n");
     const second = await bundledEntry(pkg);
     expect(second?.built).toBe(true);
-    expect(second!.url).not.toBe(first!.url);
-    expect((await import(second!.url)).said).toBe('said two');
+    expect(second!.file).not.toBe(first!.file);
+    expect(loadBundle<{ said: string }>(second!.file).exports.said).toBe('said two');
   });
 
   it('builds again when an input keeps its size but not its modification time (an edit of the same length, a file restored with its old date)', async () => {
@@ -51,7 +50,7 @@ describe('bundledEntry', () => {
     utimesSync(pkg.second, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
     const second = await bundledEntry(pkg);
     expect(second?.built).toBe(true);
-    expect((await import(second!.url)).said).toBe('said eno');
+    expect(loadBundle<{ said: string }>(second!.file).exports.said).toBe('said eno');
   });
 
   it('uses no build an input of which changed while it was made (a modification time at or after its start): the sources run instead', async () => {
@@ -66,5 +65,41 @@ describe('bundledEntry', () => {
     writeFileSync(pkg.second, "export const word: string = 'three';\n");
     await bundledEntry(pkg);
     expect(readdirSync(pkg.cacheDir).filter((name) => name.startsWith('build-')).length).toBe(2);
+  });
+
+  it('runs the bundle from the code V8 kept after an earlier run, the functions that run called included', async () => {
+    const pkg = tinyPackage();
+    writeFileSync(pkg.second, "export const word: string = 'one';\nexport function shout(text: string): string { return text.toUpperCase(); }\n");
+    writeFileSync(pkg.entry, "import { shout, word } from './second.ts';\nexport const said: string = `said ${word}`;\nexport { shout };\n");
+    const { file } = (await bundledEntry(pkg))!;
+    const first = loadBundle<{ shout(text: string): string }>(file);
+    expect(first.fromCodeCache).toBe(false);
+    expect(first.exports.shout('one')).toBe('ONE');
+    first.keepCode();
+    const second = loadBundle<{ shout(text: string): string }>(file);
+    expect(second.fromCodeCache).toBe(true);
+    expect(second.exports.shout('two')).toBe('TWO');
+  });
+
+  it('runs the bundle as strict code, as the ES modules it was made from are', async () => {
+    const pkg = tinyPackage();
+    writeFileSync(pkg.second, "export const word: string = 'one';\nexport function writeFrozen(): void { const frozen = Object.freeze({ a: 1 }); (frozen as { a: number }).a = 2; }\n");
+    writeFileSync(pkg.entry, "export { writeFrozen } from './second.ts';\n");
+    const { file } = (await bundledEntry(pkg))!;
+    expect(() => loadBundle<{ writeFrozen(): void }>(file).exports.writeFrozen()).toThrow(TypeError);
+  });
+
+  it('builds again when the latest build is gone or was made another way (an older loader), whatever the inputs say', async () => {
+    const pkg = tinyPackage();
+    const first = (await bundledEntry(pkg))!;
+    const latestFile = join(pkg.cacheDir, 'latest.json');
+    const latest = JSON.parse(readFileSync(latestFile, 'utf8')) as { format: string };
+    writeFileSync(latestFile, JSON.stringify({ ...latest, format: 'esm, v0' }));
+    expect((await bundledEntry(pkg))?.built).toBe(true);
+    rmSync(dirname((await bundledEntry(pkg))!.file), { recursive: true });
+    const again = (await bundledEntry(pkg))!;
+    expect(again.built).toBe(true);
+    expect(loadBundle<{ said: string }>(again.file).exports.said).toBe('said one');
+    expect(first.file).not.toBe(again.file);
   });
 });
