@@ -93,6 +93,20 @@ export function createForwarder(options: ForwarderOptions): { forward: (req: Inc
   const pool = new UpstreamPool(target, { maxSockets: options.maxSockets ?? 1000, maxIdle: 64 });
   const prefix = target.pathname.replace(/\/+$/, '');
   const hostLine = `Host: ${target.host}\r\n`;
+  // Judgements waiting for their turn (each after its answer's last byte went out): close() waits for them, so a stop
+  // that comes between an answer and its judgement (a SIGTERM right after a 504) still reports it.
+  let pending = 0;
+  let drained: (() => void) | undefined;
+  const judgeLater = (exchange: ForwardedExchange) => {
+    pending++;
+    setImmediate(() => {
+      try {
+        onExchange(exchange);
+      } finally {
+        if (--pending === 0) drained?.();
+      }
+    });
+  };
 
   const forward = (req: IncomingMessage, res: ServerResponse, extraHeaders: Record<string, string>) => {
     const at = Date.now();
@@ -105,7 +119,7 @@ export function createForwarder(options: ForwarderOptions): { forward: (req: Inc
       if (done) return;
       done = true;
       exchange.durationMs = performance.now() - started;
-      setImmediate(onExchange, exchange);
+      judgeLater(exchange);
     };
     const answerOwn = (answer: MockResponse) => {
       exchange.status = answer.status;
@@ -320,6 +334,7 @@ export function createForwarder(options: ForwarderOptions): { forward: (req: Inc
     forward,
     close: async () => {
       pool.close();
+      if (pending > 0) await new Promise<void>((resolve) => (drained = resolve));
     },
   };
 }
