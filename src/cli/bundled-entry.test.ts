@@ -102,4 +102,10 @@ describe('bundledEntry', () => {
     expect(loadBundle<{ said: string }>(again.file).exports.said).toBe('said one');
     expect(first.file).not.toBe(again.file);
   });
+
+  it('uses no bundle esbuild warned about (import.meta.dirname would be empty in CommonJS): the sources run instead', async () => {
+    const pkg = tinyPackage();
+    writeFileSync(pkg.entry, "export const here: string | undefined = import.meta.dirname;\n");
+    expect(await bundledEntry(pkg)).toBeUndefined();
+  });
 });

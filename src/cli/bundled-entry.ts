@@ -107,6 +107,9 @@ async function build(options: BundleOptions): Promise<string | undefined> {
       metafile: true,
       logLevel: 'silent',
     });
+    // A warning is code that would run otherwise than from the sources (import.meta.dirname empty in CommonJS, a
+    // require of something missing): no run uses such a build; the sources run and say what is wrong in their own words.
+    if (result.warnings.length > 0) throw new Error('esbuild warned');
     // Besides the modules bundled, what decides how esbuild reads them: the package's type and tsconfig.json.
     const read = [...Object.keys(result.metafile.inputs), ...BUILD_SETTINGS.filter((file) => statSync(join(options.root, file), { throwIfNoEntry: false }) !== undefined)];
     const inputs: Latest['inputs'] = read.map((path) => {
