@@ -5,9 +5,11 @@
 // (node bin/flag-admin.js proxy --target ..., its access log on), both spawned, both on loopback.
 // The floor: a bare node:http forwarding proxy (bench/bare-proxy.js: two node:http hops, nothing
 // else) in front of the same target, measured beside it, so the proxy's cost reads against both.
-//  - latency: one client sends the same requests direct, through the bare proxy and through the
-//    proxy, interleaved request by request (so drift in machine load hits all alike), on one
-//    kept-alive connection each;
+//  - latency: one client sends the same requests direct, through the bare node:http proxy, the bare
+//    proxy whose upstream hop is undici's (which side of a node:http proxy costs the time), a bare
+//    TCP relay (bench/bare-relay.js: bytes across, no HTTP: the lowest floor of a proxy on Node)
+//    and the proxy, interleaved request by request (so drift in machine load hits all alike), on
+//    one kept-alive connection each;
 //  - CPU: autocannon (in a process of its own) loads each route for a fixed time, direct, through
 //    the bare proxy and through the proxy, while /proc gives each server's CPU time; and the target
 //    alone once more at the rate the proxied load reached (whether an event loop's CPU per request
@@ -38,6 +40,8 @@ const BIN = join(ROOT, 'bin', 'flag-admin.js');
 const BARE_PROXY = join(ROOT, 'bench', 'bare-proxy.js');
 /** A second floor, CPU only: the upstream hop on undici's Pool (cheaper; not ours: it refuses an unasked 100 Continue, see the file). */
 const BARE_UNDICI_PROXY = join(ROOT, 'bench', 'bare-undici-proxy.js');
+/** The lowest floor, latency only: a TCP relay, no HTTP at all. */
+const BARE_RELAY = join(ROOT, 'bench', 'bare-relay.js');
 const KEY = 'mock-admin-key';
 const { values: flags } = parseArgs({ options: { quick: { type: 'boolean', default: false } } });
 const CONFIG = flags.quick ? { pairs: 500, seconds: 1, rounds: 1, connections: 10, judged: 2_000, rssRequests: 20_000 } : { pairs: 3000, seconds: 2, rounds: 3, connections: 10, judged: 10_000, rssRequests: 150_000 };
@@ -85,7 +89,7 @@ async function latencies(urls: Record<Path, string>, route: (typeof ROUTES)[numb
   await Promise.all(PATHS.map((which) => pools[which].close()));
   return times;
 }
-const PATHS = ['direct', 'bare', 'proxied'] as const;
+const PATHS = ['direct', 'bare', 'undici', 'relay', 'proxied'] as const;
 type Path = (typeof PATHS)[number];
 
 const worker = fork(fileURLToPath(new URL('./load-worker.ts', import.meta.url)), { stdio: 'inherit' });
@@ -101,6 +105,7 @@ const target = await start(['mock', '--fixtures', large.file]);
 const proxy = await start(['proxy', '--target', target.url], false);
 const bare = await spawnServer(process.execPath, [BARE_PROXY, target.url, '0'], { probe: { method: 'GET', path: ROUTES[0]!.path, headers: { authorization: KEY } } });
 const bareUndici = await spawnServer(process.execPath, [BARE_UNDICI_PROXY, target.url, '0'], { probe: { method: 'GET', path: ROUTES[0]!.path, headers: { authorization: KEY } } });
+const relay = await spawnServer(process.execPath, [BARE_RELAY, target.url, '0'], { probe: { method: 'GET', path: ROUTES[0]!.path, headers: { authorization: KEY } } });
 try {
   const lines: string[] = [];
   const print = (line = '') => {
@@ -111,15 +116,15 @@ try {
   print();
   for (const line of await machineLines()) print(line);
   print();
-  print(`Latency: ${fmt(CONFIG.pairs)} request rounds per route, direct, through the bare node:http proxy (the floor) and through the proxy, interleaved, one kept-alive connection each.`);
+  print(`Latency: ${fmt(CONFIG.pairs)} request rounds per route, direct, through the bare node:http proxy (the floor), the bare proxy on undici's upstream hop, a bare TCP relay (no HTTP: the lowest floor on Node) and the proxy, interleaved, one kept-alive connection each.`);
   print();
-  print('| route | direct median ms | bare proxy: added median ms | proxy: added median ms | direct p99 ms | bare proxy: added p99 ms | proxy: added p99 ms |');
-  print('|---|---:|---:|---:|---:|---:|---:|');
+  print('| route | direct median ms | bare node:http proxy: added median ms | bare undici proxy: added median ms | bare TCP relay: added median ms | proxy: added median ms | direct p99 ms | bare node:http proxy: added p99 ms | bare TCP relay: added p99 ms | proxy: added p99 ms |');
+  print('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const route of ROUTES) {
-    const t = await latencies({ direct: target.url, bare: bare.url, proxied: proxy.url }, route);
-    const [dm, bm, pm] = [percentile(t.direct, 50), percentile(t.bare, 50), percentile(t.proxied, 50)];
-    const [d99, b99, p99] = [percentile(t.direct, 99), percentile(t.bare, 99), percentile(t.proxied, 99)];
-    print(`| ${route.label} | ${fmt(dm, 3)} | ${fmt(bm - dm, 3)} | **${fmt(pm - dm, 3)}** | ${fmt(d99, 3)} | ${fmt(b99 - d99, 3)} | **${fmt(p99 - d99, 3)}** |`);
+    const t = await latencies({ direct: target.url, bare: bare.url, undici: bareUndici.url, relay: relay.url, proxied: proxy.url }, route);
+    const [dm, bm, um, rm, pm] = PATHS.map((which) => percentile(t[which], 50));
+    const [d99, b99, , r99, p99] = PATHS.map((which) => percentile(t[which], 99));
+    print(`| ${route.label} | ${fmt(dm!, 3)} | ${fmt(bm! - dm!, 3)} | ${fmt(um! - dm!, 3)} | ${fmt(rm! - dm!, 3)} | **${fmt(pm! - dm!, 3)}** | ${fmt(d99!, 3)} | ${fmt(b99! - d99!, 3)} | ${fmt(r99! - d99!, 3)} | **${fmt(p99! - d99!, 3)}** |`);
   }
   print();
   print(`CPU: autocannon, ${CONFIG.connections} connections, ${CONFIG.seconds} s per load; CPU time of each process from /proc over the load. Per route, ${CONFIG.rounds} round(s) of: the target alone flat out, through the bare node:http proxy (the floor: two node:http hops), through a bare proxy whose upstream hop is undici's Pool (a lower floor, which flag-admin proxy cannot stand on: undici refuses an unasked 100 Continue), through the proxy, and the target alone again at the rate the proxied load reached; medians over the rounds (ratios taken within a round).`);
@@ -213,6 +218,7 @@ try {
   worker.kill();
   await bare.stop();
   await bareUndici.stop();
+  await relay.stop();
   await proxy.stop();
   await target.stop();
 }

@@ -49,6 +49,25 @@ describe('the passive judge on answers that repeat but in their per-instance fie
     expect(read(unauthorized({ message: 42 }))).toEqual(['response-schema-conformance']);
   });
 
+  it('remembers the ids of answers judged alike by their bytes: one given again, there or in full, is found; so is an id that quotes the key', () => {
+    const judge = createPassiveJudge({ contract, baseUrl: 'http://127.0.0.1:1' });
+    const read = (response: ReturnType<typeof unauthorized>, key?: string) => checksOf(judge.judge({ method: 'GET', target: OIDC, key, response }));
+    expect(read(unauthorized())).toEqual([]);
+    const alike = unauthorized();
+    expect(read(alike)).toEqual([]);
+    expect(read(unauthorized())).toEqual([]);
+    expect(read(unauthorized({ id: JSON.parse(alike.body).id }))).toEqual(['error-ids-unique']);
+    expect(read(unauthorized({ id: JSON.parse(alike.body).id, message: 'worded otherwise' }))).toEqual(['error-ids-unique']);
+    const key = 'not-a-key-but-long-enough';
+    expect(read(unauthorized(), key)).toEqual([]);
+    expect(read(unauthorized(), key)).toEqual([]);
+    expect(read(unauthorized({ id: `id-${key}` }), key)).toEqual(['no-secret-echo']);
+    expect(read(unauthorized(), key)).toEqual([]);
+    const report = judge.report();
+    expect(report.summary.requests).toBe(9);
+    expect(report.coverage.find((c) => c.operationId === 'getOidcSettings' && c.status === '401')).toMatchObject({ provoked: 9, outcome: 'not conformant' });
+  });
+
   it('reads an error text again once the secrets it is read against change, and finds an echo every time it repeats (no-secret-echo remembers texts per list of secrets)', () => {
     const judge = createPassiveJudge({ contract, baseUrl: 'http://127.0.0.1:1' });
     // With a key in every request, there is a secret to read each text against from the start.

@@ -5,8 +5,10 @@ import { RULES } from './registry.ts';
 import type { Rule } from './rule.ts';
 import { keyPlaceholder } from '../report/curl-line.ts';
 import { isSuccess } from '../http-status.ts';
-import { createRunState, judgeExchange, perInstanceValues, type ModelExchange, type ModelRequest, type RunState, type Verdict } from './model/index.ts';
+import { createRunState, judgeExchange, type ModelExchange, type ModelRequest, type RunState, type Verdict } from './model/index.ts';
 import { parsedBodyOf } from './rule.ts';
+import { alikeForm, sameForm, valuesIfAlike, type AlikeForm } from './alike-form.ts';
+import { echoesSecret } from './rules/no-secret-echo.ts';
 import { redactFindings } from '../report/redact-findings.ts';
 import { createRedactor } from '../report/secret-redactor.ts';
 import { secretsSeen } from './secrets-seen.ts';
@@ -122,7 +124,8 @@ export function createPassiveJudge(options: PassiveJudgeOptions): PassiveJudge {
   let requests = 0;
   // Per read (method, target, key, in memory only): the last answer judged without findings, as alikeForm() reads it,
   // and the count of possibly writing requests judged until then.
-  const alike = new BoundedMap<string, { form: AlikeForm; writes: number; state: RunState; version: number; validKeys: number; key: KeySeen | undefined }>(MAX_ALIKE);
+  // With the secret values known then (what no-secret-echo read the answer against).
+  const alike = new BoundedMap<string, { form: AlikeForm; writes: number; state: RunState; version: number; validKeys: number; key: KeySeen | undefined; secretValues: number }>(MAX_ALIKE);
   let writes = 0;
   // Keys proved valid so far: a key's validity is what the model reads of it.
   let validKeys = 0;
@@ -147,6 +150,39 @@ export function createPassiveJudge(options: PassiveJudgeOptions): PassiveJudge {
     if (perInstanceOnly && verdicts.length === 0) state.observeAlike({ ...exchange, request: request() });
     else state.observe({ ...exchange, request: request() });
     return verdicts;
+  };
+
+  /**
+   * An error answer that repeats the last one to the same read but in its per-instance values, told
+   * by its bytes alone (alike-form.ts valuesIfAlike), with nothing changed since that one was judged
+   * without findings: not the model's state, the writes, the keys proved valid, nor the secret values
+   * known. What judging it in full would say of it differently can only be about those values, so only
+   * the checks that read them are made: the body against its schema (response-schema-conformance,
+   * the model's body-schema), no secret in them (no-secret-echo; headers and the other strings were
+   * read against the same secrets), and each instance id fresh (error-ids-unique, the model's
+   * error-id-unique). All passing, it is counted and observed as judged with no finding (its ids
+   * remembered); any doubt, and it is judged in full (false): the verdicts are those of a full judgement.
+   * A proxy's polling clients get the same 401 again and again, each with an id of its own (issue 19).
+   */
+  const judgedAlikeByBytes = (passing: PassingExchange, operation: Operation, read: string, key: KeySeen | undefined, keyCame: boolean, seq: number): boolean => {
+    const response = passing.response;
+    if (!response || isSuccess(response.status) || response.notUtf8) return false;
+    const earlier = alike.get(read);
+    if (!earlier || earlier.writes !== writes || earlier.state !== state || earlier.version !== state.version() || earlier.validKeys !== validKeys || earlier.key !== key || earlier.secretValues !== secretValues.version) return false;
+    if (state.observed() >= MODEL_MEMORY) return false;
+    const values = valuesIfAlike(earlier.form, response);
+    if (!values) return false;
+    const ids = values.filter((_, i) => earlier.form.instance[i]);
+    for (let i = 0; i < ids.length; i++) if (state.errorIdSeenAt(ids[i]!) !== undefined || ids.indexOf(ids[i]!) !== i) return false;
+    if (echoesSecret(values, { contract, secrets: { keys: keyCame ? [{ value: passing.key!, name: 'the key the request sent' }] : [], values: secretValues.keys() } })) return false;
+    const documented = responseFor(operation, response.status);
+    const body = parsedBodyOf(response);
+    if (!documented || !body.ok || documented.validate(body.value).length > 0) return false;
+    state.observeAlikeIds(ids, seq);
+    countCoverage(coverage, operation, response.status, false);
+    // As a full judgement with no finding would: the read's entry stays, as the most recently set.
+    alike.set(read, earlier);
+    return true;
   };
 
   const judge = (passing: PassingExchange): Finding[] | undefined => {
@@ -179,6 +215,8 @@ export function createPassiveJudge(options: PassiveJudgeOptions): PassiveJudge {
       redact = createRedactor(secrets.keys());
       redactorVersion = secrets.version;
     }
+    const read = `${passing.method} ${keyCame ? `k${passing.key}` : placed ? `${placed.in} ${placed.value}` : '-'} ${passing.keyHeader ?? ''} ${passing.target}`;
+    if (route.kind === 'operation' && passing.notJudged === undefined && passing.transportError === undefined && judgedAlikeByBytes(passing, route.operation, read, key, keyCame, seq)) return [];
     const exchange = toExchange(operationRoute.operation, passing, seq, baseUrl, decoded.ok ? decoded.params : undefined, route.kind !== 'operation', key && `KEY_${key.id}`, placed);
     if (passing.notJudged !== undefined) {
       notJudged.push({ operationId: exchange.operationId, label: exchange.label, reason: passing.notJudged });
@@ -188,7 +226,6 @@ export function createPassiveJudge(options: PassiveJudgeOptions): PassiveJudge {
     // An answer that repeats the last one to the same read, judged without findings, but in the fields the spec lets differ
     // per answer (an error's id and message), with nothing written between and the model's state as it was then: the model
     // checks only what reads those fields, and so do the rules (those that declare it); the others would judge as then.
-    const read = `${passing.method} ${keyCame ? `k${passing.key}` : placed ? `${placed.in} ${placed.value}` : '-'} ${passing.keyHeader ?? ''} ${passing.target}`;
     const form = passing.response && passing.notJudged === undefined ? alikeForm(passing.response, route.kind === 'operation' ? responseFor(route.operation, passing.response.status)?.schema : undefined) : undefined;
     const earlier = form !== undefined ? alike.get(read) : undefined;
     const alikeBefore = earlier !== undefined && form !== undefined && sameForm(earlier.form, form) && earlier.writes === writes && earlier.state === state && earlier.version === state.version() && earlier.validKeys === validKeys && earlier.key === key;
@@ -200,7 +237,7 @@ export function createPassiveJudge(options: PassiveJudgeOptions): PassiveJudge {
     foldRows(rows, results.rows);
     if (route.kind === 'operation' && exchange.response) countCoverage(coverage, route.operation, exchange.response.status, results.nonConformant.has(exchange.seq));
     const found = redactFindings(results.findings, redact).map((f) => ({ ...f, seq, ...(TWO_READINGS.has(f.checkId) ? { message: `${f.message} ${OTHER_READING}` } : {}) }));
-    if (form !== undefined && found.length === 0) alike.set(read, { form, writes, state, version: state.version(), validKeys, key });
+    if (form !== undefined && found.length === 0) alike.set(read, { form, writes, state, version: state.version(), validKeys, key, secretValues: secretValues.version });
     else alike.delete(read);
     findings.push(...found);
     if (findings.length > maxFindings) findingsDropped += findings.splice(0, findings.length - maxFindings).length;
@@ -314,70 +351,6 @@ interface KeySeen {
 function keyVariable(key: KeySeen): KeyVariable {
   const answers = [...key.statuses].sort(([a], [b]) => a - b).map(([status, count]) => `${status === 0 ? 'no answer' : status} ×${count}`);
   return { variable: `KEY_${key.id}`, standsFor: `the key first sent in ${key.where} of request #${key.firstSeq}; answers it got: ${answers.join(', ')}` };
-}
-
-/**
- * An answer as two answers that differ only in their per-instance fields (`x-instance-id`,
- * `x-per-instance`: spec-annotations.ts) read alike (sameForm): its status and headers, and its
- * body's raw text but for the text of each such value. Only where that cut is exact: every such
- * value a string whose JSON text stands once in the body, as a member's value (after a colon); an
- * unquoted `"` cannot stand inside a JSON string, so that text is the value itself. Otherwise (no
- * such field, a body that is not JSON or over MAX_ALIKE_BODY, a value that is no string, escaped
- * otherwise than JSON.stringify writes it, or repeated elsewhere) undefined: judged in full.
- */
-interface AlikeForm {
-  status: number;
-  headers: Record<string, string>;
-  pointers: string;
-  text: string;
-  /** [start, end) of each value's text in `text`, in order. */
-  cuts: [number, number][];
-}
-
-/** The body text kept per read at most for sameForm (error bodies are a few hundred bytes). */
-const MAX_ALIKE_BODY = 16 * 1024;
-
-function alikeForm(response: RecordedResponse, schema: Parameters<typeof perInstanceValues>[1]): AlikeForm | undefined {
-  const text = response.body;
-  if (text.length > MAX_ALIKE_BODY) return undefined;
-  const parsed = parsedBodyOf(response);
-  if (!parsed.ok) return undefined;
-  const fields = perInstanceValues(parsed.value, schema);
-  if (fields.length === 0) return undefined;
-  const cuts: [number, number][] = [];
-  for (const { value } of fields) {
-    if (typeof value !== 'string') return undefined;
-    const token = JSON.stringify(value);
-    const at = text.indexOf(token);
-    if (at < 0 || text.indexOf(token, at + 1) >= 0) return undefined;
-    let before = at - 1;
-    while (before >= 0 && (text[before] === ' ' || text[before] === '\t' || text[before] === '\n' || text[before] === '\r')) before--;
-    if (text[before] !== ':') return undefined;
-    cuts.push([at, at + token.length]);
-  }
-  cuts.sort((x, y) => x[0] - y[0]);
-  for (let i = 1; i < cuts.length; i++) if (cuts[i]![0] < cuts[i - 1]![1]) return undefined;
-  return { status: response.status, headers: response.headers, pointers: fields.map((f) => f.pointer).join(' '), text, cuts };
-}
-
-/** Whether two answers read alike: the same status, headers and per-instance fields, and the same text around those values. */
-function sameForm(a: AlikeForm, b: AlikeForm): boolean {
-  if (a.status !== b.status || a.pointers !== b.pointers || a.cuts.length !== b.cuts.length) return false;
-  const names = Object.keys(a.headers);
-  if (names.length !== Object.keys(b.headers).length) return false;
-  for (const name of names) if (a.headers[name] !== b.headers[name]) return false;
-  let fromA = 0;
-  let fromB = 0;
-  for (let i = 0; i <= a.cuts.length; i++) {
-    const endA = i < a.cuts.length ? a.cuts[i]![0] : a.text.length;
-    const endB = i < b.cuts.length ? b.cuts[i]![0] : b.text.length;
-    if (endA - fromA !== endB - fromB || !b.text.startsWith(a.text.slice(fromA, endA), fromB)) return false;
-    if (i < a.cuts.length) {
-      fromA = a.cuts[i]![1];
-      fromB = b.cuts[i]![1];
-    }
-  }
-  return true;
 }
 
 /** Distinct keys and secret values remembered for redaction. */

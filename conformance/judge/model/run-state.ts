@@ -133,6 +133,11 @@ export interface RunState {
    * answer it carries is already known: that is what an unchanged version says), so only those are kept.
    */
   observeAlike(exchange: ModelExchange): void;
+  /**
+   * observeAlike() for an answer whose per-instance values the caller read from its bytes (a proxy's
+   * alike answers, conformance/judge/alike-form.ts valuesIfAlike): its instance ids, and its number.
+   */
+  observeAlikeIds(ids: readonly string[], seq: number | undefined): void;
   /** Where an error instance id was first seen. */
   errorIdSeenAt(id: string): number | undefined;
   firstAnswer(request: ModelRequest): FirstAnswer | undefined;
@@ -275,6 +280,11 @@ export function createRunState({ contract, forbidden = [] }: RunStateOptions): R
       // The schema observe() reads the ids by, found the same way.
       const documented = keyOf(request)?.operation.responses.get(String(response.status));
       for (const { id } of instanceIds(parsed.value, documented?.schema)) if (!errorIds.has(id)) errorIds.set(id, at);
+    },
+    observeAlikeIds(ids, seq) {
+      const at = seq ?? count;
+      count++;
+      for (const id of ids) if (!errorIds.has(id)) errorIds.set(id, at);
     },
     errorIdSeenAt: (id) => errorIds.get(id),
     constantSeen: (operationId, pointer) => constants.get(`${operationId} ${pointer}`),

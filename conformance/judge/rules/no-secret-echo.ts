@@ -53,7 +53,7 @@ interface Secret {
 }
 
 /** The secrets of the run that can be told from data: long enough, and in no successful answer outside a secret property. */
-function judgeableSecrets(context: RuleContext): JudgeableSecrets {
+function judgeableSecrets(context: Pick<RuleContext, 'secrets' | 'all' | 'contract'>): JudgeableSecrets {
   const given = context.secrets;
   if (!given) return NO_SECRETS;
   const data: string[] = [];
@@ -91,22 +91,7 @@ function judgeableSecrets(context: RuleContext): JudgeableSecrets {
 function echoIn(exchange: Exchange & { response: NonNullable<Exchange['response']> }, secrets: readonly Secret[], read: Map<string, number>): { where: string; secret: Secret } | undefined {
   const { response } = exchange;
   const shortest = Math.min(...secrets.map((s) => s.value.length));
-  const holds = (text: string): Secret | undefined => {
-    let found = read.get(text);
-    if (found === undefined) {
-      found = -1;
-      for (const reading of encodedReadings(text, shortest)) {
-        const folded = reading.toLowerCase();
-        found = secrets.findIndex((s) => s.forms.some((form) => folded.includes(form)));
-        if (found >= 0) break;
-      }
-      if (text.length <= MAX_REMEMBERED_TEXT) {
-        if (read.size >= MAX_REMEMBERED_TEXTS) read.clear();
-        read.set(text, found);
-      }
-    }
-    return found < 0 ? undefined : secrets[found];
-  };
+  const holds = (text: string) => secretIn(text, secrets, read, shortest);
   for (const [name, value] of Object.entries(response.headers)) {
     const secret = holds(value);
     if (secret) return { where: `header ${name}`, secret };
@@ -122,6 +107,37 @@ function echoIn(exchange: Exchange & { response: NonNullable<Exchange['response'
     if (secret) return { where: 'body', secret };
   }
   return undefined;
+}
+
+/** The secret `text` holds, as written or encoded (encoded-readings.ts), remembered per text in `read`. */
+function secretIn(text: string, secrets: readonly Secret[], read: Map<string, number>, shortest: number): Secret | undefined {
+  let found = read.get(text);
+  if (found === undefined) {
+    found = -1;
+    for (const reading of encodedReadings(text, shortest)) {
+      const folded = reading.toLowerCase();
+      found = secrets.findIndex((s) => s.forms.some((form) => folded.includes(form)));
+      if (found >= 0) break;
+    }
+    if (text.length <= MAX_REMEMBERED_TEXT) {
+      if (read.size >= MAX_REMEMBERED_TEXTS) read.clear();
+      read.set(text, found);
+    }
+  }
+  return found < 0 ? undefined : secrets[found];
+}
+
+/**
+ * Whether any of `texts`, strings of an error body, carries a secret this rule would find in it,
+ * with the secrets it would judge an error answer by (`context.secrets`; an error answer's own
+ * strings are no successful answer's data). For a proxy that read an answer's new per-instance
+ * values from its bytes (passive-judge.ts): the rest of the answer was read before, against the same secrets.
+ */
+export function echoesSecret(texts: readonly string[], context: Pick<RuleContext, 'secrets' | 'contract'>): boolean {
+  const { secrets, read } = judgeableSecrets({ ...context, all: [] });
+  if (secrets.length === 0) return false;
+  const shortest = Math.min(...secrets.map((s) => s.value.length));
+  return texts.some((text) => secretIn(text, secrets, read, shortest) !== undefined);
 }
 
 /**
