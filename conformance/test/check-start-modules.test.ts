@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { serveHandler } from '../../src/mock/index.ts';
@@ -39,6 +41,28 @@ describe('flag-admin check start-up', () => {
     expect(help.stdout).toMatch(/^Usage: flag-admin check --base-url URL/);
     expect(help.loaded.filter((path) => path.includes('node_modules/'))).toEqual([]);
     expect(help.loaded.filter((path) => path.startsWith('conformance/')).sort()).toEqual(['conformance/check-usage.ts', 'conformance/key-variables.ts', 'conformance/options.ts']);
+  });
+
+  it('runs the suite from its bundle in a checkout (src/cli/bundled-entry.ts), with the report its sources give', async () => {
+    const contract = await loadContract({ validate: false });
+    const runs: { stdout: string; loaded: string[] }[] = [];
+    for (const env of [{}, { FLAG_ADMIN_NO_BUNDLE: '1' }] as Record<string, string>[]) {
+      const mock = freshMock(contract);
+      const server = await serveHandler((request) => mock.handle(request), { port: 0 });
+      try {
+        const check = await run(['check', '--base-url', server.url, '--token', '1/1', '--allow-delete'], { FLAG_ADMIN_API_KEY: 'mock-admin-key', ...env });
+        runs.push({ stdout: check.stdout.replaceAll(server.url, 'BASE'), loaded: check.loaded });
+      } finally {
+        await server.close();
+      }
+    }
+    const [bundled, sources] = runs as [(typeof runs)[number], (typeof runs)[number]];
+    // The bundle is read as a file and compiled by vm.Script, not loaded as a module: none of the suite's modules loads.
+    expect(existsSync(join(ROOT, '.flag-admin-cache', 'check', 'latest.json'))).toBe(true);
+    expect(bundled.loaded.filter((path) => path.startsWith('conformance/') && !/^conformance\/(check-usage|key-variables|options)\.ts$/.test(path))).toEqual([]);
+    expect(sources.loaded).toContain('conformance/run.ts');
+    expect(bundled.stdout).toMatch(/^CONFORMANT: /m);
+    expect(bundled.stdout).toBe(sources.stdout);
   });
 
   it("judges the kit's own spec without swagger-parser or YAML (spec/openapi.parsed.json)", async () => {

@@ -1,4 +1,4 @@
-import { processIo } from './io.ts';
+import { PROCESS_STDOUT } from './io.ts';
 
 /**
  * Whether a command colours what it prints: never when NO_COLOR is set to anything
@@ -8,5 +8,5 @@ import { processIo } from './io.ts';
 export function colourWanted(io: { stdout: unknown; env: Record<string, string | undefined> }): boolean {
   if (io.env.NO_COLOR) return false;
   if (io.env.FORCE_COLOR !== undefined && io.env.FORCE_COLOR !== '') return io.env.FORCE_COLOR !== '0';
-  return io.stdout === processIo.stdout && Boolean(process.stdout.isTTY);
+  return (io.stdout as { [PROCESS_STDOUT]?: true } | null | undefined)?.[PROCESS_STDOUT] === true && Boolean(process.stdout.isTTY);
 }

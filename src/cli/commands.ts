@@ -38,7 +38,16 @@ export const COMMANDS: readonly Command[] = [
     // The usage alone for --help: the suite (~350 modules) loads only to run.
     load: async () => {
       const { CHECK_USAGE } = await import('../../conformance/check-usage.ts');
-      return { usage: CHECK_USAGE, run: async (argv, io) => (await import('../../conformance/cli.ts')).checkCommand(argv, io) };
+      return {
+        usage: CHECK_USAGE,
+        run: async (argv, io) => {
+          const suite = await checkSuite(io.env);
+          const code = await suite.checkCommand(argv, io);
+          // A run that came to a verdict (0 conformant, 1 not): the code it compiled is what the next runs call.
+          if (code === 0 || code === 1) suite.keepCode();
+          return code;
+        },
+      };
     },
   },
   {
@@ -50,3 +59,24 @@ export const COMMANDS: readonly Command[] = [
     },
   },
 ];
+
+/**
+ * The suite: in a checkout, its bundle as the sources stand (bundled-entry.ts says why); the
+ * sources themselves with FLAG_ADMIN_NO_BUNDLE=1 or where no bundle can be made, and in the
+ * packed package (dist/, JavaScript: no esbuild there).
+ */
+async function checkSuite(env: CommandIo['env']): Promise<{ checkCommand: typeof import('../../conformance/cli.ts').checkCommand; keepCode(): void }> {
+  const checkout = import.meta.url.endsWith('.ts');
+  const source = new URL(`../../conformance/cli.${checkout ? 'ts' : 'js'}`, import.meta.url);
+  if (checkout && env.FLAG_ADMIN_NO_BUNDLE !== '1') {
+    const { fileURLToPath } = process.getBuiltinModule('node:url');
+    const { bundledEntry, loadBundle } = await import('./bundled-entry.ts');
+    const root = fileURLToPath(new URL('../..', import.meta.url));
+    const bundle = await bundledEntry({ entry: fileURLToPath(source), root, cacheDir: `${root}.flag-admin-cache/check` });
+    if (bundle !== undefined) {
+      const loaded = loadBundle<typeof import('../../conformance/cli.ts')>(bundle.file);
+      return { checkCommand: loaded.exports.checkCommand, keepCode: loaded.keepCode };
+    }
+  }
+  return { checkCommand: ((await import(source.href)) as typeof import('../../conformance/cli.ts')).checkCommand, keepCode: () => {} };
+}

@@ -21,8 +21,15 @@ function writerUntilReaderLeaves(stream: NodeJS.WriteStream): (text: string) => 
   };
 }
 
+/**
+ * Marks the writer of the process's own stdout (colour.ts asks). A symbol of the global registry,
+ * not the writer's identity: `check` runs from a bundle (bundled-entry.ts) that holds its own copy
+ * of this module, and the writer main() hands it must still count as the process's.
+ */
+export const PROCESS_STDOUT = Symbol.for('flag-admin-contract: the process stdout writer');
+
 export const processIo: CommandIo = {
-  stdout: writerUntilReaderLeaves(process.stdout),
+  stdout: Object.assign(writerUntilReaderLeaves(process.stdout), { [PROCESS_STDOUT]: true }),
   stderr: writerUntilReaderLeaves(process.stderr),
   env: process.env,
 };

@@ -6,8 +6,9 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = fileURLToPath(new URL('../../bin/flag-admin.js', import.meta.url));
 const OWN_MODULES = pathToFileURL(fileURLToPath(new URL('../../bin/own-modules.js', import.meta.url))).href;
 
+// FLAG_ADMIN_NO_BUNDLE=1: the suite's own modules, not its bundle (src/cli/bundled-entry.ts), which is what the hook serves.
 async function node(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { PATH: process.env.PATH ?? '' } });
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: { PATH: process.env.PATH ?? '', FLAG_ADMIN_NO_BUNDLE: '1' } });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d));
@@ -66,7 +67,7 @@ describe("the kit's own modules (bin/own-modules.js)", () => {
 
   it("give the URL and format Node's resolver gives, for every import of the suite and the mock", async () => {
     const script = `const { main } = await import(${JSON.stringify(pathToFileURL(`${ROOT}src/cli/main.ts`).href)});
-await main(['check'], { stdout() {}, stderr() {}, env: {} });
+await main(['check'], { stdout() {}, stderr() {}, env: { FLAG_ADMIN_NO_BUNDLE: '1' } });
 await import(${JSON.stringify(pathToFileURL(`${ROOT}src/mock/index.ts`).href)});`;
     const run = await node(['--import', COMPARE, '--input-type=module', '-e', script]);
     expect(run.code, run.stderr).toBe(0);
