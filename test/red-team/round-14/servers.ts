@@ -280,7 +280,7 @@ const projectIdsInRoutePattern = target(
 const expect100Continue417 = target(
   'expect-100-continue-417',
   true,
-  'Like lighttpd 1.4 did: any request with `Expect: 100-continue` (curl sends it, HTTP/1.0 too) gets 417 Expectation Failed before auth and routing (RFC 9110 §10.1.1; 417 is undocumented)',
+  'As old lighttpd 1.4 did: any request carrying `Expect: 100-continue` (curl adds it before large bodies), HTTP/1.0 ones included, gets 417 Expectation Failed before auth and routing (RFC 9110 §10.1.1; 417 is undocumented)',
   () => {
     const store = new Store();
     const handler = (req: Parameters<Parameters<typeof serve>[0]>[0], res: ServerResponse) => {
