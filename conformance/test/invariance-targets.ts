@@ -12,6 +12,7 @@ import { ROUND10_REQUEST_BROKEN_TARGETS, ROUND10_REQUEST_CONFORMANT_VARIANTS } f
 import { ROUND11_METHOD_CASE_BROKEN_TARGETS, ROUND11_METHOD_CASE_CONFORMANT_VARIANTS } from './round11-method-case-targets.ts';
 import { ROUND12_REQUEST_BROKEN_TARGETS, ROUND12_REQUEST_CONFORMANT_VARIANTS } from './round12-request-targets.ts';
 import { ROUND13_REQUEST_BROKEN_TARGETS, ROUND13_REQUEST_CONFORMANT_VARIANTS } from './round13-request-targets.ts';
+import { ROUND14_REQUEST_BROKEN_TARGETS, ROUND14_REQUEST_CONFORMANT_VARIANTS } from './round14-request-targets.ts';
 import { PROJECT_ROLES_TARGET, ROUND12_RESOURCE_BROKEN_TARGETS, ROUND12_RESOURCE_CONFORMANT_VARIANTS } from './round12-resource-targets.ts';
 import { WIRE_BROKEN_TARGETS, WIRE_CONFORMANT_VARIANTS } from './wire-targets.ts';
 import { parseHttpDate } from '../judge/rules/http-dates.ts';
@@ -76,6 +77,8 @@ export const INVARIANCE_BROKEN_TARGETS: InvarianceTarget[] = [
   ...ROUND12_RESOURCE_BROKEN_TARGETS,
   // Red team round thirteen's principles (round13-request-targets.ts).
   ...ROUND13_REQUEST_BROKEN_TARGETS,
+  // Red team round fourteen's HTTP-across-requests principles (round14-request-targets.ts).
+  ...ROUND14_REQUEST_BROKEN_TARGETS,
   // Red team round ten's wire principles (wire-targets.ts).
   ...WIRE_BROKEN_TARGETS.filter((t) => !t.warningOnly),
   // The method: HEAD is GET without the body (spec decision head-requests).
@@ -842,6 +845,7 @@ export const INVARIANCE_CONFORMANT_VARIANTS: ConformantInvarianceVariant[] = [
   ...ROUND12_REQUEST_CONFORMANT_VARIANTS,
   ...ROUND12_RESOURCE_CONFORMANT_VARIANTS,
   ...ROUND13_REQUEST_CONFORMANT_VARIANTS,
+  ...ROUND14_REQUEST_CONFORMANT_VARIANTS,
   ...WIRE_CONFORMANT_VARIANTS,
   {
     name: 'HEAD answered 405 with Allow: GET (a router without HEAD)',
@@ -913,12 +917,11 @@ export const INVARIANCE_CONFORMANT_VARIANTS: ConformantInvarianceVariant[] = [
         const response = mock.handle(request);
         // Asked for: named with a weight above 0 (RFC 9110 §12.5.3), `gzip;q=0` refuses gzip.
         const accepted = acceptedCodings(request.headers['accept-encoding']);
-        if (!response.body || request.method === 'HEAD') return response;
+        if (!response.body) return response;
         const coding = (accepted.get('br') ?? 0) > 0 ? 'br' : (accepted.get('gzip') ?? 0) > 0 ? 'gzip' : undefined;
         if (!coding) return response;
-        const body = coding === 'br' ? brotliCompressSync(response.body) : gzipSync(response.body);
-        const head = frame({ ...response, headers: { ...response.headers, 'content-encoding': coding, vary: 'Accept-Encoding' }, body: undefined }, true).toString('latin1');
-        return { raw: head.replace(/content-length: 0\r\n/, `content-length: ${body.length}\r\n`) + body.toString('latin1') };
+        // HEAD coded like its GET: its Content-Length is the coded GET's (RFC 9110 §8.6, §9.3.2; round fourteen).
+        return coded(response, coding, request.method);
       }),
   },
   {
