@@ -46,22 +46,49 @@ export const headLikeGet: Rule = {
       }
       // The same GET's answers with the same status, in the run's order.
       // Not a GET sent in another form of the message (a wire variant: absolute form, spelled path, HTTP/1.0...): the same path, another request to a server.
-      const gets = context.all.filter((e) => e.method === 'GET' && e.path === exchange.path && e.credential === exchange.credential && !e.keyVariant && e.response?.status === response.status && !(e.variant && VARIANT_KIND.get(e.variant.kind)?.wire));
+      // Under the same Accept-Encoding (none for none): what the GET's content is depends on it (RFC 9110 §12.5.3), so a HEAD is compared with those GETs only.
+      const coding = acceptEncodingOf(exchange);
+      const gets = context.all.filter((e) => e.method === 'GET' && e.path === exchange.path && e.credential === exchange.credential && !e.keyVariant && e.response?.status === response.status && !(e.variant && VARIANT_KIND.get(e.variant.kind)?.wire) && acceptEncodingOf(e) === coding);
       const get = gets[0];
       const headType = mediaTypeOf(response.headers['content-type']);
       const getType = get?.response ? mediaTypeOf(get.response.headers['content-type']) : undefined;
       if (get && headType !== undefined && getType !== undefined && headType !== getType) {
         return [failed({ exchange, message: `${exchange.label}: Content-Type ${response.headers['content-type']}, where the same GET (request #${get.seq}) got ${get.response!.headers['content-type']}; HEAD's header fields are GET's (RFC 9110 §9.3.2).`, expected: `Content-Type ${getType}`, got: `Content-Type ${headType}` })];
       }
-      // RFC 9110 §8.6: a Content-Length in a HEAD answer is the length the GET's content would have. Compared on a
-      // success only (an error body holds a fresh id), unencoded, against every length the same GET's answers had
-      // (an answer that changes from read to read is answers-agree's finding, not this one's).
+      // RFC 9110 §9.3.2: a HEAD answer's Content-Encoding, when it sends one, is the one the GET under the same Accept-Encoding got (red
+      // team round fourteen: a compression step that skips HEAD). A HEAD that leaves it out is let be (§9.3.2: a field whose value is
+      // determined only while generating the content MAY be omitted), unless its Content-Length then betrays the other content (below).
+      const headCoding = codingOf(response.headers);
+      const otherCoding = headCoding === '' || !isSuccess(response.status) ? undefined : gets.find((e) => codingOf(e.response!.headers) !== headCoding);
+      if (otherCoding) {
+        const got = codingOf(otherCoding.response!.headers) || 'identity (no Content-Encoding)';
+        return [failed({ exchange, message: `${exchange.label}: Content-Encoding ${headCoding}, where the same GET under the same Accept-Encoding (request #${otherCoding.seq}) got ${got}; HEAD's header fields are GET's (RFC 9110 §9.3.2).`, expected: `Content-Encoding ${got}`, got: `Content-Encoding ${headCoding}` })];
+      }
+      // RFC 9110 §8.6: a Content-Length in a HEAD answer is the length the GET's content would have: a server MUST NOT send another. Compared
+      // on a success only (an error body holds a fresh id), against every length the GETs under the same Accept-Encoding had, in whatever
+      // coding they came (an answer that changes from read to read is answers-agree's finding, not this one's).
       const headLength = response.headers['content-length']?.trim();
-      const getLengths = headLength === undefined || !isSuccess(response.status) || response.headers['content-encoding'] ? [] : gets.filter((e) => !e.response!.headers['content-encoding']).map((e) => e.response!.headers['content-length']?.trim() ?? String(Buffer.byteLength(e.response!.body)));
+      const getLengths = headLength === undefined || !isSuccess(response.status) ? [] : gets.flatMap((e) => {
+              // The recorded body has its coding undone: a coded GET without Content-Length gives no length to compare.
+              const length = e.response!.headers['content-length']?.trim();
+              if (length !== undefined) return [length];
+              return codingOf(e.response!.headers) === '' ? [String(Buffer.byteLength(e.response!.body))] : [];
+            });
       if (getLengths.length > 0 && !getLengths.includes(headLength!)) {
-        return [failed({ exchange, message: `${exchange.label}: Content-Length ${headLength}, where the same GET (request #${get!.seq}) got ${getLengths[0]} bytes; a HEAD answer's Content-Length is the length the GET's content would have (RFC 9110 §8.6, §9.3.2).`, expected: `Content-Length ${[...new Set(getLengths)].join(' or ')} (or none)`, got: `Content-Length ${headLength}` })];
+        return [failed({ exchange, message: `${exchange.label}: Content-Length ${headLength}${headCoding === '' ? '' : ` (${headCoding})`}, where the same GET (request #${get!.seq}) got ${getLengths[0]} bytes${codingOf(get!.response!.headers) === '' ? '' : ` in ${codingOf(get!.response!.headers)}`}; a HEAD answer's Content-Length is the length the GET's content would have (RFC 9110 §8.6, §9.3.2).`, expected: `Content-Length ${[...new Set(getLengths)].join(' or ')} (or none)`, got: `Content-Length ${headLength}` })];
       }
       return [passed(exchange)];
     });
   },
 };
+
+/** The Accept-Encoding a request carried, as sent (undefined when none). */
+function acceptEncodingOf(exchange: Exchange): string | undefined {
+  return Object.entries(exchange.request?.headers ?? {}).find(([name]) => name.toLowerCase() === 'accept-encoding')?.[1];
+}
+
+/** The content codings an answer names, lower case, identity left out (RFC 9110 §8.4): '' for none. */
+function codingOf(headers: Readonly<Record<string, string>>): string {
+  const value = Object.entries(headers).find(([name]) => name.toLowerCase() === 'content-encoding')?.[1] ?? '';
+  return value.split(',').map((c) => c.trim().toLowerCase()).filter((c) => c !== '' && c !== 'identity').join(', ');
+}

@@ -41,7 +41,7 @@ export function invarianceScenario(input: PlanInput): ScenarioPlan {
   const operations = input.contract.operations.filter((o) => o.authHeaders.length > 0);
   const cells: VariantCell[] = [];
   VARIANT_KINDS.forEach((spec, index) => {
-    if (spec.ownBatch) return;
+    if (spec.ownBatch || spec.codingSequence) return;
     // The key in another header (keyIn) goes without Authorization: only the credential class none.
     const creds = spec.emptyAuth || spec.keyIn || spec.hostNames ? (['none'] as Credential[]) : shuffled(spec.keyed ? credentials.filter((c) => c !== 'none') : credentials, random);
     const ops = shuffled(operations, random);
@@ -154,9 +154,30 @@ export function invarianceScenario(input: PlanInput): ScenarioPlan {
   const order = lastLeavesNothing(afterEachHead(shuffled(cells, random), input), input);
   const chains = chainNumbers(order, input);
   const requests = order.map((cell, i) => variantRequest(cell, input, chains[i]!, random)).filter((r): r is PlannedRequest => r !== undefined);
-  const batch = pipelinedBatch(operations, credentials, input, random).map((cell) => variantRequest(cell, input, (chains.at(-1) ?? -1) + 1, random)!);
+  // The coding sequence: its own two chains after the sampled ones (a chain of its own keeps the reads one after the other on a connection).
+  const codingChain = (chains.at(-1) ?? -1) + 1;
+  const coding = codingSequence(operations, randomFor(input.seed, 'coding sequence'));
+  for (const [i, cell] of coding.entries()) requests.push(variantRequest(cell, input, codingChain + (i === coding.length - 1 ? 1 : 0), random)!);
+  const batch = pipelinedBatch(operations, credentials, input, random).map((cell) => variantRequest(cell, input, codingChain + (coding.length > 0 ? 2 : 0), random)!);
   for (const request of batch) request.variant!.pipelined = true;
   return { requests: [...requests, ...batch], skipped: [] };
+}
+
+/**
+ * One coding sequence per run (red team round fourteen; RFC 9110 §12.5.3, §8.6, §9.3.2): on one
+ * read drawn from the seed, with the full key on its given resource, a read in one coding (gzip
+ * or br, drawn), the HEAD under the same Accept-Encoding, and a read asking for identity; then
+ * the identity read again on a fresh connection. A cache keyed without Accept-Encoding hands
+ * the coded bytes to an identity read (content-coding-accepted); a HEAD skipped by compression
+ * shows against the coded GET beside it (head-like-get). Four requests.
+ */
+function codingSequence(operations: readonly Operation[], random: Random): VariantCell[] {
+  const reads = operations.filter((o) => o.method === 'GET');
+  if (reads.length === 0) return [];
+  const read = reads[pick(random, reads.length)]!;
+  const turn = pick(random, turnsOf(VARIANT_KIND.get('coded-read')!)!);
+  const cell = (kind: VariantCell['kind'], alternative?: number): VariantCell => ({ kind, operationId: read.operationId, credential: 'full', resource: 'given', ...(alternative === undefined ? {} : { alternative }) });
+  return [cell('coded-read', turn), cell('coded-head', turn), cell('identity-after-coded'), cell('identity-after-coded')];
 }
 
 /**

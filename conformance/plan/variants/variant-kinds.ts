@@ -117,6 +117,10 @@ export type VariantKind =
   | 'if-none-match-given'
   | 'if-none-match-any'
   | 'if-modified-since-recent'
+  | 'if-none-match-beside-ims'
+  | 'coded-read'
+  | 'coded-head'
+  | 'identity-after-coded'
   | 'cookies-returned'
   | 'json-empty-body'
   | 'json-body'
@@ -211,6 +215,11 @@ export interface VariantKindSpec {
    * without the variant is a 200 that the variant's answer is judged against (a 206's slice, a 304 or 412 to a date that is none).
    */
   fullGetsEachTurn?: true;
+  /**
+   * Not sampled: one sequence per run (invariance-scenario.ts, codingSequence), on one read drawn from the seed with one turn drawn
+   * from the seed: a coded read, the HEAD under the same Accept-Encoding, then identity on the same connection and on a fresh one.
+   */
+  codingSequence?: true;
   /** With fullGetsEachTurn: every other credential class once too, with the first turn, on a GET (the restricted key on one it lacks, where there is one). */
   othersOnFirstTurn?: true;
 }
@@ -348,6 +357,25 @@ export const VARIANT_KINDS: readonly VariantKindSpec[] = [
     fullOnEveryGet: true,
     fromAnswers: (path, seen) => [['if-modified-since', seen.lastModified.get(path.split('?')[0]!) ?? new Date().toUTCString()]],
   },
+  // Red team round fourteen, RFC 9110 §13.1.3 and §13.2.2: when If-None-Match is present, If-Modified-Since MUST be ignored. A tag
+  // that matches nothing beside the Last-Modified this path's 200 carried (a date that alone would allow a 304): the answer is the 200,
+  // never a 304 (not-modified.ts reads If-Modified-Since only without If-None-Match). One tag form per turn, every GET with the full key.
+  {
+    kind: 'if-none-match-beside-ims',
+    check: 'conditional-after-auth',
+    describe: 'If-None-Match naming a tag never given, beside If-Modified-Since: the Last-Modified a 200 to this path carried earlier in the run (the time of sending when none did)',
+    alternatives: [[['if-none-match', NEVER_GIVEN_ETAG]], [['if-none-match', `W/${NEVER_GIVEN_ETAG}, ${NEVER_GIVEN_ETAG.replace(/"$/, '-2"')}`]]],
+    fromAnswers: (path, seen) => [['if-modified-since', seen.lastModified.get(path.split('?')[0]!) ?? new Date().toUTCString()]],
+    fullGetsEachTurn: true,
+  },
+  // Red team round fourteen, RFC 9110 §12.5.3 and §8.6, §9.3.2: a read in one coding, the HEAD under the same Accept-Encoding (its
+  // Content-Encoding and Content-Length are the GET's: head-like-get), then the same read asking for identity on the same connection and
+  // on a fresh one (a cache keyed without Accept-Encoding serves the coded bytes: content-coding-accepted). One sequence per run, all four
+  // with a cache-buster of their own drawn from the seed (spec decision required-request-headers: a query the spec does not name changes
+  // nothing), so that the coded read is the one a cache keyed by URL stores, not an earlier read of the path.
+  { kind: 'coded-read', query: codingBuster, check: 'headers-ignored', describe: 'Accept-Encoding naming one content coding', alternatives: [[['accept-encoding', 'gzip']], [['accept-encoding', 'br']]], codingSequence: true },
+  { kind: 'coded-head', query: codingBuster, check: 'head-like-get', describe: 'HEAD under the Accept-Encoding of the coded read before it', method: () => 'HEAD', alternatives: [[['accept-encoding', 'gzip']], [['accept-encoding', 'br']]], codingSequence: true },
+  { kind: 'identity-after-coded', query: codingBuster, check: 'headers-ignored', describe: 'Accept-Encoding: identity, just after a coded read of the same resource', add: [['accept-encoding', 'identity']], codingSequence: true },
   // Decision key-in-header-only: only the spec's credential is one; nothing the server hands out (a session cookie) becomes one.
   { kind: 'cookies-returned', check: 'headers-ignored', describe: 'the cookies earlier answers set, sent back (Cookie)', fromAnswers: (_, seen) => (seen.cookieHeader() === undefined ? [] : [['cookie', seen.cookieHeader()!]]) },
   // What axios and fetch() wrappers send on a GET or DELETE, and a browser's reload: a JSON Content-Type with an empty body, no-cache.
@@ -561,6 +589,12 @@ export const VARIANT_KINDS: readonly VariantKindSpec[] = [
   // RFC 9112 §9.3.2: pipelined requests get their answers in the order of the requests (spec decision requests-independent); a server may instead answer one and close.
   { kind: 'pipelined', check: 'pipelined-answers-in-order', describe: 'pipelined: written on one connection with other reads at once, before any answer', ownBatch: true },
 ];
+
+/** jQuery's cache-buster (`_=` and a time in ms), the time drawn from the run's seed: the coding sequence's own URL (codingSequence). */
+function codingBuster(_operation: Operation, _ids: readonly string[], input: PlanInput): string {
+  const drawn = [...input.seed].reduce((hash, c) => (Math.imul(hash, 31) + c.charCodeAt(0)) >>> 0, 17);
+  return `_=${1_700_000_000_000 + drawn}`;
+}
 
 /** The field name in upper case or in a mixed case drawn from the seed, never one of the spellings a gateway passes on (as written, lower case, upper case first letters). */
 function otherCase(name: string, random: Random): string {
