@@ -19,7 +19,7 @@ export const headLikeGet: Rule = {
   severity: 'error',
   title: 'HEAD is answered as GET, without the body',
   proves:
-    'a HEAD on the path of each operation, with every credential class, gets the status the GET would get (auth first: 401, 403 before 404), the Content-Type the GET got, a Content-Length (if any) equal to the GET one (RFC 9110 §8.6), no body (an answer that sends one spills into the next on the connection), or 405 with an Allow header naming GET (spec decision head-requests)',
+    'a HEAD on the path of each operation, with every credential class, gets the status the GET would get (auth first: 401, 403 before 404), the Content-Type the GET got, under the same Accept-Encoding the Content-Encoding (if any) and a Content-Length (if any) of the GET (RFC 9110 §8.6, §9.3.2; one coded read and its HEAD per run), no body (an answer that sends one spills into the next on the connection), or 405 with an Allow header naming GET (spec decision head-requests)',
   level: 'behaviour',
   // Whatever the model finds on a variant of this kind: the variant is the cause (issue 18).
   claims: [variantClaim('head-like-get')],

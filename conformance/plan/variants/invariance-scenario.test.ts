@@ -11,9 +11,9 @@ const input = (seed: string, overrides: Partial<PlanInput> = {}): PlanInput => p
 describe('the invariance variants of a run', () => {
   it.each(['1', '2', 'abc'])('meet every operation and every credential class with every kind (seed %s)', (seed) => {
     const { requests } = invarianceScenario(input(seed));
-    for (const { kind, keyed, ownBatch, content, keyIn, fullOnLater, fullEveryOperation, fullGetsEachTurn } of VARIANT_KINDS) {
-      // Not sampled: the pipelined batch, the requests with content (two, below), the full key's on one read and the delete's path (below), and the kinds on the reads (below).
-      if (ownBatch || content !== undefined || fullOnLater || fullGetsEachTurn) continue;
+    for (const { kind, keyed, ownBatch, content, keyIn, fullOnLater, fullEveryOperation, fullGetsEachTurn, codingSequence } of VARIANT_KINDS) {
+      // Not sampled: the pipelined batch, the coding sequence (below), the requests with content (two, below), the full key's on one read and the delete's path (below), and the kinds on the reads (below).
+      if (ownBatch || codingSequence || content !== undefined || fullOnLater || fullGetsEachTurn) continue;
       const mine = requests.filter((r) => r.variant?.kind === kind);
       expect(new Set(mine.map((r) => r.operationId)).size, kind).toBe(3);
       // HEAD covers the credentials on every GET; the token path, which has no GET, gets one.
@@ -132,6 +132,28 @@ describe('the invariance variants of a run', () => {
       expect(batch[i]!.credential === 'full').not.toBe(batch[i + 1]!.credential === 'full');
       if (i !== 1) expect(batch[i]!.operationId).not.toBe(batch[i + 1]!.operationId);
     }
+  });
+
+  it.each(['1', '2', 'abc', '6'])('sends one coding sequence: a coded read, HEAD under the same Accept-Encoding, identity on that connection, identity on a fresh one, one URL of its own (seed %s)', (seed) => {
+    const { requests } = invarianceScenario(input(seed));
+    const sequence = requests.filter((r) => ['coded-read', 'coded-head', 'identity-after-coded'].includes(r.variant!.kind));
+    expect(sequence.map((r) => `${r.method} ${r.variant!.kind}`)).toEqual(['GET coded-read', 'HEAD coded-head', 'GET identity-after-coded', 'GET identity-after-coded']);
+    expect(sequence.every((r) => r.credential === 'full' && r.variant!.resource === 'given' && r.path === sequence[0]!.path && r.operationId === sequence[0]!.operationId)).toBe(true);
+    expect(sequence[0]!.path).toMatch(/\?_=\d{13}$/);
+    expect(requests.filter((r) => r.path === sequence[0]!.path)).toEqual(sequence);
+    expect(sequence[1]!.variant!.alternative).toBe(sequence[0]!.variant!.alternative);
+    // The first three one after another on one chain (one kept-alive connection), the last alone on the next.
+    const chain = sequence[0]!.variant!.chain;
+    expect(requests.filter((r) => r.variant!.chain === chain)).toEqual(sequence.slice(0, 3));
+    expect(requests.filter((r) => r.variant!.chain === chain + 1)).toEqual(sequence.slice(3));
+  });
+
+  it('sends If-None-Match that matches nothing beside a matching If-Modified-Since on every GET, each tag form', () => {
+    const { requests } = invarianceScenario(input('6'));
+    const beside = requests.filter((r) => r.variant?.kind === 'if-none-match-beside-ims');
+    expect(beside.every((r) => r.credential === 'full' && r.method === 'GET' && r.variant!.resource === 'given')).toBe(true);
+    expect(new Set(beside.map((r) => r.operationId))).toEqual(new Set(['getProjectEnvironments', 'getOidcSettings']));
+    expect(new Set(beside.map((r) => r.variant!.alternative))).toEqual(new Set([0, 1]));
   });
 
   it('sends every alternative Accept-Encoding, and the conditional kinds that replay a validator with the full key on every GET', () => {
