@@ -100,7 +100,8 @@ export interface PlannedRequest {
   /** `pipelineBroken`: pipelined, the answers broke HTTP/1.1 framing (why); the batch was sent again one at a time and this is that answer. */
   /** `pipelineDropped`: pipelined, the server closed the connection unannounced with this request unanswered (why); it was sent again alone. */
   /** `namedPath`: the path of another operation that the kind's path-naming headers carry (relative to the base URL). */
-  variant?: { kind: VariantKind; chain: number; fresh?: boolean; authName?: string; resource?: 'given' | 'missing'; alternative?: number; pipelined?: boolean; pipelineBroken?: string; pipelineDropped?: string; namedPath?: string; closed?: boolean };
+  /** `processedAfterClose`: pipelined after an answer announcing `Connection: close`, and the server answered on that connection all the same (why, RFC 9112 §9.6); sent again alone. */
+  variant?: { kind: VariantKind; chain: number; fresh?: boolean; authName?: string; resource?: 'given' | 'missing'; alternative?: number; pipelined?: boolean; pipelineBroken?: string; pipelineDropped?: string; processedAfterClose?: string; namedPath?: string; closed?: boolean };
 }
 
 /** A step the options do not allow: reported as not checked, with the reason. */

@@ -149,15 +149,28 @@ describe('sendChain pipelined: every request written at once, the answers read i
     await new Promise<void>((resolve) => node.listen(0, '127.0.0.1', resolve));
     try {
       const outcomes = await sendChain(new URL(`http://127.0.0.1:${(node.address() as { port: number }).port}`), [get('/a'), get('/b'), get('/c')], pipelined);
-      expect(outcomes.map((o) => [o.response?.status, o.response?.body, o.pipelineDropped])).toEqual([
-        [200, '{"path":"/a"}', undefined],
-        [200, '{"path":"/b"}', undefined],
-        [200, '{"path":"/c"}', undefined],
+      // The 503s it writes after the close run nothing: not a request processed after it (processedAfterClose).
+      expect(outcomes.map((o) => [o.response?.status, o.response?.body, o.pipelineDropped, o.processedAfterClose])).toEqual([
+        [200, '{"path":"/a"}', undefined, undefined],
+        [200, '{"path":"/b"}', undefined, undefined],
+        [200, '{"path":"/c"}', undefined, undefined],
       ]);
     } finally {
       node.closeAllConnections();
       node.close();
     }
+  });
+
+  it('says so when a server announces the close and answers the requests after it all the same (RFC 9112 §9.6), and sends them again', async () => {
+    server = await serveSocket((request) => {
+      const answer = json(`{"path":"${request.url}"}`);
+      return request.url === '/a' ? { ...answer, headers: { ...answer.headers, connection: 'close' } } : answer;
+    });
+    const outcomes = await sendChain(new URL(server.url), [get('/a'), get('/b'), get('/c')], pipelined);
+    expect(outcomes.map((o) => [o.response?.body, o.fresh])).toEqual([['{"path":"/a"}', true], ['{"path":"/b"}', true], ['{"path":"/c"}', true]]);
+    expect(outcomes[0]!.processedAfterClose).toBeUndefined();
+    expect(outcomes[1]!.processedAfterClose).toBe('the answer to request 1 of 3 announced Connection: close, and 2 answers (200, 200) followed on that connection to the 2 requests written after it');
+    expect(outcomes[2]!.processedAfterClose).toBe(outcomes[1]!.processedAfterClose);
   });
 
   it('sends every request again, one at a time, when pipelined answers break the framing (bytes beyond an answer), and says why', async () => {

@@ -36,6 +36,8 @@ export interface RawOutcome {
    * (why); this request was one of them, sent again on a connection of its own.
    */
   pipelineDropped?: string;
+  /** Pipelined after an answer that announced `Connection: close`, and the server answered on that connection all the same (why; RFC 9112 §9.6); sent again alone. */
+  processedAfterClose?: string;
   /**
    * The request carried `Connection: close`: whether the server closed the connection within
    * CLOSE_WAIT_MS after its answer (RFC 9112 §9.6). Absent for other requests.
@@ -143,6 +145,7 @@ async function sendPipelined(origin: URL, requests: readonly RawRequest[], optio
   const oneAtATime = { ...options, pipelined: false };
   let broken: string | undefined;
   let dropped: string | undefined;
+  let processedAfterClose: string | undefined;
   try {
     // One write: written one by one, the later requests would wait for the first one's ACK (Nagle's algorithm against a delayed ACK, ~40 ms).
     connection.write(...requests);
@@ -163,7 +166,18 @@ async function sendPipelined(origin: URL, requests: readonly RawRequest[], optio
       outcomes.push({ ...outcome, fresh: outcomes.length === 0 });
       // RFC 9112 §9.6: a client that reads an answer announcing the close reads nothing more on the connection (node:http past
       // maxRequestsPerSocket answers the rest of a pipelined batch 503 after such an answer); the rest goes again, one at a time.
-      if (connection.announcedClose) break;
+      if (connection.announcedClose) {
+        // RFC 9112 §9.6: after an answer with `close` the server MUST NOT process further requests on the connection. Whatever it writes
+        // there before it closes (within CLOSE_WAIT_MS) is read for its status lines only: an answer other than 503 (what node:http past
+        // maxRequestsPerSocket sends without running the request) shows it ran one of those requests.
+        const rest = requests.length - outcomes.length;
+        if (rest > 0) {
+          await connection.closedWithin(CLOSE_WAIT_MS);
+          const statuses = connection.statusLinesPending();
+          if (statuses.some((status) => status !== 503)) processedAfterClose = `the answer to request ${outcomes.length} of ${requests.length} announced Connection: close, and ${statuses.length} answer${statuses.length === 1 ? '' : 's'} (${statuses.join(', ')}) followed on that connection to the ${rest} request${rest === 1 ? '' : 's'} written after it`;
+        }
+        break;
+      }
     }
     if (broken === undefined && outcomes.length === requests.length && connection.pending > 0) broken = `${connection.pending} bytes arrived after the answer to the last request`;
   } finally {
@@ -173,7 +187,7 @@ async function sendPipelined(origin: URL, requests: readonly RawRequest[], optio
   if (broken !== undefined) return (await sendChain(origin, requests, oneAtATime)).map((outcome) => ({ ...outcome, fresh: true, pipelineBroken: broken }));
   if (outcomes.length === requests.length) return outcomes;
   const resent = await sendChain(origin, requests.slice(outcomes.length), oneAtATime);
-  return [...outcomes, ...resent.map((outcome) => ({ ...outcome, fresh: true, ...(dropped !== undefined ? { pipelineDropped: dropped } : {}) }))];
+  return [...outcomes, ...resent.map((outcome) => ({ ...outcome, fresh: true, ...(dropped !== undefined ? { pipelineDropped: dropped } : {}), ...(processedAfterClose !== undefined ? { processedAfterClose } : {}) }))];
 }
 
 class Connection {
@@ -223,6 +237,26 @@ class Connection {
     const resolve = this.onEnd;
     this.onEnd = undefined;
     resolve?.();
+  }
+
+  /**
+   * The status codes of the answers in the bytes no answer took yet, one after another by their heads and Content-Length (read as
+   * latin1: heads are ASCII); a 1xx is skipped, and an answer framed otherwise (chunked, to the close) is the last one counted.
+   */
+  statusLinesPending(): number[] {
+    const text = Buffer.concat(this.chunks).toString('latin1');
+    const statuses: number[] = [];
+    for (let at = 0; at < text.length; ) {
+      const status = /^HTTP\/1\.[01] (\d{3})/.exec(text.slice(at, at + 16));
+      const end = text.indexOf('\r\n\r\n', at);
+      if (!status || end < 0) break;
+      const code = Number(status[1]);
+      if (code >= 200) statuses.push(code);
+      const length = /\r\ncontent-length:[ \t]*(\d+)/i.exec(text.slice(at, end + 2));
+      if (code >= 200 && !length && code !== 204 && code !== 304) break;
+      at = end + 4 + (code >= 200 && length ? Number(length[1]) : 0);
+    }
+    return statuses;
   }
 
   /** Whether the server ends the connection within `ms` (at once if it already has). */

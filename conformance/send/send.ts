@@ -153,7 +153,7 @@ export function createSender(options: SenderOptions): Sender {
       return chain.slice(0, outcomes.length).map((planned, i): Exchange => {
         const outcome = outcomes[i]!;
         const exchange: Exchange = { ...planned, seq: firstSeq + i, request: { method: planned.method, url: wire[i]!.recordedUrl, headers: wire[i]!.recorded, ...(wire[i]!.body !== undefined ? { body: wire[i]!.body } : {}) } };
-        if (planned.variant) exchange.variant = { ...planned.variant, fresh: outcome.fresh, ...(outcome.closed !== undefined ? { closed: outcome.closed } : {}), ...(outcome.pipelineBroken !== undefined ? { pipelineBroken: outcome.pipelineBroken } : {}), ...(outcome.pipelineDropped !== undefined ? { pipelineDropped: outcome.pipelineDropped } : {}) };
+        if (planned.variant) exchange.variant = { ...planned.variant, fresh: outcome.fresh, ...(outcome.closed !== undefined ? { closed: outcome.closed } : {}), ...(outcome.pipelineBroken !== undefined ? { pipelineBroken: outcome.pipelineBroken } : {}), ...(outcome.pipelineDropped !== undefined ? { pipelineDropped: outcome.pipelineDropped } : {}), ...(outcome.processedAfterClose !== undefined ? { processedAfterClose: outcome.processedAfterClose } : {}) };
         if (outcome.response) {
           exchange.response = outcome.response;
           seen.learn(planned.path, outcome.response);

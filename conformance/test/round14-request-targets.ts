@@ -13,7 +13,8 @@ import { frame, serveSocket, type SocketRequest } from './serve-socket.ts';
  * §13.1.3, §13.2.2); an answer's coding is one its own request accepts, whatever answer came
  * before (RFC 9110 §12.5.3: a cache that keys without Accept-Encoding breaks it); a HEAD's
  * Content-Length and Content-Encoding are those of the GET under the same Accept-Encoding
- * (RFC 9110 §8.6, §9.3.2). Not round fourteen's targets: other mistakes in the same places, as
+ * (RFC 9110 §8.6, §9.3.2); a server that announces `Connection: close` processes nothing more on
+ * that connection (RFC 9112 §9.6). Not round fourteen's targets: other mistakes in the same places, as
  * other stacks make them.
  */
 
@@ -91,6 +92,26 @@ function codingFront(contract: Contract, options: { cacheKey?: (request: SocketR
   });
 }
 
+/**
+ * A front that adds `Connection: close` to every error answer (HAProxy's `http-response set-header Connection close if { status ge
+ * 400 }`, to shed scanners); `closes` says whether it then really stops: ends the connection and runs nothing more read on it.
+ */
+function closeOnErrors(contract: Contract, closes: boolean): Promise<RunningServer> {
+  const mock = freshMock(contract);
+  const ended = new WeakSet<object>();
+  return serveSocket((request) => {
+    // RFC 9112 §9.6: nothing read after the announcing answer is run (the bytes written after end() go nowhere).
+    if (ended.has(request.socket)) return { raw: '' };
+    const response = mock.handle(request);
+    if (response.status < 400) return response;
+    if (closes) {
+      ended.add(request.socket);
+      setImmediate(() => request.socket.end());
+    }
+    return { raw: frame({ ...response, headers: { ...response.headers, connection: 'close' } }, request.method === 'HEAD').toString('latin1') };
+  });
+}
+
 export const ROUND14_REQUEST_BROKEN_TARGETS: InvarianceTarget[] = [
   {
     name: 'a freshness helper written date first: a valid If-Modified-Since decides alone and If-None-Match is read only without it, so a tag that does not match still gets 304 (RFC 9110 §13.1.3, §13.2.2)',
@@ -110,11 +131,21 @@ export const ROUND14_REQUEST_BROKEN_TARGETS: InvarianceTarget[] = [
     caughtBy: ['content-coding-accepted'],
     serve: (contract) => codingFront(contract, { cacheKey: (request) => `${request.url}\n${header(request, 'authorization') ?? ''}` }),
   },
+  {
+    name: 'Connection: close added to every error answer by a front that keeps reading the connection: requests pipelined after a 401 are still run and answered (RFC 9112 §9.6)',
+    dimension: 'connection',
+    caughtBy: ['pipelined-answers-in-order'],
+    serve: (contract) => closeOnErrors(contract, false),
+  },
 ];
 
 export const ROUND14_REQUEST_CONFORMANT_VARIANTS: ConformantInvarianceVariant[] = [
   {
     name: 'br and gzip compression with HEAD coded like its GET, a response cache keyed by Accept-Encoding too (Vary), and validators with If-None-Match before If-Modified-Since',
     serve: (contract) => codingFront(contract, { cacheKey: (request) => `${request.url}\n${header(request, 'authorization') ?? ''}\n${header(request, 'accept-encoding') ?? ''}` }),
+  },
+  {
+    name: 'Connection: close on every error answer, then the close: nothing read after it on the connection is run (RFC 9112 §9.6)',
+    serve: (contract) => closeOnErrors(contract, true),
   },
 ];

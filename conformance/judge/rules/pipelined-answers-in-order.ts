@@ -11,14 +11,16 @@ import { variantClaim, variantsOf } from './variant-exchanges.ts';
  * JSON body with other fields, is another request's answer. A server may answer one and close
  * instead, saying so (`Connection: close`, RFC 9112 §9.6; the rest is then sent again, one at a
  * time): no finding. One that closes without saying so has dropped requests it had received in
- * the same write (one TCP segment) as one it answered: one finding for the batch.
+ * the same write (one TCP segment) as one it answered: one finding for the batch. One that
+ * announces the close and answers on all the same ran requests it MUST NOT process (RFC 9112
+ * §9.6; send-chain.ts reads the status lines it writes there): one finding for the batch.
  */
 export const pipelinedAnswersInOrder: Rule = {
   id: 'pipelined-answers-in-order',
   severity: 'error',
   title: 'Pipelined requests get their answers in the order of the requests',
   proves:
-    'reads of every GET operation written at once on one connection (the full key and a refused key, interleaved) each get the answer the same request gets on its own: its status and the fields of its body, exactly one well-formed answer each (RFC 9112 §9.3.2), all four written in one write; a server that answers one and closes the connection saying so (Connection: close, or HTTP/1.0 without keep-alive, RFC 9112 §9.6) is not accused (the rest is sent again), one that closes without saying so dropped requests it had received',
+    'reads of every GET operation written at once on one connection (the full key and a refused key, interleaved) each get the answer the same request gets on its own: its status and the fields of its body, exactly one well-formed answer each (RFC 9112 §9.3.2), all four written in one write; a server that answers one and closes the connection saying so (Connection: close, or HTTP/1.0 without keep-alive, RFC 9112 §9.6) is not accused (the rest is sent again), one that closes without saying so dropped requests it had received; after an answer that announces the close, no other answer but 503 on that connection (RFC 9112 §9.6: no further request is processed)',
   level: 'behaviour',
   // Whatever the model finds on a pipelined request: the batch is the cause.
   claims: [variantClaim('pipelined-answers-in-order')],
@@ -46,6 +48,20 @@ export const pipelinedAnswersInOrder: Rule = {
         contradicts: alone.seq,
       });
     });
+    // RFC 9112 §9.6: a server that sends `close` MUST NOT process further requests on the connection (red team round fourteen).
+    const afterClose = batch.filter((e) => e.variant?.processedAfterClose !== undefined);
+    if (afterClose.length > 0) {
+      const why = afterClose[0]!.variant!.processedAfterClose!;
+      verdicts.push(
+        failed({
+          exchange: afterClose[0]!,
+          message: `${batch.length} reads written at once on one connection (pipelined): ${why}. A server that sends Connection: close MUST NOT process further requests received on that connection (RFC 9112 §9.6): a client that reads nothing after the close never sees those answers, and a request with an effect would have run unseen. The requests after it were sent again one at a time, and those answers are judged.`,
+          expected: 'nothing after the answer that announces Connection: close (or a 503 that runs nothing), then the close',
+          got: why,
+          response: null,
+        }),
+      );
+    }
     if (dropped.length === 0) return verdicts;
     const why = dropped[0]!.variant!.pipelineDropped!;
     const labels = dropped.map((e) => e.label).join('; ');
