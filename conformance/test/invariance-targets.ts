@@ -902,13 +902,18 @@ export const INVARIANCE_CONFORMANT_VARIANTS: ConformantInvarianceVariant[] = [
   },
   {
     name: 'Connection: close after every answer',
-    serve: (contract) =>
-      socketMock(contract, (request, mock) => {
+    serve: (contract) => {
+      // RFC 9112 §9.6: nothing read after an answer that announces the close is run (requests pipelined behind it; round fourteen).
+      const closed = new WeakSet<object>();
+      return socketMock(contract, (request, mock) => {
+        if (closed.has(request.socket)) return { raw: '' };
+        closed.add(request.socket);
         const response = mock.handle(request);
         const bytes = frame({ ...response, headers: { ...response.headers, connection: 'close' } }, request.method === 'HEAD');
         setImmediate(() => request.socket.end());
         return { raw: bytes.toString('latin1') };
-      }),
+      });
+    },
   },
   {
     name: 'gzip and br when Accept-Encoding asks for them',
