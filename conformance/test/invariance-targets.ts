@@ -12,6 +12,7 @@ import { ROUND10_REQUEST_BROKEN_TARGETS, ROUND10_REQUEST_CONFORMANT_VARIANTS } f
 import { ROUND11_METHOD_CASE_BROKEN_TARGETS, ROUND11_METHOD_CASE_CONFORMANT_VARIANTS } from './round11-method-case-targets.ts';
 import { ROUND12_REQUEST_BROKEN_TARGETS, ROUND12_REQUEST_CONFORMANT_VARIANTS } from './round12-request-targets.ts';
 import { ROUND13_REQUEST_BROKEN_TARGETS, ROUND13_REQUEST_CONFORMANT_VARIANTS } from './round13-request-targets.ts';
+import { ROUND14_REQUEST_BROKEN_TARGETS, ROUND14_REQUEST_CONFORMANT_VARIANTS } from './round14-request-targets.ts';
 import { PROJECT_ROLES_TARGET, ROUND12_RESOURCE_BROKEN_TARGETS, ROUND12_RESOURCE_CONFORMANT_VARIANTS } from './round12-resource-targets.ts';
 import { WIRE_BROKEN_TARGETS, WIRE_CONFORMANT_VARIANTS } from './wire-targets.ts';
 import { parseHttpDate } from '../judge/rules/http-dates.ts';
@@ -76,6 +77,8 @@ export const INVARIANCE_BROKEN_TARGETS: InvarianceTarget[] = [
   ...ROUND12_RESOURCE_BROKEN_TARGETS,
   // Red team round thirteen's principles (round13-request-targets.ts).
   ...ROUND13_REQUEST_BROKEN_TARGETS,
+  // Red team round fourteen's request-header principles (round14-request-targets.ts).
+  ...ROUND14_REQUEST_BROKEN_TARGETS,
   // Red team round ten's wire principles (wire-targets.ts).
   ...WIRE_BROKEN_TARGETS.filter((t) => !t.warningOnly),
   // The method: HEAD is GET without the body (spec decision head-requests).
@@ -842,6 +845,7 @@ export const INVARIANCE_CONFORMANT_VARIANTS: ConformantInvarianceVariant[] = [
   ...ROUND12_REQUEST_CONFORMANT_VARIANTS,
   ...ROUND12_RESOURCE_CONFORMANT_VARIANTS,
   ...ROUND13_REQUEST_CONFORMANT_VARIANTS,
+  ...ROUND14_REQUEST_CONFORMANT_VARIANTS,
   ...WIRE_CONFORMANT_VARIANTS,
   {
     name: 'HEAD answered 405 with Allow: GET (a router without HEAD)',
