@@ -149,7 +149,10 @@ export function invarianceScenario(input: PlanInput): ScenarioPlan {
       }
     }
     const turns = turnsOf(spec);
-    if (turns) cells.filter((c) => c.kind === spec.kind).forEach((c, i) => (c.alternative = i % turns));
+    const own = cells.filter((c) => c.kind === spec.kind);
+    // authSchemes: the keys that may get past auth take the spellings first (an invalid key shows nothing of a spelling).
+    const inTurn = spec.authSchemes ? [...own.filter((c) => c.credential !== 'invalid'), ...own.filter((c) => c.credential === 'invalid')] : own;
+    if (turns) inTurn.forEach((c, i) => (c.alternative = i % turns));
   });
   const order = lastLeavesNothing(afterEachHead(shuffled(cells, random), input), input);
   const chains = chainNumbers(order, input);
