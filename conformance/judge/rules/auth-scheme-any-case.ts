@@ -30,7 +30,7 @@ export const authSchemeAnyCase: Rule = {
       if (!taken || exchange.response!.status !== UNAUTHORIZED || !valid.includes(exchange)) return passed(exchange);
       return failed({
         exchange,
-        message: `${exchange.label}: the key after ${JSON.stringify(schemeOf(exchange))} answered 401, yet request #${taken.seq} got past auth with the key after ${JSON.stringify(schemeOf(taken))} (${taken.response!.status}); the scheme is case-insensitive (RFC 9110 §11.1), so a server takes every spelling of it or none (decision key-in-header-only).`,
+        message: `${exchange.label}: answered 401, yet request #${taken.seq} got past auth with the key after ${JSON.stringify(schemeOf(taken))} (${taken.response!.status}); the scheme is case-insensitive (RFC 9110 §11.1), so a server takes every spelling of it or none (decision key-in-header-only).`,
         expected: `what the key gets after ${JSON.stringify(schemeOf(taken))}: past auth`,
         got: 'status 401',
         contradicts: taken.seq,
