@@ -9,7 +9,7 @@ const schemeOf = (exchange: Exchange) => VARIANT_KIND.get(exchange.variant!.kind
 
 /**
  * Decision key-in-header-only: `Bearer <key>` may be taken as the key or refused (401), a server's choice; but the scheme is
- * case-insensitive (RFC 9110 §11.1), so the choice is one for every spelling. Among the valid keys sent after a scheme, either
+ * case-insensitive (RFC 9110 §11.1), so the choice is one for every spelling. Among one valid key's requests after a scheme, either
  * every answer is a 401 or none is; a spelling refused where another got past auth is the defect. The model judges each answer
  * as the key's own or a 401 (allowed-answers.ts, schemeKey), and an invalid key after a scheme as no key.
  */
@@ -24,10 +24,11 @@ export const authSchemeAnyCase: Rule = {
   steps: ['variant'],
   judge: (exchanges) => {
     const sent = variantsOf(exchanges, 'auth-scheme-any-case').filter((e) => e.response);
-    const valid = sent.filter((e) => e.credential === 'full' || e.credential === 'restricted');
-    const taken = valid.find((e) => e.response!.status !== UNAUTHORIZED);
+    // Per key: the spellings of one key are compared (a server's key store may hold one key and not the other in the scheme form).
+    const takenWith = (credential: Exchange['credential']) => sent.find((e) => e.credential === credential && e.response!.status !== UNAUTHORIZED);
     return sent.map((exchange): Judgement => {
-      if (!taken || exchange.response!.status !== UNAUTHORIZED || !valid.includes(exchange)) return passed(exchange);
+      const taken = exchange.credential === 'full' || exchange.credential === 'restricted' ? takenWith(exchange.credential) : undefined;
+      if (!taken || exchange.response!.status !== UNAUTHORIZED) return passed(exchange);
       return failed({
         exchange,
         message: `${exchange.label}: answered 401, yet request #${taken.seq} got past auth with the key after ${JSON.stringify(schemeOf(taken))} (${taken.response!.status}); the scheme is case-insensitive (RFC 9110 §11.1), so a server takes every spelling of it or none (decision key-in-header-only).`,
