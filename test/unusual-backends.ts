@@ -82,19 +82,21 @@ const refusesPreflights: Dress = (req, res, answer) => {
   writeWhole(res, { status: 401, reason: 'Unauthorized', headers: ['Date', DATE, 'Content-Type', 'application/json; charset=utf-8'], body });
 };
 
-/** 1xx before the answer (RFC 9110 §15.2): a client must be able to parse them even unasked. */
-const earlyHints: Dress = (_, res, answer) => {
-  res.writeEarlyHints({ link: '</app.css>; rel=preload; as=style' });
-  setTimeout(() => writeWhole(res, answer), 5);
-};
-const processing: Dress = (_, res, answer) => {
-  res.writeProcessing();
-  setTimeout(() => writeWhole(res, answer), 5);
-};
-const unaskedContinue: Dress = (_, res, answer) => {
-  res.writeContinue();
-  setTimeout(() => writeWhole(res, answer), 5);
-};
+/**
+ * 1xx before the answer (RFC 9110 §15.2): a client must be able to parse them even unasked. Never
+ * to an HTTP/1.0 request (§15.2: a server MUST NOT send a 1xx to an HTTP/1.0 client), so these
+ * backends stay conformant (the suite's rule no-interim-to-http-one-zero).
+ */
+function interimFirst(write: (res: ServerResponse) => void): Dress {
+  return (req, res, answer) => {
+    if (req.httpVersion === '1.0') return writeWhole(res, answer);
+    write(res);
+    setTimeout(() => writeWhole(res, answer), 5);
+  };
+}
+const earlyHints = interimFirst((res) => res.writeEarlyHints({ link: '</app.css>; rel=preload; as=style' }));
+const processing = interimFirst((res) => res.writeProcessing());
+const unaskedContinue = interimFirst((res) => res.writeContinue());
 
 /** A chunked body followed by trailer fields it announced (RFC 9112 §7.1.2, RFC 9110 §6.5): end-to-end fields a proxy hands on. */
 const trailers: Dress = (req, res, answer) => {

@@ -1,5 +1,6 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { get, type IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
 import { loadContract, type Contract } from '../../src/contract/index.ts';
@@ -66,6 +67,8 @@ describeAgainstUnleash('flag-admin check against the real Unleash 8.2.0', (peer)
         'error not-a-server-error getProjectEnvironments',
         // Any project id is 200, however odd: a project that does not exist too (spec decision unknown-ids-not-found).
         'error missing-project-not-found getProjectEnvironments',
+        // Its 304 drops the Vary its 200 carries (Express strips Content-Type, so compression adds no Vary): RFC 9110 §15.4.5.
+        'error conditional-after-auth getProjectEnvironments',
         'warning odd-id-rejected getProjectEnvironments',
       ].sort(),
     );
@@ -87,6 +90,20 @@ describeAgainstUnleash('flag-admin check against the real Unleash 8.2.0', (peer)
 
     expect((await direct('GET', '/api/admin/environments/project/odd%00id', peer.adminToken)).status).toBe(500);
     expect((await direct('GET', `/api/admin/environments/project/no-such-project-${Date.now()}`, peer.adminToken)).status).toBe(200);
+
+    // A 304 MUST carry the Vary its 200 would have (RFC 9110 §15.4.5); Unleash's 304 to its own ETag has none.
+    // (node:http, not fetch: fetch adds Cache-Control: no-cache to a conditional request, and Express then never answers 304.)
+    const headersOf = (headers: Record<string, string>) =>
+      new Promise<{ status: number; headers: IncomingHttpHeaders }>((resolve, reject) =>
+        get(`${peer.url}/api/admin/environments/project/default`, { headers: { authorization: peer.adminToken, ...headers } }, (res) => {
+          res.resume();
+          res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers }));
+        }).on('error', reject),
+      );
+    const read = await headersOf({});
+    expect([read.status, read.headers.vary]).toEqual([200, 'Accept-Encoding']);
+    const notModified = await headersOf({ 'if-none-match': read.headers.etag! });
+    expect([notModified.status, notModified.headers.etag, notModified.headers.vary]).toEqual([304, read.headers.etag, undefined]);
   });
 
   it('judges Unleash\u2019s environment list conformant: the fields beside the spec\u2019s (visible, requiredApprovals) are allowed', async () => {
