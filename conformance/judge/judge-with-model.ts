@@ -26,8 +26,10 @@ export function modelCredentialOf(exchange: Exchange): ModelCredential {
 /** The model's view of a planned exchange. Identical reads are compared per key: each near-miss and each restricted key is a principal of its own. */
 export function toModelExchange(exchange: Exchange): ModelExchange & { batch?: number } {
   const form = formOf(exchange);
+  // A key after a scheme (kind auth-scheme-case) is a principal of its own: a server may refuse it where the bare key gets through.
+  const schemeKey = exchange.variant !== undefined && VARIANT_KIND.get(exchange.variant.kind)?.authSchemes !== undefined;
   return {
-    request: { method: exchange.method, path: exchange.path, credential: form === 'repeated-credential' ? 'invalid' : modelCredentialOf(exchange), principal: exchange.keyVariant?.id ?? `${exchange.credential}${exchange.keyIndex ? `#${exchange.keyIndex}` : ''}`, ...(form !== undefined ? { form } : {}), ...(exchange.request?.body !== undefined ? { content: true } : {}), ...(namesAnotherHost(exchange) ? { otherHost: true } : {}), ...overrideOf(exchange) },
+    request: { method: exchange.method, path: exchange.path, credential: form === 'repeated-credential' ? 'invalid' : modelCredentialOf(exchange), principal: exchange.keyVariant?.id ?? `${exchange.credential}${exchange.keyIndex ? `#${exchange.keyIndex}` : ''}${schemeKey ? ' after a scheme' : ''}`, ...(schemeKey ? { schemeKey: true } : {}), ...(form !== undefined ? { form } : {}), ...(exchange.request?.body !== undefined ? { content: true } : {}), ...(namesAnotherHost(exchange) ? { otherHost: true } : {}), ...overrideOf(exchange) },
     ...(exchange.response ? { response: exchange.response } : {}),
     seq: exchange.seq,
     ...(exchange.batch !== undefined ? { batch: exchange.batch } : {}),

@@ -51,6 +51,7 @@ import { requestTargetForms } from './rules/request-target-forms.ts';
 import { malformedRequestsRefused } from './rules/malformed-requests-refused.ts';
 import { connectionSemanticsKept } from './rules/connection-semantics-kept.ts';
 import { noInterimToHttpOneZero } from './rules/no-interim-to-http-one-zero.ts';
+import { authSchemeAnyCase } from './rules/auth-scheme-any-case.ts';
 
 import type { Rule } from './rule.ts';
 
@@ -102,6 +103,7 @@ export const RULES: readonly Rule[] = [
   headLikeGet,
   optionsHarmless,
   headersIgnored,
+  authSchemeAnyCase,
   conditionalAfterAuth,
   rangeRequests,
   connectionIndependent,

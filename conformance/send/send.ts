@@ -270,8 +270,10 @@ function wireRequest(planned: PlannedRequest, options: SenderOptions, keyFor: (c
         headers.push(first[0], second[0]);
         recorded.push(first[1], second[1]);
       } else {
-        headers.push([name, key]);
-        recorded.push([name, placeholder]);
+        // A scheme before the key (kind auth-scheme-case), spelled as the variant's turn says.
+        const scheme = spec?.authSchemes?.[planned.variant?.alternative ?? 0];
+        headers.push([name, scheme === undefined ? key : `${scheme} ${key}`]);
+        recorded.push([name, scheme === undefined ? placeholder : `${scheme} ${placeholder}`]);
       }
     } else if (where.in === 'cookie') {
       headers.push(['cookie', `${where.name}=${key}`]);

@@ -144,7 +144,8 @@ export const BROKEN_TARGETS: BrokenTarget[] = [
       const mock = freshMock(contract);
       const known = new Set([ADMIN_KEY, VIEWER_KEY]);
       return serveRaw((req, _, answer) => {
-        const key = req.headers.authorization;
+        // The key after a Bearer scheme in any case is the key (as the mock reads it): only a value that is no key at all acts as the admin key.
+        const key = req.headers.authorization?.replace(/^bearer +/i, '');
         answer(mock.handle({ ...toMockRequest(req), headers: { ...req.headers, authorization: key && !known.has(key) ? ADMIN_KEY : key } }));
       });
     },

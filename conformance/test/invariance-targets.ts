@@ -13,6 +13,7 @@ import { ROUND11_METHOD_CASE_BROKEN_TARGETS, ROUND11_METHOD_CASE_CONFORMANT_VARI
 import { ROUND12_REQUEST_BROKEN_TARGETS, ROUND12_REQUEST_CONFORMANT_VARIANTS } from './round12-request-targets.ts';
 import { ROUND13_REQUEST_BROKEN_TARGETS, ROUND13_REQUEST_CONFORMANT_VARIANTS } from './round13-request-targets.ts';
 import { ROUND14_REQUEST_BROKEN_TARGETS, ROUND14_REQUEST_CONFORMANT_VARIANTS } from './round14-request-targets.ts';
+import { ROUND14_HEADER_BROKEN_TARGETS, ROUND14_HEADER_CONFORMANT_VARIANTS } from './round14-header-targets.ts';
 import { PROJECT_ROLES_TARGET, ROUND12_RESOURCE_BROKEN_TARGETS, ROUND12_RESOURCE_CONFORMANT_VARIANTS } from './round12-resource-targets.ts';
 import { WIRE_BROKEN_TARGETS, WIRE_CONFORMANT_VARIANTS } from './wire-targets.ts';
 import { parseHttpDate } from '../judge/rules/http-dates.ts';
@@ -79,6 +80,8 @@ export const INVARIANCE_BROKEN_TARGETS: InvarianceTarget[] = [
   ...ROUND13_REQUEST_BROKEN_TARGETS,
   // Red team round fourteen's HTTP-across-requests principles (round14-request-targets.ts).
   ...ROUND14_REQUEST_BROKEN_TARGETS,
+  // Red team round fourteen's request-header principles (round14-header-targets.ts).
+  ...ROUND14_HEADER_BROKEN_TARGETS,
   // Red team round ten's wire principles (wire-targets.ts).
   ...WIRE_BROKEN_TARGETS.filter((t) => !t.warningOnly),
   // The method: HEAD is GET without the body (spec decision head-requests).
@@ -846,6 +849,7 @@ export const INVARIANCE_CONFORMANT_VARIANTS: ConformantInvarianceVariant[] = [
   ...ROUND12_RESOURCE_CONFORMANT_VARIANTS,
   ...ROUND13_REQUEST_CONFORMANT_VARIANTS,
   ...ROUND14_REQUEST_CONFORMANT_VARIANTS,
+  ...ROUND14_HEADER_CONFORMANT_VARIANTS,
   ...WIRE_CONFORMANT_VARIANTS,
   {
     name: 'HEAD answered 405 with Allow: GET (a router without HEAD)',
@@ -1170,6 +1174,7 @@ const ALONE: Record<string, string> = {
   'Range honoured with the end read as exclusive (body.subarray(first, last)): `bytes=2-11` answers 206 with Content-Range: bytes 2-11/len and nine bytes': 'range-requests',
   [PROJECT_ROLES_TARGET]: 'permission-same-on-every-resource',
   '100 Continue before every answer, Expect or not, to HTTP/1.0 requests too (a hand-written writer)': 'no-interim-to-http-one-zero',
+  'the Bearer scheme cut with a lower-case prefix (Go strings.CutPrefix(h, "bearer ")): `bearer <key>` is the key, `Bearer <key>` and `BEARER <key>` get 401 (RFC 9110 §11.1: the scheme is case-insensitive)': 'auth-scheme-any-case',
 };
 export const INVARIANCE_ALONE_TARGETS: BrokenTarget[] = INVARIANCE_BROKEN_TARGETS.filter((t) => ALONE[t.name]).map((t) => ({ name: t.name, errors: [ALONE[t.name]!], serve: t.serve }));
 

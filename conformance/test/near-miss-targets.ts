@@ -56,7 +56,8 @@ export const NEAR_MISS_BROKEN_TARGETS: BrokenTarget[] = [
     // Python's `value.removeprefix('Bearer ').split(' ')[0]`: the first space-separated word of the value, the Bearer form or not,
     // so `<key> <word>` and `Bearer <key> <word>` are the key (decision key-in-header-only: anything else around the key, 401).
     name: 'takes the first space-separated word after an optional Bearer scheme as the key',
-    errors: ['near-miss-key-rejected'],
+    // removeprefix('Bearer ') is case-sensitive too: `bearer <key>` is the word `bearer`, refused where `Bearer <key>` is the key (RFC 9110 §11.1).
+    errors: ['near-miss-key-rejected', 'auth-scheme-any-case'],
     rule: /followed by a space and/,
     serve: (contract) => withAuthorization(contract, (value) => value?.replace(/^Bearer /, '').split(' ')[0]),
   },

@@ -143,6 +143,11 @@ export function allowedAnswers(request: ModelRequest, state: RunState): AllowedA
     const plain = allowedAnswers({ ...request, otherHost: false }, state);
     return plain.kind === 'operation' ? { ...plain, statuses: [...new Set([...plain.statuses, BAD_REQUEST_STATUS, MISDIRECTED])].sort(), because: `${plain.because}, or the Host refused as one this server does not serve (400, 421)` } : plain;
   }
+  // Decision key-in-header-only: `Bearer <key>` may be taken as the key or refused as no credential (401); anything else is the key's.
+  if (request.schemeKey && (request.credential === 'full' || request.credential === 'restricted')) {
+    const plain = allowedAnswers({ ...request, schemeKey: false }, state);
+    return plain.kind === 'operation' ? { ...plain, statuses: [...new Set([...plain.statuses, UNAUTHORIZED])].sort(), because: `${plain.because}, or 401 from a server that takes no scheme before the key (decision key-in-header-only)` } : plain;
+  }
   // The method token is case-sensitive (RFC 9110 §9.1): only `HEAD` is HEAD; `head` is a method the spec does not list.
   if (request.method === 'HEAD') {
     // Spec decision head-requests: what the GET of the path gets, without a body (RFC 9110 §9.3.2), or 405 from a server that routes no HEAD.

@@ -38,6 +38,11 @@ export interface ModelRequest {
    */
   otherHost?: boolean;
   /**
+   * A valid key sent after an auth scheme (`Bearer <key>`, the scheme in any case): decision key-in-header-only lets a server accept
+   * it or answer 401; rule auth-scheme-any-case holds every spelling of the scheme to what the others got.
+   */
+  schemeKey?: boolean;
+  /**
    * The message in another form than the suite's own (a wire variant, variant-kinds.ts WireForm): the absolute form of the target, a
    * path spelled otherwise, two Authorization lines, no Host or two Host lines (allowed-answers.ts formAnswers). Its answer teaches
    * the run nothing (a 404 to a spelled path says nothing of the resource) and is compared with no other.

@@ -149,7 +149,12 @@ export function invarianceScenario(input: PlanInput): ScenarioPlan {
       }
     }
     const turns = turnsOf(spec);
-    if (turns) cells.filter((c) => c.kind === spec.kind).forEach((c, i) => (c.alternative = i % turns));
+    const own = cells.filter((c) => c.kind === spec.kind);
+    // authSchemes: the full key takes the spellings first (it has a cell on every GET, so at least two spellings), then the restricted
+    // key, the invalid one last (it shows nothing of a spelling): rule auth-scheme-any-case compares one key's spellings.
+    const rank = (c: VariantCell) => ['full', 'restricted', 'invalid'].indexOf(c.credential);
+    const inTurn = spec.authSchemes ? [...own].sort((a, b) => rank(a) - rank(b)) : own;
+    if (turns) inTurn.forEach((c, i) => (c.alternative = i % turns));
   });
   const order = lastLeavesNothing(afterEachHead(shuffled(cells, random), input), input);
   const chains = chainNumbers(order, input);

@@ -146,13 +146,17 @@ export type VariantKind =
   | 'conditional-lenient'
   | 'range'
   | 'odd-octets'
-  | 'host-spellings';
+  | 'host-spellings'
+  | 'expect-continue'
+  | 'client-user-agents'
+  | 'accept-generated'
+  | 'auth-scheme-case';
 
 /** How one variant kind changes the request it is made from. */
 export interface VariantKindSpec {
   kind: VariantKind;
   /** The check its findings are filed under. */
-  check: 'head-like-get' | 'options-harmless' | 'headers-ignored' | 'conditional-after-auth' | 'pipelined-answers-in-order' | 'request-target-forms' | 'malformed-requests-refused' | 'connection-semantics-kept' | 'range-requests';
+  check: 'head-like-get' | 'options-harmless' | 'headers-ignored' | 'auth-scheme-any-case' | 'conditional-after-auth' | 'pipelined-answers-in-order' | 'request-target-forms' | 'malformed-requests-refused' | 'connection-semantics-kept' | 'range-requests';
   /** In a report: what differs from the base request. */
   describe: string;
   /** The method sent instead of the operation's (HEAD, OPTIONS); the operation's when absent. */
@@ -220,6 +224,11 @@ export interface VariantKindSpec {
    * from the seed: a coded read, the HEAD under the same Accept-Encoding, then identity on the same connection and on a fresh one.
    */
   codingSequence?: true;
+  /**
+   * Only with a key (keyed): the key sent after this auth scheme, one spelling per variant in turn (RFC 9110 §11.1: the scheme is
+   * case-insensitive). The valid keys take the turns first, so that a run sends each spelling with a key that may get past auth.
+   */
+  authSchemes?: readonly string[];
   /** With fullGetsEachTurn: every other credential class once too, with the first turn, on a GET (the restricted key on one it lacks, where there is one). */
   othersOnFirstTurn?: true;
 }
@@ -278,6 +287,7 @@ export function turnLabel(spec: VariantKindSpec, alternative: number): string {
   if (spec.alternatives) return spec.alternatives[alternative]!.map(([name, value]) => `${name} ${JSON.stringify(value)}`).join(', ');
   if (spec.hostNames) return `host ${JSON.stringify(spec.hostNames[alternative]!('<port>'))}`;
   if (spec.hostSpellings) return spec.hostSpellings[alternative]!.name;
+  if (spec.authSchemes) return `the key after ${JSON.stringify(spec.authSchemes[alternative]!)}`;
   if (spec.wire?.spellings) return spec.wire.spellings[alternative]!.name;
   if (spec.wire?.hostLines) return spec.wire.hostLines[alternative] === 0 ? 'no Host' : 'two Host lines';
   if (spec.wire?.authorizationTwice) return spec.wire.authorizationTwice[alternative] === 'invalid-first' ? 'an invalid key, then the full key' : 'the full key, then an invalid key';
@@ -286,7 +296,7 @@ export function turnLabel(spec: VariantKindSpec, alternative: number): string {
 
 /** How many turns a kind has (alternatives, host names, wire turns). */
 export function turnsOf(spec: VariantKindSpec): number | undefined {
-  return spec.alternatives?.length ?? spec.hostNames?.length ?? spec.hostSpellings?.length ?? spec.wire?.spellings?.length ?? spec.wire?.hostLines?.length ?? spec.wire?.authorizationTwice?.length;
+  return spec.alternatives?.length ?? spec.hostNames?.length ?? spec.hostSpellings?.length ?? spec.authSchemes?.length ?? spec.wire?.spellings?.length ?? spec.wire?.hostLines?.length ?? spec.wire?.authorizationTwice?.length;
 }
 
 export const VARIANT_KINDS: readonly VariantKindSpec[] = [
@@ -582,6 +592,53 @@ export const VARIANT_KINDS: readonly VariantKindSpec[] = [
   // same answer (a Host allow-list compared as text refuses it). Only this server's own authority (host-spellings.ts): a server may
   // refuse one it does not serve. Sampled like the other header kinds, every credential class; the full key reads every GET with it too.
   { kind: 'host-spellings', check: 'headers-ignored', describe: 'the Host naming this server in another legal spelling (RFC 3986 §3.2.2: case-insensitive; localhost for a loopback address)', hostSpellings: HOST_SPELLINGS },
+  // Red team round fourteen, spec decision required-request-headers: `Expect: 100-continue` (curl sends it before a large body, some
+  // clients on every request) asks for an interim 100 before content; a request without content may be answered at once (RFC 9110
+  // §10.1.1: a server MAY ignore it there), never refused for it (417 is for an expectation the server does not support) nor answered
+  // before auth otherwise. Sampled: every operation and credential class meets it once.
+  { kind: 'expect-continue', check: 'headers-ignored', describe: 'Expect: 100-continue (no content follows)', add: [['expect', '100-continue']], sampleOnly: true },
+  // Red team round fourteen, spec decision required-request-headers: the User-Agent values of real clients change no member of any
+  // answer (a server that sniffs mobile SDKs or scripts for a "lite" answer drops members). Each value once where a 200 shows every member
+  // (the full key on a GET, the GETs in turn), and every other credential class once with the first. What browsers, curl, node and
+  // python-requests send is in the kinds accept-any, browser and long-values too.
+  {
+    kind: 'client-user-agents',
+    check: 'headers-ignored',
+    describe: "a real client's User-Agent (mobile SDKs, script libraries, a mobile browser)",
+    alternatives: [
+      [['user-agent', 'okhttp/4.12.0']],
+      [['user-agent', 'FlagAdmin/3.2.1 CFNetwork/1494.0.7 Darwin/23.4.0']],
+      [['user-agent', 'Dart/3.4 (dart:io)']],
+      [['user-agent', 'Go-http-client/2.0']],
+      [['user-agent', 'python-requests/2.32.3']],
+      [['user-agent', 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile Safari/537.36']],
+    ],
+    fullGetsEachTurn: true,
+    othersOnFirstTurn: true,
+  },
+  // Red team round fourteen, spec decision accept-negotiation: the Accept values generated clients send (OpenAPI Generator's and
+  // Kiota's list problem+json beside JSON; JSON:API clients vnd.api+json first; q-values; a range) admit JSON, so every answer, errors
+  // included, is the documented JSON (errors with id, name and message: API §2.3, §7), never problem+json or another format. The first
+  // turns go to the sample's errors (401 without or with an invalid key, 403 to the restricted key, 404 to the full key on a missing
+  // resource: fullOnMissing), the rest to the full key's reads of every GET.
+  {
+    kind: 'accept-generated',
+    check: 'headers-ignored',
+    describe: 'an Accept that generated clients send, admitting JSON beside problem+json, vnd.api+json or with q-values',
+    alternatives: [
+      [['accept', 'application/problem+json, application/json']],
+      [['accept', 'application/vnd.api+json, application/json']],
+      [['accept', 'application/json, application/problem+json']],
+      [['accept', 'application/problem+json;q=1.0, application/json;q=0.9, */*;q=0.1']],
+      [['accept', 'application/*']],
+      [['accept', 'application/json;q=0.9, application/problem+json;q=0.8, text/plain;q=0.1']],
+    ],
+    fullOnMissing: true,
+  },
+  // Red team round fourteen, spec decision key-in-header-only: `Bearer <key>` may be accepted or refused (401), but the scheme is
+  // case-insensitive (RFC 9110 §11.1): every spelling gets what `Bearer` gets. Each spelling with a key that may get past auth (the full
+  // key, the restricted one), an invalid key once (401 in any spelling); rule auth-scheme-any-case compares the spellings.
+  { kind: 'auth-scheme-case', check: 'auth-scheme-any-case', describe: 'the key after the scheme Bearer, spelled in another case', authSchemes: ['Bearer', 'bearer', 'BEARER', 'bEaReR'], keyed: true, fullOnEveryGet: true },
   // RFC 9112 §6.1, spec decision http-versions-and-close: an HTTP/1.0 request gets what the HTTP/1.1 one gets, in an answer it can read (no Transfer-Encoding).
   { kind: 'http-1.0', check: 'connection-semantics-kept', describe: 'an HTTP/1.0 request', wire: { version: '1.0' }, fullOnEveryGet: true },
   // RFC 9112 §9.6, spec decision http-versions-and-close: the server closes the connection after answering a request that carries `Connection: close`.
