@@ -1,10 +1,8 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Contract } from '../../src/contract/index.ts';
 import type { MockRequest, RunningServer } from '../../src/mock/index.ts';
 import { DEFAULT_FIXTURES } from '../../src/mock/core/default-fixtures.ts';
 import type { ConformantInvarianceVariant, InvarianceTarget } from './invariance-targets.ts';
-import { breakResponses, freshMock, rewriteRequests, toMockRequest } from './serve-target.ts';
+import { breakResponses, freshMock, rewriteRequests, serveRaw, toMockRequest } from './serve-target.ts';
 import { frame, serveSocket } from './serve-socket.ts';
 
 /**
@@ -55,25 +53,10 @@ function keysReadWithSeparatorsMapped(contract: Contract): Promise<RunningServer
 /** node:http behind an Express/Fastify-style early-hints hook: `res.writeEarlyHints()` before every answer (node:http writes it whatever the version). */
 async function earlyHintsToAll(contract: Contract): Promise<RunningServer> {
   const mock = freshMock(contract);
-  const server = createServer((req, res) => {
-    req.resume();
+  return serveRaw((req, res, answer) => {
     res.writeEarlyHints({ link: '</assets/admin.js>; rel=preload; as=script' });
-    const response = mock.handle(toMockRequest(req));
-    const body = response.body === undefined ? undefined : Buffer.from(response.body);
-    res.writeHead(response.status, { ...response.headers, 'content-length': String(body?.length ?? 0) });
-    res.end(body);
+    answer(mock.handle(toMockRequest(req)));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    port,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
-        server.closeAllConnections();
-      }),
-  };
 }
 
 /**
