@@ -235,6 +235,8 @@ describe('options-requests', () => {
     const before = client.mock.store.snapshot();
     const preflight = await client.call('OPTIONS', paths.token('1', '1'), undefined, { origin: 'http://localhost:3000', 'access-control-request-method': 'DELETE' });
     expect([preflight.status, preflight.text]).toEqual([204, '']);
+    // RFC 9110 §8.6: a server MUST NOT send Content-Length in a 204.
+    expect(preflight.headers.get('content-length')).toBeNull();
     for (const key of [undefined, ADMIN_KEY]) {
       const plain = await client.call('OPTIONS', paths.oidc(), key);
       expect([plain.status, plain.headers.get('allow'), plain.json?.secret]).toEqual([405, 'GET, HEAD', undefined]);

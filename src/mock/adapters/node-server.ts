@@ -167,9 +167,11 @@ function send(req: IncomingMessage, res: ServerResponse, response: MockResponse)
   // A body rendered once per state change comes with its bytes encoded once (render-json.ts).
   const bytes = body !== undefined && body.length >= LARGE_BODY_CHARS ? renderedBytes(body) : undefined;
   const length = bytes ? bytes.length : body === undefined ? 0 : Buffer.byteLength(body);
-  res.writeHead(response.status, { ...response.headers, 'content-length': String(length) });
+  // RFC 9110 §8.6: no Content-Length in a 204 (a CORS preflight's answer) and none in a 304 but the 200's length; RFC 9112 §6.3: they end at their head.
+  const bodiless = response.status === 204 || response.status === 304;
+  res.writeHead(response.status, bodiless ? response.headers : { ...response.headers, 'content-length': String(length) });
   // Other bodies (errors, with their fresh ids) go out as strings, in one write with the head.
-  res.end(req.method === 'HEAD' ? undefined : (bytes ?? body));
+  res.end(bodiless || req.method === 'HEAD' ? undefined : (bytes ?? body));
 }
 
 function readBody(req: IncomingMessage, maxBodyBytes: number): Promise<string> {
