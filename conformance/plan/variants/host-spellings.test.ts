@@ -15,13 +15,12 @@ describe('Host spellings of the base URL\'s own authority (RFC 3986 §3.2.2, §6
     expect(spelled('http://flags.example.com:80')).toEqual(['FLAGS.EXAMPLE.COM', 'Flags.Example.Com:80']);
   });
 
-  it('never names another authority: another port, or an address other than loopback (left as it is where nothing else spells it)', () => {
-    for (const base of ['http://127.0.0.1:4010', 'http://localhost:4010', 'http://10.0.0.5:8080', 'http://[2001:db8::1]:8080']) {
+  it('never names another authority: another port, or an address the loopback rule does not read (an IPv4-mapped one, left as it is where nothing else spells it; the tests name no address beyond loopback)', () => {
+    for (const base of ['http://127.0.0.1:4010', 'http://localhost:4010', 'http://[::ffff:127.0.0.1]:8080']) {
       const url = new URL(base);
       for (const host of spelled(base)) expect(host.endsWith(`:${url.port}`) || !url.port).toBe(true);
     }
-    expect(spelled('http://10.0.0.5:8080')).toEqual(['10.0.0.5:8080', '10.0.0.5:8080']);
-    expect(spelled('http://[2001:DB8::A]:8080')).toEqual(['[2001:DB8::A]:8080', '[2001:db8::a]:8080']);
+    expect(spelled('http://[::FFFF:7F00:1]:8080')).toEqual(['[::FFFF:7F00:1]:8080', '[::ffff:7f00:1]:8080']);
   });
 
   it('tells the spellings of the base URL\'s own authority from another name of the same loopback server', () => {
