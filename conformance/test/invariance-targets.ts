@@ -14,6 +14,7 @@ import { ROUND12_REQUEST_BROKEN_TARGETS, ROUND12_REQUEST_CONFORMANT_VARIANTS } f
 import { ROUND13_REQUEST_BROKEN_TARGETS, ROUND13_REQUEST_CONFORMANT_VARIANTS } from './round13-request-targets.ts';
 import { ROUND14_REQUEST_BROKEN_TARGETS, ROUND14_REQUEST_CONFORMANT_VARIANTS } from './round14-request-targets.ts';
 import { ROUND14_HEADER_BROKEN_TARGETS, ROUND14_HEADER_CONFORMANT_VARIANTS } from './round14-header-targets.ts';
+import { ROUND15_REQUEST_BROKEN_TARGETS, ROUND15_REQUEST_CONFORMANT_VARIANTS } from './round15-request-targets.ts';
 import { PROJECT_ROLES_TARGET, ROUND12_RESOURCE_BROKEN_TARGETS, ROUND12_RESOURCE_CONFORMANT_VARIANTS } from './round12-resource-targets.ts';
 import { WIRE_BROKEN_TARGETS, WIRE_CONFORMANT_VARIANTS } from './wire-targets.ts';
 import { parseHttpDate } from '../judge/rules/http-dates.ts';
@@ -80,6 +81,7 @@ export const INVARIANCE_BROKEN_TARGETS: InvarianceTarget[] = [
   ...ROUND13_REQUEST_BROKEN_TARGETS,
   // Red team round fourteen's HTTP-across-requests principles (round14-request-targets.ts).
   ...ROUND14_REQUEST_BROKEN_TARGETS,
+  ...ROUND15_REQUEST_BROKEN_TARGETS,
   // Red team round fourteen's request-header principles (round14-header-targets.ts).
   ...ROUND14_HEADER_BROKEN_TARGETS,
   // Red team round ten's wire principles (wire-targets.ts).
@@ -849,6 +851,7 @@ export const INVARIANCE_CONFORMANT_VARIANTS: ConformantInvarianceVariant[] = [
   ...ROUND12_RESOURCE_CONFORMANT_VARIANTS,
   ...ROUND13_REQUEST_CONFORMANT_VARIANTS,
   ...ROUND14_REQUEST_CONFORMANT_VARIANTS,
+  ...ROUND15_REQUEST_CONFORMANT_VARIANTS,
   ...ROUND14_HEADER_CONFORMANT_VARIANTS,
   ...WIRE_CONFORMANT_VARIANTS,
   {

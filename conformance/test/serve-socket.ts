@@ -20,7 +20,7 @@ export type SocketAnswer = MockResponse | { raw: string };
  * answer with a body that spills into the next answer on the connection, a decision that reads
  * the header name's case, state kept per connection. It reads a request's content by its
  * Content-Length (options: not at all, one request per read), keeps the connection alive unless
- * the client asks otherwise, and frames each MockResponse with Content-Length.
+ * the client asks otherwise, and frames each MockResponse with Content-Length. Chunked request content is decoded (chunkSize).
  */
 export interface SocketOptions {
   /**
@@ -45,6 +45,43 @@ export interface SocketOptions {
    * node:http does, unless told otherwise): a defect, for the targets that show it.
    */
   acceptAnyHost?: true;
+  /**
+   * Reads a chunk-size line (RFC 9112 §7.1: hex digits, then chunk extensions after `;`, which a recipient MUST ignore when it does
+   * not know them, §7.1.1) as a number of bytes; NaN is a malformed chunk (400 and close). By default the hex digits before any `;`.
+   * A target that reads the line otherwise shows a chunked decoder's defect.
+   */
+  chunkSize?: (line: string) => number;
+}
+
+/** The chunk-size line's size: its hex digits, extensions ignored (RFC 9112 §7.1, §7.1.1). */
+const hexChunkSize = (line: string) => (/^[0-9a-f]+[ \t]*(;|$)/i.test(line) ? parseInt(line, 16) : NaN);
+
+/**
+ * Where a chunked content that starts at `start` ends, and its decoded bytes (RFC 9112 §7.1: chunks, the last chunk, a trailer
+ * section read and dropped, the empty line); 'incomplete' while bytes are missing, 'invalid' for a size line `size` cannot read.
+ */
+function chunkedEnd(buffered: string, start: number, size: (line: string) => number): { end: number; body: string } | 'incomplete' | 'invalid' {
+  let at = start;
+  let body = '';
+  for (;;) {
+    const eol = buffered.indexOf('\r\n', at);
+    if (eol < 0) return 'incomplete';
+    const length = size(buffered.slice(at, eol));
+    if (!Number.isInteger(length) || length < 0) return 'invalid';
+    if (length === 0) {
+      // The trailer section: field lines up to an empty line (RFC 9112 §7.1.2).
+      let line = eol + 2;
+      for (;;) {
+        const next = buffered.indexOf('\r\n', line);
+        if (next < 0) return 'incomplete';
+        if (next === line) return { end: next + 2, body };
+        line = next + 2;
+      }
+    }
+    if (buffered.length < eol + 2 + length + 2) return 'incomplete';
+    body += buffered.slice(eol + 2, eol + 2 + length);
+    at = eol + 2 + length + 2;
+  }
 }
 
 export async function serveSocket(handler: (request: SocketRequest) => SocketAnswer | Promise<SocketAnswer>, options: SocketOptions = {}): Promise<RunningServer> {
@@ -69,13 +106,23 @@ export async function serveSocket(handler: (request: SocketRequest) => SocketAns
         // RFC 9110 §5.3: repeated Authorization lines are one list (the key is then invalid); other repeats keep the last, as before.
         for (const [name, value] of rawHeaders) headers[name.toLowerCase()] = name.toLowerCase() === 'authorization' && headers.authorization !== undefined ? `${headers.authorization}, ${value}` : value;
         const hosts = rawHeaders.filter(([name]) => name.toLowerCase() === 'host').length;
-        // RFC 9112 §6.3: the content is Content-Length bytes after the head (the suite sends no chunked request).
+        // RFC 9112 §6.3: the content is chunked when Transfer-Encoding ends in chunked (§6.1: a recipient MUST be able to parse it;
+        // the suite's bodyless-framing variants send it), else Content-Length bytes after the head.
         const ignored = options.ignoreContent?.({ method, url, headers, rawHeaders, socket, version }) ?? false;
-        const length = ignored ? 0 : Number(headers['content-length'] ?? 0) || 0;
-        if (buffered.length < end + 4 + length) return;
-        const body = buffered.slice(end + 4, end + 4 + length);
-        buffered = buffered.slice(end + 4 + length);
-        const request: SocketRequest = { method, url, headers, rawHeaders, socket, version, ...(length > 0 ? { body: () => Promise.resolve(body) } : {}) };
+        const chunked = !ignored && /(^|,)[ \t]*chunked[ \t]*$/i.test(headers['transfer-encoding'] ?? '');
+        const decoded = chunked ? chunkedEnd(buffered, end + 4, options.chunkSize ?? hexChunkSize) : undefined;
+        if (decoded === 'incomplete') return;
+        if (decoded === 'invalid') {
+          // RFC 9112 §6.3: a message whose length cannot be read is answered 400, and the connection closed.
+          closing = true;
+          queue = queue.then(() => void (socket.destroyed || socket.end(frame({ status: 400, headers: { 'content-type': 'text/plain', connection: 'close' }, body: 'Bad Request\n' }))));
+          return;
+        }
+        const length = ignored || decoded ? 0 : Number(headers['content-length'] ?? 0) || 0;
+        if (decoded === undefined && buffered.length < end + 4 + length) return;
+        const body = decoded ? decoded.body : buffered.slice(end + 4, end + 4 + length);
+        buffered = buffered.slice(decoded ? decoded.end : end + 4 + length);
+        const request: SocketRequest = { method, url, headers, rawHeaders, socket, version, ...(body.length > 0 ? { body: () => Promise.resolve(body) } : {}) };
         const dropRest = options.firstRequestPerRead !== undefined && buffered.length > 0;
         queue = queue.then(async () => {
           // RFC 9112 §3.2: a server MUST answer 400 to an HTTP/1.1 request without Host or with more than one Host line.
