@@ -221,13 +221,15 @@ function rawRequest(planned: PlannedRequest, wire: { url: string; headers: [stri
   const hostLines = form?.hostLines?.[planned.variant?.alternative ?? 0];
   const headers = hostFirst(origin.host, wire.headers);
   const lines = hostLines === 0 ? headers.slice(1) : hostLines === 2 ? [headers[0]!, headers[0]!, ...headers.slice(1)] : headers;
+  // A framing of no content (kind bodyless-framing): its fields are among the headers (wireRequest), its bytes follow the head.
+  const framing = form?.framings?.[planned.variant?.alternative ?? 0];
   return {
     method: planned.method,
     path,
     headers: lines,
     ...(form?.absoluteForm ? { target: `${origin.protocol}//${origin.host}${path}` } : {}),
     ...(form?.version !== undefined ? { version: form.version } : {}),
-    ...(wire.body !== undefined ? { body: wire.body } : {}),
+    ...(wire.body !== undefined ? { body: wire.body } : framing !== undefined ? { body: framing.bytes } : {}),
   };
 }
 
@@ -293,7 +295,8 @@ function wireRequest(planned: PlannedRequest, options: SenderOptions, keyFor: (c
     const keyed = given === undefined && spec.keyIn ? spec.keyIn.map((name): [string, string] => [name, options.keys.full]) : [];
     const keyedRecorded = keyed.map(([name]): [string, string] => [name, keyPlaceholder('full') ?? '']);
     const named = spec.namesPath && planned.variant?.namedPath !== undefined ? spec.namesPath.map((name): [string, string] => [name, new URL(options.baseUrl).pathname.replace(/\/$/, '') + planned.variant!.namedPath]) : [];
-    const learned = [...(spec.fromAnswers?.(planned.path, seen) ?? []), ...(spec.fromOrigin?.(new URL(options.baseUrl).origin) ?? []), ...named];
+    const framing = spec.wire?.framings?.[planned.variant?.alternative ?? 0]?.headers.map(([name, value]): [string, string] => [name, value]) ?? [];
+    const learned = [...(spec.fromAnswers?.(planned.path, seen) ?? []), ...(spec.fromOrigin?.(new URL(options.baseUrl).origin) ?? []), ...named, ...framing];
     const dropped = new Set([...(spec.omit ?? []), ...(spec.add ?? []).map(([name]) => name), ...(spec.alternatives ?? []).flat().map(([name]) => name), ...learned.map(([name]) => name)]);
     const keep = ([name]: [string, string]) => !dropped.has(name.toLowerCase());
     const alternative = spec.alternatives?.[planned.variant?.alternative ?? 0] ?? [];

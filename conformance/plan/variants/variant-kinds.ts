@@ -122,7 +122,8 @@ export type VariantKind =
   | 'coded-head'
   | 'identity-after-coded'
   | 'cookies-returned'
-  | 'json-empty-body'
+  | 'bodyless-content-type'
+  | 'bodyless-framing'
   | 'json-body'
   | 'long-values'
   | 'accept-encoding-refused'
@@ -249,6 +250,18 @@ export interface WireForm {
   hostLines?: readonly (0 | 2)[];
   /** Two Authorization lines, the full key and an invalid one, in this order (RFC 9110 §5.3: one list, no key). */
   authorizationTwice?: readonly ('invalid-first' | 'full-first')[];
+  /**
+   * How a request without content is framed: its header fields and the bytes after the head (RFC 9112 §6.1, §7.1). No content
+   * for the model (the request is judged as the unframed one); the connection ends after it (invariance-scenario.ts chainNumbers).
+   */
+  framings?: readonly RequestFraming[];
+}
+
+/** One framing of a request without content: the fields that announce it and the bytes that carry it (latin1). */
+export interface RequestFraming {
+  name: string;
+  headers: readonly [string, string][];
+  bytes: string;
 }
 
 /** A slash of the path (its `separator`-th, counting from 1 after the leading one) written as `as`. */
@@ -291,12 +304,13 @@ export function turnLabel(spec: VariantKindSpec, alternative: number): string {
   if (spec.wire?.spellings) return spec.wire.spellings[alternative]!.name;
   if (spec.wire?.hostLines) return spec.wire.hostLines[alternative] === 0 ? 'no Host' : 'two Host lines';
   if (spec.wire?.authorizationTwice) return spec.wire.authorizationTwice[alternative] === 'invalid-first' ? 'an invalid key, then the full key' : 'the full key, then an invalid key';
+  if (spec.wire?.framings) return spec.wire.framings[alternative]!.name;
   return String(alternative);
 }
 
 /** How many turns a kind has (alternatives, host names, wire turns). */
 export function turnsOf(spec: VariantKindSpec): number | undefined {
-  return spec.alternatives?.length ?? spec.hostNames?.length ?? spec.hostSpellings?.length ?? spec.authSchemes?.length ?? spec.wire?.spellings?.length ?? spec.wire?.hostLines?.length ?? spec.wire?.authorizationTwice?.length;
+  return spec.alternatives?.length ?? spec.hostNames?.length ?? spec.hostSpellings?.length ?? spec.authSchemes?.length ?? spec.wire?.spellings?.length ?? spec.wire?.hostLines?.length ?? spec.wire?.authorizationTwice?.length ?? spec.wire?.framings?.length;
 }
 
 export const VARIANT_KINDS: readonly VariantKindSpec[] = [
@@ -388,12 +402,43 @@ export const VARIANT_KINDS: readonly VariantKindSpec[] = [
   { kind: 'identity-after-coded', query: codingBuster, check: 'headers-ignored', describe: 'Accept-Encoding: identity, just after a coded read of the same resource', add: [['accept-encoding', 'identity']], codingSequence: true },
   // Decision key-in-header-only: only the spec's credential is one; nothing the server hands out (a session cookie) becomes one.
   { kind: 'cookies-returned', check: 'headers-ignored', describe: 'the cookies earlier answers set, sent back (Cookie)', fromAnswers: (_, seen) => (seen.cookieHeader() === undefined ? [] : [['cookie', seen.cookieHeader()!]]) },
-  // What axios and fetch() wrappers send on a GET or DELETE, and a browser's reload: a JSON Content-Type with an empty body, no-cache.
+  // Red team round fifteen, spec decision bodyless-requests: a Content-Type on a request without content describes nothing (RFC 9110
+  // §8.3: the media type of the enclosed representation; there is none) and changes no answer. One value per variant in turn, as
+  // clients and proxies add them to a GET or a DELETE: a fetch() wrapper's text/plain, jQuery's form default, a multipart type with its
+  // boundary, axios's JSON with Content-Length: 0, JSON with a charset, XML; a browser's reload adds no-cache. The types an HTML form
+  // can send come first, so that the sample's pairs (every operation and credential class) meet them; without and with Content-Length: 0.
   {
-    kind: 'json-empty-body',
+    kind: 'bodyless-content-type',
     check: 'headers-ignored',
-    describe: 'Content-Type: application/json with an empty body (Content-Length: 0), Cache-Control and Pragma: no-cache',
-    add: [['content-type', 'application/json'], ['content-length', '0'], ['cache-control', 'no-cache'], ['pragma', 'no-cache']],
+    describe: 'a Content-Type on a request without content, Cache-Control and Pragma: no-cache',
+    add: [['cache-control', 'no-cache'], ['pragma', 'no-cache']],
+    alternatives: [
+      [['content-type', 'text/plain;charset=UTF-8']],
+      [['content-type', 'application/x-www-form-urlencoded; charset=UTF-8'], ['content-length', '0']],
+      [['content-type', 'multipart/form-data; boundary=----WebKitFormBoundary7MA4YWxkTrZu0gW']],
+      [['content-type', 'application/json'], ['content-length', '0']],
+      [['content-type', 'application/json; charset=utf-8']],
+      [['content-type', 'application/xml'], ['content-length', '0']],
+    ],
+  },
+  // Red team round fifteen, spec decision bodyless-requests: the framing that says a request has no content is HTTP's, not the
+  // contract's (RFC 9112 §6.1, §7.1: a recipient MUST be able to parse chunked; §7.1.1: it MUST ignore unknown chunk extensions;
+  // §7.1.2: a trailer section), so the same request framed chunked with only the last chunk, or with Content-Length: 0, gets the
+  // answer the unframed one gets (411 Length Required is for a request whose length cannot be determined). On raw sockets (the
+  // framing's bytes as written here); every operation and credential class in the sample, one framing per variant in turn.
+  {
+    kind: 'bodyless-framing',
+    check: 'headers-ignored',
+    describe: 'no content, framed: Transfer-Encoding: chunked with only the last chunk, or Content-Length: 0',
+    wire: {
+      framings: [
+        { name: 'chunked, the last chunk with an extension (0;note=empty)', headers: [['transfer-encoding', 'chunked']], bytes: '0;note=empty\r\n\r\n' },
+        { name: 'chunked, the last chunk and a trailer section', headers: [['transfer-encoding', 'chunked'], ['trailer', 'x-content-checksum']], bytes: '0\r\nx-content-checksum: none\r\n\r\n' },
+        { name: 'chunked, the last chunk only', headers: [['transfer-encoding', 'chunked']], bytes: '0\r\n\r\n' },
+        { name: 'Content-Length: 0', headers: [['content-length', '0']], bytes: '' },
+      ],
+    },
+    sampleOnly: true,
   },
   // RFC 9112 §6.3: a request's content is part of its message, read whole (or the connection closed) whatever the method. What clients
   // send on a DELETE (axios's `data: {}`), and a JSON body on a method the spec does not list (POST on a read's path, with an invalid key:
