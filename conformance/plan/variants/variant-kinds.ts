@@ -122,6 +122,7 @@ export type VariantKind =
   | 'coded-head'
   | 'identity-after-coded'
   | 'cookies-returned'
+  | 'json-empty-body'
   | 'bodyless-content-type'
   | 'bodyless-framing'
   | 'json-body'
@@ -402,21 +403,27 @@ export const VARIANT_KINDS: readonly VariantKindSpec[] = [
   { kind: 'identity-after-coded', query: codingBuster, check: 'headers-ignored', describe: 'Accept-Encoding: identity, just after a coded read of the same resource', add: [['accept-encoding', 'identity']], codingSequence: true },
   // Decision key-in-header-only: only the spec's credential is one; nothing the server hands out (a session cookie) becomes one.
   { kind: 'cookies-returned', check: 'headers-ignored', describe: 'the cookies earlier answers set, sent back (Cookie)', fromAnswers: (_, seen) => (seen.cookieHeader() === undefined ? [] : [['cookie', seen.cookieHeader()!]]) },
-  // Red team round fifteen, spec decision bodyless-requests: a Content-Type on a request without content describes nothing (RFC 9110
-  // §8.3: the media type of the enclosed representation; there is none) and changes no answer. One value per variant in turn, as
-  // clients and proxies add them to a GET or a DELETE: a fetch() wrapper's text/plain, jQuery's form default, a multipart type with its
-  // boundary, axios's JSON with Content-Length: 0, JSON with a charset, XML; a browser's reload adds no-cache. The types an HTML form
-  // can send come first, so that the sample's pairs (every operation and credential class) meet them; without and with Content-Length: 0.
+  // What axios and fetch() wrappers send on a GET or DELETE, and a browser's reload: a JSON Content-Type with an empty body, no-cache.
+  {
+    kind: 'json-empty-body',
+    check: 'headers-ignored',
+    describe: 'Content-Type: application/json with an empty body (Content-Length: 0), Cache-Control and Pragma: no-cache',
+    add: [['content-type', 'application/json'], ['content-length', '0'], ['cache-control', 'no-cache'], ['pragma', 'no-cache']],
+  },
+  // Red team round fifteen, spec decision bodyless-requests: any other Content-Type on a request without content describes nothing
+  // either (RFC 9110 §8.3: the media type of the enclosed representation; there is none) and changes no answer. One value per
+  // variant in turn, as clients and proxies add them to a GET or a DELETE: a fetch() wrapper's text/plain, jQuery's form default, a
+  // multipart type with its boundary, JSON with a charset (a parser that compares the whole value refuses it), XML; without and with
+  // Content-Length: 0. The types an HTML form can send (what CSRF guards refuse) come first, so that the sample's pairs (every
+  // operation and credential class) meet them; the full key's reads of every GET take the rest.
   {
     kind: 'bodyless-content-type',
     check: 'headers-ignored',
-    describe: 'a Content-Type on a request without content, Cache-Control and Pragma: no-cache',
-    add: [['cache-control', 'no-cache'], ['pragma', 'no-cache']],
+    describe: 'a Content-Type other than JSON alone on a request without content',
     alternatives: [
       [['content-type', 'text/plain;charset=UTF-8']],
       [['content-type', 'application/x-www-form-urlencoded; charset=UTF-8'], ['content-length', '0']],
       [['content-type', 'multipart/form-data; boundary=----WebKitFormBoundary7MA4YWxkTrZu0gW']],
-      [['content-type', 'application/json'], ['content-length', '0']],
       [['content-type', 'application/json; charset=utf-8']],
       [['content-type', 'application/xml'], ['content-length', '0']],
     ],
