@@ -168,7 +168,6 @@ async function trafficAndOutputs(secondAuthorization: boolean) {
     junitFile: readFileSync(files.junit, 'utf8'),
     recording: readFileSync(files.record, 'utf8'),
   });
-  if (process.env.RED_DEBUG) console.log(JSON.stringify(JSON.parse(outputs.recording), null, 1).slice(0, 3000), outputs.stderr.slice(0, 1500), outputs.journal.slice(0, 1500));
   const found = Object.entries(outputs).flatMap(([name, text]) => leaks(text).map((l) => `${name}: ${l}`));
   return { outputs, found };
 }
