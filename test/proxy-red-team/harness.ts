@@ -142,7 +142,7 @@ export function parseResponses(raw: Buffer, methods: string[]): Message[] {
     const get = (name: string) => headers.filter(([n]) => n.toLowerCase() === name).map(([, v]) => v);
     at = end + 4;
     const method = methods[m] ?? 'GET';
-    let body = Buffer.alloc(0);
+    let body: Buffer = Buffer.alloc(0);
     const trailers: [string, string][] = [];
     if (status >= 100 && status < 200) {
       out.push({ statusLine: statusLine!, status, reason: match[3]!, version: match[1]!, headers, body, trailers });

@@ -176,9 +176,9 @@ describe('no secret in clear in any output, whatever the backend echoes and wher
   it('a backend echoing keys and the OIDC secret (\\u escapes, base64url, percent twice, JWT, Set-Cookie, Location, split headers, a header name, gzip 401s); keys in the query (any case), a cookie, Basic user and password, the path', async () => {
     const { outputs, found } = await trafficAndOutputs(false);
     // Not secret: the project and environment of the keys' naming prefix.
-    expect(outputs.journal).toContain('/api/admin/environments/project/default');
-    expect(outputs.recording).toContain('"development"');
-    expect(JSON.parse(outputs.recording).projects.map((pr: { id: string }) => pr.id)).toContain('default');
+    expect(outputs.journal!).toContain('/api/admin/environments/project/default');
+    expect(outputs.recording!).toContain('"development"');
+    expect(JSON.parse(outputs.recording!).projects.map((pr: { id: string }) => pr.id)).toContain('default');
     expect(found).toEqual([]);
   }, 30000);
 
