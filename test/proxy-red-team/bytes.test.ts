@@ -276,3 +276,47 @@ describe('slow and silent backends', () => {
     }
   });
 });
+
+describe('a backend that says more than it was asked, and clients that leave', () => {
+  // RFC 9112 §6.3: a Content-Length ends the message; bytes after it on a connection with no
+  // request outstanding are no answer to any request (§9.3: answers go in the order of requests).
+  it('bytes a backend sends after a complete answer are never handed to the next client as its answer', async () => {
+    let n = 0;
+    const backend = await rawBackend((req, socket) => {
+      n++;
+      const body = Buffer.from(`{"answer":${n}}`);
+      const extra = n === 1 ? 'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 17\r\n\r\n{"injected":true}' : '';
+      socket.write(`HTTP/1.1 200 OK\r\n${DATE}Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}${extra}`);
+    });
+    const p = await proxy(backend.url);
+    const ask = async () => {
+      const raw = await rawExchange(p.port, get(`${OIDC}?n=${Date.now()}`)(`127.0.0.1:${p.port}`), 8000);
+      return parseResponses(raw, ['GET'])[0]!.body.toString();
+    };
+    expect(await ask()).toBe('{"answer":1}');
+    await new Promise((r) => setTimeout(r, 200));
+    const second = await ask();
+    expect(second).not.toContain('injected');
+    // Whatever the proxy did with the extra bytes, the second client got the backend's answer to its own request.
+    expect(second).toBe(`{"answer":${n}}`);
+  });
+
+  it('clients that leave while the backend is silent take their backend requests with them: no socket left open', async () => {
+    const open = new Set<Socket>();
+    const backend = await rawBackend((req, socket) => {
+      if (!open.has(socket)) {
+        open.add(socket);
+        socket.on('close', () => open.delete(socket));
+      }
+      // never answers
+    });
+    const p = await proxy(backend.url, ['--target-timeout', '20000']);
+    const host = `127.0.0.1:${p.port}`;
+    await Promise.all(
+      Array.from({ length: 40 }, (_, i) => rawExchange(p.port, get(`${OIDC}?leave=${i}`)(host), 400).catch(() => 'left')),
+    );
+    expect(open.size).toBeGreaterThan(0);
+    for (let i = 0; i < 40 && open.size > 0; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(open.size).toBe(0);
+  });
+});
