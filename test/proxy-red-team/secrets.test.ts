@@ -192,3 +192,62 @@ describe('no secret in clear in any output, whatever the backend echoes and wher
     expect(found).toEqual([]);
   }, 30000);
 });
+
+/** A backend that answers 200 to project reads with each request header value and the path as environment names (it keeps what it is given). */
+function echoAll(r: SeenRequest, socket: Socket) {
+  const values = [r.target, ...r.headers.filter(([n]) => !/^(host|connection|content-length)$/i.test(n)).map(([, v]) => v)];
+  const environments = values.map((name, i) => ({ name, type: 'development', enabled: true, protected: false, sortOrder: i, projectApiTokenCount: 0, projectEnabledToggleCount: 0 }));
+  send(socket, '200 OK', ['Content-Type: application/json'], Buffer.from(JSON.stringify({ version: 1, environments })));
+}
+
+async function echoRun(requests: { path: string; headers: string[] }[], secrets: string[]) {
+  const backend = await rawBackend(echoAll);
+  const dir = tempDir('red-echo-');
+  const files = { record: join(dir, 'rec.json'), json: join(dir, 'report.json') };
+  const p = await proxy(backend.url, ['--record', files.record, '--json', files.json]);
+  for (const { path, headers } of requests) {
+    const raw = await rawExchange(p.port, `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${p.port}\r\n${headers.map((h) => h + '\r\n').join('')}Connection: close\r\n\r\n`);
+    expect(parseResponses(raw, ['GET'])[0]!.status).toBe(200);
+  }
+  const base = `http://127.0.0.1:${p.port}/__mock`;
+  const outputs: Record<string, string> = { journal: await getText(`${base}/journal`), report: await getText(`${base}/report`) };
+  p.child.kill('SIGINT');
+  await exitOf(p);
+  Object.assign(outputs, { stdout: p.out(), stderr: p.err(), jsonFile: readFileSync(files.json, 'utf8'), recording: readFileSync(files.record, 'utf8') });
+  return Object.entries(outputs).flatMap(([name, text]) =>
+    secrets.flatMap((s) => { const part = s.slice(s.indexOf('.') + 1); return Object.entries(views(text)).filter(([, t]) => t.includes(part.slice(0, 12))).map(([v]) => `${name} (${v})`); }),
+  );
+}
+
+describe('keys the client sends in ways of its own', () => {
+  const k = (s: string) => `default:development.${s}`;
+  it('an `X-Api-Key` header, a lowercase `bearer` scheme, a `Token` scheme, echoed back by the backend: redacted everywhere', async () => {
+    const keys = { x: k('7e57a9e1b2c3d4e5f6a7b8c9'), bearer: k('be11be22be33be44be55be66'), token: k('70c3170c3270c3370c3470c3') };
+    const found = await echoRun(
+      [
+        { path: '/api/admin/environments/project/default', headers: [`X-Api-Key: ${keys.x}`, `Authorization: bearer ${keys.bearer}`] },
+        { path: '/api/admin/environments/project/default', headers: [`Authorization: Token ${keys.token}`] },
+      ],
+      Object.values(keys),
+    );
+    expect(found).toEqual([]);
+  }, 30000);
+
+  // FINDING (the access log only): a key first sent in the path, then in the Authorization header,
+  // is redacted in the journal, the reports and the recording, but the access log line of the first
+  // request went out before the key was known and stays in clear on stdout:
+  // `GET /api/admin/environments/project/default%3Adevelopment.9a7h0n1y5ecre7aaaabbbbcc 200 ... key=absent`.
+  // Issue 19 asks every key the traffic carried (path included) to be redacted in the log; docs/proxy.md
+  // promises the late redaction for the journal only and does not say the log cannot have it.
+  it.fails('a key first sent in the path (no header), then as the Authorization header: the earlier request is redacted too', async () => {
+    const key = k('9a7h0n1y5ecre7aaaabbbbcc');
+    const found = await echoRun(
+      [
+        { path: `/api/admin/environments/project/${encodeURIComponent(key)}`, headers: [] },
+        { path: '/api/admin/environments/project/default', headers: [`Authorization: ${key}`] },
+      ],
+      [key],
+    );
+    expect(found).toEqual([]);
+  }, 30000);
+});
