@@ -320,3 +320,57 @@ describe('a backend that says more than it was asked, and clients that leave', (
     expect(open.size).toBe(0);
   });
 });
+
+describe('framing and connection-specific fields (RFC 9112 §6.3, RFC 9110 §7.6.1)', () => {
+  it('fields the backend\'s Connection header names are not forwarded; those the client\'s names do not reach the backend', async () => {
+    const backend = await rawBackend((req, socket) => {
+      current = req;
+      answer(socket, 'HTTP/1.1 200 OK\r\n' + DATE + 'Connection: X-Backend-Hop\r\nX-Backend-Hop: 1\r\nX-Kept: 2\r\nContent-Length: 2\r\n\r\n', Buffer.from('ok'));
+    });
+    const p = await proxy(backend.url);
+    const raw = await rawExchange(p.port, `GET ${OIDC} HTTP/1.1\r\nHost: 127.0.0.1:${p.port}\r\nAuthorization: red-key-0001\r\nConnection: close, X-Client-Hop\r\nX-Client-Hop: 1\r\n\r\n`);
+    const [m] = parseResponses(raw, ['GET']);
+    expect(m!.headers.map(([n]) => n.toLowerCase())).not.toContain('x-backend-hop');
+    expect(m!.headers.map(([n]) => n.toLowerCase())).toContain('x-kept');
+    expect(backend.seen[0]!.headers.map(([n]) => n.toLowerCase())).not.toContain('x-client-hop');
+  });
+
+  // FINDING: the backend sends `Content-Length: 3` and `Transfer-Encoding: chunked` with an 11-byte
+  // chunked body; the proxy decodes the chunks (Transfer-Encoding overrides, RFC 9112 §6.3 (3)) but
+  // forwards the Content-Length, so the client gets
+  // "HTTP/1.1 200 OK\r\n...Content-Length: 3\r\n...\r\n{\"ok\":true}": 3 bytes announced, 11 sent.
+  // A client reads `{"o` as the body and `k":true}` as the start of the next answer on a kept-alive
+  // connection (response splitting, RFC 9112 §11.1). §6.3 (3): an intermediary that forwards such a
+  // message MUST first remove the received Content-Length (or handle it as an error: a 502).
+  it.fails('an answer with both Transfer-Encoding: chunked and a Content-Length reaches the client with one framing: no Content-Length beside chunks', async () => {
+    const backend = await rawBackend((req, socket) => {
+      current = req;
+      answer(socket, 'HTTP/1.1 200 OK\r\n' + DATE + 'Content-Type: application/json\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\nb\r\n{"ok":true}\r\n0\r\n\r\n');
+    });
+    const p = await proxy(backend.url);
+    const raw = await rawExchange(p.port, get(OIDC)(`127.0.0.1:${p.port}`));
+    const [m] = parseResponses(raw, ['GET']);
+    const names = m!.headers.map(([n]) => n.toLowerCase());
+    // RFC 9112 §6.3 (3): an intermediary that forwards it MUST first remove the Content-Length; or refuse it (502).
+    if (m!.status === 200) {
+      expect(names.includes('content-length') && names.includes('transfer-encoding')).toBe(false);
+      expect(m!.body.toString()).toBe('{"ok":true}');
+    } else {
+      expect(m!.status).toBe(502);
+    }
+  });
+
+  it('unusual status codes and reason phrases (599, 299, an empty reason) arrive as sent', async () => {
+    for (const statusLine of ['HTTP/1.1 599 Network Connect Timeout Error', 'HTTP/1.1 299 Odd But Legal', 'HTTP/1.1 200 ', 'HTTP/1.1 418 I\'m a teapot']) {
+      const backend = await rawBackend((req, socket) => {
+        current = req;
+        answer(socket, `${statusLine}\r\n${DATE}Content-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`);
+      });
+      const p = await proxy(backend.url);
+      const [direct] = parseResponses(await rawExchange(backend.port, get(OIDC)(`127.0.0.1:${backend.port}`)), ['GET']);
+      const [proxied] = parseResponses(await rawExchange(p.port, get(OIDC)(`127.0.0.1:${p.port}`)), ['GET']);
+      expect(`${proxied!.status} ${proxied!.reason}`).toBe(`${direct!.status} ${direct!.reason}`);
+      expect(endToEnd(proxied!)).toEqual(endToEnd(direct!));
+    }
+  });
+});
