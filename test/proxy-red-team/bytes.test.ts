@@ -374,3 +374,34 @@ describe('framing and connection-specific fields (RFC 9112 §6.3, RFC 9110 §7.6
     }
   });
 });
+
+describe('framing a strict parser must still read (RFC 9112 §6, §7.1) and whitespace it must take out (§5.1)', () => {
+  const serve = async (bytes: string) => {
+    const backend = await rawBackend((req, socket) => {
+      current = req;
+      answer(socket, bytes);
+    });
+    const p = await proxy(backend.url);
+    const direct = parseResponses(await rawExchange(backend.port, get(OIDC)(`127.0.0.1:${backend.port}`)), ['GET']);
+    const proxied = parseResponses(await rawExchange(p.port, get(OIDC)(`127.0.0.1:${p.port}`)), ['GET']);
+    return { direct, proxied };
+  };
+
+  it('`Transfer-Encoding: CHUNKED` (codings are case-insensitive, RFC 9112 §7), chunk sizes `00B` in upper case with leading zeros', async () => {
+    const { direct, proxied } = await serve('HTTP/1.1 200 OK\r\n' + DATE + 'Content-Type: application/json\r\nTransfer-Encoding: CHUNKED\r\n\r\n00B\r\n{"ok":true}\r\n0000\r\n\r\n');
+    expectSameFinals(direct, proxied);
+  });
+
+  it('`Content-Length: 0011` (1*DIGIT, RFC 9110 §8.6: leading zeros are digits) is eleven bytes', async () => {
+    const { direct, proxied } = await serve('HTTP/1.1 200 OK\r\n' + DATE + 'Content-Type: application/json\r\nContent-Length: 0011\r\n\r\n{"ok":true}');
+    expect(direct[0]!.body.toString()).toBe('{"ok":true}');
+    expectSameFinals(direct, proxied);
+  });
+
+  it('a header line with whitespace before its colon: the proxy takes it out before forwarding, or refuses the answer (RFC 9112 §5.1)', async () => {
+    const { proxied } = await serve('HTTP/1.1 200 OK\r\n' + DATE + 'Content-Type: application/json\r\nX-Spaced : yes\r\nContent-Length: 2\r\n\r\n{}');
+    const m = proxied[0]!;
+    if (m.status === 200) expect(m.headers.map(([n]) => n)).not.toContain('X-Spaced ');
+    else expect(m.status).toBe(502);
+  });
+});
