@@ -405,3 +405,35 @@ describe('framing a strict parser must still read (RFC 9112 §6, §7.1) and whit
     else expect(m.status).toBe(502);
   });
 });
+
+describe('answers with no body whatever their headers say (RFC 9112 §6.3 (1): HEAD, 204, 304)', () => {
+  const cases: [string, string, string][] = [
+    ['a HEAD answered with Transfer-Encoding: chunked', 'HEAD', 'HTTP/1.1 200 OK\r\n' + DATE + 'Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n'],
+    ['a 204 with a Content-Length: 10', 'GET', 'HTTP/1.1 204 No Content\r\n' + DATE + 'Content-Length: 10\r\n\r\n'],
+    ['a 304 with Transfer-Encoding: chunked', 'GET', 'HTTP/1.1 304 Not Modified\r\n' + DATE + 'ETag: "x"\r\nTransfer-Encoding: chunked\r\n\r\n'],
+  ];
+  for (const [what, method, bytes] of cases) {
+    it(`${what}: answered at once, then the next request on the same kept-alive connection too`, async () => {
+      let n = 0;
+      const backend = await rawBackend((req, socket) => {
+        current = req;
+        n++;
+        if (n === 1) return answer(socket, bytes);
+        answer(socket, 'HTTP/1.1 200 OK\r\n' + DATE + 'Content-Type: application/json\r\nContent-Length: 12\r\n\r\n{"second":1}');
+      });
+      const p = await proxy(backend.url, ['--target-timeout', '5000']);
+      const host = `127.0.0.1:${p.port}`;
+      const t0 = Date.now();
+      const raw = await rawExchange(
+        p.port,
+        [`${method} ${OIDC} HTTP/1.1\r\nHost: ${host}\r\nAuthorization: red-key-0001\r\n\r\n`, `GET ${OIDC}?second HTTP/1.1\r\nHost: ${host}\r\nAuthorization: red-key-0001\r\nConnection: close\r\n\r\n`],
+        8000,
+        300,
+      );
+      const messages = parseResponses(raw, [method, 'GET']);
+      expect(messages.map((m) => m.status)).toEqual([Number(bytes.slice(9, 12)), 200]);
+      expect(messages[1]!.body.toString()).toBe('{"second":1}');
+      expect(Date.now() - t0).toBeLessThan(3000);
+    });
+  }
+});
