@@ -32,6 +32,7 @@ function backendHandler(req: IncomingMessage, res: ServerResponse) {
   const error = (status: number, name: string, message: string) => send(status, { id: `own-${++errorSeq}`, name, message });
   const key = req.headers.authorization;
   if (![ADMIN, READER, DELETER, NOBODY, LOST].includes(key ?? '')) return error(401, 'AuthenticationRequired', 'You must log in to use Unleash-like admin.');
+  // Routed as written: a trailing slash or an empty segment is another path (404), as Express with strict routing does.
   const envs = /^\/api\/admin\/environments\/project\/([^/]+)$/.exec(url.pathname);
   const token = /^\/api\/admin\/service-account\/([^/]+)\/token\/([^/]+)$/.exec(url.pathname);
   if (key === NOBODY) return error(403, 'NoAccessError', 'This key has no permissions.');
@@ -98,6 +99,11 @@ const TRAFFIC: [string | undefined, string, string][] = [
   [LOST, 'GET', '/api/admin/environments/project/delta'],
   [ADMIN, 'DELETE', '/api/admin/service-account/11/token/200'],
   [ADMIN, 'GET', '/api/admin/environments/project/alpha'],
+  // Spellings of a path this backend does not route (its choice: 404), next to the one it does.
+  [READER, 'GET', '/api/admin/environments/project/beta/'],
+  [READER, 'GET', '/api/admin//environments/project/beta'],
+  [READER, 'GET', '/api/admin/environments/project/be%74a'],
+  [READER, 'GET', '/api/admin/environments/project/beta'],
 ];
 
 const agent = new Agent({ keepAlive: false });
@@ -142,13 +148,21 @@ async function recordOnce() {
   }
 }
 
-const op = (method: string, path: string) => (method === 'DELETE' ? 'deleteServiceAccountToken' : path.includes('oidc') ? 'getOidcSettings' : 'getProjectEnvironments');
+/** The operation a request is (API.md §4), by its path as written; undefined for a path of none (a trailing slash, an empty segment). */
+const op = (method: string, path: string) => {
+  const p = path.split('?')[0]!;
+  if (method === 'DELETE' && /^\/api\/admin\/service-account\/[^/]+\/token\/[^/]+$/.test(p)) return 'deleteServiceAccountToken';
+  if (method === 'GET' && p === '/api/admin/auth/oidc/settings') return 'getOidcSettings';
+  if (method === 'GET' && /^\/api\/admin\/environments\/project\/[^/]+$/.test(p)) return 'getProjectEnvironments';
+  return undefined;
+};
 const distinct = [...new Set(TRAFFIC.map(([k]) => k).filter((k): k is string => k !== undefined))];
 function countsOf(k: string, seen: number[]) {
   const mine: Record<string, Record<string, number>> = {};
   TRAFFIC.forEach(([key, method, path], i) => {
-    if (key !== k) return;
-    const counts = (mine[op(method, path)] ??= {});
+    const operation = op(method, path);
+    if (key !== k || !operation) return;
+    const counts = (mine[operation] ??= {});
     counts[seen[i]!] = (counts[seen[i]!] ?? 0) + 1;
   });
   return mine;
