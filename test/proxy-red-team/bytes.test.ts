@@ -342,6 +342,7 @@ describe('framing and connection-specific fields (RFC 9112 §6.3, RFC 9110 §7.6
   // A client reads `{"o` as the body and `k":true}` as the start of the next answer on a kept-alive
   // connection (response splitting, RFC 9112 §11.1). §6.3 (3): an intermediary that forwards such a
   // message MUST first remove the received Content-Length (or handle it as an error: a 502).
+  // The same with the two lines the other way round.
   it.fails('an answer with both Transfer-Encoding: chunked and a Content-Length reaches the client with one framing: no Content-Length beside chunks', async () => {
     const backend = await rawBackend((req, socket) => {
       current = req;
@@ -436,4 +437,27 @@ describe('answers with no body whatever their headers say (RFC 9112 §6.3 (1): H
       expect(Date.now() - t0).toBeLessThan(3000);
     });
   }
+});
+
+describe('header lines no HTTP/1.1 message may carry', () => {
+  const proxiedAnswer = async (bytes: string) => {
+    const backend = await rawBackend((req, socket) => {
+      current = req;
+      answer(socket, bytes);
+    });
+    const p = await proxy(backend.url);
+    return parseResponses(await rawExchange(p.port, get(OIDC)(`127.0.0.1:${p.port}`)), ['GET'])[0]!;
+  };
+
+  // RFC 9110 §5.5: "a recipient of CR, LF, or NUL within a field value MUST either reject the message
+  // or replace each of those characters with SP before further processing or forwarding".
+  it('a bare CR or a NUL inside a field value is replaced by SP or the answer refused, never forwarded', async () => {
+    for (const bad of ['X-Bad: a\rSet-Cookie: injected=1', 'X-Bad: a\0b']) {
+      const m = await proxiedAnswer('HTTP/1.1 200 OK\r\n' + DATE + `Content-Type: application/json\r\n${bad}\r\nContent-Length: 2\r\n\r\n{}`);
+      if (m.status === 502) continue;
+      const values = m.headers.filter(([n]) => n === 'X-Bad').map(([, v]) => v);
+      expect(values.join('')).not.toMatch(/[\r\0]/);
+    }
+  });
+
 });
