@@ -459,5 +459,4 @@ describe('header lines no HTTP/1.1 message may carry', () => {
       expect(values.join('')).not.toMatch(/[\r\0]/);
     }
   });
-
 });
