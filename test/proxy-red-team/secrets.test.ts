@@ -256,11 +256,11 @@ describe('a short secret', () => {
   // API.md §2.2 gives the OIDC secret no length; a 7-character one is a secret all the same.
   const SHORT = 'hunter2';
   // FINDING: the OIDC secret `hunter2` (7 characters), learned from a 200, then echoed whole by the
-  // backend in a 404's message: the journal, the served and written reports, stdout and stderr are
-  // clean, but the --record file keeps it in the key's replayed answer:
-  // `"message": "no project; the OIDC secret is hunter2"` (apiKeys[].answers[].body). The same test
-  // with an 8-character secret (`secret88`) or the 23-character one passes: the recording's redaction
-  // stops at 8 characters where the journal's does not. Issue 19: "one redaction for every output ...
+  // backend as the OIDC clientId (redacted in the recording) and in a 404's message: the --record
+  // file keeps that one in clear in the key's replayed answer (apiKeys[].answers[].body):
+  // `"message": "no project; the OIDC secret is hunter2"`. (The journal and reports do not carry that
+  // message at all.) The same test with an 8-character secret (`secret88`) or a 23-character one
+  // passes: the recording's redaction of a secret inside a longer text starts at 8 characters. Issue 19: "one redaction for every output ...
   // by the same code"; "the recording holds placeholders, never a value that was a secret anywhere".
   it.fails('a 7-character OIDC secret, echoed whole by the backend in another field and an error message, shows nowhere', async () => {
     const backend = await rawBackend((r, socket) => {
