@@ -212,7 +212,8 @@ export function createForwarder(options: ForwarderOptions): { forward: (req: Inc
           recorded = recordedHeaders(answer.rawHeaders);
           // A client on HTTP/1.0 cannot take chunked framing, so no trailer section: the Trailer field that announces one is left out with
           // the trailers (RFC 9110 §6.5.1: a recipient may discard them; node:http refuses the field without chunking).
-          const raw = req.httpVersion === '1.0' ? withoutTrailerField(endToEnd(answer.rawHeaders)) : endToEnd(answer.rawHeaders);
+          const lines = oneFraming(endToEnd(answer.rawHeaders), answer.rawHeaders);
+          const raw = req.httpVersion === '1.0' ? withoutTrailerField(lines) : lines;
           if (!res.destroyed) res.writeHead(status, answer.reason, Object.keys(extraHeaders).length ? withExtra(raw, extraHeaders) : raw);
         },
         body: (chunk) => {
@@ -357,6 +358,44 @@ export function leavesPrefix(path: string): boolean {
     } else if (segment !== '.') depth++;
   }
   return false;
+}
+
+/**
+ * The answer's lines with the one framing the proxy read the body by, so the client cannot find a
+ * different message boundary than the parser did (response splitting, RFC 9112 §11.1). With a
+ * Transfer-Encoding the Content-Length is removed: RFC 9112 §6.3 (3) lets an intermediary forward
+ * such a message if it "first remove[s] the received Content-Length field", and a 502 would refuse
+ * what every browser reads (Transfer-Encoding overrides) for no gain: the client gets the decoded
+ * body re-framed by Node (chunked, or to the close for HTTP/1.0). Repeated Content-Length lines of
+ * one value (`3, 3`, or two lines: §6.3 (5) lets a recipient take them as one) go on as one line
+ * of that value; different values never get here (the parser answers 502). Without a
+ * Transfer-Encoding, a Content-Length on a HEAD, 204 or 304 answer is kept: it frames nothing there
+ * (§6.3 (1)), for the parser as for the client.
+ */
+function oneFraming(lines: string[], received: readonly string[]): string[] {
+  let transferEncoding = false;
+  let contentLengths = 0;
+  let listed = false;
+  for (let i = 0; i < received.length; i += 2) {
+    const name = received[i]!;
+    if (name.length === 17 && name.toLowerCase() === 'transfer-encoding') transferEncoding = true;
+    else if (name.length === 14 && name.toLowerCase() === 'content-length') {
+      contentLengths++;
+      if (received[i + 1]!.includes(',')) listed = true;
+    }
+  }
+  if (contentLengths === 0 || (!transferEncoding && contentLengths === 1 && !listed)) return lines;
+  const out: string[] = [];
+  let kept = false;
+  for (let i = 0; i < lines.length; i += 2) {
+    const name = lines[i]!;
+    if (name.length === 14 && name.toLowerCase() === 'content-length') {
+      if (transferEncoding || kept) continue;
+      kept = true;
+      out.push(name, lines[i + 1]!.split(',')[0]!.trim());
+    } else out.push(name, lines[i + 1]!);
+  }
+  return out;
 }
 
 /** Raw header lines without the Trailer field. */
