@@ -132,7 +132,7 @@ export function createForwarder(options: ForwarderOptions): { forward: (req: Inc
 
     if (prefix !== '' && leavesPrefix(path)) {
       req.resume();
-      exchange.refused = errorResponse(400, 'ProxyPathError', `flag-admin proxy forwards only under the target's path ${prefix}/, and this request path has dot segments ("..", also percent-encoded) that would leave it (RFC 3986 §5.2.4).`, randomIds);
+      exchange.refused = errorResponse(400, 'ProxyPathError', `flag-admin proxy forwards only under the target's path ${prefix}/, and this request path has dot segments ("..", also percent-encoded or with ";params", as some backends read them) that would leave it (RFC 3986 §5.2.4).`, randomIds);
       return answerOwn(exchange.refused);
     }
 
@@ -342,17 +342,26 @@ export function createForwarder(options: ForwarderOptions): { forward: (req: Inc
 
 /**
  * Whether the dot segments of a request path would take it above the target's path prefix
- * (RFC 3986 §5.2.4 remove_dot_segments), read as loosely as a backend might: `%2e` as a dot,
- * `%2f`, `%5c` and `\` as slashes. The path itself is forwarded as sent, or refused.
+ * (RFC 3986 §5.2.4 remove_dot_segments), read as loosely as some backend reads them: `%2e` as a
+ * dot, `%2f`, `%5c` and `\` as slashes, `%25` decoded again (backends that decode twice), and a
+ * segment's `;params` (also `%3b`) left out, as servlet containers (Tomcat, Jetty) read `..;x` as
+ * `..`: the well-known `..;/` traversal past a reverse proxy. The path itself is forwarded as
+ * sent, or refused.
  */
 export function leavesPrefix(path: string): boolean {
   const query = path.indexOf('?');
-  const loose = (query < 0 ? path : path.slice(0, query)).replace(/%2e/gi, '.').replace(/%2f|%5c|\\/gi, '/');
+  let loose = query < 0 ? path : path.slice(0, query);
+  // Every reading of a dot segment holds a `.` or a percent-encoded one: the common path has neither.
+  if (!loose.includes('.') && !loose.includes('%')) return false;
+  for (let round = 0; round < 3 && loose.includes('%'); round++) loose = loose.replace(/%25/gi, '%').replace(/%2e/gi, '.').replace(/%2f|%5c/gi, '/').replace(/%3b/gi, ';');
+  loose = loose.replace(/\\/g, '/');
   if (!loose.includes('..')) return false;
   let depth = 0;
   const segments = loose.split('/');
   for (let i = 1; i < segments.length; i++) {
-    const segment = segments[i];
+    const raw = segments[i]!;
+    const params = raw.indexOf(';');
+    const segment = params < 0 ? raw : raw.slice(0, params);
     if (segment === '..') {
       if (--depth < 0) return true;
     } else if (segment !== '.') depth++;
