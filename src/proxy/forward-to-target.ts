@@ -12,6 +12,8 @@ export interface ForwardedExchange {
   target: string;
   /** The client's request headers, lower-case names; the key is among them and must go no further than the judge. */
   headers: IncomingHttpHeaders;
+  /** The client's header lines as sent (node:http's rawHeaders: repeats kept, which `headers` drops for Authorization): every key they carry is learned. */
+  rawHeaders: readonly string[];
   /** When the request arrived (ms since the epoch) and how long until the last byte went out. */
   at: number;
   durationMs: number;
@@ -112,7 +114,7 @@ export function createForwarder(options: ForwarderOptions): { forward: (req: Inc
     const at = Date.now();
     const started = performance.now();
     const path = originForm(req.url ?? '/');
-    const exchange: ForwardedExchange = { method: req.method ?? 'GET', target: path, headers: req.headers, at, durationMs: 0 };
+    const exchange: ForwardedExchange = { method: req.method ?? 'GET', target: path, headers: req.headers, rawHeaders: req.rawHeaders, at, durationMs: 0 };
     let done = false;
     // Judged after the last byte went out (Node flushes a response on the next tick), beside the path.
     const finish = () => {

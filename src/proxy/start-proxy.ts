@@ -125,7 +125,7 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
     const sent: MockRequest = { method: exchange.method, url: exchange.target, headers: exchange.headers };
     const keyHeader = authHeaders.find((name) => (headerValue(sent, name) ?? '').trim() !== '');
     const key = keyHeader === undefined ? undefined : headerValue(sent, keyHeader);
-    secrets.learnRequest(sent);
+    secrets.learnRequest({ url: exchange.target, headers: exchange.headers, rawHeaders: exchange.rawHeaders });
     // A request the proxy refused itself never reached the backend: the journal shows the refusal, nothing is judged.
     // Nor is a CORS preflight (Fetch standard §3.2.2): the browser's question about the backend's CORS, not a call of the API;
     // nor a HEAD, whose answer has no body by definition (RFC 9110 §9.3.2) where the spec describes its GET's.
