@@ -4,7 +4,7 @@ import { renderJson } from '../../conformance/report/json.ts';
 import { renderJunit } from '../../conformance/report/junit.ts';
 import { hideUrlCredentials } from '../../conformance/report/hide-url-credentials.ts';
 import { DEFAULT_TARGET_TIMEOUT_MS } from '../proxy/forward-to-target.ts';
-import { RecordingError } from '../proxy/recording-file.ts';
+import { RecordingError, checkOutputFile } from '../proxy/recording-file.ts';
 import { startProxy, type ProxyLogLine, type RunningProxy } from '../proxy/start-proxy.ts';
 import { formatAccessLog } from './access-log.ts';
 import { batchedLines } from './batched-lines.ts';
@@ -109,6 +109,15 @@ export async function proxyCommand(argv: string[], io: CommandIo): Promise<numbe
     if (!(error instanceof UsageError)) throw error;
     return usageFailure('proxy', error.message, io);
   }
+  // Every output asked for is writable before the proxy listens: a session's reports are not lost at its end (issue 19).
+  try {
+    if (options.record) checkOutputFile('--record', options.record);
+    if (options.json) checkOutputFile('--json', options.json, { createFolder: true });
+    if (options.junit) checkOutputFile('--junit', options.junit, { createFolder: true });
+  } catch (error) {
+    if (error instanceof RecordingError) return usageFailure('proxy', error.message, io);
+    throw error;
+  }
   const log = batchedLines(io.stdout);
   let proxy: RunningProxy;
   try {
@@ -158,17 +167,24 @@ export async function proxyCommand(argv: string[], io: CommandIo): Promise<numbe
   // Every exchange's line, before anything said after the stop.
   log.close();
   const report = proxy.report();
-  for (const [file, text] of [
-    [options.json, () => renderJson(report)],
-    [options.junit, () => renderJunit(report)],
+  // One output that cannot be written (its folder changed since start-up, a disk full) is said in one line; the others are still written.
+  let outputFailed = false;
+  for (const [flag, file, text] of [
+    ['--json', options.json, () => renderJson(report)],
+    ['--junit', options.junit, () => renderJunit(report)],
   ] as const) {
     if (!file) continue;
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, text());
+    try {
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, text());
+    } catch (error) {
+      outputFailed = true;
+      io.stderr(`flag-admin proxy: could not write ${flag} ${file}: ${error instanceof Error ? error.message : String(error)}\n`);
+    }
   }
   const recording = proxy.recording();
   if (recordingFailed !== undefined) {
-    io.stderr(`flag-admin proxy: could not write the recording to ${options.record}: ${recordingFailed instanceof Error ? recordingFailed.message : String(recordingFailed)}\n`);
+    io.stderr(`flag-admin proxy: could not write --record ${options.record}: ${recordingFailed instanceof Error ? recordingFailed.message : String(recordingFailed)}\n`);
     return 1;
   }
   for (const warning of recording?.warnings ?? []) io.stderr(`flag-admin proxy: recording: ${warning}\n`);
@@ -176,5 +192,5 @@ export async function proxyCommand(argv: string[], io: CommandIo): Promise<numbe
     io.stderr(`flag-admin proxy: recorded to ${options.record}. Placeholder keys (shown this once; the real keys were never written):\n${recording.keys.map((k) => `    ${k}`).join('\n') || '    (none: no request with a key got an answer)'}\n`);
   }
   io.stdout(`flag-admin proxy stopped: ${report.summary.requests} exchanges judged, ${report.summary.errors} errors, ${report.summary.warnings} warnings\n`);
-  return report.summary.errors > 0 ? 1 : 0;
+  return report.summary.errors > 0 || outputFailed ? 1 : 0;
 }
