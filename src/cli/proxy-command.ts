@@ -70,6 +70,10 @@ function parseProxyArgs(argv: string[], env: Record<string, string | undefined>)
     throw new UsageError(`--target expects an http or https URL, got ${JSON.stringify(hideUrlCredentials(values.target))}`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--target expects an http or https URL, got ${JSON.stringify(url.protocol)}`);
+  // Each request's own target follows --target's path (RFC 9112 §3.2 origin-form: path, then the request's query): a query or
+  // fragment of --target would have nowhere to go, and dropping it silently sends what the user did not ask for.
+  if (url.search !== '' || values.target.includes('?')) throw new UsageError(`--target must not carry a query (${JSON.stringify(hideUrlCredentials(values.target))}): each request's own query is forwarded; put what the backend needs in the path, or send it from the client`);
+  if (url.hash !== '' || values.target.includes('#')) throw new UsageError(`--target must not carry a fragment (${JSON.stringify(hideUrlCredentials(values.target))}): a fragment is never sent (RFC 3986 §3.5, RFC 9110 §4.2.5)`);
   if (url.username || url.password) throw new UsageError('--target must not carry credentials in the URL: they would be sent to the backend and shown in reports');
   const recordMax = values['record-max-mib'];
   if (recordMax !== undefined && (!/^\d{1,6}$/.test(recordMax) || Number(recordMax) < 1)) throw new UsageError(`--record-max-mib expects an integer from 1 to 999999, got ${JSON.stringify(recordMax)}`);

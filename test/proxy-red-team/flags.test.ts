@@ -24,6 +24,10 @@ describe('bad flags name the flag and what was expected, with no stack trace', (
     ['a --target without its scheme', ['--target', '127.0.0.1:4010'], /--target expects an http or https URL/],
     ['a --target on a port past 65535', ['--target', 'http://127.0.0.1:70000'], /--target expects/],
     ['a --target of another scheme', ['--target', 'ftp://127.0.0.1/'], /--target expects an http or https URL/],
+    // Noticed by the red team: a query or fragment was accepted and silently dropped.
+    ['a --target with a query', ['--target', 'http://127.0.0.1:9/base?tenant=a'], /--target .*query/],
+    ['a --target with a fragment', ['--target', 'http://127.0.0.1:9/base#x'], /--target .*fragment/],
+    ['a --target with an empty query', ['--target', 'http://127.0.0.1:9/base?'], /--target .*query/],
     ['a --record in a folder that does not exist', ['--target', 'http://127.0.0.1:9', '--record', '/no-such-folder-red/rec.json'], /--record .*does not exist/],
     ['a --target-timeout that is not whole milliseconds', ['--target', 'http://127.0.0.1:9', '--target-timeout', '2s'], /--target-timeout expects/],
   ];
