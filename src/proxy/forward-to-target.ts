@@ -80,10 +80,8 @@ function trailerPairs(raw: readonly string[]): [string, string][] {
  * user asked for them. A copy of the body, up to `maxJudgedBytes`, is kept and handed on
  * (`onExchange`) after the client got its last byte.
  *
- * 1xx answers (RFC 9110 §15.2) are handed on to HTTP/1.1 clients as Node can write them (102, and
- * 103 with its Link fields); a 100 is not (the proxy's server answered the client's Expect itself,
- * and sent none upstream), nor are 1xx codes Node has no writer for: a client must be ready for
- * 1xx it did not ask for, so dropping them loses nothing of the answer.
+ * 1xx answers (RFC 9110 §15.2) are handed on to HTTP/1.1 clients as sent, whatever their code; a
+ * 100 is not (the proxy's server answered the client's Expect itself, and sent none upstream).
  *
  * A target that says nothing for `targetTimeoutMs` gets the client a 504 in the API's error shape
  * (a body that stalls as long: the connection is cut, as the answer cannot be completed); one that
@@ -195,16 +193,16 @@ export function createForwarder(options: ForwarderOptions): { forward: (req: Inc
       {
         information: (info) => {
           timer.refresh();
-          if (res.headersSent || req.httpVersionMinor < 1) return;
-          if (info.status === 102) res.writeProcessing();
-          else if (info.status === 103) {
-            const fields = headerObject(info.rawHeaders, true);
-            // writeEarlyHints checks each Link value's form; one it refuses is dropped, as a 1xx may be.
-            if (fields.link !== undefined)
-              try {
-                res.writeEarlyHints(fields as Record<string, string | string[]> & { link: string | string[] });
-              } catch {}
-          }
+          // No 1xx to an HTTP/1.0 client (RFC 9110 §15.2), none after the final head; a 100 is the proxy's own server's to send
+          // (it answered the client's Expect, and sent none upstream).
+          if (res.headersSent || req.httpVersionMinor < 1 || info.status === 100) return;
+          // Written as the backend sent it, on the client's socket: node:http's writeEarlyHints joins repeated Link lines into
+          // one and has no writer for other codes, where RFC 9110 §15.2 has a proxy forward every 1xx it did not ask for, and
+          // docs/proxy.md promises header lines as sent. The socket is this response's only while it is the one being answered
+          // (node:http assigns it so, in order, to pipelined responses); otherwise the 1xx is dropped, as a client must allow.
+          const socket = res.socket;
+          if (socket === null || socket.destroyed || !socket.writable) return;
+          socket.write(`HTTP/1.1 ${info.status} ${info.reason}\r\n${fieldLines(endToEnd(info.rawHeaders))}\r\n`, 'latin1');
         },
         head: (answer) => {
           answered = true;
@@ -424,18 +422,6 @@ function endToEnd(raw: string[]): string[] {
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!.toLowerCase();
     if (!HOP_BY_HOP.has(name) && !named?.includes(name)) out.push(raw[i]!, raw[i + 1]!);
-  }
-  return out;
-}
-
-/** Header lines as an object (lower-case names, repeats as arrays), hop-by-hop ones left out: what writeEarlyHints takes. */
-function headerObject(raw: readonly string[], endToEndOnly: boolean): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i]!.toLowerCase();
-    if (endToEndOnly && HOP_BY_HOP.has(name)) continue;
-    const known = out[name];
-    out[name] = known === undefined ? raw[i + 1]! : Array.isArray(known) ? [...known, raw[i + 1]!] : [known, raw[i + 1]!];
   }
   return out;
 }
