@@ -5,7 +5,7 @@ import { ODD_IDS } from '../plan/scenarios/odd-ids.ts';
 import { NEAR_MISS_BROKEN_TARGETS, NEAR_MISS_CONFORMANT_VARIANTS } from './near-miss-targets.ts';
 import { SEQUENCE_BROKEN_TARGETS } from './sequence-targets.ts';
 import { INVARIANCE_ALONE_TARGETS } from './invariance-targets.ts';
-import { WIRE_WARNING_TARGETS } from './wire-targets.ts';
+import { WIRE_ALONE_TARGETS } from './wire-targets.ts';
 import { createMock, serveHandler } from '../../src/mock/index.ts';
 import { breakResponses, editJson, freshMock, operationOf, rewriteRequests, serveRaw, toMockRequest } from './serve-target.ts';
 
@@ -461,7 +461,7 @@ export const BROKEN_TARGETS: BrokenTarget[] = [
   ...NEAR_MISS_BROKEN_TARGETS,
   ...SEQUENCE_BROKEN_TARGETS,
   ...INVARIANCE_ALONE_TARGETS,
-  ...WIRE_WARNING_TARGETS,
+  ...WIRE_ALONE_TARGETS,
   {
     name: 'the 401 of the OIDC read quotes the OIDC secret ("login failed for client secret …")',
     errors: ['no-secret-echo'],

@@ -83,7 +83,7 @@ export const INVARIANCE_BROKEN_TARGETS: InvarianceTarget[] = [
   // Red team round fourteen's request-header principles (round14-header-targets.ts).
   ...ROUND14_HEADER_BROKEN_TARGETS,
   // Red team round ten's wire principles (wire-targets.ts).
-  ...WIRE_BROKEN_TARGETS.filter((t) => !t.warningOnly),
+  ...WIRE_BROKEN_TARGETS.filter((t) => !t.alone),
   // The method: HEAD is GET without the body (spec decision head-requests).
   {
     name: 'HEAD without a key answers 200 (auth wired to GET only)',
