@@ -15,30 +15,34 @@ import { frame, serveSocket, type SocketRequest } from './serve-socket.ts';
 const etagOf = (body: string) => `"${Buffer.from(body).toString('base64url').slice(-16)}"`;
 
 /**
- * The mock behind a socket server whose reads carry an ETag and whose 304 (to that tag, after auth: decision conditional-requests)
- * is written by `notModified`; the other answers framed as `frame` frames them, through `other`.
+ * The mock behind a socket server that answers OPTIONS 204 with the Allow of the mock's 405 (the faithful red-team app's answer;
+ * decision options-requests), whose reads carry an ETag and whose 304 (to that tag, after auth: decision conditional-requests) is
+ * written by `notModified`. `zeroLengthOn204`: the 204 is written with `Content-Length: 0`, the way a framework's "no body" path
+ * writes it (Express's `cors` middleware ends a preflight with `res.setHeader('Content-Length', '0')`).
  */
-function taggedMock(contract: Contract, notModified: (etag: string, ok: MockResponse) => string, other: (response: MockResponse, request: SocketRequest) => Buffer | string = (r, q) => frame(r, q.method === 'HEAD')): Promise<RunningServer> {
+function taggedMock(contract: Contract, notModified: (etag: string, ok: MockResponse) => string, zeroLengthOn204 = false): Promise<RunningServer> {
   const mock: Mock = freshMock(contract);
-  return serveSocket(async (request) => {
+  return serveSocket(async (request: SocketRequest) => {
     const response = await mock.handle(request);
-    const raw = (bytes: Buffer | string) => ({ raw: Buffer.isBuffer(bytes) ? bytes.toString('latin1') : bytes });
-    if (response.status !== 200 || response.body === undefined || (request.method !== 'GET' && request.method !== 'HEAD')) return raw(other(response, request));
+    if (request.method === 'OPTIONS' && response.status === 405 && response.headers.allow !== undefined) {
+      const head = frame({ status: 204, headers: { allow: response.headers.allow }, body: undefined }).toString('latin1');
+      return { raw: zeroLengthOn204 ? head.replace(/\r\n\r\n$/, '\r\ncontent-length: 0\r\n\r\n') : head };
+    }
+    if (response.status !== 200 || response.body === undefined || (request.method !== 'GET' && request.method !== 'HEAD')) return response;
     const etag = etagOf(response.body);
     if (request.headers['if-none-match'] === etag) return { raw: notModified(etag, response) };
-    return raw(other({ ...response, headers: { ...response.headers, etag } }, request));
+    return { ...response, headers: { ...response.headers, etag } };
   });
 }
 
-/** A head written with `Content-Length: 0` added, the way a framework's "no body" default writes it. */
-const withZeroLength = (response: MockResponse) => frame(response).toString('latin1').replace(/\r\n\r\n$/, '\r\ncontent-length: 0\r\n\r\n');
+const notModifiedAlone = (etag: string) => `HTTP/1.1 304 Not Modified\r\netag: ${etag}\r\n\r\n`;
 
 export const ROUND14_FRAMING_BROKEN_TARGETS: BrokenTarget[] = [
   {
-    // Express's `cors` middleware ends a preflight with `res.setHeader('Content-Length', '0')` on its 204; here every 204 does.
+    // Every 204 written through the "no body" path: the OPTIONS answer carries `Content-Length: 0`.
     name: 'Content-Length: 0 on every 204 (the OPTIONS answer)',
     errors: ['content-length-allowed'],
-    serve: (contract) => taggedMock(contract, (etag) => `HTTP/1.1 304 Not Modified\r\netag: ${etag}\r\n\r\n`, (response, request) => (response.status === 204 ? withZeroLength(response) : frame(response, request.method === 'HEAD'))),
+    serve: (contract) => taggedMock(contract, notModifiedAlone, true),
   },
   {
     // A conditional-GET layer that writes its 304 through the same "no body" path: `Content-Length: 0`, which a cache that freshens its
