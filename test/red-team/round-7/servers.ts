@@ -61,7 +61,8 @@ function writeAnswer(answer: Answer, request: { method: string }, options: { rea
     lines.push('transfer-encoding: chunked');
     return Buffer.from(`${lines.join('\r\n')}\r\n\r\n0\r\n\r\n`, 'latin1');
   }
-  const length = options.lengthOf ? options.lengthOf(answer) : String(body.length);
+  // RFC 9110 §8.6: no Content-Length on a 204 (the OPTIONS answer) or a 304; no target of this round is about that (changed on branch wire10).
+  const length = answer.status === 204 || answer.status === 304 ? undefined : options.lengthOf ? options.lengthOf(answer) : String(body.length);
   if (length !== undefined) lines.push(`content-length: ${length}`);
   // One write per answer: a head and body written apart wait on Nagle and delayed ACKs (~40 ms an answer).
   return Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1'), request.method === 'HEAD' ? Buffer.alloc(0) : body]);
