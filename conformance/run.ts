@@ -65,7 +65,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
   const results = judge(RULES, exchanges, skipped, { contract: run.contract, strict: run.strict, all: exchanges, excerpt, verdicts, secrets: { keys: [{ value: run.keys.full, name: 'the full-access key' }, ...run.keys.restricted.map((value, i) => ({ value, name: `restricted key ${i + 1}` }))] } }, run.skipChecks, notRun);
   const coverage = buildCoverage(run.contract, exchanges, skipped, results.nonConformant);
   // Likely set-up causes the answers point at, each with the findings it may explain.
-  const hints = problem ? [] : [restrictedKeyHint(exchanges), tokensGoneHint(exchanges, run.plan.tokens)].filter((h) => h !== undefined);
+  const hints = problem ? [] : [restrictedKeyHint(exchanges, run.contract), tokensGoneHint(exchanges, run.plan.tokens)].filter((h) => h !== undefined);
   const causeOf = (i: number) => hints.find((h) => h.covers(results.findingExchanges[i]!))?.kind;
   const findings = redactFindings(results.findings, redact).map((f, i) => {
     const cause = causeOf(i);

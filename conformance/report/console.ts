@@ -158,16 +158,17 @@ function renderGroup(group: FindingGroup, n: number, safe: (text: string) => str
   const [first, ...others] = group.examples;
   const count = group.count > 1 ? ` (${group.count} findings alike)` : '';
   const lines = renderFinding(first!, n, safe, paint, { operations: group.operationIds.join(', '), count });
-  if (others.length === 0) return lines;
-  lines.push(safe(`   alike, e.g.:`));
+  if (others.length > 0) lines.push(safe(`   alike, e.g.:`));
   for (const other of others) {
     lines.push(safe(`   - ${other.request.method} ${other.request.url}${other.response ? ` -> ${other.response.status}` : ''}`));
     lines.push(safe(`     reproduce: ${other.curl}`));
   }
   const rest = group.count - group.examples.length;
-  if (rest > 0) {
+  const last = grouped[group.lastIndex]!;
+  if (rest > 0 && group.examples.some((e) => e.curl === last.curl)) {
+    lines.push(safe(`   … and ${rest} more alike (every one in the JSON report), the last the same request as ${group.examples.length > 1 ? 'one' : 'the one'} above`));
+  } else if (rest > 0) {
     // The last one too: with the first, the span the defect was seen over (issue 19).
-    const last = grouped[group.lastIndex]!;
     lines.push(safe(`   … and ${rest} more alike (every one in the JSON report), the last:`));
     lines.push(safe(`   - ${last.request.method} ${last.request.url}${last.response ? ` -> ${last.response.status}` : ''}`));
     lines.push(safe(`     reproduce: ${last.curl}`));

@@ -45,6 +45,18 @@ describe('groupFindings', () => {
     expect(groups[0]!.exampleIndexes).toEqual([0, 6]);
   });
 
+  it('shows as examples only requests unlike the ones shown: the same request sent again (the reads of start, middle and end) is counted, not repeated', () => {
+    const same = { request: { method: 'GET', url: 'http://127.0.0.1:1/oidc', headers: {} }, curl: 'curl http://127.0.0.1:1/oidc' };
+    const findings = [finding(same), finding(same), finding(same), finding(), finding(same), finding()];
+    const [group] = groupFindings(findings);
+    expect(group!.count).toBe(6);
+    expect(group!.exampleIndexes).toEqual([0, 3, 5]);
+    expect(group!.lastIndex).toBe(5);
+    const [only] = groupFindings([finding(same), finding(same), finding(same)]);
+    expect(only!.count).toBe(3);
+    expect(only!.exampleIndexes).toEqual([0]);
+  });
+
   it('keeps the order of the first finding of each group', () => {
     const findings = [finding({ checkId: 'b' }), finding({ checkId: 'a' }), finding({ checkId: 'b' })];
     expect(groupFindings(findings).map((g) => g.checkId)).toEqual(['b', 'a']);

@@ -25,7 +25,7 @@ export interface FindingGroup {
   operationIds: string[];
   /** How many findings the group holds. */
   count: number;
-  /** The first findings of the group, at most EXAMPLES_PER_GROUP, in report order. */
+  /** The first findings of the group whose requests differ (their curl lines), at most EXAMPLES_PER_GROUP, in report order. */
   examples: Finding[];
   /** Where each example sits in the findings given (for a report that keeps them all, e.g. JSON). */
   exampleIndexes: number[];
@@ -40,7 +40,7 @@ export function causeOf(finding: Pick<Finding, 'checkId' | 'severity' | 'got' | 
 
 /**
  * Identical findings (same rule, same cause) as one group with a count and up to three
- * examples; groups in the order of their first finding, so a report sorted by severity and rule
+ * examples, each a different request; groups in the order of their first finding, so a report sorted by severity and rule
  * stays so. Used by the console, JSON and JUnit reports and the proxy's dashboard.
  * @example groupFindings(report.findings).map((g) => `${g.checkId} ${g.count}x`) // ['content-type-conformance 63x', ...]
  */
@@ -70,7 +70,9 @@ export function groupFindings(findings: readonly Finding[], examples = EXAMPLES_
     group.count++;
     group.lastIndex = index;
     if (!group.operationIds.includes(finding.operationId)) group.operationIds.push(finding.operationId);
-    if (group.examples.length < examples) {
+    // An example shows a request unlike those shown: the same request sent again (the reads repeated at the start, middle
+    // and end) adds a count, not a line the reader already has.
+    if (group.examples.length < examples && !group.examples.some((e) => e.curl === finding.curl)) {
       group.examples.push(finding);
       group.exampleIndexes.push(index);
     }

@@ -124,9 +124,15 @@ const fullKey = (e: Exchange) => e.credential === 'full' && !e.keyVariant && e.r
  * one. The answers cannot rule out a server that wrongly refuses the full key there, so the
  * findings stay; the hint says which reading is likelier and how to tell.
  */
-export function restrictedKeyHint(exchanges: readonly Exchange[]): HintOf | undefined {
+export function restrictedKeyHint(exchanges: readonly Exchange[], contract: Contract): HintOf | undefined {
+  // Only a request in the operation's own method (HEAD standing for GET, RFC 9110 §9.3.2) tells what the key may do there:
+  // a 204 to an OPTIONS preflight of the delete is the server's CORS answer, given before and without any permission.
+  const ownMethod = (e: Exchange) => {
+    const method = contract.operation(e.operationId).method;
+    return e.method === method || (method === 'GET' && e.method === 'HEAD');
+  };
   const byOperation = new Map<string, Exchange[]>();
-  for (const e of exchanges.filter(fullKey)) byOperation.set(e.operationId, [...(byOperation.get(e.operationId) ?? []), e]);
+  for (const e of exchanges.filter((e) => fullKey(e) && ownMethod(e))) byOperation.set(e.operationId, [...(byOperation.get(e.operationId) ?? []), e]);
   // Refused: 403 and never a success (requests a router refuses before auth, e.g. an id holding %2F, may answer 404).
   const refused = [...byOperation].filter(([, es]) => es.some((e) => e.response!.status === FORBIDDEN) && !es.some((e) => isSuccess(e.response!.status))).map(([id]) => id);
   const accepted = [...byOperation].filter(([, es]) => es.some((e) => isSuccess(e.response!.status))).map(([id]) => id);
@@ -135,7 +141,7 @@ export function restrictedKeyHint(exchanges: readonly Exchange[]): HintOf | unde
   return {
     kind: 'full-key-restricted',
     message: `the full-access key got 403 on ${n} request(s) of ${refused.join(' and ')} and no success there, but a success on ${accepted.join(' and ')}: it may be a restricted key (one without those permissions). Give --api-key / FLAG_ADMIN_API_KEY a key that may do everything and run again; if it is a full-access key, the server refuses it there, as the findings say.`,
-    covers: (e) => fullKey(e) && refused.includes(e.operationId) && e.response!.status === FORBIDDEN,
+    covers: (e) => fullKey(e) && ownMethod(e) && refused.includes(e.operationId) && e.response!.status === FORBIDDEN,
   };
 }
 

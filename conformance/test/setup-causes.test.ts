@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadContract, type Contract } from '../../src/contract/index.ts';
-import { serveHandler, type RunningServer } from '../../src/mock/index.ts';
+import { serveHandler, startMock, type RunningServer } from '../../src/mock/index.ts';
 import type { Report } from '../types.ts';
 import { ADMIN_KEY, VIEWER_KEY, targetArgs } from './run-check.ts';
 import { runCliProcess, type CliProcessRun } from './run-cli-process.ts';
@@ -70,6 +70,13 @@ async function mock(): Promise<RunningServer> {
   return server;
 }
 
+/** The mock with every layer `flag-admin mock` serves (CORS included), on a port of its own. */
+async function cliMock(): Promise<RunningServer> {
+  const server = await startMock({ contract, port: 0 });
+  cleanups.push(() => server.close());
+  return server;
+}
+
 describe('a base URL that is not this API', () => {
   it.each([
     ['python3 -m http.server', pythonHttpServer, /404 text\/html/],
@@ -97,22 +104,30 @@ describe('a base URL that is not this API', () => {
 
 describe('the restricted key given as the full-access key', () => {
   it.each([
-    ['alone', { FLAG_ADMIN_API_KEY: VIEWER_KEY }],
-    ['and as the restricted key too', { FLAG_ADMIN_API_KEY: VIEWER_KEY, FLAG_ADMIN_RESTRICTED_KEY: VIEWER_KEY }],
-  ] as const)('%s: the first lines say it may be a restricted key, once, in at most 60 lines; the findings stay (exit 1)', async (_, env) => {
-    const server = await mock();
-    const run = await runCliProcess(targetArgs(server.url), env);
+    ['alone', { FLAG_ADMIN_API_KEY: VIEWER_KEY }, targetArgs],
+    ['and as the restricted key too', { FLAG_ADMIN_API_KEY: VIEWER_KEY, FLAG_ADMIN_RESTRICTED_KEY: VIEWER_KEY }, targetArgs],
+    // No token to delete: the delete is seen only on missing tokens, its variants and its preflights, which the mock as
+    // `flag-admin mock` serves it (CORS on) answers with 204.
+    ['alone, with nothing but the base URL, against the mock as its CLI serves it', { FLAG_ADMIN_API_KEY: VIEWER_KEY }, (url: string) => ['--base-url', url]],
+  ] as const)('%s: the first lines say it may be a restricted key, once, in at most 60 lines; the findings stay (exit 1)', async (name, env, args) => {
+    const server = name.includes('as its CLI serves it') ? await cliMock() : await mock();
+    const run = await runCliProcess(args(server.url), env);
     const lines = screen(run);
     expect(run.code).toBe(1);
     expect(lines.length).toBeLessThanOrEqual(MAX_LINES);
     const head = lines.slice(0, 6).join('\n');
     expect(head).toContain('may be a restricted key');
-    expect(head).toContain('getOidcSettings');
-    expect(head).toContain('deleteServiceAccountToken');
+    // Refused: the two operations the viewer key lacks; accepted: only the one it has. A 204 to an OPTIONS (a preflight
+    // variant of the delete) is no evidence that the key may delete.
+    expect(head).toMatch(/403 on \d+ request\(s\) of getOidcSettings and deleteServiceAccountToken and no success there, but a success on getProjectEnvironments:/);
     expect(occurrences(run.stdout + run.stderr, 'may be a restricted key')).toBe(1);
     const report = JSON.parse(run.json) as Report;
     expect(report.hints?.map((h) => h.kind)).toEqual(['full-key-restricted']);
     expect(report.findings.length).toBeGreaterThan(10);
+    // Every 403 to the "full" key is one the hint accounts for.
+    const forbidden = report.findings.filter((f) => f.checkId === 'full-key-never-forbidden');
+    expect(forbidden.length).toBeGreaterThan(0);
+    expect(forbidden.filter((f) => f.likelyCause !== 'full-key-restricted')).toEqual([]);
     expect(run.stdout + run.stderr + run.json + run.junit).not.toContain(VIEWER_KEY);
   });
 });
