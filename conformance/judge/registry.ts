@@ -51,6 +51,7 @@ import { requestTargetForms } from './rules/request-target-forms.ts';
 import { malformedRequestsRefused } from './rules/malformed-requests-refused.ts';
 import { connectionSemanticsKept } from './rules/connection-semantics-kept.ts';
 import { noInterimToHttpOneZero } from './rules/no-interim-to-http-one-zero.ts';
+import { contentLengthAllowed } from './rules/content-length-allowed.ts';
 import { authSchemeAnyCase } from './rules/auth-scheme-any-case.ts';
 
 import type { Rule } from './rule.ts';
@@ -75,6 +76,7 @@ export const RULES: readonly Rule[] = [
   sharedCachesKeptOut,
   httpDatesValid,
   httpDatesImfFixdate,
+  contentLengthAllowed,
   undocumentedProperties,
   errorIdsUnique,
   listItemsUnique,

@@ -15,6 +15,7 @@ import { ROUND13_REQUEST_BROKEN_TARGETS, ROUND13_REQUEST_CONFORMANT_VARIANTS } f
 import { ROUND14_REQUEST_BROKEN_TARGETS, ROUND14_REQUEST_CONFORMANT_VARIANTS } from './round14-request-targets.ts';
 import { ROUND14_HEADER_BROKEN_TARGETS, ROUND14_HEADER_CONFORMANT_VARIANTS } from './round14-header-targets.ts';
 import { ROUND15_REQUEST_BROKEN_TARGETS, ROUND15_REQUEST_CONFORMANT_VARIANTS } from './round15-request-targets.ts';
+import { ROUND14_FRAMING_CONFORMANT_VARIANTS } from './round14-framing-targets.ts';
 import { PROJECT_ROLES_TARGET, ROUND12_RESOURCE_BROKEN_TARGETS, ROUND12_RESOURCE_CONFORMANT_VARIANTS } from './round12-resource-targets.ts';
 import { WIRE_BROKEN_TARGETS, WIRE_CONFORMANT_VARIANTS } from './wire-targets.ts';
 import { parseHttpDate } from '../judge/rules/http-dates.ts';
@@ -85,7 +86,7 @@ export const INVARIANCE_BROKEN_TARGETS: InvarianceTarget[] = [
   // Red team round fourteen's request-header principles (round14-header-targets.ts).
   ...ROUND14_HEADER_BROKEN_TARGETS,
   // Red team round ten's wire principles (wire-targets.ts).
-  ...WIRE_BROKEN_TARGETS.filter((t) => !t.warningOnly),
+  ...WIRE_BROKEN_TARGETS.filter((t) => !t.alone),
   // The method: HEAD is GET without the body (spec decision head-requests).
   {
     name: 'HEAD without a key answers 200 (auth wired to GET only)',
@@ -853,6 +854,7 @@ export const INVARIANCE_CONFORMANT_VARIANTS: ConformantInvarianceVariant[] = [
   ...ROUND14_REQUEST_CONFORMANT_VARIANTS,
   ...ROUND15_REQUEST_CONFORMANT_VARIANTS,
   ...ROUND14_HEADER_CONFORMANT_VARIANTS,
+  ...ROUND14_FRAMING_CONFORMANT_VARIANTS,
   ...WIRE_CONFORMANT_VARIANTS,
   {
     name: 'HEAD answered 405 with Allow: GET (a router without HEAD)',
