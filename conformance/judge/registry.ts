@@ -52,6 +52,7 @@ import { malformedRequestsRefused } from './rules/malformed-requests-refused.ts'
 import { connectionSemanticsKept } from './rules/connection-semantics-kept.ts';
 import { noInterimToHttpOneZero } from './rules/no-interim-to-http-one-zero.ts';
 import { contentLengthAllowed } from './rules/content-length-allowed.ts';
+import { contentLengthZeroOnNoContent } from './rules/content-length-zero-on-no-content.ts';
 import { authSchemeAnyCase } from './rules/auth-scheme-any-case.ts';
 
 import type { Rule } from './rule.ts';
@@ -77,6 +78,7 @@ export const RULES: readonly Rule[] = [
   httpDatesValid,
   httpDatesImfFixdate,
   contentLengthAllowed,
+  contentLengthZeroOnNoContent,
   undocumentedProperties,
   errorIdsUnique,
   listItemsUnique,
