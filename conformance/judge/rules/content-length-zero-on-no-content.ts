@@ -18,9 +18,9 @@ export const contentLengthZeroOnNoContent: Rule = {
   level: 'response',
   judge: (exchanges) =>
     exchanges.flatMap((exchange) => {
-      if (exchange.response?.status !== 204) return [];
+      if (exchange.response === undefined) return [];
       const length = lowerCased(exchange.response.headers)['content-length'];
-      if (length === undefined || !isZero(length)) return [passed(exchange)];
+      if (exchange.response.status !== 204 || length === undefined || !isZero(length)) return [passed(exchange)];
       return [
         failed({
           exchange,
