@@ -16,6 +16,7 @@ import { ROUND14_REQUEST_BROKEN_TARGETS, ROUND14_REQUEST_CONFORMANT_VARIANTS } f
 import { ROUND14_HEADER_BROKEN_TARGETS, ROUND14_HEADER_CONFORMANT_VARIANTS } from './round14-header-targets.ts';
 import { PROJECT_ROLES_TARGET, ROUND12_RESOURCE_BROKEN_TARGETS, ROUND12_RESOURCE_CONFORMANT_VARIANTS } from './round12-resource-targets.ts';
 import { WIRE_BROKEN_TARGETS, WIRE_CONFORMANT_VARIANTS } from './wire-targets.ts';
+import { ROUND15_REQUEST_BROKEN_TARGETS, ROUND15_REQUEST_CONFORMANT_VARIANTS } from './round15-request-targets.ts';
 import { parseHttpDate } from '../judge/rules/http-dates.ts';
 
 /**
@@ -82,6 +83,8 @@ export const INVARIANCE_BROKEN_TARGETS: InvarianceTarget[] = [
   ...ROUND14_REQUEST_BROKEN_TARGETS,
   // Red team round fourteen's request-header principles (round14-header-targets.ts).
   ...ROUND14_HEADER_BROKEN_TARGETS,
+  // Red team round fifteen's request-target-form and overlapping-delete principles (round15-request-targets.ts).
+  ...ROUND15_REQUEST_BROKEN_TARGETS,
   // Red team round ten's wire principles (wire-targets.ts).
   ...WIRE_BROKEN_TARGETS.filter((t) => !t.warningOnly),
   // The method: HEAD is GET without the body (spec decision head-requests).
@@ -850,6 +853,7 @@ export const INVARIANCE_CONFORMANT_VARIANTS: ConformantInvarianceVariant[] = [
   ...ROUND13_REQUEST_CONFORMANT_VARIANTS,
   ...ROUND14_REQUEST_CONFORMANT_VARIANTS,
   ...ROUND14_HEADER_CONFORMANT_VARIANTS,
+  ...ROUND15_REQUEST_CONFORMANT_VARIANTS,
   ...WIRE_CONFORMANT_VARIANTS,
   {
     name: 'HEAD answered 405 with Allow: GET (a router without HEAD)',
