@@ -226,6 +226,8 @@ function rawRequest(planned: PlannedRequest, wire: { url: string; headers: [stri
     path,
     headers: lines,
     ...(form?.absoluteForm ? { target: `${origin.protocol}//${origin.host}${path}` } : {}),
+    // RFC 9112 §3.2.4 and §3.2.3: the asterisk form names the server, the authority form the host and port a CONNECT is for (the port always given).
+    ...(form?.target === 'asterisk' ? { target: '*' } : form?.target === 'authority' ? { target: `${origin.hostname}:${portOf(baseUrl)}` } : {}),
     ...(form?.version !== undefined ? { version: form.version } : {}),
     ...(wire.body !== undefined ? { body: wire.body } : {}),
   };
