@@ -1,6 +1,7 @@
 import { NOT_FOUND } from '../../http-status.ts';
 import { RESOURCE_KINDS, failed, passed, statusList, type Rule, type Judgement } from '../rule.ts';
 import { earlierStep, goneBeforeRun, goneOrDefect, succeeded } from '../token-history.ts';
+import { failedAtOnce } from './deletes-at-once-independent.ts';
 
 export const crossAccountDeleteRejected: Rule = {
   id: 'cross-account-delete-rejected',
@@ -30,6 +31,8 @@ export const crossAccountDeleteRejected: Rule = {
       if (!cross?.response || succeeded(cross)) return [];
       // Other answers to this follow-up are judged by the response checks; a 404 is the evidence here.
       if (exchange.response.status !== NOT_FOUND) return [passed(exchange)];
+      // Its own account's delete went at once with another token's of that account: a 404 there is deletes-at-once-independent's (it names both readings).
+      if (failedAtOnce(exchange, context.all)) return [];
       // A server that cannot delete any token fails delete-token-succeeds; this step then proves nothing.
       const ownDelete = context.all.find((e) => e.step === 'delete' && e.response);
       if (ownDelete && !succeeded(ownDelete)) {
