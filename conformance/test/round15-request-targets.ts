@@ -80,7 +80,7 @@ export const ROUND15_REQUEST_BROKEN_TARGETS: InvarianceTarget[] = [
       }),
   },
   {
-    // Lost update: a delete reads the account's token list, writes an audit row (15 ms), then writes the list back without its token. Two
+    // Lost update: a delete reads the account's token list, writes an audit row (40 ms), then writes the list back without its token. Two
     // deletes of different tokens of one account in flight: both answer 200, and the list written last brings the other's token back (it
     // answers a later delete with 200 again). API §4.3: a token deleted with 200 is gone.
     name: 'deletes of two tokens of one account at once: the last write of the account row brings the other token back',
@@ -98,7 +98,7 @@ export const ROUND15_REQUEST_BROKEN_TARGETS: InvarianceTarget[] = [
         const [account, token] = ids;
         if (restored.delete(`${account}/${token}`)) return send({ status: 200, headers: {}, body: undefined });
         const read = commits.length;
-        void later(15).then(() => {
+        void later(40).then(() => {
           const answer = mock.handle(request);
           if (answer.status === 200) {
             // The list written now was read before the deletes committed since: theirs come back.
@@ -138,32 +138,27 @@ export const ROUND15_REQUEST_BROKEN_TARGETS: InvarianceTarget[] = [
   },
   {
     // An account-row version checked after the delete commits (an ORM's save of the parent with a version column): a delete that finds
-    // the row changed by another token's delete meanwhile answers 404 NotFoundError, its own token deleted all the same. Run with every
-    // token of the fixtures (three of account 1 at once): each delete of that account answers 404, none of the others.
-    name: 'deletes of tokens of one account at once: each deletes its token and answers 404 when the account row changed meanwhile',
+    // the row changed by another token's delete meanwhile answers 404 NotFoundError, its own token deleted all the same; the first to
+    // commit answers 200. Run with three tokens of one account (1/3 kept as the bystander): 1/1 and the concurrent deletes of 1/2 at once.
+    name: 'deletes of tokens of one account at once: the first to commit answers 200, the others delete their token and answer 404 (the account row changed meanwhile)',
     dimension: 'overlap',
     caughtBy: ['deletes-at-once-independent'],
+    args: ['--token', '1/1', '--token', '1/2', '--token', '1/3'],
     serve: (contract) => {
       const mock = freshMock(contract);
-      const inFlight = new Map<string, Set<string>>();
-      const changed = new Map<string, boolean>();
+      const commits: { account: string; token: string }[] = [];
       return serveRaw((req, _, send) => {
         const request = toMockRequest(req);
         const ids = fullKeyDelete(request);
         if (!ids) return send(mock.handle(request));
         const [account, token] = ids;
-        const key = `${account}/${token}`;
-        const flying = inFlight.get(account) ?? new Set<string>();
-        inFlight.set(account, flying);
-        for (const other of flying) if (other !== token) changed.set(`${account}/${other}`, true);
-        if ([...flying].some((other) => other !== token)) changed.set(key, true);
-        flying.add(token);
+        const read = commits.length;
         void later(15).then(() => {
           const answer = mock.handle(request);
-          flying.delete(token);
-          const conflict = changed.get(key) === true && answer.status === 200;
-          if (flying.size === 0 || ![...flying].includes(token)) changed.delete(key);
-          send(conflict ? { status: 404, headers: JSON_TYPE, body: JSON.stringify({ id: `r15-version-${account}-${token}-${Date.now()}`, name: 'NotFoundError', message: 'the service account was changed meanwhile' }) } : answer);
+          if (answer.status !== 200) return send(answer);
+          const changed = commits.slice(read).some((c) => c.account === account && c.token !== token);
+          commits.push({ account, token });
+          send(changed ? { status: 404, headers: JSON_TYPE, body: JSON.stringify({ id: `r15-version-${account}-${token}`, name: 'NotFoundError', message: 'the service account was changed meanwhile' }) } : answer);
         });
       });
     },

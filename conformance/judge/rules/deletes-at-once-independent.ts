@@ -1,4 +1,4 @@
-import { isSuccess } from '../../http-status.ts';
+import { NOT_FOUND, isSuccess } from '../../http-status.ts';
 import { DELETE_SERVICE_ACCOUNT_TOKEN } from '../../operation-ids.ts';
 import { DELETES_AT_ONCE } from '../../plan/scenarios/token-deletion.ts';
 import type { Exchange } from '../../types.ts';
@@ -17,14 +17,24 @@ export function sameAccountAtOnce(exchange: Exchange, all: readonly Exchange[]):
   return [...new Set(deletesAtOnce(all).filter((e) => e.token!.account === account && e.token!.token !== token).map((e) => `${account}/${e.token!.token}`))];
 }
 
+/** The other tokens of this delete's account that a delete of the batch did delete (a success). */
+export function siblingsDeleted(exchange: Exchange, all: readonly Exchange[]): string[] {
+  const others = new Set(sameAccountAtOnce(exchange, all));
+  return [...new Set(deletesAtOnce(all).filter((e) => others.has(`${e.token!.account}/${e.token!.token}`) && e.response && isSuccess(e.response.status)).map((e) => `${e.token!.account}/${e.token!.token}`))];
+}
+
 /**
- * A delete in the batch sent at once that this rule reports rather than the rule of its step: no success for a token whose account had
- * another token deleted at once (delete-token-succeeds, cross-account-delete-rejected and concurrent-delete-single-success step aside).
+ * A delete in the batch sent at once that this rule reports rather than the rule of its step (delete-token-succeeds and
+ * concurrent-delete-single-success step aside): no success for its token while another token of its account was deleted at once, with
+ * success. Where no delete of the account succeeded, the batch shows nothing about overlap (every token gone before the run reads the
+ * same): the step's rule reports it with its readings. A 404 to the cross-account token's own delete stays cross-account-delete-rejected's,
+ * which names this reading beside its own.
  */
 export function failedAtOnce(exchange: Exchange, all: readonly Exchange[]): boolean {
-  if (!exchange.token || sameAccountAtOnce(exchange, all).length === 0) return false;
+  if (!exchange.token || siblingsDeleted(exchange, all).length === 0) return false;
   const mine = deletesAtOnce(all).filter((e) => e.token!.account === exchange.token!.account && e.token!.token === exchange.token!.token && e.response);
-  return mine.length > 0 && !mine.some((e) => isSuccess(e.response!.status));
+  if (mine.length === 0 || mine.some((e) => isSuccess(e.response!.status))) return false;
+  return !(exchange.step === 'delete-after-cross' && mine.every((e) => e.response!.status === NOT_FOUND));
 }
 
 /**
@@ -43,11 +53,16 @@ export const deletesAtOnceIndependent: Rule = {
   proves:
     'of the deletes sent at once (the batch that also holds the concurrent deletes of one token), every token of an account with another token deleted in the same batch is deleted by its own request: a 2xx, never a 404, 409 or 5xx because another delete of the account was in flight (API §4.3); needs two --token of one service account',
   level: 'behaviour',
-  steps: ['delete', 'delete-after-cross', 'concurrent-delete'],
+  appliesTo: (planned) => planned.operationId === DELETE_SERVICE_ACCOUNT_TOKEN,
+  // No steps of its own: it judges the deletes of the steps delete, delete-after-cross and concurrent-delete that went at once, and a
+  // --skip-check of their own rules still drops them (plan.ts, withoutSwitchedOff).
   judge: (exchanges, context) => {
     const batch = deletesAtOnce(exchanges);
     if (exchanges.length === 0) return [];
     const shared = batch.filter((e) => sameAccountAtOnce(e, batch).length > 0);
+    if (!exchanges.some((e) => e.method === 'DELETE' && e.credential === 'full' && e.token !== undefined)) {
+      return [{ operationId: DELETE_SERVICE_ACCOUNT_TOKEN, verdict: 'not checked', reason: 'needs --allow-delete and two disposable --token of one service account, deleted at once' }];
+    }
     if (shared.length === 0) {
       const accounts = [...new Set(batch.map((e) => e.token!.account))];
       const sent = batch.length === 0 ? 'no deletes were sent at once' : `the deletes sent at once were of one token per account (${[...new Set(batch.map((e) => `${e.token!.account}/${e.token!.token}`))].join(', ')})`;
@@ -60,6 +75,9 @@ export const deletesAtOnceIndependent: Rule = {
       const first = answered[0];
       if (!first) return [];
       if (answered.some((e) => isSuccess(e.response!.status))) return [passed(first)];
+      if (!failedAtOnce(first, batch)) {
+        return siblingsDeleted(first, batch).length > 0 ? [] : [{ operationId: first.operationId, verdict: 'not checked', reason: `no delete of service account ${first.token!.account} sent at once succeeded: the batch shows nothing about deletes depending on each other (see the rule of each step)` }];
+      }
       // Only an earlier DELETE that succeeded took the token first (token-history's deletedEarlierBy also counts an OPTIONS answered 204).
       const earlier = context.all.find((e) => e.seq < first.seq && e.method === 'DELETE' && e.token?.account === first.token!.account && e.token?.token === first.token!.token && e.response && isSuccess(e.response.status));
       if (earlier) return [{ operationId: first.operationId, verdict: 'not checked', reason: `an earlier request had already deleted the token ("${earlier.label}", step ${earlier.step})` }];
