@@ -60,6 +60,12 @@ export interface PassiveJudge {
   repeat(exchange: PassingExchange): Finding[] | undefined;
   /** The suite's report over everything judged so far (rendered by the suite's JSON and JUnit reporters). */
   report(): PassiveReport;
+  /**
+   * N of the report's `KEY_N` for a key the judged traffic carried (as sent: header value or placed
+   * value), else undefined: the one numbering of the traffic's keys that every other output (the
+   * recording's "key N of the traffic") takes over, so that N names the same key everywhere.
+   */
+  keyNumber(key: string): number | undefined;
 }
 
 /** The suite's Report, without what only a planned run has (seed, options, steps not run). */
@@ -274,6 +280,7 @@ export function createPassiveJudge(options: PassiveJudgeOptions): PassiveJudge {
         keys: [...keys.values()].sort((a, b) => a.id - b.id).map(keyVariable),
       };
     },
+    keyNumber: (key) => keys.get(key)?.id,
   };
 }
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { jsonExcerpt } from './redact.ts';
-import { SUBSTRING_MIN, createRedactor } from './secret-redactor.ts';
+import { SUBSTRING_MIN, TOKEN_MIN, createRedactor } from './secret-redactor.ts';
 import { B64, ENCODINGS, forbiddenForms } from '../test/secret-encodings.ts';
 
 const KEY = 'mock-admin-key';
@@ -72,6 +72,18 @@ describe('createRedactor: the principle (issue 13)', () => {
       }),
       { numRuns: 400, seed: 13 },
     );
+  });
+
+  it(`redacts a whole secret of ${TOKEN_MIN} to ${SUBSTRING_MIN - 1} characters wherever it shows as a word of its own, in any encoding, never inside a longer word`, () => {
+    const short = createRedactor(['hunter2']);
+    for (const [text, out] of [
+      ['no project; the OIDC secret is hunter2', 'no project; the OIDC secret is <redacted>'],
+      ['{"message":"secret=HUNTER2."}', '{"message":"secret=<redacted>."}'],
+      ['cb?s=%68unter%32&x=1', 'cb?s=<redacted>&x=1'],
+      ['reversed: 2retnuh', 'reversed: <redacted>'],
+      ['hunter22 and xhunter2 are other words', 'hunter22 and xhunter2 are other words'],
+      ['hunter', 'hunter'],
+    ]) expect(short(text!), text).toBe(out);
   });
 
   it(`redacts a secret shorter than ${SUBSTRING_MIN} only where a whole value is it, in any encoding, never inside words`, () => {

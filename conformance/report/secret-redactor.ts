@@ -16,14 +16,24 @@ import { REDACTED } from '../../src/contract/index.ts';
  * of those decoded once more. Every character of a view remembers the span of the original text it
  * came from, so a match in any view redacts exactly the original characters that spell it.
  *
- * A secret shorter than SUBSTRING_MIN would match ordinary words (a learned OIDC secret `x`
- * would censor every `x`, issue 13 item 3): it is redacted only where a whole value (the whole
- * text, or one of its string literals) is it, in any of the same views.
+ * A secret shorter than SUBSTRING_MIN has no "part" worth hiding, but the whole of it is a secret
+ * whatever its length (issue 19: a 7-character OIDC secret echoed in an error message): one of
+ * TOKEN_MIN characters or more is redacted wherever it shows whole as a word of its own (no letter
+ * or digit beside it) in any of the same views. One shorter still would match ordinary words (a
+ * learned OIDC secret `x` would censor every `x`, issue 13 item 3): it is redacted only where a
+ * whole value (the whole text, or one of its string literals) is it.
  */
 export type Redact = (text: string) => string;
 
 /** Secrets at least this long are redacted wherever this many consecutive characters of them show; shorter ones only as whole values. */
 export const SUBSTRING_MIN = 8;
+
+/**
+ * Short secrets this long or longer are redacted wherever they show whole as a word; shorter ones only as whole values.
+ * 4 is the shortest value the proxy takes for a key under a credential's name (traffic-secrets.ts MIN_NAMED_VALUE):
+ * below it every secret is also an ordinary word (`x`, `id`, `on`), which would let a target censor the evidence.
+ */
+export const TOKEN_MIN = 4;
 
 /** A reading of the text: each character with the span [from, to) of the original it came from. */
 interface View {
@@ -60,9 +70,14 @@ export function createRedactor(secrets: Iterable<string>): Redact {
   const all = [...new Set([...secrets].filter((s) => s.length > 0))];
   const fragments = new Set<string>();
   const whole = new Set<string>();
+  const words = new Set<string>();
   for (const secret of all) {
+    const length = [...secret].length;
     for (const { form, named } of spellings(secret)) {
-      if ([...secret].length < SUBSTRING_MIN) whole.add(form);
+      if (length < SUBSTRING_MIN) {
+        whole.add(form);
+        if (length >= TOKEN_MIN) words.add(form);
+      }
       // A run that lies inside the naming prefix (`default:development.`) is data a body may hold for its own sake.
       else for (let i = 0; i + SUBSTRING_MIN <= form.length; i++) if (i + SUBSTRING_MIN > named[0] && i < named[1]) fragments.add(form.slice(i, i + SUBSTRING_MIN));
     }
@@ -74,7 +89,7 @@ export function createRedactor(secrets: Iterable<string>): Redact {
   return (text) => {
     const known = cache.get(text);
     if (known !== undefined) return known;
-    const spans = [...(fragments.size > 0 ? fragmentSpans(text, fragments, pairs) : []), ...(whole.size > 0 ? wholeValueSpans(text, whole) : [])];
+    const spans = [...(fragments.size > 0 ? fragmentSpans(text, fragments, pairs) : []), ...(whole.size > 0 ? wholeValueSpans(text, whole) : []), ...(words.size > 0 ? wordSpans(text, words) : [])];
     const out = replaceSpans(text, spans);
     if (cache.size >= CACHE_LIMIT) cache.clear();
     cache.set(text, out);
@@ -125,6 +140,26 @@ function fragmentSpans(text: string, fragments: ReadonlySet<string>, pairs: Read
   }
   return spans;
 }
+
+/** Spans where a short secret shows whole in some view, with no letter or digit on either side. */
+function wordSpans(text: string, words: ReadonlySet<string>): [number, number][] {
+  const spans: [number, number][] = [];
+  const shortest = Math.min(...[...words].map((w) => w.length));
+  for (const view of views(text, shortest)) {
+    const folded = foldCase(view.text);
+    for (const word of words) {
+      for (let i = folded.indexOf(word); i >= 0; i = folded.indexOf(word, i + 1)) {
+        const end = i + word.length;
+        if ((i > 0 && WORD_CHAR.test(folded[i - 1]!)) || (end < folded.length && WORD_CHAR.test(folded[end]!))) continue;
+        for (let k = i; k < end; k++) spans.push([view.from[k]!, view.to[k]!]);
+      }
+    }
+  }
+  return spans;
+}
+
+/** A character that makes a word longer: a secret beside one is part of another word. */
+const WORD_CHAR = /[\p{L}\p{N}]/u;
 
 /** Spans of whole values (the text itself, each string literal in it) that are a short secret in some view. */
 function wholeValueSpans(text: string, whole: ReadonlySet<string>): [number, number][] {

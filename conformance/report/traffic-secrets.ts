@@ -9,6 +9,12 @@ import type { Exchange, RecordedResponse } from '../types.ts';
 export interface WireRequest {
   url: string;
   headers: Readonly<Record<string, string | readonly string[] | undefined>>;
+  /**
+   * The header lines as sent (node:http's flat `rawHeaders`), when the caller has them: node:http's
+   * `headers` keeps only the first of repeated Authorization lines, and every line a client sent
+   * went on to the backend, so every one of them is a key the traffic carried.
+   */
+  rawHeaders?: readonly string[];
 }
 
 /**
@@ -93,10 +99,15 @@ export function createTrafficSecrets(options: { contract: Contract; authHeaders:
   return {
     placedKey: (request) => placed(request)[0],
     learnRequest(request) {
-      for (const name of authHeaders) {
-        const value = request.headers[name];
-        for (const one of typeof value === 'string' ? [value] : (value ?? [])) addKey(one);
-      }
+      const raw = request.rawHeaders;
+      // Every value of every line of an auth header, all repeats, any case of its name (RFC 9110 §5.1, §5.3).
+      if (raw !== undefined) {
+        for (let i = 0; i < raw.length; i += 2) if (authHeaders.includes(raw[i]!.toLowerCase())) addKey(raw[i + 1]!);
+      } else
+        for (const name of authHeaders) {
+          const value = request.headers[name];
+          for (const one of typeof value === 'string' ? [value] : (value ?? [])) addKey(one);
+        }
       for (const { value } of placed(request)) addKey(value);
     },
     learnResponse(response) {

@@ -4,7 +4,7 @@ import { renderJson } from '../../conformance/report/json.ts';
 import { renderJunit } from '../../conformance/report/junit.ts';
 import { hideUrlCredentials } from '../../conformance/report/hide-url-credentials.ts';
 import { DEFAULT_TARGET_TIMEOUT_MS } from '../proxy/forward-to-target.ts';
-import { RecordingError } from '../proxy/recording-file.ts';
+import { RecordingError, checkOutputFile } from '../proxy/recording-file.ts';
 import { startProxy, type ProxyLogLine, type RunningProxy } from '../proxy/start-proxy.ts';
 import { formatAccessLog } from './access-log.ts';
 import { batchedLines } from './batched-lines.ts';
@@ -70,6 +70,10 @@ function parseProxyArgs(argv: string[], env: Record<string, string | undefined>)
     throw new UsageError(`--target expects an http or https URL, got ${JSON.stringify(hideUrlCredentials(values.target))}`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--target expects an http or https URL, got ${JSON.stringify(url.protocol)}`);
+  // Each request's own target follows --target's path (RFC 9112 §3.2 origin-form: path, then the request's query): a query or
+  // fragment of --target would have nowhere to go, and dropping it silently sends what the user did not ask for.
+  if (url.search !== '' || values.target.includes('?')) throw new UsageError(`--target must not carry a query (${JSON.stringify(hideUrlCredentials(values.target))}): each request's own query is forwarded; put what the backend needs in the path, or send it from the client`);
+  if (url.hash !== '' || values.target.includes('#')) throw new UsageError(`--target must not carry a fragment (${JSON.stringify(hideUrlCredentials(values.target))}): a fragment is never sent (RFC 3986 §3.5, RFC 9110 §4.2.5)`);
   if (url.username || url.password) throw new UsageError('--target must not carry credentials in the URL: they would be sent to the backend and shown in reports');
   const recordMax = values['record-max-mib'];
   if (recordMax !== undefined && (!/^\d{1,6}$/.test(recordMax) || Number(recordMax) < 1)) throw new UsageError(`--record-max-mib expects an integer from 1 to 999999, got ${JSON.stringify(recordMax)}`);
@@ -108,6 +112,15 @@ export async function proxyCommand(argv: string[], io: CommandIo): Promise<numbe
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     return usageFailure('proxy', error.message, io);
+  }
+  // Every output asked for is writable before the proxy listens: a session's reports are not lost at its end (issue 19).
+  try {
+    if (options.record) checkOutputFile('--record', options.record);
+    if (options.json) checkOutputFile('--json', options.json, { createFolder: true });
+    if (options.junit) checkOutputFile('--junit', options.junit, { createFolder: true });
+  } catch (error) {
+    if (error instanceof RecordingError) return usageFailure('proxy', error.message, io);
+    throw error;
   }
   const log = batchedLines(io.stdout);
   let proxy: RunningProxy;
@@ -158,17 +171,24 @@ export async function proxyCommand(argv: string[], io: CommandIo): Promise<numbe
   // Every exchange's line, before anything said after the stop.
   log.close();
   const report = proxy.report();
-  for (const [file, text] of [
-    [options.json, () => renderJson(report)],
-    [options.junit, () => renderJunit(report)],
+  // One output that cannot be written (its folder changed since start-up, a disk full) is said in one line; the others are still written.
+  let outputFailed = false;
+  for (const [flag, file, text] of [
+    ['--json', options.json, () => renderJson(report)],
+    ['--junit', options.junit, () => renderJunit(report)],
   ] as const) {
     if (!file) continue;
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, text());
+    try {
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, text());
+    } catch (error) {
+      outputFailed = true;
+      io.stderr(`flag-admin proxy: could not write ${flag} ${file}: ${error instanceof Error ? error.message : String(error)}\n`);
+    }
   }
   const recording = proxy.recording();
   if (recordingFailed !== undefined) {
-    io.stderr(`flag-admin proxy: could not write the recording to ${options.record}: ${recordingFailed instanceof Error ? recordingFailed.message : String(recordingFailed)}\n`);
+    io.stderr(`flag-admin proxy: could not write --record ${options.record}: ${recordingFailed instanceof Error ? recordingFailed.message : String(recordingFailed)}\n`);
     return 1;
   }
   for (const warning of recording?.warnings ?? []) io.stderr(`flag-admin proxy: recording: ${warning}\n`);
@@ -176,5 +196,5 @@ export async function proxyCommand(argv: string[], io: CommandIo): Promise<numbe
     io.stderr(`flag-admin proxy: recorded to ${options.record}. Placeholder keys (shown this once; the real keys were never written):\n${recording.keys.map((k) => `    ${k}`).join('\n') || '    (none: no request with a key got an answer)'}\n`);
   }
   io.stdout(`flag-admin proxy stopped: ${report.summary.requests} exchanges judged, ${report.summary.errors} errors, ${report.summary.warnings} warnings\n`);
-  return report.summary.errors > 0 ? 1 : 0;
+  return report.summary.errors > 0 || outputFailed ? 1 : 0;
 }

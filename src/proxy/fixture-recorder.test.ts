@@ -187,7 +187,9 @@ describe('flag-admin proxy --record: per key and operation, the backend\u2019s a
     const recorded = JSON.parse(readFileSync(file, 'utf8'));
     // Admin (however spelled) and client: two keys; the key answered 401 everywhere is left out.
     expect(recorded.apiKeys).toHaveLength(2);
-    const placeholders: Record<string, string> = { [UNLEASH_ADMIN]: placeholderFor(recorded, 1), [`Bearer ${UNLEASH_ADMIN}`]: placeholderFor(recorded, 1), [`bearer ${UNLEASH_ADMIN}`]: placeholderFor(recorded, 1), [UNLEASH_CLIENT]: placeholderFor(recorded, 2) };
+    // One numbering with the report's KEY_N: the admin key is 1, its `Bearer`/`bearer` spellings 2 and 3 (variables of their own in curl lines), the client 4.
+    expect(recorded.apiKeys.find((k: { description: string }) => k.description.startsWith('stands for key 1 ')).description).toContain('as key 2, 3 of the traffic');
+    const placeholders: Record<string, string> = { [UNLEASH_ADMIN]: placeholderFor(recorded, 1), [`Bearer ${UNLEASH_ADMIN}`]: placeholderFor(recorded, 1), [`bearer ${UNLEASH_ADMIN}`]: placeholderFor(recorded, 1), [UNLEASH_CLIENT]: placeholderFor(recorded, 4) };
     const replay = await startMock({ port: 0, fixtures: file });
     running.push(replay);
     expect(await statuses(replay.url, UNLEASH_TRAFFIC, (k) => (k === undefined ? undefined : (placeholders[k] ?? k)))).toEqual(expected);

@@ -17,6 +17,11 @@ export interface ObservedExchange {
   /** The request's headers (lower-case names): a key the client also put in a cookie is a secret too. */
   headers?: Readonly<Record<string, string | string[] | undefined>>;
   response?: { status: number; body: string };
+  /**
+   * N of the proxy report's `KEY_N` for this key (PassiveJudge.keyNumber): the recording's "key N of
+   * the traffic" is that N. Without it, keys are numbered in the order the recorder first saw them, 401-only ones included.
+   */
+  keyNumber?: number;
 }
 
 /** What --record writes: a fixture the mock loads, the placeholder keys to print once, and what the user must be told. */
@@ -67,6 +72,10 @@ interface OperationTraffic {
 
 interface KeyTraffic {
   placeholder: string;
+  /** Its number among the traffic's keys (ObservedExchange.keyNumber, from the first request that carried it). */
+  number: number;
+  /** The numbers the report gave its other spellings (`Bearer <key>` is a variable of its own in curl lines, the same key here). */
+  alsoNumbered: Set<number>;
   firstSeen: string;
   spellings: Set<string>;
   operations: Map<string, OperationTraffic>;
@@ -190,7 +199,8 @@ export function createFixtureRecorder(contract: Contract, options: FixtureRecord
       return;
     }
     let traffic = keys.get(key);
-    if (!traffic) keys.set(key, (traffic = { placeholder: newKey(), firstSeen: `${exchange.method} ${operation.operationId}`, spellings: new Set(), operations: new Map() }));
+    if (!traffic) keys.set(key, (traffic = { placeholder: newKey(), number: exchange.keyNumber ?? keys.size + 1, alsoNumbered: new Set(), firstSeen: `${exchange.method} ${operation.operationId}`, spellings: new Set(), operations: new Map() }));
+    if (exchange.keyNumber !== undefined && exchange.keyNumber !== traffic.number && traffic.alsoNumbered.size < 16) traffic.alsoNumbered.add(exchange.keyNumber);
     if (traffic.spellings.size < 16) traffic.spellings.add(exchange.key!.slice(0, exchange.key!.length - key.length).trim().toLowerCase() || '(as is)');
     let op = traffic.operations.get(operation.operationId);
     if (!op) traffic.operations.set(operation.operationId, (op = { requests: 0, statuses: new Map(), bodies: new Map(), byParams: new Map() }));
@@ -251,14 +261,12 @@ export function createFixtureRecorder(contract: Contract, options: FixtureRecord
     const keyRecords: ApiKeyRecord[] = [];
     const left: string[] = [];
     let leftOut401 = 0;
-    let number = 0;
     for (const traffic of keys.values()) {
       const statuses = [...traffic.operations.values()].flatMap((op) => [...op.statuses.keys()]);
       if (statuses.every((s) => s === 401)) {
         leftOut401++;
         continue;
       }
-      number++;
       const permissions: string[] = [];
       const answers: RecordedAnswer[] = [];
       const general: RecordedAnswer[] = [];
@@ -289,7 +297,7 @@ export function createFixtureRecorder(contract: Contract, options: FixtureRecord
       const spellings = [...traffic.spellings].filter((s) => s !== '(as is)');
       keyRecords.push({
         key: traffic.placeholder,
-        description: `stands for key ${number} of the traffic (first seen on ${traffic.firstSeen}${spellings.length ? `; also sent with ${spellings.map((s) => JSON.stringify(s)).join(', ')} before it` : ''}); ${seen.join('; ')}`,
+        description: `stands for key ${traffic.number} of the traffic (first seen on ${traffic.firstSeen}${spellings.length ? `; also sent with ${spellings.map((s) => JSON.stringify(s)).join(', ')} before it` : ''}${traffic.alsoNumbered.size ? `, as key ${[...traffic.alsoNumbered].sort((a, b) => a - b).join(', ')} of the traffic` : ''}); ${seen.join('; ')}`,
         permissions,
         ...(answers.length + general.length > 0 ? { answers: [...answers, ...general] } : {}),
       });

@@ -46,3 +46,17 @@ describe('the forwarder', () => {
     expect(judged[0]!.transportError).toMatch(/said nothing for 50 ms/);
   });
 });
+
+describe('leavesPrefix: dot segments as some backend reads them (docs/proxy.md "Paths as sent")', () => {
+  it('finds `..` under the spellings backends decode: `;params` (Tomcat, Jetty), %3b, %2e, %25-encoded twice, %2f, %5c, `\\`', async () => {
+    const { leavesPrefix } = await import('./forward-to-target.ts');
+    for (const path of ['/api/..;/..;/secret', '/api/..;x/..;x/secret', '/..;jsessionid=1/x', '/api/.;/..;/..;/s', '/api/..%3b/..%3B/s', '/api/%2e%2e;a/%2E.;b/s', '/api/%252e%252e/%252e%252e/s', '/api/..%255c..%255cs', '/a\\..\\..\\s'])
+      expect(leavesPrefix(path), path).toBe(true);
+  });
+
+  it('keeps paths that stay under the prefix, and ordinary ids with dots or semicolons', async () => {
+    const { leavesPrefix } = await import('./forward-to-target.ts');
+    for (const path of ['/api/admin/environments/project/default', '/api/a;b/..;/c', '/api/v1.2/x..y/..z', '/api/...;/s', '/api/x/.;/..;/s', '/api/%2e%2e?q=/../../..'])
+      expect(leavesPrefix(path), path).toBe(false);
+  });
+});

@@ -12,6 +12,8 @@ export interface ForwardedExchange {
   target: string;
   /** The client's request headers, lower-case names; the key is among them and must go no further than the judge. */
   headers: IncomingHttpHeaders;
+  /** The client's header lines as sent (node:http's rawHeaders: repeats kept, which `headers` drops for Authorization): every key they carry is learned. */
+  rawHeaders: readonly string[];
   /** When the request arrived (ms since the epoch) and how long until the last byte went out. */
   at: number;
   durationMs: number;
@@ -78,10 +80,8 @@ function trailerPairs(raw: readonly string[]): [string, string][] {
  * user asked for them. A copy of the body, up to `maxJudgedBytes`, is kept and handed on
  * (`onExchange`) after the client got its last byte.
  *
- * 1xx answers (RFC 9110 §15.2) are handed on to HTTP/1.1 clients as Node can write them (102, and
- * 103 with its Link fields); a 100 is not (the proxy's server answered the client's Expect itself,
- * and sent none upstream), nor are 1xx codes Node has no writer for: a client must be ready for
- * 1xx it did not ask for, so dropping them loses nothing of the answer.
+ * 1xx answers (RFC 9110 §15.2) are handed on to HTTP/1.1 clients as sent, whatever their code; a
+ * 100 is not (the proxy's server answered the client's Expect itself, and sent none upstream).
  *
  * A target that says nothing for `targetTimeoutMs` gets the client a 504 in the API's error shape
  * (a body that stalls as long: the connection is cut, as the answer cannot be completed); one that
@@ -112,7 +112,7 @@ export function createForwarder(options: ForwarderOptions): { forward: (req: Inc
     const at = Date.now();
     const started = performance.now();
     const path = originForm(req.url ?? '/');
-    const exchange: ForwardedExchange = { method: req.method ?? 'GET', target: path, headers: req.headers, at, durationMs: 0 };
+    const exchange: ForwardedExchange = { method: req.method ?? 'GET', target: path, headers: req.headers, rawHeaders: req.rawHeaders, at, durationMs: 0 };
     let done = false;
     // Judged after the last byte went out (Node flushes a response on the next tick), beside the path.
     const finish = () => {
@@ -132,7 +132,7 @@ export function createForwarder(options: ForwarderOptions): { forward: (req: Inc
 
     if (prefix !== '' && leavesPrefix(path)) {
       req.resume();
-      exchange.refused = errorResponse(400, 'ProxyPathError', `flag-admin proxy forwards only under the target's path ${prefix}/, and this request path has dot segments ("..", also percent-encoded) that would leave it (RFC 3986 §5.2.4).`, randomIds);
+      exchange.refused = errorResponse(400, 'ProxyPathError', `flag-admin proxy forwards only under the target's path ${prefix}/, and this request path has dot segments ("..", also percent-encoded or with ";params", as some backends read them) that would leave it (RFC 3986 §5.2.4).`, randomIds);
       return answerOwn(exchange.refused);
     }
 
@@ -193,16 +193,16 @@ export function createForwarder(options: ForwarderOptions): { forward: (req: Inc
       {
         information: (info) => {
           timer.refresh();
-          if (res.headersSent || req.httpVersionMinor < 1) return;
-          if (info.status === 102) res.writeProcessing();
-          else if (info.status === 103) {
-            const fields = headerObject(info.rawHeaders, true);
-            // writeEarlyHints checks each Link value's form; one it refuses is dropped, as a 1xx may be.
-            if (fields.link !== undefined)
-              try {
-                res.writeEarlyHints(fields as Record<string, string | string[]> & { link: string | string[] });
-              } catch {}
-          }
+          // No 1xx to an HTTP/1.0 client (RFC 9110 §15.2), none after the final head; a 100 is the proxy's own server's to send
+          // (it answered the client's Expect, and sent none upstream).
+          if (res.headersSent || req.httpVersionMinor < 1 || info.status === 100) return;
+          // Written as the backend sent it, on the client's socket: node:http's writeEarlyHints joins repeated Link lines into
+          // one and has no writer for other codes, where RFC 9110 §15.2 has a proxy forward every 1xx it did not ask for, and
+          // docs/proxy.md promises header lines as sent. The socket is this response's only while it is the one being answered
+          // (node:http assigns it so, in order, to pipelined responses); otherwise the 1xx is dropped, as a client must allow.
+          const socket = res.socket;
+          if (socket === null || socket.destroyed || !socket.writable) return;
+          socket.write(`HTTP/1.1 ${info.status} ${info.reason}\r\n${fieldLines(endToEnd(info.rawHeaders))}\r\n`, 'latin1');
         },
         head: (answer) => {
           answered = true;
@@ -212,7 +212,8 @@ export function createForwarder(options: ForwarderOptions): { forward: (req: Inc
           recorded = recordedHeaders(answer.rawHeaders);
           // A client on HTTP/1.0 cannot take chunked framing, so no trailer section: the Trailer field that announces one is left out with
           // the trailers (RFC 9110 §6.5.1: a recipient may discard them; node:http refuses the field without chunking).
-          const raw = req.httpVersion === '1.0' ? withoutTrailerField(endToEnd(answer.rawHeaders)) : endToEnd(answer.rawHeaders);
+          const lines = oneFraming(endToEnd(answer.rawHeaders), answer.rawHeaders);
+          const raw = req.httpVersion === '1.0' ? withoutTrailerField(lines) : lines;
           if (!res.destroyed) res.writeHead(status, answer.reason, Object.keys(extraHeaders).length ? withExtra(raw, extraHeaders) : raw);
         },
         body: (chunk) => {
@@ -341,22 +342,69 @@ export function createForwarder(options: ForwarderOptions): { forward: (req: Inc
 
 /**
  * Whether the dot segments of a request path would take it above the target's path prefix
- * (RFC 3986 §5.2.4 remove_dot_segments), read as loosely as a backend might: `%2e` as a dot,
- * `%2f`, `%5c` and `\` as slashes. The path itself is forwarded as sent, or refused.
+ * (RFC 3986 §5.2.4 remove_dot_segments), read as loosely as some backend reads them: `%2e` as a
+ * dot, `%2f`, `%5c` and `\` as slashes, `%25` decoded again (backends that decode twice), and a
+ * segment's `;params` (also `%3b`) left out, as servlet containers (Tomcat, Jetty) read `..;x` as
+ * `..`: the well-known `..;/` traversal past a reverse proxy. The path itself is forwarded as
+ * sent, or refused.
  */
 export function leavesPrefix(path: string): boolean {
   const query = path.indexOf('?');
-  const loose = (query < 0 ? path : path.slice(0, query)).replace(/%2e/gi, '.').replace(/%2f|%5c|\\/gi, '/');
+  let loose = query < 0 ? path : path.slice(0, query);
+  // Every reading of a dot segment holds a `.` or a percent-encoded one: the common path has neither.
+  if (!loose.includes('.') && !loose.includes('%')) return false;
+  for (let round = 0; round < 3 && loose.includes('%'); round++) loose = loose.replace(/%25/gi, '%').replace(/%2e/gi, '.').replace(/%2f|%5c/gi, '/').replace(/%3b/gi, ';');
+  loose = loose.replace(/\\/g, '/');
   if (!loose.includes('..')) return false;
   let depth = 0;
   const segments = loose.split('/');
   for (let i = 1; i < segments.length; i++) {
-    const segment = segments[i];
+    const raw = segments[i]!;
+    const params = raw.indexOf(';');
+    const segment = params < 0 ? raw : raw.slice(0, params);
     if (segment === '..') {
       if (--depth < 0) return true;
     } else if (segment !== '.') depth++;
   }
   return false;
+}
+
+/**
+ * The answer's lines with the one framing the proxy read the body by, so the client cannot find a
+ * different message boundary than the parser did (response splitting, RFC 9112 §11.1). With a
+ * Transfer-Encoding the Content-Length is removed: RFC 9112 §6.3 (3) lets an intermediary forward
+ * such a message if it "first remove[s] the received Content-Length field", and a 502 would refuse
+ * what every browser reads (Transfer-Encoding overrides) for no gain: the client gets the decoded
+ * body re-framed by Node (chunked, or to the close for HTTP/1.0). Repeated Content-Length lines of
+ * one value (`3, 3`, or two lines: §6.3 (5) lets a recipient take them as one) go on as one line
+ * of that value; different values never get here (the parser answers 502). Without a
+ * Transfer-Encoding, a Content-Length on a HEAD, 204 or 304 answer is kept: it frames nothing there
+ * (§6.3 (1)), for the parser as for the client.
+ */
+function oneFraming(lines: string[], received: readonly string[]): string[] {
+  let transferEncoding = false;
+  let contentLengths = 0;
+  let listed = false;
+  for (let i = 0; i < received.length; i += 2) {
+    const name = received[i]!;
+    if (name.length === 17 && name.toLowerCase() === 'transfer-encoding') transferEncoding = true;
+    else if (name.length === 14 && name.toLowerCase() === 'content-length') {
+      contentLengths++;
+      if (received[i + 1]!.includes(',')) listed = true;
+    }
+  }
+  if (contentLengths === 0 || (!transferEncoding && contentLengths === 1 && !listed)) return lines;
+  const out: string[] = [];
+  let kept = false;
+  for (let i = 0; i < lines.length; i += 2) {
+    const name = lines[i]!;
+    if (name.length === 14 && name.toLowerCase() === 'content-length') {
+      if (transferEncoding || kept) continue;
+      kept = true;
+      out.push(name, lines[i + 1]!.split(',')[0]!.trim());
+    } else out.push(name, lines[i + 1]!);
+  }
+  return out;
 }
 
 /** Raw header lines without the Trailer field. */
@@ -374,18 +422,6 @@ function endToEnd(raw: string[]): string[] {
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!.toLowerCase();
     if (!HOP_BY_HOP.has(name) && !named?.includes(name)) out.push(raw[i]!, raw[i + 1]!);
-  }
-  return out;
-}
-
-/** Header lines as an object (lower-case names, repeats as arrays), hop-by-hop ones left out: what writeEarlyHints takes. */
-function headerObject(raw: readonly string[], endToEndOnly: boolean): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i]!.toLowerCase();
-    if (endToEndOnly && HOP_BY_HOP.has(name)) continue;
-    const known = out[name];
-    out[name] = known === undefined ? raw[i + 1]! : Array.isArray(known) ? [...known, raw[i + 1]!] : [known, raw[i + 1]!];
   }
   return out;
 }

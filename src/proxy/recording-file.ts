@@ -1,31 +1,50 @@
-import { accessSync, constants, mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { RecordedFixture } from './fixture-recorder.ts';
 
 /**
- * Before the proxy starts: the folder --record writes into exists and may be written, so a
- * recording is not lost at the end of a session (`--record fixtures/staging.json` in a project
- * without fixtures/ failed only at Ctrl-C). Throws a RecordingError saying what to do.
+ * Before the proxy starts: the folder an output (--record, --json, --junit) is written into exists
+ * and takes a new file, so what a session gathered is not lost at its end (`--record
+ * fixtures/staging.json` in a project without fixtures/ failed only at Ctrl-C, and so did a folder
+ * nobody may write, `/sys`). The proof is a probe file created and removed in the folder: access
+ * checks answer for the mode bits only, which root passes where a read-only mount or sysfs still
+ * refuses. `createFolder` (the reports: they are written with their folders) makes a missing folder
+ * first. Throws a RecordingError naming the flag, the path and why.
  */
-export function checkRecordingFile(file: string): void {
+export function checkOutputFile(flag: string, file: string, options: { createFolder?: boolean } = {}): void {
   const folder = dirname(file);
+  const refuse = (why: string) => new RecordingError(`${flag} ${file}: ${why}`);
+  const reason = (error: unknown) => (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));
+  if (options.createFolder)
+    try {
+      mkdirSync(folder, { recursive: true });
+    } catch (error) {
+      throw refuse(`the folder ${folder} cannot be made (${reason(error)})`);
+    }
   let isFolder: boolean;
   try {
     isFolder = statSync(folder).isDirectory();
   } catch {
-    throw new RecordingError(`--record ${file}: the folder ${folder} does not exist; create it (mkdir -p ${folder}) or record elsewhere`);
+    throw refuse(`the folder ${folder} does not exist; create it (mkdir -p ${folder}) or write elsewhere`);
   }
-  if (!isFolder) throw new RecordingError(`--record ${file}: ${folder} is not a folder`);
+  if (!isFolder) throw refuse(`${folder} is not a folder`);
   try {
-    accessSync(folder, constants.W_OK);
-  } catch {
-    throw new RecordingError(`--record ${file}: the folder ${folder} cannot be written`);
-  }
-  try {
-    if (statSync(file).isDirectory()) throw new RecordingError(`--record ${file}: is a folder; name a file`);
+    if (statSync(file).isDirectory()) throw refuse('is a folder; name a file');
   } catch (error) {
     if (error instanceof RecordingError) throw error;
   }
+  const probe = `${file}.probe-${process.pid}`;
+  try {
+    writeFileSync(probe, '', { flag: 'wx' });
+  } catch (error) {
+    throw refuse(`the folder ${folder} cannot be written (${reason(error)}); choose a folder you may write`);
+  }
+  rmSync(probe, { force: true });
+}
+
+/** checkOutputFile for --record, whose folder must exist (docs/proxy.md). */
+export function checkRecordingFile(file: string): void {
+  checkOutputFile('--record', file);
 }
 
 /** Writes the recording whole or not at all: to a file beside it, then renamed over it. */

@@ -125,7 +125,7 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
     const sent: MockRequest = { method: exchange.method, url: exchange.target, headers: exchange.headers };
     const keyHeader = authHeaders.find((name) => (headerValue(sent, name) ?? '').trim() !== '');
     const key = keyHeader === undefined ? undefined : headerValue(sent, keyHeader);
-    secrets.learnRequest(sent);
+    secrets.learnRequest({ url: exchange.target, headers: exchange.headers, rawHeaders: exchange.rawHeaders });
     // A request the proxy refused itself never reached the backend: the journal shows the refusal, nothing is judged.
     // Nor is a CORS preflight (Fetch standard §3.2.2): the browser's question about the backend's CORS, not a call of the API;
     // nor a HEAD, whose answer has no body by definition (RFC 9110 §9.3.2) where the spec describes its GET's.
@@ -153,7 +153,8 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
         repeats.judged(exchange.method, exchange.target, key, response && findings?.length === 0 ? answer : undefined);
       }
     }
-    if (!exchange.refused) recorder?.observe({ method: exchange.method, target: exchange.target, key, headers: exchange.headers, response });
+    // The recording numbers its keys as the report's KEY_N (the judge's one numbering of the traffic's keys).
+    if (!exchange.refused) recorder?.observe({ method: exchange.method, target: exchange.target, key, headers: exchange.headers, response, keyNumber: key === undefined ? undefined : judge.keyNumber(key) });
     // A key in the query, a cookie, the path or userinfo must not reach the journal or the log, in any form: the journal
     // keeps the target masked and redacts it when read, the log line (written now) is redacted now, and only when there is one.
     const shown = secrets.mask(exchange.target);
