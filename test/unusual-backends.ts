@@ -29,8 +29,10 @@ export type Dress = (req: IncomingMessage, res: ServerResponse, answer: Canned) 
 const DATE = 'Tue, 24 Nov 2026 12:00:00 GMT';
 
 function writeWhole(res: ServerResponse, answer: Canned, extra: string[] = []): void {
-  res.writeHead(answer.status, answer.reason, [...answer.headers, ...extra, 'Content-Length', String(answer.body.length)]);
-  res.end(answer.body);
+  // RFC 9110 §8.6: no Content-Length in a 204 (the preflight's answer), and in a 304 none but the 200's; both end at their head.
+  const bodiless = answer.status === 204 || answer.status === 304;
+  res.writeHead(answer.status, answer.reason, bodiless ? [...answer.headers, ...extra] : [...answer.headers, ...extra, 'Content-Length', String(answer.body.length)]);
+  res.end(bodiless ? undefined : answer.body);
 }
 
 /** `always`: compressed also for a client that did not ask (RFC 9110 §12.5.3 lets a server; CDNs do). */

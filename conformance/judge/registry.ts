@@ -52,6 +52,8 @@ import { requestTargetForms } from './rules/request-target-forms.ts';
 import { malformedRequestsRefused } from './rules/malformed-requests-refused.ts';
 import { connectionSemanticsKept } from './rules/connection-semantics-kept.ts';
 import { noInterimToHttpOneZero } from './rules/no-interim-to-http-one-zero.ts';
+import { contentLengthAllowed } from './rules/content-length-allowed.ts';
+import { contentLengthZeroOnNoContent } from './rules/content-length-zero-on-no-content.ts';
 import { authSchemeAnyCase } from './rules/auth-scheme-any-case.ts';
 
 import type { Rule } from './rule.ts';
@@ -76,6 +78,8 @@ export const RULES: readonly Rule[] = [
   sharedCachesKeptOut,
   httpDatesValid,
   httpDatesImfFixdate,
+  contentLengthAllowed,
+  contentLengthZeroOnNoContent,
   undocumentedProperties,
   errorIdsUnique,
   listItemsUnique,

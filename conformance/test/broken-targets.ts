@@ -5,7 +5,8 @@ import { ODD_IDS } from '../plan/scenarios/odd-ids.ts';
 import { NEAR_MISS_BROKEN_TARGETS, NEAR_MISS_CONFORMANT_VARIANTS } from './near-miss-targets.ts';
 import { SEQUENCE_BROKEN_TARGETS } from './sequence-targets.ts';
 import { INVARIANCE_ALONE_TARGETS } from './invariance-targets.ts';
-import { WIRE_WARNING_TARGETS } from './wire-targets.ts';
+import { WIRE_ALONE_TARGETS } from './wire-targets.ts';
+import { ROUND14_FRAMING_BROKEN_TARGETS } from './round14-framing-targets.ts';
 import { createMock, serveHandler } from '../../src/mock/index.ts';
 import { breakResponses, editJson, freshMock, operationOf, rewriteRequests, serveRaw, toMockRequest } from './serve-target.ts';
 
@@ -461,7 +462,9 @@ export const BROKEN_TARGETS: BrokenTarget[] = [
   ...NEAR_MISS_BROKEN_TARGETS,
   ...SEQUENCE_BROKEN_TARGETS,
   ...INVARIANCE_ALONE_TARGETS,
-  ...WIRE_WARNING_TARGETS,
+  ...WIRE_ALONE_TARGETS,
+  // Content-Length where RFC 9110 §8.6 forbids it (round14-framing-targets.ts).
+  ...ROUND14_FRAMING_BROKEN_TARGETS,
   {
     name: 'the 401 of the OIDC read quotes the OIDC secret ("login failed for client secret …")',
     errors: ['no-secret-echo'],

@@ -14,6 +14,7 @@ import { ROUND12_REQUEST_BROKEN_TARGETS, ROUND12_REQUEST_CONFORMANT_VARIANTS } f
 import { ROUND13_REQUEST_BROKEN_TARGETS, ROUND13_REQUEST_CONFORMANT_VARIANTS } from './round13-request-targets.ts';
 import { ROUND14_REQUEST_BROKEN_TARGETS, ROUND14_REQUEST_CONFORMANT_VARIANTS } from './round14-request-targets.ts';
 import { ROUND14_HEADER_BROKEN_TARGETS, ROUND14_HEADER_CONFORMANT_VARIANTS } from './round14-header-targets.ts';
+import { ROUND14_FRAMING_CONFORMANT_VARIANTS } from './round14-framing-targets.ts';
 import { PROJECT_ROLES_TARGET, ROUND12_RESOURCE_BROKEN_TARGETS, ROUND12_RESOURCE_CONFORMANT_VARIANTS } from './round12-resource-targets.ts';
 import { WIRE_BROKEN_TARGETS, WIRE_CONFORMANT_VARIANTS } from './wire-targets.ts';
 import { ROUND15_REQUEST_BROKEN_TARGETS, ROUND15_REQUEST_CONFORMANT_VARIANTS } from './round15-request-targets.ts';
@@ -86,7 +87,7 @@ export const INVARIANCE_BROKEN_TARGETS: InvarianceTarget[] = [
   // Red team round fifteen's request-target-form and overlapping-delete principles (round15-request-targets.ts).
   ...ROUND15_REQUEST_BROKEN_TARGETS,
   // Red team round ten's wire principles (wire-targets.ts).
-  ...WIRE_BROKEN_TARGETS.filter((t) => !t.warningOnly),
+  ...WIRE_BROKEN_TARGETS.filter((t) => !t.alone),
   // The method: HEAD is GET without the body (spec decision head-requests).
   {
     name: 'HEAD without a key answers 200 (auth wired to GET only)',
@@ -853,6 +854,7 @@ export const INVARIANCE_CONFORMANT_VARIANTS: ConformantInvarianceVariant[] = [
   ...ROUND13_REQUEST_CONFORMANT_VARIANTS,
   ...ROUND14_REQUEST_CONFORMANT_VARIANTS,
   ...ROUND14_HEADER_CONFORMANT_VARIANTS,
+  ...ROUND14_FRAMING_CONFORMANT_VARIANTS,
   ...ROUND15_REQUEST_CONFORMANT_VARIANTS,
   ...WIRE_CONFORMANT_VARIANTS,
   {

@@ -31,8 +31,10 @@ function byteTarget(contract: Contract, answer: (request: MockRequest, response:
     const request = toMockRequest(req);
     const response = mock.handle(request);
     const out = answer(request, response);
-    res.writeHead(out.status, { ...out.headers, 'content-length': String(out.body?.length ?? 0) });
-    res.end(request.method === 'HEAD' ? undefined : out.body);
+    // RFC 9110 §8.6: no Content-Length on a 204 or a 304 (content-length-allowed); these targets' points are the conditions and ranges.
+    const bodiless = out.status === 204 || out.status === 304;
+    res.writeHead(out.status, bodiless ? out.headers : { ...out.headers, 'content-length': String(out.body?.length ?? 0) });
+    res.end(request.method === 'HEAD' || bodiless ? undefined : out.body);
   });
 }
 

@@ -45,6 +45,12 @@ export async function serveRaw(handler: (req: IncomingMessage, res: ServerRespon
   const server = createServer((req, res) => {
     req.resume();
     handler(req, res, (response) => {
+      // RFC 9110 §8.6: no Content-Length in a 204, and in a 304 none but the 200's (content-length-allowed); both end at their head.
+      if (response.status === 204 || response.status === 304) {
+        res.writeHead(response.status, response.headers);
+        res.end();
+        return;
+      }
       const body = response.body === undefined ? undefined : Buffer.from(response.body);
       res.writeHead(response.status, { ...response.headers, 'content-length': String(body?.length ?? 0) });
       res.end(body);

@@ -29,15 +29,17 @@ function framed(response: MockResponse, head: boolean, options: { eol?: string; 
   const eol = options.eol ?? '\r\n';
   const body = head || response.status === 204 || response.status === 304 ? '' : (response.body ?? '');
   const lines = [`HTTP/1.1 ${response.status} Status`, ...Object.entries({ ...response.headers, ...options.extra }).map(([n, v]) => `${n}: ${v}`)];
-  if (options.chunked) lines.push('transfer-encoding: chunked');
-  else lines.push(`content-length: ${Buffer.byteLength(response.body ?? '')}`);
-  const content = options.chunked && !head ? `${body.length ? `${Buffer.byteLength(body).toString(16)}\r\n${body}\r\n` : ''}0\r\n\r\n` : body;
+  // RFC 9110 §8.6, RFC 9112 §6.1: a 204 or 304 carries neither Content-Length nor Transfer-Encoding (these targets' defects are elsewhere).
+  const bodiless = response.status === 204 || response.status === 304;
+  if (!bodiless) lines.push(options.chunked ? 'transfer-encoding: chunked' : `content-length: ${Buffer.byteLength(response.body ?? '')}`);
+  const content = options.chunked && !head && !bodiless ? `${body.length ? `${Buffer.byteLength(body).toString(16)}\r\n${body}\r\n` : ''}0\r\n\r\n` : body;
   return { raw: `${lines.join(eol)}${eol}${eol}${Buffer.from(content, 'utf8').toString('latin1')}` };
 }
 
 const imf = (ms: number) => new Date(ms).toUTCString();
 
-export const WIRE_BROKEN_TARGETS: (InvarianceTarget & { warningOnly?: true })[] = [
+/** `alone`: caught by its rule and no other, so it is that rule's own target in broken-targets.ts (WIRE_ALONE_TARGETS), not run twice. */
+export const WIRE_BROKEN_TARGETS: (InvarianceTarget & { alone?: true })[] = [
   {
     // A read cache in front answers absolute-form GETs from the admin's warm entries (it takes them for a proxy's request and skips the
     // key check); the router reads both forms.
@@ -62,7 +64,7 @@ export const WIRE_BROKEN_TARGETS: (InvarianceTarget & { warningOnly?: true })[] 
     name: 'two Authorization lines: any line holding a valid key is accepted',
     dimension: 'headers',
     caughtBy: ['malformed-requests-refused'],
-    warningOnly: true,
+    alone: true,
     serve: (contract) =>
       socketMock(contract, (request, mock) => {
         const keys = request.rawHeaders.filter(([n]) => n.toLowerCase() === 'authorization').map(([, v]) => v);
@@ -74,7 +76,7 @@ export const WIRE_BROKEN_TARGETS: (InvarianceTarget & { warningOnly?: true })[] 
     name: 'no Host is answered as localhost, two Host lines refused',
     dimension: 'headers',
     caughtBy: ['malformed-requests-refused'],
-    warningOnly: true,
+    alone: true,
     serve: (contract) =>
       socketMock(
         contract,
@@ -90,7 +92,7 @@ export const WIRE_BROKEN_TARGETS: (InvarianceTarget & { warningOnly?: true })[] 
     name: 'answers over 200 bytes are chunked, also to HTTP/1.0 requests',
     dimension: 'connection',
     caughtBy: ['connection-semantics-kept'],
-    warningOnly: true,
+    alone: true,
     serve: (contract) =>
       socketMock(contract, async (request, mock) => {
         const answer = await mock.handle(request);
@@ -102,7 +104,7 @@ export const WIRE_BROKEN_TARGETS: (InvarianceTarget & { warningOnly?: true })[] 
     name: 'Connection: close honoured only on 4xx answers',
     dimension: 'connection',
     caughtBy: ['connection-semantics-kept'],
-    warningOnly: true,
+    alone: true,
     serve: (contract) => {
       const mock = freshMock(contract);
       const statuses = new WeakMap<SocketRequest, number>();
@@ -169,10 +171,13 @@ export const WIRE_CONFORMANT_VARIANTS: ConformantInvarianceVariant[] = [
   },
 ];
 
-/** The warning's own target (broken-targets.test.ts: every check has a target only it catches): Date in RFC 850's obsolete form. */
-export const WIRE_WARNING_TARGETS: BrokenTarget[] = [
-  // The checks that are warnings (their rules say why): each such target gets its warning and no error.
-  ...WIRE_BROKEN_TARGETS.filter((t) => t.warningOnly).map((t): BrokenTarget => ({ name: t.name, errors: [], warnings: t.caughtBy, serve: t.serve })),
+/**
+ * The wire rules' own targets (broken-targets.test.ts: every check has a target only it catches): the `alone` ones, each failing its
+ * rule and no other (malformed-requests-refused and connection-semantics-kept are errors: RFC 9112 §3.2, §6.1, §9.6 are MUSTs), and
+ * the warning's, Date in RFC 850's obsolete form.
+ */
+export const WIRE_ALONE_TARGETS: BrokenTarget[] = [
+  ...WIRE_BROKEN_TARGETS.filter((t) => t.alone).map((t): BrokenTarget => ({ name: t.name, errors: t.caughtBy, serve: t.serve })),
   {
     name: 'Date in the obsolete RFC 850 form (Saturday, 28-Nov-26 04:30:00 GMT)',
     errors: [],

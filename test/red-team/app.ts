@@ -245,8 +245,14 @@ export function toApiRequest(req: IncomingMessage): ApiRequest {
   return { method: req.method ?? 'GET', url: req.url ?? '/', headers, rawHeaders: req.rawHeaders, socket: req.socket };
 }
 
-/** Writes an answer the ordinary way: Content-Length in bytes, no body on HEAD (Node drops it). */
+/** Writes an answer the ordinary way: Content-Length in bytes, no body on HEAD (Node drops it), a 204 or 304 as its head alone. */
 export function send(res: ServerResponse, answer: Answer): void {
+  // RFC 9110 §8.6: no Content-Length in a 204 (the OPTIONS answer), and in a 304 none but the 200's; RFC 9112 §6.3: both end at their head.
+  if (answer.status === 204 || answer.status === 304) {
+    res.writeHead(answer.status, answer.headers);
+    res.end();
+    return;
+  }
   const body = answer.body === undefined ? undefined : Buffer.from(answer.body);
   res.writeHead(answer.status, { ...answer.headers, 'content-length': String(body?.length ?? 0) });
   res.end(body);

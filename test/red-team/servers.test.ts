@@ -1,6 +1,7 @@
 // The red-team targets themselves, without the suite: each broken target shows its defect to a
 // plain client, each conformant one shows its unusual behaviour and answers the ordinary requests
 // as the spec says. A miss in red-team.test.ts is only a fair miss when the witness here passes.
+import { request, type IncomingHttpHeaders } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { serveApp } from './app.ts';
 import { describeOrdinaryAnswers } from './describe-round.ts';
@@ -41,6 +42,25 @@ describe('red-team targets', () => {
     }
     expect(seen).toEqual([]);
   }, 30_000);
+});
+
+describe('the faithful app the targets are built from', () => {
+  it('answers OPTIONS 204 without Content-Length (RFC 9110 §8.6: a server MUST NOT send it in a 204)', async () => {
+    const faithful = await serveApp();
+    try {
+      const answer = await new Promise<{ status: number; headers: IncomingHttpHeaders }>((resolve, reject) =>
+        request(`${faithful.url}/api/admin/auth/oidc/settings`, { method: 'OPTIONS', agent: false }, (res) => {
+          res.resume();
+          res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers }));
+        })
+          .on('error', reject)
+          .end(),
+      );
+      expect([answer.status, answer.headers['content-length'], answer.headers['transfer-encoding']]).toEqual([204, undefined, undefined]);
+    } finally {
+      await faithful.close();
+    }
+  });
 });
 
 describeOrdinaryAnswers('five', TARGETS, ask);

@@ -587,7 +587,8 @@ const extraHeaders = target('extra-headers-odd-case-and-order', false, 'Extra re
       ['Cache-Control', 'no-store'],
       ['X-Powered-By', 'Hand-rolled/1.0'],
       ['Server', 'flags-backend'],
-      ['CONTENT-LENGTH', String(body?.length ?? 0)],
+      // RFC 9110 §8.6: no Content-Length on a 204 (the OPTIONS answer) or a 304 (changed on branch wire10, see BASELINE.md).
+      ...(answer.status === 204 || answer.status === 304 ? [] : [['CONTENT-LENGTH', String(body?.length ?? 0)] as [string, string]]),
       ...Object.entries(answer.headers).map(([k, v]): [string, string] => [k.toUpperCase(), v]),
     ].reverse() as [string, string][];
     res.writeHead(answer.status, headers.flat());

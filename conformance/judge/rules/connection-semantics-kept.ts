@@ -11,8 +11,9 @@ import { variantClaim, variantsOf } from './variant-exchanges.ts';
  */
 export const connectionSemanticsKept: Rule = {
   id: 'connection-semantics-kept',
-  // A warning: the hand-written servers of red team rounds seven to nine, labelled conformant, chunk every answer (HTTP/1.0 requests too).
-  severity: 'warning',
+  // An error: both are MUSTs (RFC 9112 §6.1, §9.6). The conformant chunking targets of red team rounds eight and nine chunked HTTP/1.0
+  // answers too and were corrected (their BASELINE.md); node:http never chunks to HTTP/1.0 and closes after `Connection: close`.
+  severity: 'error',
   title: "HTTP/1.0 requests get an answer they can read, and Connection: close closes",
   proves: `an HTTP/1.0 request gets the status and body the same HTTP/1.1 request gets, without Transfer-Encoding (RFC 9112 §6.1), and the server closes the connection within ${CLOSE_WAIT_MS} ms of answering a request that carries \`Connection: close\` (RFC 9112 §9.6; spec decision http-versions-and-close)`,
   level: 'behaviour',

@@ -40,13 +40,17 @@ type Flow = (store: Store, parts: Parts, request: ApiRequest, req: IncomingMessa
 /** An answer whose body may be bytes (a slice, a compressed body) rather than text. */
 type RawAnswer = Answer & { raw?: Buffer };
 
-/** Like app.ts's send, for bytes too, and without Content-Length on a 304 (RFC 9110 §8.6: only the 200's length may go there). */
+/**
+ * Like app.ts's send, for bytes too, and without Content-Length on a 204 or a 304 (RFC 9110 §8.6: never in a 204, only the 200's length
+ * in a 304; the 204 changed on branch wire10: no target of this round is about it).
+ */
 function sendRaw(res: import('node:http').ServerResponse, answer: RawAnswer): void {
   const body = answer.raw ?? (answer.body === undefined ? undefined : Buffer.from(answer.body));
   const headers: Record<string, string> = { ...answer.headers };
-  if (answer.status !== 304) headers['content-length'] = String(body?.length ?? 0);
+  const bodiless = answer.status === 204 || answer.status === 304;
+  if (!bodiless) headers['content-length'] = String(body?.length ?? 0);
   res.writeHead(answer.status, headers);
-  res.end(answer.status === 304 ? undefined : body);
+  res.end(bodiless ? undefined : body);
 }
 
 /** The app on a fresh store that `setup` may change, each request run through `flow` (default: the faithful one), then `after`. */

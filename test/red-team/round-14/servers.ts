@@ -515,7 +515,8 @@ const bodyTrickled = target(
         const request = toApiRequest(req);
         const answer = handle(store, faithfulParts, request);
         const body = answer.body === undefined ? Buffer.alloc(0) : Buffer.from(answer.body);
-        res.writeHead(answer.status, { ...answer.headers, 'content-length': String(body.length) });
+        // RFC 9110 §8.6: no Content-Length on a 204 (the OPTIONS answer) or a 304 (changed on branch wire10, see BASELINE.md).
+        res.writeHead(answer.status, answer.status === 204 || answer.status === 304 ? answer.headers : { ...answer.headers, 'content-length': String(body.length) });
         res.flushHeaders();
         if (request.method !== 'HEAD') {
           for (let i = 0; i < body.length; i += 16) {

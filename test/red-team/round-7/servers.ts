@@ -41,6 +41,14 @@ function rewrite200(select: (request: ApiRequest) => boolean, change: (body: any
  */
 const serveNet7 = (write: (answer: Answer, request: { method: string }) => Buffer) => serveNet(write, { duplicates: 'last', closeWhen: closeRequested });
 
+/**
+ * The same writer for the conformant framing targets, parsing as node:http does (changed after round ten, see BASELINE.md): an
+ * HTTP/1.1 request without Host gets 400 (RFC 9112 §3.2: a server MUST), and of two Authorization lines the flow sees the first, so an
+ * invalid key then the full key is refused (spec decision malformed-requests). Their points, the reason phrases and the chunked empty
+ * 200, are unchanged.
+ */
+const serveNet7Conformant = (write: (answer: Answer, request: { method: string }) => Buffer) => serveNet(write, { duplicates: 'node', requireHost: true, closeWhen: closeRequested });
+
 const REASONS: Record<number, string> = { 200: 'OK', 204: 'No Content', 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed' };
 
 /** An ordinary HTTP/1.1 serialization: status line, headers, Content-Length in bytes, no body on HEAD. */
@@ -53,7 +61,8 @@ function writeAnswer(answer: Answer, request: { method: string }, options: { rea
     lines.push('transfer-encoding: chunked');
     return Buffer.from(`${lines.join('\r\n')}\r\n\r\n0\r\n\r\n`, 'latin1');
   }
-  const length = options.lengthOf ? options.lengthOf(answer) : String(body.length);
+  // RFC 9110 §8.6: no Content-Length on a 204 (the OPTIONS answer) or a 304; no target of this round is about that (changed on branch wire10).
+  const length = answer.status === 204 || answer.status === 304 ? undefined : options.lengthOf ? options.lengthOf(answer) : String(body.length);
   if (length !== undefined) lines.push(`content-length: ${length}`);
   // One write per answer: a head and body written apart wait on Nagle and delayed ACKs (~40 ms an answer).
   return Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1'), request.method === 'HEAD' ? Buffer.alloc(0) : body]);
@@ -179,7 +188,7 @@ export const TARGETS: RedTeamTarget[] = [
     }),
   ),
   target('custom-reason-phrases', false, 'A hand-written HTTP/1.1 server with its own reason phrases (`200 Fine`, `404 Nope`, `401 Who are you`) and lower-case header names; the reason phrase carries no meaning (RFC 9112 §4)', () =>
-    serveNet7((answer, request) => writeAnswer(answer, request, { reason: (s) => ({ 200: 'Fine', 204: 'Nothing', 401: 'Who are you', 403: 'Not you', 404: 'Nope', 405: 'Not that' })[s] ?? 'Whatever' })),
+    serveNet7Conformant((answer, request) => writeAnswer(answer, request, { reason: (s) => ({ 200: 'Fine', 204: 'Nothing', 401: 'Who are you', 403: 'Not you', 404: 'Nope', 405: 'Not that' })[s] ?? 'Whatever' })),
   ),
   target('oidc-disabled-minimal', false, 'OIDC is switched off: the settings answer is `{"enabled":false}` and nothing else (API §2.2: no field is required; decision: enabled may be false)', () =>
     serveApp({ after: rewrite200(isOidc, () => ({ enabled: false })) }),
@@ -190,6 +199,6 @@ export const TARGETS: RedTeamTarget[] = [
     }),
   ),
   target('delete-chunked-empty-body', false, 'A hand-written HTTP/1.1 server sends the delete\'s 200 with Transfer-Encoding: chunked and an empty body (the terminating zero chunk only): no body, framed another way (RFC 9112 §7.1)', () =>
-    serveNet7((answer, request) => writeAnswer(answer, request, { chunkedEmpty: true })),
+    serveNet7Conformant((answer, request) => writeAnswer(answer, request, { chunkedEmpty: true })),
   ),
 ];

@@ -81,8 +81,9 @@ const writeAnswer =
   (answer, request) => {
     // A close-delimited body (RFC 9112 §6.3): no Content-Length, the end of the connection ends it.
     if (options.closeDelimitedErrors && answer.status >= 400) return { bytes: withoutLength(plainBytes(answer, request, { close: true })), close: true };
-    // RFC 9112 §7.1: hex digits in any case; §7.1.1: unknown chunk extensions are ignored.
-    if (options.chunkedUpperHex) return chunkedBytes(answer, request, { chunkSize: 26, size: (length, index) => `${length.toString(16).toUpperCase()};seq=${index}`, terminator: '0;last=1\r\n\r\n' });
+    // RFC 9112 §7.1: hex digits in any case; §7.1.1: unknown chunk extensions are ignored. RFC 9112 §6.1: never Transfer-Encoding to a
+    // request that does not indicate HTTP/1.1, so an HTTP/1.0 one gets Content-Length (changed after round ten, see BASELINE.md).
+    if (options.chunkedUpperHex && request.version !== 'HTTP/1.0') return chunkedBytes(answer, request, { chunkSize: 26, size: (length, index) => `${length.toString(16).toUpperCase()};seq=${index}`, terminator: '0;last=1\r\n\r\n' });
     const plain = plainBytes(answer, request, { extra: options.duplicateLength && isJson(answer) ? [`Content-Length: ${Buffer.byteLength(answer.body!)}`] : [] });
     return request.method === 'HEAD' && options.headLength === false ? withoutLength(plain) : plain;
   };
@@ -90,6 +91,13 @@ const writeAnswer =
 /** Round eight's node:net server: lenient parsing, the last of repeated fields, a close only on `Connection: close`. */
 const serveNet8 = (options: WriteOptions & Pick<NetOptions, 'ignoreRequestBody' | 'firstRequestPerRead'> = {}) =>
   serveNet(writeAnswer(options), { duplicates: 'last', closeWhen: closeRequested, ignoreRequestBody: options.ignoreRequestBody, firstRequestPerRead: options.firstRequestPerRead });
+
+/**
+ * The same server for the conformant framing targets, parsing as node:http does (changed after round ten, see BASELINE.md): an
+ * HTTP/1.1 request without Host gets 400 (RFC 9112 §3.2: a server MUST), and of two Authorization lines the flow sees the first, so an
+ * invalid key then the full key is refused (spec decision malformed-requests). Each keeps its own point.
+ */
+const serveNet8Conformant = (options: WriteOptions) => serveNet(writeAnswer(options), { duplicates: 'node', requireHost: true, closeWhen: closeRequested });
 
 /** A tiny XML serializer, as a content-negotiation library's XML converter writes a JSON value. */
 function toXml(value: unknown, name: string): string {
@@ -529,9 +537,9 @@ export const TARGETS: RedTeamTarget[] = [
   ),
 
   // ---- conformant ----
-  target('head-without-content-length', false, 'A hand-written HTTP/1.1 server answers HEAD like GET (status, auth order, headers) but without Content-Length, which is computed only while writing the content (RFC 9110 §8.6, §9.3.2: a server MAY omit it on HEAD)', () => serveNet8({ headLength: false })),
-  target('errors-close-delimited', false, 'A hand-written HTTP/1.1 server sends error answers without Content-Length, with `Connection: close`, and ends the connection after the body (RFC 9112 §6.3: a close-delimited body); successes are kept alive with Content-Length', () => serveNet8({ closeDelimitedErrors: true })),
-  target('chunked-upper-hex-with-extensions', false, 'A hand-written HTTP/1.1 server sends every body chunked in 26-byte chunks, sizes in upper-case hex, each with a chunk extension (`1A;seq=0`), the last chunk `0;last=1` (RFC 9112 §7.1: hex digits in any case; §7.1.1: unknown extensions are ignored)', () => serveNet8({ chunkedUpperHex: true })),
+  target('head-without-content-length', false, 'A hand-written HTTP/1.1 server answers HEAD like GET (status, auth order, headers) but without Content-Length, which is computed only while writing the content (RFC 9110 §8.6, §9.3.2: a server MAY omit it on HEAD)', () => serveNet8Conformant({ headLength: false })),
+  target('errors-close-delimited', false, 'A hand-written HTTP/1.1 server sends error answers without Content-Length, with `Connection: close`, and ends the connection after the body (RFC 9112 §6.3: a close-delimited body); successes are kept alive with Content-Length', () => serveNet8Conformant({ closeDelimitedErrors: true })),
+  target('chunked-upper-hex-with-extensions', false, 'A hand-written HTTP/1.1 server sends every body chunked in 26-byte chunks, sizes in upper-case hex, each with a chunk extension (`1A;seq=0`), the last chunk `0;last=1` (RFC 9112 §7.1: hex digits in any case; §7.1.1: unknown extensions are ignored)', () => serveNet8Conformant({ chunkedUpperHex: true })),
   target('compression-threshold-and-wildcard', false, 'Bodies of 256 bytes or more are compressed when Accept-Encoding allows it (br first, gzip also for `*`), q=0 respected; smaller bodies (the errors) go out as they are; `Vary: Accept-Encoding` on every answer (RFC 9110 §12.5.3)', () =>
     serveAppRaw((answer, request) => {
         const withVary = { ...answer, headers: { ...answer.headers, vary: 'Accept-Encoding' } };

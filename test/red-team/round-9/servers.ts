@@ -103,6 +103,13 @@ const etagOf = (body: string) => `"${createHash('sha1').update(body).digest('hex
 /** Round nine's node:net server (../net-server.ts): lenient parsing, the last of repeated fields, a close only on `Connection: close`. */
 const serveNet9 = (write: NetWrite, idleMs?: number) => serveNet(write, { duplicates: 'last', closeWhen: closeRequested, idleMs });
 
+/**
+ * The same server for the conformant framing targets, parsing as node:http does (changed after round ten, see BASELINE.md): an
+ * HTTP/1.1 request without Host gets 400 (RFC 9112 §3.2: a server MUST), and of two Authorization lines the flow sees the first, so an
+ * invalid key then the full key is refused (spec decision malformed-requests). Each keeps its own point.
+ */
+const serveNet9Conformant = (write: NetWrite) => serveNet(write, { duplicates: 'node', requireHost: true, closeWhen: closeRequested });
+
 export const TARGETS: RedTeamTarget[] = [
   // ---- broken: how a key is matched ----
   target('key-upper-cased-in-turkish-locale', true, 'Keys are compared case-insensitively by upper-casing both in the server\'s default locale, tr-TR (Java `toUpperCase()` without Locale.ROOT): `mock-admin-key` becomes `MOCK-ADMİN-KEY`, so the all-capitals key is refused but `Mock-Admin-Key` (any case change that keeps the lower-case i) is the admin key (decision keys-compared-exactly: a key in another case is invalid)', () =>
@@ -455,10 +462,13 @@ export const TARGETS: RedTeamTarget[] = [
     });
   }),
   target('http-1.0-answers-and-close', false, 'node:net: a server that speaks HTTP/1.0 (an old proxy in front): every answer is `HTTP/1.0 …` with Content-Length and `Connection: close`, and the connection is closed after it (RFC 9110 §2.5: a server may answer in a lower minor version; RFC 9112 §9.3)', () =>
-    serveNet9((answer, request) => ({ bytes: plainBytes(answer, request, { statusLine: statusLine(answer.status).replace('HTTP/1.1', 'HTTP/1.0'), close: true }), close: true })),
+    serveNet9Conformant((answer, request) => ({ bytes: plainBytes(answer, request, { statusLine: statusLine(answer.status).replace('HTTP/1.1', 'HTTP/1.0'), close: true }), close: true })),
   ),
   target('chunked-with-trailers', false, 'node:net: every body chunked in 64-byte chunks, with a `Trailer: Server-Timing` announcement and a `Server-Timing: app;dur=1` trailer field after the last chunk (RFC 9112 §7.1.2: a recipient may ignore trailer fields)', () =>
-    serveNet9((answer, request) => chunkedBytes(answer, request, { chunkSize: 64, terminator: '0\r\nServer-Timing: app;dur=1\r\n\r\n', extra: ['Trailer: Server-Timing'] })),
+    // RFC 9112 §6.1: never Transfer-Encoding to a request that does not indicate HTTP/1.1: an HTTP/1.0 one gets Content-Length (changed after round ten).
+    serveNet9Conformant((answer, request) =>
+      request.version === 'HTTP/1.0' ? plainBytes(answer, request) : chunkedBytes(answer, request, { chunkSize: 64, terminator: '0\r\nServer-Timing: app;dur=1\r\n\r\n', extra: ['Trailer: Server-Timing'] }),
+    ),
   ),
   target('route-literals-case-insensitive', false, 'ASP.NET Core routing: the literal segments of a route match in any case, so `/API/Admin/Auth/OIDC/Settings` is the OIDC operation with the same auth (401, 403 first) and answer; ids stay exact (`DEFAULT` is no project). No decision forbids answering another spelling of the path, as with the trailing slash', () => {
     const store = new Store();
