@@ -7,6 +7,7 @@ import { listItemsUnique } from './rules/list-items-unique.ts';
 import { authInvalidRejected } from './rules/auth-invalid-rejected.ts';
 import { authMissingRejected } from './rules/auth-missing-rejected.ts';
 import { concurrentDeleteSingleSuccess } from './rules/concurrent-delete-single-success.ts';
+import { deletesAtOnceIndependent } from './rules/deletes-at-once-independent.ts';
 import { contentTypeConformance } from './rules/content-type-conformance.ts';
 import { contentCodingAccepted } from './rules/content-coding-accepted.ts';
 import { crossAccountDeleteRejected } from './rules/cross-account-delete-rejected.ts';
@@ -100,6 +101,7 @@ export const RULES: readonly Rule[] = [
   nearMissTokenNotFound,
   crossAccountDeleteRejected,
   concurrentDeleteSingleSuccess,
+  deletesAtOnceIndependent,
   answersAgree,
   deletionsLast,
   bystandersUntouched,
