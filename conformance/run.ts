@@ -99,6 +99,22 @@ function connectionOf(request: PlannedRequest): string | undefined {
   return request.connection === undefined ? undefined : `planned ${request.connection}`;
 }
 
+/**
+ * A batch sent at once: each request on its own, except the requests of one planned connection, which go one after another on it
+ * (a delete and its delete again: token-deletion.ts), that chain itself at once with the others. The exchanges in the plan's order.
+ */
+async function sendAtOnce(requests: readonly PlannedRequest[], first: number, sender: Sender): Promise<Exchange[]> {
+  const parts: { from: number; requests: PlannedRequest[] }[] = [];
+  requests.forEach((planned, i) => {
+    const last = parts.at(-1);
+    const connection = connectionOf(planned);
+    if (last && connection !== undefined && connectionOf(last.requests[0]!) === connection) last.requests.push(planned);
+    else parts.push({ from: first + i, requests: [planned] });
+  });
+  const answers = await Promise.all(parts.map((part) => (part.requests.length > 1 ? sender.sendChain(part.requests, part.from) : sender.send(part.requests[0]!, part.from).then((e) => [e]))));
+  return answers.flat();
+}
+
 /** Sends the plan in order; stops early (the rest listed as not sent) when the target stops answering or the key is refused. */
 async function sendPlan(requests: readonly PlannedRequest[], sender: Sender, skipped: SkippedStep[], run: ResolvedRun): Promise<{ exchanges: Exchange[]; problem?: RunProblem }> {
   const { baseUrl, timeoutMs } = run;
@@ -111,12 +127,14 @@ async function sendPlan(requests: readonly PlannedRequest[], sender: Sender, ski
     const chain = connectionOf(requests[seq]!);
     let end = seq + 1;
     while (batch !== undefined && end < requests.length && requests[end]!.batch === batch) end++;
-    while (chain !== undefined && end < requests.length && connectionOf(requests[end]!) === chain) end++;
+    // A batch's last request may open a planned connection that later requests continue: they go on it, after its answer, while the rest of the batch is in flight.
+    const continued = batch !== undefined ? connectionOf(requests[end - 1]!) : chain;
+    while (continued !== undefined && end < requests.length && connectionOf(requests[end]!) === continued) end++;
     const first = seq;
     const pause = requests[seq]!.pauseMs;
     if (pause) await new Promise((resolve) => setTimeout(resolve, pause));
-    // Invariance variants and planned connections go one after another on one kept-alive connection; a batch, at once.
-    const answers = chain !== undefined ? await sender.sendChain(requests.slice(seq, end), first) : await Promise.all(requests.slice(seq, end).map((planned, i) => sender.send(planned, first + i)));
+    // Invariance variants and planned connections go one after another on one kept-alive connection; a batch, at once (a connection of it as one of its members).
+    const answers = chain !== undefined && batch === undefined ? await sender.sendChain(requests.slice(seq, end), first) : await sendAtOnce(requests.slice(seq, end), first, sender);
     exchanges.push(...answers);
     // A chain stops at a request that ran into the deadline: the rest of it was not sent.
     if (answers.length < end - seq) {

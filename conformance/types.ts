@@ -122,6 +122,8 @@ export interface RecordedRequest {
   headers: Readonly<Record<string, string>>;
   /** The content sent after the head, where the request carried some (a variant with a JSON body). */
   body?: string;
+  /** The request target as sent when it names no path: `*` (OPTIONS, the asterisk form) or `host:port` (CONNECT, the authority form). */
+  target?: string;
 }
 
 export interface RecordedResponse {

@@ -7,6 +7,7 @@ import { listItemsUnique } from './rules/list-items-unique.ts';
 import { authInvalidRejected } from './rules/auth-invalid-rejected.ts';
 import { authMissingRejected } from './rules/auth-missing-rejected.ts';
 import { concurrentDeleteSingleSuccess } from './rules/concurrent-delete-single-success.ts';
+import { deletesAtOnceIndependent } from './rules/deletes-at-once-independent.ts';
 import { contentTypeConformance } from './rules/content-type-conformance.ts';
 import { contentCodingAccepted } from './rules/content-coding-accepted.ts';
 import { crossAccountDeleteRejected } from './rules/cross-account-delete-rejected.ts';
@@ -52,6 +53,7 @@ import { malformedRequestsRefused } from './rules/malformed-requests-refused.ts'
 import { connectionSemanticsKept } from './rules/connection-semantics-kept.ts';
 import { noInterimToHttpOneZero } from './rules/no-interim-to-http-one-zero.ts';
 import { contentLengthAllowed } from './rules/content-length-allowed.ts';
+import { contentLengthZeroOnNoContent } from './rules/content-length-zero-on-no-content.ts';
 import { authSchemeAnyCase } from './rules/auth-scheme-any-case.ts';
 
 import type { Rule } from './rule.ts';
@@ -77,6 +79,7 @@ export const RULES: readonly Rule[] = [
   httpDatesValid,
   httpDatesImfFixdate,
   contentLengthAllowed,
+  contentLengthZeroOnNoContent,
   undocumentedProperties,
   errorIdsUnique,
   listItemsUnique,
@@ -98,6 +101,7 @@ export const RULES: readonly Rule[] = [
   nearMissTokenNotFound,
   crossAccountDeleteRejected,
   concurrentDeleteSingleSuccess,
+  deletesAtOnceIndependent,
   answersAgree,
   deletionsLast,
   bystandersUntouched,

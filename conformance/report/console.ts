@@ -183,7 +183,8 @@ function renderFinding(finding: Finding, n: number, safe: (text: string) => stri
   lines.push(safe(`   got:      ${finding.got}`));
   if (finding.instancePointer !== undefined) lines.push(safe(`   at:       ${finding.instancePointer || '(root)'} in the body`));
   if (finding.schemaPointer !== undefined) lines.push(safe(`   spec:     ${finding.schemaPointer}`));
-  lines.push(safe(`   request:  ${finding.request.method} ${finding.request.url}`));
+  // A target that names no path (OPTIONS *, CONNECT host:port) is what went on the request line; the URL only says where.
+  lines.push(safe(`   request:  ${finding.request.method} ${finding.request.target !== undefined ? `${finding.request.target} (to ${new URL(finding.request.url).origin})` : finding.request.url}`));
   if (finding.response) {
     lines.push(safe(`   response: ${finding.response.status}${finding.response.contentType ? ` ${finding.response.contentType}` : ''}${finding.response.excerpt ? ` ${finding.response.excerpt}` : ''}`));
   }

@@ -66,7 +66,9 @@ export function curlLine(request: RecordedRequest, credential: Credential, nearM
   }
   // The content as sent; its Content-Type and Content-Length are among the headers.
   const data = request.body === undefined ? [] : [`--data-raw ${singleQuoted(request.body)}`];
-  return ['curl -i --path-as-is --globoff', `-X ${request.method}`, ...headers, ...query, ...data, singleQuoted(url)].join(' ');
+  // A target that names no path (`OPTIONS *`, `CONNECT host:port`) goes on the request line as sent; curl takes the connection from the URL.
+  const target = request.target === undefined ? [] : [`--request-target ${singleQuoted(request.target)}`];
+  return ['curl -i --path-as-is --globoff', `-X ${request.method}`, ...target, ...headers, ...query, ...data, singleQuoted(url)].join(' ');
 }
 
 /** A recorded value that is a key's variable and nothing else (`$KEY_1`): the suite's own request headers hold no such text otherwise. */

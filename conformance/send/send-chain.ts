@@ -363,7 +363,10 @@ class Connection {
         interim.push(code);
         continue;
       }
-      const body = head || code === 204 || code === 304 ? { bytes: Buffer.alloc(0) } : await this.body(headers, deadline, options.maxBodyBytes);
+      // RFC 9112 §6.3: a 2xx to CONNECT makes the connection a tunnel right after the header section: no body, and no further answer on it.
+      const tunnel = request.method === 'CONNECT' && code < 300;
+      if (tunnel) this.closed = true;
+      const body = head || tunnel || code === 204 || code === 304 ? { bytes: Buffer.alloc(0) } : await this.body(headers, deadline, options.maxBodyBytes);
       if ('error' in body) return { ...body, began: true, response: undefined };
       // The spec declares no size limit (decision no-declared-limits): a body over the suite's cap is not judged, never a defect; the connection is left.
       if ('overflow' in body) {

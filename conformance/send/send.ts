@@ -152,7 +152,8 @@ export function createSender(options: SenderOptions): Sender {
       const outcomes = await sendChain(origin, wire.map((w, i) => rawRequest(chain[i]!, w, origin, options.baseUrl)), { timeoutMs: options.timeoutMs, maxBodyBytes: options.maxBodyBytes, text: (bytes) => bodies.text(bytes), pipelined: chain.some((planned) => planned.variant?.pipelined === true) });
       return chain.slice(0, outcomes.length).map((planned, i): Exchange => {
         const outcome = outcomes[i]!;
-        const exchange: Exchange = { ...planned, seq: firstSeq + i, request: { method: planned.method, url: wire[i]!.recordedUrl, headers: wire[i]!.recorded, ...(wire[i]!.body !== undefined ? { body: wire[i]!.body } : {}) } };
+        const target = serverWideTarget(planned, options.baseUrl);
+        const exchange: Exchange = { ...planned, seq: firstSeq + i, request: { method: planned.method, url: wire[i]!.recordedUrl, headers: wire[i]!.recorded, ...(wire[i]!.body !== undefined ? { body: wire[i]!.body } : {}), ...(target !== undefined ? { target } : {}) } };
         if (planned.variant) exchange.variant = { ...planned.variant, fresh: outcome.fresh, ...(outcome.closed !== undefined ? { closed: outcome.closed } : {}), ...(outcome.pipelineBroken !== undefined ? { pipelineBroken: outcome.pipelineBroken } : {}), ...(outcome.pipelineDropped !== undefined ? { pipelineDropped: outcome.pipelineDropped } : {}), ...(outcome.processedAfterClose !== undefined ? { processedAfterClose: outcome.processedAfterClose } : {}) };
         if (outcome.response) {
           exchange.response = outcome.response;
@@ -228,9 +229,17 @@ function rawRequest(planned: PlannedRequest, wire: { url: string; headers: [stri
     path,
     headers: lines,
     ...(form?.absoluteForm ? { target: `${origin.protocol}//${origin.host}${path}` } : {}),
+    ...(serverWideTarget(planned, baseUrl) !== undefined ? { target: serverWideTarget(planned, baseUrl)! } : {}),
     ...(form?.version !== undefined ? { version: form.version } : {}),
     ...(wire.body !== undefined ? { body: wire.body } : framing !== undefined ? { body: framing.bytes } : {}),
   };
+}
+
+/** RFC 9112 §3.2.4 and §3.2.3: the asterisk form names the server, the authority form the host and port a CONNECT is for (the port always given); undefined for a request to a path. */
+function serverWideTarget(planned: PlannedRequest, baseUrl: string): string | undefined {
+  const form = planned.variant ? VARIANT_KIND.get(planned.variant.kind)?.wire?.target : undefined;
+  if (form === 'asterisk') return '*';
+  return form === 'authority' ? `${new URL(baseUrl).hostname}:${portOf(baseUrl)}` : undefined;
 }
 
 /** The request's header lines with Host first: the base URL's, or the one a variant names instead (kind host-names). */

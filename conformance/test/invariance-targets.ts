@@ -18,6 +18,7 @@ import { ROUND15_REQUEST_BROKEN_TARGETS, ROUND15_REQUEST_CONFORMANT_VARIANTS } f
 import { ROUND14_FRAMING_CONFORMANT_VARIANTS } from './round14-framing-targets.ts';
 import { PROJECT_ROLES_TARGET, ROUND12_RESOURCE_BROKEN_TARGETS, ROUND12_RESOURCE_CONFORMANT_VARIANTS } from './round12-resource-targets.ts';
 import { WIRE_BROKEN_TARGETS, WIRE_CONFORMANT_VARIANTS } from './wire-targets.ts';
+import { ROUND15_CONTENT_BROKEN_TARGETS, ROUND15_CONTENT_CONFORMANT_VARIANTS } from './round15-content-targets.ts';
 import { parseHttpDate } from '../judge/rules/http-dates.ts';
 
 /**
@@ -85,6 +86,8 @@ export const INVARIANCE_BROKEN_TARGETS: InvarianceTarget[] = [
   ...ROUND15_REQUEST_BROKEN_TARGETS,
   // Red team round fourteen's request-header principles (round14-header-targets.ts).
   ...ROUND14_HEADER_BROKEN_TARGETS,
+  // Red team round fifteen's request-target-form and overlapping-delete principles (round15-request-targets.ts).
+  ...ROUND15_CONTENT_BROKEN_TARGETS,
   // Red team round ten's wire principles (wire-targets.ts).
   ...WIRE_BROKEN_TARGETS.filter((t) => !t.alone),
   // The method: HEAD is GET without the body (spec decision head-requests).
@@ -138,7 +141,7 @@ export const INVARIANCE_BROKEN_TARGETS: InvarianceTarget[] = [
   {
     name: 'OPTIONS on the token path deletes the token (a catch-all route that runs the handler)',
     dimension: 'method',
-    caughtBy: ['options-harmless', 'delete-token-succeeds', 'concurrent-delete-single-success', 'cross-account-delete-rejected', 'bystanders-untouched'],
+    caughtBy: ['options-harmless', 'delete-token-succeeds', 'concurrent-delete-single-success', 'cross-account-delete-rejected', 'bystanders-untouched', 'deletes-at-once-independent'],
     serve: (contract) =>
       breakResponses(contract, (req, res, mock) => {
         if (req.method !== 'OPTIONS' || !tokenIds(req.url)) return res;
@@ -522,7 +525,7 @@ export const INVARIANCE_BROKEN_TARGETS: InvarianceTarget[] = [
   {
     name: 'overlapping deletes on two accounts remove a third token (the next token of the other account)',
     dimension: 'overlap',
-    caughtBy: ['overlap-independent', 'bystanders-untouched', 'delete-token-succeeds', 'concurrent-delete-single-success', 'cross-account-delete-rejected'],
+    caughtBy: ['overlap-independent', 'bystanders-untouched', 'delete-token-succeeds', 'concurrent-delete-single-success', 'cross-account-delete-rejected', 'deletes-at-once-independent'],
     serve: (contract) => {
       let inFlight = 0;
       return asyncMock(contract, async (request, mock) => {
@@ -855,6 +858,7 @@ export const INVARIANCE_CONFORMANT_VARIANTS: ConformantInvarianceVariant[] = [
   ...ROUND15_REQUEST_CONFORMANT_VARIANTS,
   ...ROUND14_HEADER_CONFORMANT_VARIANTS,
   ...ROUND14_FRAMING_CONFORMANT_VARIANTS,
+  ...ROUND15_CONTENT_CONFORMANT_VARIANTS,
   ...WIRE_CONFORMANT_VARIANTS,
   {
     name: 'HEAD answered 405 with Allow: GET (a router without HEAD)',
@@ -1179,9 +1183,10 @@ const ALONE: Record<string, string> = {
   'Range honoured with the end read as exclusive (body.subarray(first, last)): `bytes=2-11` answers 206 with Content-Range: bytes 2-11/len and nine bytes': 'range-requests',
   [PROJECT_ROLES_TARGET]: 'permission-same-on-every-resource',
   '100 Continue before every answer, Expect or not, to HTTP/1.0 requests too (a hand-written writer)': 'no-interim-to-http-one-zero',
+  'deletes of tokens of one account at once: the first to commit answers 200, the others delete their token and answer 404 (the account row changed meanwhile)': 'deletes-at-once-independent',
   'the Bearer scheme cut with a lower-case prefix (Go strings.CutPrefix(h, "bearer ")): `bearer <key>` is the key, `Bearer <key>` and `BEARER <key>` get 401 (RFC 9110 §11.1: the scheme is case-insensitive)': 'auth-scheme-any-case',
 };
-export const INVARIANCE_ALONE_TARGETS: BrokenTarget[] = INVARIANCE_BROKEN_TARGETS.filter((t) => ALONE[t.name]).map((t) => ({ name: t.name, errors: [ALONE[t.name]!], serve: t.serve }));
+export const INVARIANCE_ALONE_TARGETS: BrokenTarget[] = INVARIANCE_BROKEN_TARGETS.filter((t) => ALONE[t.name]).map((t) => ({ name: t.name, errors: [ALONE[t.name]!], serve: t.serve, ...(t.args ? { args: t.args } : {}) }));
 
 /** Operations every dimension must meet (the sampling's promise, docs/conformance.md). */
 export const SAMPLED_OPERATIONS = [GET_PROJECT_ENVIRONMENTS, GET_OIDC_SETTINGS, DELETE_SERVICE_ACCOUNT_TOKEN];

@@ -56,6 +56,7 @@ describe('against the mock on its default state', () => {
       'near-miss-token-not-found deleteServiceAccountToken: needs --allow-delete: nothing is deleted without it',
       'cross-account-delete-rejected deleteServiceAccountToken: needs --allow-delete: nothing is deleted without it',
       'concurrent-delete-single-success deleteServiceAccountToken: needs --allow-delete: nothing is deleted without it',
+      'deletes-at-once-independent deleteServiceAccountToken: needs --allow-delete and two disposable --token of one service account, deleted at once',
       'deletions-last deleteServiceAccountToken: needs --allow-delete: nothing is deleted without it',
       'bystanders-untouched deleteServiceAccountToken: needs --allow-delete: nothing is deleted without it',
       'random-sequence-conformant getProjectEnvironments: needs --random-steps N (the seeded random phase is off by default)',

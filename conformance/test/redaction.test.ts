@@ -139,6 +139,8 @@ describe('keys shaped as Unleash makes them (default:development.<secret>)', () 
       // One defect that quotes the environments list: its version is a string; errors echo the key they got.
       // fetch() refuses the methods the Fetch standard forbids (TRACE, CONNECT): a refusal, as a proxy built on it answers them.
       if (req.method === 'TRACE' || req.method === 'CONNECT') return answer({ status: 501, headers: { 'content-type': 'text/plain' }, body: 'Not Implemented' });
+      // Nor can it forward a target that names no path (OPTIONS *, RFC 9112 §3.2.4): a refusal too.
+      if (req.url === '*') return answer({ status: 400, headers: { 'content-type': 'text/plain' }, body: 'Bad Request' });
       const response = await fetch(mock.url + originForm(req.url!), { method: req.method, headers: req.headers.authorization ? { authorization: req.headers.authorization } : {} });
       const body = await response.text();
       const edited = response.status === 200 && body.includes('"environments"') ? body.replace(/"version":\d+/, '"version":"one"') : response.status >= 400 ? body.replace(/"message":"/, `"message":"key ${req.headers.authorization ?? ''}: `) : body;

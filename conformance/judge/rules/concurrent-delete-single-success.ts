@@ -1,6 +1,7 @@
 import { NOT_FOUND, isSuccess } from '../../http-status.ts';
 import { RESOURCE_KINDS, failed, passed, type Rule, type Judgement } from '../rule.ts';
 import { deletedEarlierBy, goneBeforeRun, goneOrDefect } from '../token-history.ts';
+import { failedAtOnce } from './deletes-at-once-independent.ts';
 
 export const concurrentDeleteSingleSuccess: Rule = {
   id: 'concurrent-delete-single-success',
@@ -19,6 +20,8 @@ export const concurrentDeleteSingleSuccess: Rule = {
     const successes = statuses.filter(isSuccess).length;
     // Only the count of successes is this check's business; other statuses are judged by the response checks.
     if (successes === 1) return [passed(first)];
+    // None succeeded while another token of the account was deleted at once: deletes-at-once-independent's (one defect, one finding).
+    if (successes === 0 && failedAtOnce(first, context.all)) return [];
     // None may succeed when an earlier probe already deleted the token; two or more are wrong whatever happened before.
     const gone = successes === 0 ? deletedEarlierBy(context.all, first) : undefined;
     if (gone) return [{ operationId: first.operationId, verdict: 'not checked', reason: gone }];

@@ -19,6 +19,9 @@ export const connectionIndependent: Rule = {
   judge: (exchanges, context) =>
     exchanges.map((exchange) => {
       if (exchange.transportError === undefined) return passed(exchange);
+      // A CONNECT (kind authority-form, on a connection of its own) answered by closing: what node:http does without a 'connect' listener,
+      // a refusal that RFC 9110 §9.3.6 leaves to an origin server (spec decision request-target-forms); only a server that hangs is judged.
+      if (exchange.method === 'CONNECT' && !exchange.responseBegan && !exchange.timedOut) return passed(exchange);
       const before = carriedBefore(exchange, context.all);
       return failed({
         exchange,

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Exchange } from '../../types.ts';
 import { readExchanges } from '../read-exchange.ts';
 import { contentLengthAllowed } from './content-length-allowed.ts';
+import { contentLengthZeroOnNoContent } from './content-length-zero-on-no-content.ts';
 import type { RuleContext } from '../rule.ts';
 
 const BODY = '{"environments":[]}';
@@ -10,13 +11,18 @@ const judge = (exchanges: Exchange[]) => contentLengthAllowed.judge(exchanges, {
 const verdicts = (exchanges: Exchange[]) => judge(exchanges).map((j) => j.verdict);
 
 describe('Content-Length only where RFC 9110 §8.6 allows it', () => {
-  it('fails a 204 that carries Content-Length, even 0, and a final 1xx that carries one', () => {
+  it('fails a 204 whose Content-Length announces content, and a final 1xx that carries one, even 0; leaves a 204 with 0 to content-length-zero-on-no-content', () => {
     const exchange = readExchanges();
-    const noContent = exchange('full', { status: 204, headers: { allow: 'GET, HEAD', 'content-length': '0' }, body: '' });
+    const noContent = exchange('full', { status: 204, headers: { allow: 'GET, HEAD', 'content-length': '17' }, body: '' });
     const interim = exchange('full', { status: 101, headers: { 'content-length': '0' }, body: '' });
-    const judged = judge([noContent, interim]);
+    const zero = exchange('full', { status: 204, headers: { allow: 'GET, HEAD', 'content-length': '0' }, body: '' });
+    const judged = judge([noContent, interim, zero]);
     expect(judged.map((j) => j.verdict)).toEqual(['failed', 'failed']);
-    expect(judged[0]!.verdict === 'failed' && judged[0]!.finding.got).toBe('204 with Content-Length: 0');
+    expect(judged[0]!.verdict === 'failed' && judged[0]!.finding.got).toBe('204 with Content-Length: 17');
+    const warned = contentLengthZeroOnNoContent.judge([noContent, interim, zero], { all: [noContent, interim, zero] } as unknown as RuleContext);
+    expect(warned.map((j) => j.verdict)).toEqual(['passed', 'passed', 'failed']);
+    expect(warned[2]!.verdict === 'failed' && warned[2]!.finding.got).toBe('204 with Content-Length: 0');
+    expect(contentLengthZeroOnNoContent.severity).toBe('warning');
   });
 
   it('passes a 204 without Content-Length and the 200s that carry theirs', () => {

@@ -28,6 +28,9 @@ function sameRepresentation(notModified: Answered, read: Answered): boolean {
   return modified !== undefined && given['last-modified'] === modified;
 }
 
+/** A Content-Length that says there is no content: `0`, or `0` written again in a list of equal values (RFC 9112 §6.3 (5)). */
+export const isZero = (length: string) => length.split(',').every((value) => /^\s*0+\s*$/.test(value));
+
 /**
  * RFC 9110 §8.6: "A server MUST NOT send a Content-Length header field in any response with a status code of 1xx (Informational) or
  * 204 (No Content)", and in a 304 only "the decimal number of octets that would have been sent in the content of a 200 (OK) response
@@ -39,9 +42,9 @@ function sameRepresentation(notModified: Answered, read: Answered): boolean {
 export const contentLengthAllowed: Rule = {
   id: 'content-length-allowed',
   severity: 'error',
-  title: 'No Content-Length on a 1xx or 204, and on a 304 only the 200’s',
+  title: 'No Content-Length that announces content on a 1xx or 204, and on a 304 only the 200’s',
   proves:
-    'no answer the run saw with status 1xx or 204 carries Content-Length, and a 304 that carries one gives the length of the 200 the run saw for the same path, key, Accept-Encoding and validator (RFC 9110 §8.6)',
+    'no answer the run saw with status 1xx carries Content-Length, none with 204 carries one other than 0 (0 is content-length-zero-on-no-content\'s warning), and a 304 that carries one gives the length of the 200 the run saw for the same path, key, Accept-Encoding and validator (RFC 9110 §8.6)',
   level: 'response',
   judge: (exchanges, context) => {
     const answered = (list: readonly Exchange[]) => list.filter((e): e is Answered => e.response !== undefined);
@@ -51,6 +54,9 @@ export const contentLengthAllowed: Rule = {
       const headers = lowerCased(exchange.response.headers);
       const length = headers['content-length'];
       if (length === undefined) return [passed(exchange)];
+      // `Content-Length: 0` on a 204 states the truth (no content) and frames nothing (RFC 9112 §6.3: a 204 ends at its head):
+      // content-length-zero-on-no-content warns of it; any other length on a 204 or 1xx announces content that never comes.
+      if (status === 204 && isZero(length)) return [];
       if (status === 204 || (status >= 100 && status < 200)) {
         return [
           failed({

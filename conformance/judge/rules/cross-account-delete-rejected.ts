@@ -1,6 +1,7 @@
 import { NOT_FOUND } from '../../http-status.ts';
 import { RESOURCE_KINDS, failed, passed, statusList, type Rule, type Judgement } from '../rule.ts';
 import { earlierStep, goneBeforeRun, goneOrDefect, succeeded } from '../token-history.ts';
+import { siblingsDeleted } from './deletes-at-once-independent.ts';
 
 export const crossAccountDeleteRejected: Rule = {
   id: 'cross-account-delete-rejected',
@@ -35,10 +36,13 @@ export const crossAccountDeleteRejected: Rule = {
       if (ownDelete && !succeeded(ownDelete)) {
         return [{ operationId: exchange.operationId, verdict: 'not checked', reason: 'deleting a token through its own account did not succeed either (see delete-token-succeeds)' }];
       }
+      // Sent at once with another token of its account that was deleted: a server that lets one delete depend on another answers so too (deletes-at-once-independent).
+      const siblings = siblingsDeleted(exchange, context.all);
+      const overlap = siblings.length > 0 ? ` It was sent at once with deletes of other tokens of the same account that succeeded (${siblings.join(', ')}): a server that lets one delete depend on another token's (a lock conflict read as not found) answers so too.` : '';
       return [
         failed({
           exchange,
-          message: `${exchange.label}: answered 404 after the request through the other account answered ${cross.response.status}. ${goneOrDefect(exchange.token, 'that request removed the token although it answered as if nothing was deleted (API §4.3: a token is identified by both ids)')}`,
+          message: `${exchange.label}: answered 404 after the request through the other account answered ${cross.response.status}. ${goneOrDefect(exchange.token, 'that request removed the token although it answered as if nothing was deleted (API §4.3: a token is identified by both ids)')}${overlap}`,
           expected: `status ${statusList(exchange.expects)} (the token, untouched by the other account's path, is deleted now)`,
           got: `status ${exchange.response.status}`,
           alsoPossible: goneBeforeRun(exchange.token),

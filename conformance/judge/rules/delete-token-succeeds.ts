@@ -1,6 +1,7 @@
 import { failed, passed, statusList, type Rule, type Judgement } from '../rule.ts';
 import { NOT_FOUND } from '../../http-status.ts';
 import { deletedEarlierBy, goneBeforeRun, goneOrDefect } from '../token-history.ts';
+import { failedAtOnce } from './deletes-at-once-independent.ts';
 
 export const deleteTokenSucceeds: Rule = {
   id: 'delete-token-succeeds',
@@ -19,6 +20,8 @@ export const deleteTokenSucceeds: Rule = {
     exchanges.flatMap((exchange): Judgement[] => {
       if (!exchange.response) return [];
       if (exchange.expects.includes(exchange.response.status)) return [passed(exchange)];
+      // Deleted at once with another token of its account and not deleted: deletes-at-once-independent's to report (one defect, one finding).
+      if (failedAtOnce(exchange, context.all)) return [];
       const gone = deletedEarlierBy(context.all, exchange);
       if (gone) return [{ operationId: exchange.operationId, verdict: 'not checked', reason: gone }];
       return [

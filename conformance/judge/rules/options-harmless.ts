@@ -55,7 +55,7 @@ function keylessTwin(exchange: Exchange, variants: readonly Exchange[]): Exchang
 }
 
 /** Properties of the path's GET answer that a 2xx OPTIONS body carries, named; undefined when it carries none. */
-function dataIn(response: { body: string }, operation: { responses: ReadonlyMap<string, { schema?: unknown }> }): string | undefined {
+export function dataIn(response: { body: string }, operation: { responses: ReadonlyMap<string, { schema?: unknown }> }): string | undefined {
   const parsed = parsedBodyOf(response);
   if (!parsed.ok || !parsed.value || typeof parsed.value !== 'object' || Array.isArray(parsed.value)) return undefined;
   const names = new Set<string>();

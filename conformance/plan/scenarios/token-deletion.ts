@@ -8,7 +8,7 @@ import { allocateTokens } from './token-allocation.ts';
 /** How many deletes of one token are sent at once: enough to overlap on a local server, few enough to stay gentle. */
 export const CONCURRENT_DELETES = 8;
 /** The batch of the deletes of different tokens sent at once, the concurrent deletes of one token among them (the overlap batch is 2). */
-const DELETES_AT_ONCE = 1;
+export const DELETES_AT_ONCE = 1;
 
 /**
  * API §4.3 as a sequence: delete -> documented success, no body; the same again -> 404; an
@@ -32,9 +32,12 @@ export function tokenDeletionScenario(input: PlanInput): ScenarioPlan {
   const primaryWhy = gate(primary, NEEDS_TOKEN);
   const pair = primary ? extra.find((t) => t.account !== primary.account) : undefined;
   const alone = extra.filter((t) => t !== pair);
-  // The connection (issue 18, spec decision requests-independent): a token deleted on a kept-alive connection is gone on that same connection, so a per-connection cache of lookups (a DataLoader or a Map kept per socket) shows only when the delete again goes on the connection that carried the delete. The tokens deleted alone each go so; with none, the first token leaves the overlap batch for it while the batch still deletes at least two other tokens at once (the cross-account token and the concurrent deletes' spare), so what the batch proves stays.
-  const othersInBatch = new Set([...(pair ? [pair] : []), ...(cross && !gate(cross.token, NEEDS_TOKEN) ? [cross.token] : []), ...(spare && !gate(spare, NEEDS_TOKEN) ? [spare] : [])]);
-  const primaryChained = alone.length === 0 && othersInBatch.size >= 2;
+  // The connection (issue 18, spec decision requests-independent): a token deleted on a kept-alive connection is gone on that same connection, so a per-connection cache of lookups (a DataLoader or a Map kept per socket) shows only when the delete again goes on the connection that carried the delete. The tokens deleted alone each go so; with none, the first token does, its delete still in the batch (below).
+  // Red team round fifteen (API §4.3: nothing makes one delete depend on another token's): the first token stays in the batch then, its
+  // delete the batch's last request, the delete again after it on its connection while the others are in flight (run.ts, sendAtOnce), so
+  // that the batch holds two tokens of one account whenever the given tokens can (the README's 1/1, 1/2 and 2/4: 1/1 and 1/2).
+  const primaryChained = alone.length === 0;
+  let chainedDelete: PlannedRequest | undefined;
   let connections = 0;
   if (primaryWhy || !primary) {
     skip('delete', 'delete a given token', success, primaryWhy ?? NEEDS_TOKEN);
@@ -42,13 +45,14 @@ export function tokenDeletionScenario(input: PlanInput): ScenarioPlan {
     skip('unknown-token', 'delete an unknown token', [NOT_FOUND], primaryWhy ?? NEEDS_TOKEN);
   } else {
     const name = `${primary.account}/${primary.token}`;
-    const primaryDelete: PlannedRequest = { ...base, step: 'delete', label: `delete token ${name}${primaryChained ? ', then again on the same kept-alive connection' : pair ? `, at once with token ${pair.account}/${pair.token} of another account` : ''}`, path: at(primary.account, primary.token), expects: success, token: primary };
+    const primaryDelete: PlannedRequest = { ...base, step: 'delete', label: `delete token ${name}${primaryChained ? ', at once with the deletes of other tokens where there are any, then again on the same kept-alive connection' : pair ? `, at once with token ${pair.account}/${pair.token} of another account` : ''}`, path: at(primary.account, primary.token), expects: success, token: primary };
     const primaryAgain: PlannedRequest = { ...base, step: 'delete-again', label: `delete token ${name} again${primaryChained ? ' on the connection that carried its delete' : ''}`, path: at(primary.account, primary.token), expects: [NOT_FOUND], token: primary };
     if (!primaryChained) together.push(primaryDelete);
     if (pair) together.push({ ...base, step: 'delete', label: `delete token ${pair.account}/${pair.token}, at once with ${primaryChained ? 'the deletes of other tokens' : `token ${name} of another account`}`, path: at(pair.account, pair.token), expects: success, token: pair });
     if (primaryChained) {
       connections++;
-      after.push({ ...primaryDelete, connection: connections }, { ...primaryAgain, connection: connections });
+      chainedDelete = { ...primaryDelete, connection: connections };
+      after.push({ ...primaryAgain, connection: connections });
     } else after.push(primaryAgain);
     if (pair) after.push({ ...base, step: 'delete-again', label: `delete token ${pair.account}/${pair.token} again`, path: at(pair.account, pair.token), expects: [NOT_FOUND], token: pair });
     after.push({ ...base, step: 'unknown-token', label: `delete unknown token ${primary.account}/${input.missingToken}`, path: at(primary.account, input.missingToken), expects: [NOT_FOUND] });
@@ -89,6 +93,7 @@ export function tokenDeletionScenario(input: PlanInput): ScenarioPlan {
       });
     }
   }
+  if (chainedDelete) together.push(chainedDelete);
   requests.push(...(together.length > 1 ? together.map((r) => ({ ...r, batch: DELETES_AT_ONCE })) : together), ...after);
   return { requests, skipped };
 }

@@ -11,9 +11,9 @@ const input = (seed: string, overrides: Partial<PlanInput> = {}): PlanInput => p
 describe('the invariance variants of a run', () => {
   it.each(['1', '2', 'abc'])('meet every operation and every credential class with every kind (seed %s)', (seed) => {
     const { requests } = invarianceScenario(input(seed));
-    for (const { kind, keyed, ownBatch, content, keyIn, fullOnLater, fullEveryOperation, fullGetsEachTurn, codingSequence } of VARIANT_KINDS) {
-      // Not sampled: the pipelined batch, the coding sequence (below), the requests with content (two, below), the full key's on one read and the delete's path (below), and the kinds on the reads (below).
-      if (ownBatch || codingSequence || content !== undefined || fullOnLater || fullGetsEachTurn) continue;
+    for (const { kind, keyed, ownBatch, content, keyIn, fullOnLater, fullEveryOperation, fullGetsEachTurn, codingSequence, serverWide } of VARIANT_KINDS) {
+      // Not sampled: the pipelined batch, the coding sequence (below), the requests with content (two, below), the full key's on one read and the delete's path (below), the kinds on the reads (below), and the server-wide requests (below).
+      if (ownBatch || codingSequence || content !== undefined || fullOnLater || fullGetsEachTurn || serverWide) continue;
       const mine = requests.filter((r) => r.variant?.kind === kind);
       expect(new Set(mine.map((r) => r.operationId)).size, kind).toBe(3);
       // HEAD covers the credentials on every GET; the token path, which has no GET, gets one.
@@ -22,6 +22,25 @@ describe('the invariance variants of a run', () => {
       // A message HTTP makes invalid goes with the full key only (what it must not get is the full key's answer).
       expect(new Set(mine.map((r) => r.credential)), kind).toEqual(new Set(kind === 'empty-authorization' || keyIn ? ['none'] : fullEveryOperation ? ['full'] : keyed ? ['full', 'restricted', 'invalid'] : ['full', 'restricted', 'none', 'invalid']));
     }
+  });
+
+  it.each(['1', '2', 'abc'])('sends OPTIONS * and CONNECT host:port once each, last, each on a connection of its own, with a credential class drawn from the seed (seed %s)', (seed) => {
+    const { requests } = invarianceScenario(input(seed));
+    const serverWide = requests.slice(-2);
+    expect(serverWide.map((r) => [r.variant?.kind, r.method])).toEqual([
+      ['asterisk-form', 'OPTIONS'],
+      ['authority-form', 'CONNECT'],
+    ]);
+    expect(requests.filter((r) => r.variant?.kind === 'asterisk-form' || r.variant?.kind === 'authority-form')).toHaveLength(2);
+    const chains = new Set(requests.slice(0, -2).map((r) => r.variant!.chain));
+    for (const r of serverWide) expect(chains.has(r.variant!.chain), r.label).toBe(false);
+    expect(serverWide[0]!.variant!.chain).not.toBe(serverWide[1]!.variant!.chain);
+    expect(invarianceScenario(input(seed)).requests.slice(-2).map((r) => r.credential)).toEqual(serverWide.map((r) => r.credential));
+  });
+
+  it('draws the server-wide requests\' credential classes from the seed: over seeds, every class', () => {
+    const drawn = new Set(['1', '2', 'abc', 'd', 'e', 'f', 'g', 'h'].flatMap((seed) => invarianceScenario(input(seed)).requests.slice(-2).map((r) => r.credential)));
+    expect(drawn).toEqual(new Set(['full', 'restricted', 'none', 'invalid']));
   });
 
   it.each(['1', '2', 'abc'])('sends every path spelling with a key that must be refused, and the invalid message forms with the full key, the delete on the unknown token (seed %s)', (seed) => {

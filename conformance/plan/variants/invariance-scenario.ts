@@ -41,7 +41,7 @@ export function invarianceScenario(input: PlanInput): ScenarioPlan {
   const operations = input.contract.operations.filter((o) => o.authHeaders.length > 0);
   const cells: VariantCell[] = [];
   VARIANT_KINDS.forEach((spec, index) => {
-    if (spec.ownBatch || spec.codingSequence) return;
+    if (spec.ownBatch || spec.codingSequence || spec.serverWide) return;
     // The key in another header (keyIn) goes without Authorization: only the credential class none.
     const creds = spec.emptyAuth || spec.keyIn || spec.hostNames ? (['none'] as Credential[]) : shuffled(spec.keyed ? credentials.filter((c) => c !== 'none') : credentials, random);
     const ops = shuffled(operations, random);
@@ -165,7 +165,21 @@ export function invarianceScenario(input: PlanInput): ScenarioPlan {
   for (const [i, cell] of coding.entries()) requests.push(variantRequest(cell, input, codingChain + (i === coding.length - 1 ? 1 : 0), random)!);
   const batch = pipelinedBatch(operations, credentials, input, random).map((cell) => variantRequest(cell, input, codingChain + (coding.length > 0 ? 2 : 0), random)!);
   for (const request of batch) request.variant!.pipelined = true;
-  return { requests: [...requests, ...batch], skipped: [] };
+  // The server-wide requests last, each on a fresh connection of its own: a CONNECT that a server takes up (a tunnel) or answers by
+  // closing leaves nothing on a connection that another request could use.
+  const serverWideChain = codingChain + (coding.length > 0 ? 2 : 0) + 1;
+  const serverWide = serverWideCells(operations, credentials, randomFor(input.seed, 'server-wide requests')).map((cell, i) => variantRequest(cell, input, serverWideChain + i, random)!);
+  return { requests: [...requests, ...batch, ...serverWide], skipped: [] };
+}
+
+/**
+ * The server-wide requests of a run (kinds with serverWide: OPTIONS *, CONNECT host:port; red team round fifteen): one each, with one
+ * credential class drawn from the seed per kind (its own draws, so the sample of the other kinds stays as it was), filed under an
+ * operation drawn likewise. What they must not carry is any operation's data, whatever the operation they are filed under.
+ */
+function serverWideCells(operations: readonly Operation[], credentials: readonly Credential[], random: Random): VariantCell[] {
+  if (operations.length === 0) return [];
+  return VARIANT_KINDS.filter((spec) => spec.serverWide).map((spec) => ({ kind: spec.kind, operationId: operations[pick(random, operations.length)]!.operationId, credential: credentials[pick(random, credentials.length)]!, resource: 'given' as const }));
 }
 
 /**
@@ -288,7 +302,7 @@ function variantRequest(cell: VariantCell, input: PlanInput, chain: number, rand
   return {
     operationId: operation.operationId,
     step: 'variant',
-    label: `${operation.operationId} ${credentialName(cell.credential)}, ${spec.describe}${cell.alternative === undefined ? '' : `: ${turnLabel(spec, cell.alternative)}`}${namedPath === undefined ? '' : `: ${namedPath}`}`,
+    label: spec.serverWide ? `${spec.describe}, ${credentialName(cell.credential)}` : `${operation.operationId} ${credentialName(cell.credential)}, ${spec.describe}${cell.alternative === undefined ? '' : `: ${turnLabel(spec, cell.alternative)}`}${namedPath === undefined ? '' : `: ${namedPath}`}`,
     credential: cell.credential,
     method,
     path,

@@ -141,6 +141,8 @@ export type VariantKind =
   | 'conditional-invalid'
   | 'absolute-form'
   | 'path-spellings'
+  | 'asterisk-form'
+  | 'authority-form'
   | 'host-lines'
   | 'authorization-twice'
   | 'http-1.0'
@@ -233,6 +235,12 @@ export interface VariantKindSpec {
   authSchemes?: readonly string[];
   /** With fullGetsEachTurn: every other credential class once too, with the first turn, on a GET (the restricted key on one it lacks, where there is one). */
   othersOnFirstTurn?: true;
+  /**
+   * Not sampled: a request about the server rather than a resource (its target `*` or an authority, WireForm.target), sent once per run
+   * on a fresh connection of its own with one credential class drawn from the seed (invariance-scenario.ts, serverWideRequests). The
+   * operation it is filed under names no resource it asks for.
+   */
+  serverWide?: true;
 }
 
 /**
@@ -251,6 +259,11 @@ export interface WireForm {
   hostLines?: readonly (0 | 2)[];
   /** Two Authorization lines, the full key and an invalid one, in this order (RFC 9110 §5.3: one list, no key). */
   authorizationTwice?: readonly ('invalid-first' | 'full-first')[];
+  /**
+   * A request target that names no path: `*` (the asterisk form, RFC 9112 §3.2.4, only for a server-wide OPTIONS) or the base URL's
+   * `host:port` (the authority form, RFC 9112 §3.2.3, only for CONNECT).
+   */
+  target?: 'asterisk' | 'authority';
   /**
    * How a request without content is framed: its header fields and the bytes after the head (RFC 9112 §6.1, §7.1). No content
    * for the model (the request is judged as the unframed one); the connection ends after it (invariance-scenario.ts chainNumbers).
@@ -697,6 +710,13 @@ export const VARIANT_KINDS: readonly VariantKindSpec[] = [
   { kind: 'connection-close', check: 'connection-semantics-kept', describe: 'Connection: close', add: [['connection', 'close']], fullOnEveryGet: true },
   // RFC 9112 §9.3.2: pipelined requests get their answers in the order of the requests (spec decision requests-independent); a server may instead answer one and close.
   { kind: 'pipelined', check: 'pipelined-answers-in-order', describe: 'pipelined: written on one connection with other reads at once, before any answer', ownBatch: true },
+  // Red team round fifteen, spec decision request-target-forms: the other two forms a client may legitimately send (RFC 9112 §3.2). The
+  // asterisk form `OPTIONS * HTTP/1.1` asks about the server as a whole (RFC 9110 §9.3.7); any HTTP/1.1 server may get it. The authority
+  // form is CONNECT's (RFC 9110 §9.3.6), which an origin server may refuse (a 4xx, 405, 501) or, as node:http does unless told otherwise,
+  // answer by closing the connection. Either gets no server error and no data of any operation; one request each per run. Last in this list: a kind's place seeds
+  // the draws of the kinds sampled (their index), which stay as they were.
+  { kind: 'asterisk-form', check: 'request-target-forms', describe: 'OPTIONS * (the asterisk form, RFC 9112 §3.2.4: about the server, no resource)', method: () => 'OPTIONS', wire: { target: 'asterisk' }, serverWide: true },
+  { kind: 'authority-form', check: 'request-target-forms', describe: "CONNECT to the base URL's host:port (the authority form, RFC 9112 §3.2.3)", method: () => 'CONNECT', wire: { target: 'authority' }, serverWide: true },
 ];
 
 /** jQuery's cache-buster (`_=` and a time in ms), the time drawn from the run's seed: the coding sequence's own URL (codingSequence). */
