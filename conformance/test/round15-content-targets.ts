@@ -1,9 +1,8 @@
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Contract } from '../../src/contract/index.ts';
 import type { MockResponse, RunningServer } from '../../src/mock/index.ts';
 import type { ConformantInvarianceVariant, InvarianceTarget } from './invariance-targets.ts';
-import { breakResponses, freshMock, toMockRequest } from './serve-target.ts';
+import { breakResponses, freshMock, listenOnLoopback, toMockRequest } from './serve-target.ts';
 import { serveSocket } from './serve-socket.ts';
 
 /**
@@ -42,21 +41,7 @@ function unsupportedContentRefused(contract: Contract): Promise<RunningServer> {
     res.writeHead(answer.status, answer.headers);
     res.end(answer.body);
   });
-  return listen(server);
-}
-
-async function listen(server: ReturnType<typeof createServer>): Promise<RunningServer> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    port,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return listenOnLoopback(server);
 }
 
 export const ROUND15_CONTENT_BROKEN_TARGETS: InvarianceTarget[] = [

@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Contract } from '../../src/contract/index.ts';
 import { createMock, serveHandler, type Handle, type Mock, type MockRequest, type MockResponse, type RunningServer } from '../../src/mock/index.ts';
@@ -56,6 +56,11 @@ export async function serveRaw(handler: (req: IncomingMessage, res: ServerRespon
       res.end(body);
     });
   });
+  return listenOnLoopback(server);
+}
+
+/** A node:http server of a target listening on a free loopback port; closing it drops its kept-alive connections. */
+export async function listenOnLoopback(server: Server): Promise<RunningServer> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
