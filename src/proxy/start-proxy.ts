@@ -19,7 +19,8 @@ import { DEFAULT_FIXTURES } from '../mock/core/default-fixtures.ts';
 import { DEFAULT_LIMITS } from '../mock/adapters/node-connection-guards.ts';
 import { createFixtureRecorder, type RecordedFixture } from './fixture-recorder.ts';
 import { checkRecordingFile, writeRecording } from './recording-file.ts';
-import { createForwarder, type ForwardedExchange } from './forward-to-target.ts';
+import { DEFAULT_TARGET_TIMEOUT_MS, createForwarder, type ForwardedExchange } from './forward-to-target.ts';
+import { tunnelTo } from './connect-tunnel.ts';
 import { decodeForJudging } from './decode-content.ts';
 import { createRepeatMemo, lazyResponse } from './repeat-memo.ts';
 import type { Finding, RecordedResponse } from '../../conformance/types.ts';
@@ -248,7 +249,8 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
     // The client gets what the backend said, CORS and Vary included; the proxy's CORS is on its own routes (or --add-cors).
     handle = options.addCors ? withCors : (request) => (originForm(request.url).startsWith(CONTROL_API_PREFIX) ? withCors(request) : inner(request));
   }
-  const server = await serveHandler(handle, { ...options, forward: forwarder.forward });
+  const tunnels = tunnelTo(target, options.targetTimeoutMs ?? DEFAULT_TARGET_TIMEOUT_MS);
+  const server = await serveHandler(handle, { ...options, forward: forwarder.forward, tunnel: tunnels.tunnel });
 
   return {
     ...server,
@@ -258,6 +260,7 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
     // After close, the recording written (building it redacts every string of it: once is enough).
     recording: () => written ?? recorder?.fixture(),
     close: async () => {
+      tunnels.close();
       await server.close();
       await forwarder.close();
       if (options.record && recorder) writeRecording(options.record, (written = recorder.fixture()));

@@ -80,7 +80,7 @@ export function refuseOnSocket(socket: Duplex, status: RefusalStatus, message: s
  * or drop without a word: parser rejections (a `clientError` handler), `CONNECT` (a `connect`
  * handler; this is no proxy), and connections past the cap.
  */
-export function guardServer(server: Server, limits: Required<ConnectionLimits>, newId: NewId = randomIds): void {
+export function guardServer(server: Server, limits: Required<ConnectionLimits>, newId: NewId = randomIds, tunnel?: (request: IncomingMessage, socket: Duplex, head: Buffer) => void): void {
   server.headersTimeout = limits.headersTimeoutMs;
   // Node requires requestTimeout >= headersTimeout (or 0).
   server.requestTimeout = Math.max(limits.requestTimeoutMs, limits.headersTimeoutMs);
@@ -111,7 +111,7 @@ export function guardServer(server: Server, limits: Required<ConnectionLimits>, 
     writeRefusal(response, 417, 'The Expect header asks for an expectation the mock does not meet: only 100-continue is one (RFC 9110 §10.1.1).', newId);
   });
 
-  server.on('connect', (_request: IncomingMessage, socket: Duplex) => refuseOnSocket(socket, 405, 'CONNECT is not supported: this server is not a proxy.', newId));
+  server.on('connect', (request: IncomingMessage, socket: Duplex, head: Buffer) => (tunnel ? tunnel(request, socket, head) : refuseOnSocket(socket, 405, 'CONNECT is not supported: this server is not a proxy.', newId)));
 
   // Connections by age (a Set keeps insertion order), and the ones with a request in flight.
   const open = new Set<Socket>();

@@ -1,3 +1,4 @@
+import type { Duplex } from 'node:stream';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { BodyTooLargeError, MOCK_ERROR_KINDS, errorResponse, randomIds } from '../core/errors.ts';
@@ -28,6 +29,11 @@ export interface ServeOptions extends ConnectionLimits {
    * request is handed over unread, with the headers the layers added (CORS) to send along.
    */
   forward?: (req: IncomingMessage, res: ServerResponse, headers: Record<string, string>) => void;
+  /**
+   * Takes a CONNECT (flag-admin proxy: to its one backend, as sent; RFC 9110 §9.3.6). Without it, a CONNECT is refused with 405:
+   * the mock is not a proxy.
+   */
+  tunnel?: (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
 }
 
 /** An answer that says "not mine": the adapter's `forward` streams the request to elsewhere. */
@@ -140,7 +146,7 @@ export async function serveHandler(handle: MockHandle, options: ServeOptions = {
     send(req, res, response);
     onResponse?.({ method: request.method, url: request.url, status: response.status, ms: performance.now() - started }, request);
   };
-  guardServer(server, limits);
+  guardServer(server, limits, undefined, options.tunnel);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 4010, host, () => {
