@@ -56,15 +56,19 @@ function samePath(path: string): string {
 
 
 
+const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
+
 /**
  * An earlier request of another step that already deleted this exchange's token (the restricted
  * key, no key, a near-miss id): that request's own check owns the defect, and this step then
  * proves nothing. Returns the reason to report it as not checked.
  */
+
 export function deletedEarlierBy(all: readonly Exchange[], exchange: Exchange): string | undefined {
   const token = exchange.token;
   if (!token) return undefined;
-  const earlier = all.find((e) => e.seq < exchange.seq && e.step !== exchange.step && e.token?.account === token.account && e.token?.token === token.token && succeeded(e));
+  // A success to a safe method (RFC 9110 §9.2.1: GET, HEAD, OPTIONS, TRACE; a preflight's 204 among them) deleted nothing.
+  const earlier = all.find((e) => e.seq < exchange.seq && e.step !== exchange.step && !SAFE_METHODS.has(e.method) && e.token?.account === token.account && e.token?.token === token.token && succeeded(e));
   return earlier && `an earlier request had already deleted the token ("${earlier.label}", step ${earlier.step})`;
 }
 

@@ -78,7 +78,7 @@ export const deletesAtOnceIndependent: Rule = {
       if (!failedAtOnce(first, batch)) {
         return siblingsDeleted(first, batch).length > 0 ? [] : [{ operationId: first.operationId, verdict: 'not checked', reason: `no delete of service account ${first.token!.account} sent at once succeeded: the batch shows nothing about deletes depending on each other (see the rule of each step)` }];
       }
-      // Only an earlier DELETE that succeeded took the token first (token-history's deletedEarlierBy also counts an OPTIONS answered 204).
+      // Only an earlier DELETE that succeeded took the token first (deletedEarlierBy would also count another step's POST or override).
       const earlier = context.all.find((e) => e.seq < first.seq && e.method === 'DELETE' && e.token?.account === first.token!.account && e.token?.token === first.token!.token && e.response && isSuccess(e.response.status));
       if (earlier) return [{ operationId: first.operationId, verdict: 'not checked', reason: `an earlier request had already deleted the token ("${earlier.label}", step ${earlier.step})` }];
       const others = sameAccountAtOnce(first, batch);
