@@ -1,7 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import { connect as netConnect, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { connect as tlsConnect } from 'node:tls';
+import { connectToBackend } from './upstream-pool.ts';
 
 /**
  * A CONNECT the proxy is given goes to its one backend as sent (request line and header lines as the client wrote them), and the
@@ -12,11 +11,8 @@ import { connect as tlsConnect } from 'node:tls';
  */
 export function tunnelTo(target: URL, idleMs: number): { tunnel: (request: IncomingMessage, client: Duplex, head: Buffer) => void; close: () => void } {
   const open = new Set<() => void>();
-  const tls = target.protocol === 'https:';
-  const host = target.hostname.replace(/^\[|\]$/g, '');
-  const port = Number(target.port || (tls ? 443 : 80));
   const tunnel = (request: IncomingMessage, client: Duplex, head: Buffer) => {
-    const upstream: Socket = tls ? tlsConnect({ host, port, servername: host, ALPNProtocols: ['http/1.1'] }) : netConnect({ host, port });
+    const upstream = connectToBackend(target);
     const end = () => {
       upstream.destroy();
       client.destroy();

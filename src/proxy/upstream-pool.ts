@@ -16,6 +16,20 @@ export interface PooledSocket {
 }
 
 /**
+ * A new connection to the backend `target` names (TLS for https:, the scheme's port when none is
+ * given), its bytes sent when written, not after Nagle's delay, as node:http's agent does. The
+ * pool's sockets and the proxy's CONNECT tunnels (connect-tunnel.ts) both open theirs so.
+ */
+export function connectToBackend(target: URL): Socket {
+  const tls = target.protocol === 'https:';
+  const host = target.hostname.replace(/^\[|\]$/g, '');
+  const port = Number(target.port || (tls ? 443 : 80));
+  const socket = tls ? tlsConnect({ host, port, servername: host, ALPNProtocols: ['http/1.1'] }) : netConnect({ host, port });
+  socket.setNoDelay(true);
+  return socket;
+}
+
+/**
  * Kept-alive connections to one backend, for the proxy's own HTTP/1.1 client hop: a socket is
  * handed to one exchange at a time, and given back when its answer ended in a way that leaves the
  * connection usable (RFC 9112 §9.3). Each socket carries one set of listeners for its whole life,
@@ -24,9 +38,7 @@ export interface PooledSocket {
  * past it waits for one (the proxy sizes it so that none has to, docs/proxy.md, Forwarding).
  */
 export class UpstreamPool {
-  readonly #host: string;
-  readonly #port: number;
-  readonly #tls: boolean;
+  readonly #target: URL;
   readonly #maxSockets: number;
   readonly #maxIdle: number;
   readonly #idle: PooledSocket[] = [];
@@ -35,9 +47,7 @@ export class UpstreamPool {
   #closed = false;
 
   constructor(target: URL, options: { maxSockets: number; maxIdle: number }) {
-    this.#tls = target.protocol === 'https:';
-    this.#host = target.hostname.replace(/^\[|\]$/g, '');
-    this.#port = Number(target.port || (this.#tls ? 443 : 80));
+    this.#target = target;
     this.#maxSockets = options.maxSockets;
     this.#maxIdle = options.maxIdle;
   }
@@ -84,9 +94,7 @@ export class UpstreamPool {
   }
 
   #connect(user: SocketUser): PooledSocket {
-    const socket = this.#tls ? tlsConnect({ host: this.#host, port: this.#port, servername: this.#host, ALPNProtocols: ['http/1.1'] }) : netConnect({ host: this.#host, port: this.#port });
-    // As node:http's agent does: a request's bytes go out when written, not after Nagle's delay.
-    socket.setNoDelay(true);
+    const socket = connectToBackend(this.#target);
     const pooled: PooledSocket = { socket, user };
     this.#open++;
     let gone = false;
