@@ -473,7 +473,10 @@ const upgradeH2cAdvertised = target(
     const store = new Store();
     return serve((req, res) => {
       const answer = handle(store, faithfulParts, toApiRequest(req));
-      send(res, req.httpVersion === '1.1' ? { ...answer, headers: { ...answer.headers, upgrade: 'h2c', connection: 'Upgrade' } } : answer);
+      // A request that asked for close keeps it in the answer's Connection: node:http reads the Connection field an app sets as the
+      // connection's fate, and `Upgrade` alone would keep alive a connection RFC 9112 §9.6 says MUST close (corrected after first sight).
+      const close = /(?:^|[\s,])close(?:$|[\s,])/i.test(String(req.headers.connection ?? ''));
+      send(res, req.httpVersion === '1.1' ? { ...answer, headers: { ...answer.headers, upgrade: 'h2c', connection: close ? 'Upgrade, close' : 'Upgrade' } } : answer);
     });
   },
 );
