@@ -54,10 +54,14 @@ export const DEFAULT_TARGET_TIMEOUT_MS = 30_000;
 
 /**
  * Hop-by-hop header fields (RFC 9110 §7.6.1), about one connection, never forwarded; `Host` is the
- * target's (RFC 9110 §7.2), `Expect` is answered by the proxy's own server (RFC 9110 §10.1.1).
+ * target's (RFC 9110 §7.2). `Expect` goes on (RFC 9110 §10.1.1: the backend meets or refuses it; the
+ * proxy's server leaves it to the backend, start-proxy.ts), but for an HTTP/1.0 client's.
  * `Trailer` is end-to-end (RFC 9110 §6.6.2): it is forwarded, and so are the trailer fields it names.
  */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'transfer-encoding', 'upgrade', 'host', 'expect']);
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'transfer-encoding', 'upgrade', 'host']);
+
+/** `100-continue` among an Expect field's expectations (RFC 9110 §10.1.1, case-insensitive), as node:http's server reads it. */
+const CONTINUE = /(?:^|\W)100-continue(?:$|\W)/i;
 
 /**
  * The largest header section the proxy reads from the target: node:http's 16 KiB default refuses
@@ -81,7 +85,7 @@ function trailerPairs(raw: readonly string[]): [string, string][] {
  * (`onExchange`) after the client got its last byte.
  *
  * 1xx answers (RFC 9110 §15.2) are handed on to HTTP/1.1 clients as sent, whatever their code; a
- * 100 is not (the proxy's server answered the client's Expect itself, and sent none upstream).
+ * 100 only to a client whose Expect asked for one (the field went on: the backend meets or refuses it).
  *
  * A target that says nothing for `targetTimeoutMs` gets the client a 504 in the API's error shape
  * (a body that stalls as long: the connection is cut, as the answer cannot be completed); one that
@@ -140,7 +144,13 @@ export function createForwarder(options: ForwarderOptions): { forward: (req: Inc
     // A body of unknown length goes on chunked, whatever the method (RFC 9112 §6.1, §7.1).
     const chunked = hasBody && req.headers['content-length'] === undefined;
     // The request's head in one write: its lines as the client sent them (latin1: the bytes as received), the target's Host.
-    const head = `${req.method} ${prefix}${path} HTTP/1.1\r\n${fieldLines(endToEnd(req.rawHeaders))}${hostLine}${chunked ? 'Transfer-Encoding: chunked\r\n' : ''}\r\n`;
+    // An HTTP/1.0 client's 100-continue is ignored (RFC 9110 §10.1.1: it cannot take a 100, and sends its body at once), so
+    // it does not go on in the HTTP/1.1 request, where the backend would heed it.
+    const http10 = req.httpVersionMajor === 1 && req.httpVersionMinor === 0;
+    const lines = endToEnd(req.rawHeaders);
+    const head = `${req.method} ${prefix}${path} HTTP/1.1\r\n${fieldLines(http10 ? withoutContinue(lines) : lines)}${hostLine}${chunked ? 'Transfer-Encoding: chunked\r\n' : ''}\r\n`;
+    // The client waits for a 100 before its body (RFC 9110 §10.1.1): the backend's is handed on, once.
+    let awaitsContinue = !http10 && CONTINUE.test(req.headers.expect ?? '');
 
     let pooled: PooledSocket | undefined;
     let requestSent = false;
@@ -193,9 +203,13 @@ export function createForwarder(options: ForwarderOptions): { forward: (req: Inc
       {
         information: (info) => {
           timer.refresh();
-          // No 1xx to an HTTP/1.0 client (RFC 9110 §15.2), none after the final head; a 100 is the proxy's own server's to send
-          // (it answered the client's Expect, and sent none upstream).
-          if (res.headersSent || req.httpVersionMinor < 1 || info.status === 100) return;
+          // No 1xx to an HTTP/1.0 client (RFC 9110 §15.2), none after the final head; a 100 only to a client that asked for one
+          // (an unasked 100 is dropped: RFC 9110 §15.2.1 has clients ignore it, and undici's drop the connection on it).
+          if (res.headersSent || req.httpVersionMinor < 1) return;
+          if (info.status === 100) {
+            if (!awaitsContinue) return;
+            awaitsContinue = false;
+          }
           // Written as the backend sent it, on the client's socket: node:http's writeEarlyHints joins repeated Link lines into
           // one and has no writer for other codes, where RFC 9110 §15.2 has a proxy forward every 1xx it did not ask for, and
           // docs/proxy.md promises header lines as sent. The socket is this response's only while it is the one being answered
@@ -203,6 +217,9 @@ export function createForwarder(options: ForwarderOptions): { forward: (req: Inc
           const socket = res.socket;
           if (socket === null || socket.destroyed || !socket.writable) return;
           socket.write(`HTTP/1.1 ${info.status} ${info.reason}\r\n${fieldLines(endToEnd(info.rawHeaders))}\r\n`, 'latin1');
+          // node:http closes a connection whose client expected a 100 it never saw (writeHead: `_expect_continue && !_sent100`,
+          // the client may still send its body); it saw this one, as res.writeContinue() would have marked it.
+          if (info.status === 100) (res as ServerResponse & { _sent100?: boolean })._sent100 = true;
         },
         head: (answer) => {
           answered = true;
@@ -404,6 +421,13 @@ function oneFraming(lines: string[], received: readonly string[]): string[] {
       out.push(name, lines[i + 1]!.split(',')[0]!.trim());
     } else out.push(name, lines[i + 1]!);
   }
+  return out;
+}
+
+/** Raw header lines without an Expect field that asks for 100-continue. */
+function withoutContinue(raw: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < raw.length; i += 2) if (!(raw[i]!.length === 6 && raw[i]!.toLowerCase() === 'expect' && CONTINUE.test(raw[i + 1]!))) out.push(raw[i]!, raw[i + 1]!);
   return out;
 }
 

@@ -250,7 +250,9 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
     handle = options.addCors ? withCors : (request) => (originForm(request.url).startsWith(CONTROL_API_PREFIX) ? withCors(request) : inner(request));
   }
   const tunnels = tunnelTo(target, options.targetTimeoutMs ?? DEFAULT_TARGET_TIMEOUT_MS);
-  const server = await serveHandler(handle, { ...options, forward: forwarder.forward, tunnel: tunnels.tunnel });
+  // A forwarded request's Expect is the backend's to meet or refuse (RFC 9110 §10.1.1); the proxy's own routes keep node:http's answers.
+  const expectGoesOn = (req: { url?: string }) => !originForm(req.url ?? '/').startsWith(CONTROL_API_PREFIX);
+  const server = await serveHandler(handle, { ...options, forward: forwarder.forward, tunnel: tunnels.tunnel, expectGoesOn });
 
   return {
     ...server,

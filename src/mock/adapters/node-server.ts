@@ -34,6 +34,13 @@ export interface ServeOptions extends ConnectionLimits {
    * the mock is not a proxy.
    */
   tunnel?: (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
+  /**
+   * The requests whose `Expect` is not this server's to answer (flag-admin proxy: those it forwards,
+   * RFC 9110 §10.1.1): node:http's own `100 Continue` and the 417 to other expectations are left out,
+   * and the request is handled at once, so that the field goes on and the backend's 100 or final
+   * answer reaches the client. Other requests keep node:http's answers.
+   */
+  expectGoesOn?: (req: IncomingMessage) => boolean;
 }
 
 /** An answer that says "not mine": the adapter's `forward` streams the request to elsewhere. */
@@ -146,7 +153,15 @@ export async function serveHandler(handle: MockHandle, options: ServeOptions = {
     send(req, res, response);
     onResponse?.({ method: request.method, url: request.url, status: response.status, ms: performance.now() - started }, request);
   };
-  guardServer(server, limits, undefined, options.tunnel);
+  const { expectGoesOn } = options;
+  if (expectGoesOn) {
+    // Without a listener node:http writes `100 Continue` itself before the request event; here only for requests that stay here.
+    server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+      if (!expectGoesOn(req)) res.writeContinue();
+      server.emit('request', req, res);
+    });
+  }
+  guardServer(server, limits, undefined, options.tunnel, expectGoesOn);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 4010, host, () => {
