@@ -68,7 +68,14 @@ const CONTINUE = /(?:^|\W)100-continue(?:$|\W)/i;
  * what real backends send behind CDNs (a long Content-Security-Policy, many Set-Cookie); curl takes
  * 100 KiB a field. A larger one gets the client a 502 that says so.
  */
-const MAX_TARGET_HEADER_BYTES = 256 * 1024;
+export const MAX_TARGET_HEADER_BYTES = 256 * 1024;
+
+/**
+ * The largest request header section the proxy reads from a client: as large as it reads from the
+ * backend, so that the backend, not the proxy, refuses what it finds too large (browsers with many
+ * cookies send over node:http's 16 KiB default; Go's servers take 1 MiB, nginx 32 KiB).
+ */
+export const MAX_CLIENT_HEADER_BYTES = 256 * 1024;
 
 /** node:http's flat raw trailer list as the [name, value] pairs addTrailers() takes, names as sent. */
 function trailerPairs(raw: readonly string[]): [string, string][] {
@@ -96,7 +103,6 @@ export function createForwarder(options: ForwarderOptions): { forward: (req: Inc
   const timeoutMs = options.targetTimeoutMs ?? DEFAULT_TARGET_TIMEOUT_MS;
   const pool = new UpstreamPool(target, { maxSockets: options.maxSockets ?? 1000, maxIdle: 64 });
   const prefix = target.pathname.replace(/\/+$/, '');
-  const hostLine = `Host: ${target.host}\r\n`;
   // Judgements waiting for their turn (each after its answer's last byte went out): close() waits for them, so a stop
   // that comes between an answer and its judgement (a SIGTERM right after a 504) still reports it.
   let pending = 0;
@@ -147,8 +153,7 @@ export function createForwarder(options: ForwarderOptions): { forward: (req: Inc
     // An HTTP/1.0 client's 100-continue is ignored (RFC 9110 §10.1.1: it cannot take a 100, and sends its body at once), so
     // it does not go on in the HTTP/1.1 request, where the backend would heed it.
     const http10 = req.httpVersionMajor === 1 && req.httpVersionMinor === 0;
-    const lines = endToEnd(req.rawHeaders);
-    const head = `${req.method} ${prefix}${path} HTTP/1.1\r\n${fieldLines(http10 ? withoutContinue(lines) : lines)}${hostLine}${chunked ? 'Transfer-Encoding: chunked\r\n' : ''}\r\n`;
+    const head = `${req.method} ${prefix}${path} HTTP/1.1\r\n${requestLines(req.rawHeaders, target.host, http10)}${chunked ? 'Transfer-Encoding: chunked\r\n' : ''}\r\n`;
     // The client waits for a 100 before its body (RFC 9110 §10.1.1): the backend's is handed on, once.
     let awaitsContinue = !http10 && CONTINUE.test(req.headers.expect ?? '');
 
@@ -424,11 +429,25 @@ function oneFraming(lines: string[], received: readonly string[]): string[] {
   return out;
 }
 
-/** Raw header lines without an Expect field that asks for 100-continue. */
-function withoutContinue(raw: string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < raw.length; i += 2) if (!(raw[i]!.length === 6 && raw[i]!.toLowerCase() === 'expect' && CONTINUE.test(raw[i + 1]!))) out.push(raw[i]!, raw[i + 1]!);
-  return out;
+/**
+ * The request's field lines as they go on: the client's end-to-end lines as sent (case, order,
+ * repeats), the target's Host (RFC 9110 §7.2) where the client's first Host line stood, in its case
+ * (RFC 9112 §3.2: user agents send it first, and some backends read it so), or first when the client
+ * sent none (HTTP/1.0). An HTTP/1.0 client's `100-continue` is left out (RFC 9110 §10.1.1: it is ignored).
+ */
+function requestLines(raw: readonly string[], host: string, http10: boolean): string {
+  let named: string[] | undefined;
+  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.toLowerCase() === 'connection') (named ??= []).push(...raw[i + 1]!.toLowerCase().split(',').map((h) => h.trim()));
+  let lines = '';
+  let hostSent = false;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!.toLowerCase();
+    if (name === 'host') {
+      if (!hostSent) lines += `${raw[i]}: ${host}\r\n`;
+      hostSent = true;
+    } else if (!HOP_BY_HOP.has(name) && !named?.includes(name) && !(http10 && name === 'expect' && CONTINUE.test(raw[i + 1]!))) lines += `${raw[i]}: ${raw[i + 1]}\r\n`;
+  }
+  return hostSent ? lines : `Host: ${host}\r\n${lines}`;
 }
 
 /** Raw header lines without the Trailer field. */

@@ -19,7 +19,7 @@ import { DEFAULT_FIXTURES } from '../mock/core/default-fixtures.ts';
 import { DEFAULT_LIMITS } from '../mock/adapters/node-connection-guards.ts';
 import { createFixtureRecorder, type RecordedFixture } from './fixture-recorder.ts';
 import { checkRecordingFile, writeRecording } from './recording-file.ts';
-import { DEFAULT_TARGET_TIMEOUT_MS, createForwarder, type ForwardedExchange } from './forward-to-target.ts';
+import { DEFAULT_TARGET_TIMEOUT_MS, MAX_CLIENT_HEADER_BYTES, createForwarder, type ForwardedExchange } from './forward-to-target.ts';
 import { tunnelTo } from './connect-tunnel.ts';
 import { decodeForJudging } from './decode-content.ts';
 import { createRepeatMemo, lazyResponse } from './repeat-memo.ts';
@@ -252,7 +252,7 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
   const tunnels = tunnelTo(target, options.targetTimeoutMs ?? DEFAULT_TARGET_TIMEOUT_MS);
   // A forwarded request's Expect is the backend's to meet or refuse (RFC 9110 §10.1.1); the proxy's own routes keep node:http's answers.
   const expectGoesOn = (req: { url?: string }) => !originForm(req.url ?? '/').startsWith(CONTROL_API_PREFIX);
-  const server = await serveHandler(handle, { ...options, forward: forwarder.forward, tunnel: tunnels.tunnel, expectGoesOn });
+  const server = await serveHandler(handle, { ...options, forward: forwarder.forward, tunnel: tunnels.tunnel, expectGoesOn, maxHeaderBytes: MAX_CLIENT_HEADER_BYTES });
 
   return {
     ...server,

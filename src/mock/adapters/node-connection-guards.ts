@@ -86,6 +86,8 @@ export function guardServer(
   newId: NewId = randomIds,
   tunnel?: (request: IncomingMessage, socket: Duplex, head: Buffer) => void,
   expectGoesOn?: (request: IncomingMessage) => boolean,
+  /** The server's maxHeaderSize, said in its 431. @default node:http's */
+  maxHeaderBytes: number = nodeHttp.maxHeaderSize,
 ): void {
   server.headersTimeout = limits.headersTimeoutMs;
   // Node requires requestTimeout >= headersTimeout (or 0).
@@ -104,7 +106,7 @@ export function guardServer(
     const reason = (error as { reason?: string }).reason;
     const message =
       status === 431
-        ? 'The request headers are too large.'
+        ? `The request's header section is larger than ${(maxHeaderBytes / 1024).toFixed(0)} KiB, the most this server reads.`
         : status === 408
           ? 'The request did not arrive in time.'
           : `The request is not valid HTTP/1.1${reason ? ` (${reason})` : ''}.`;

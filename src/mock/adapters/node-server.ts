@@ -41,6 +41,8 @@ export interface ServeOptions extends ConnectionLimits {
    * answer reaches the client. Other requests keep node:http's answers.
    */
   expectGoesOn?: (req: IncomingMessage) => boolean;
+  /** The largest request header section read (node:http's maxHeaderSize); a larger one gets a 431 that says so. @default node:http's, 16 KiB */
+  maxHeaderBytes?: number;
 }
 
 /** An answer that says "not mine": the adapter's `forward` streams the request to elsewhere. */
@@ -118,7 +120,7 @@ export async function serveHandler(handle: MockHandle, options: ServeOptions = {
   };
   // Node checks the header and request timeouts this often (default every 30 s, which would let a slow client hold on three times longer).
   // requireHostHeader off: Node's own refusal of a missing Host is a bare 400; hostProblem() answers it in JSON.
-  const server = createServer({ connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs), requireHostHeader: false }, (req, res) => {
+  const server = createServer({ connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs), requireHostHeader: false, maxHeaderSize: options.maxHeaderBytes }, (req, res) => {
     const started = onResponse ? performance.now() : 0;
     const request = new NodeMockRequest(req, res, maxBodyBytes);
     const badHost = hostProblem(req);
@@ -161,7 +163,7 @@ export async function serveHandler(handle: MockHandle, options: ServeOptions = {
       server.emit('request', req, res);
     });
   }
-  guardServer(server, limits, undefined, options.tunnel, expectGoesOn);
+  guardServer(server, limits, undefined, options.tunnel, expectGoesOn, options.maxHeaderBytes);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 4010, host, () => {
