@@ -155,7 +155,7 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
       }
     }
     // The recording numbers its keys as the report's KEY_N (the judge's one numbering of the traffic's keys).
-    if (!exchange.refused) recorder?.observe({ method: exchange.method, target: exchange.target, key, headers: exchange.headers, response, keyNumber: key === undefined ? undefined : judge.keyNumber(key) });
+    if (!exchange.refused) recorder?.observe({ method: exchange.method, target: exchange.target, key, headers: exchange.headers, response, transportError: exchange.transportError, keyNumber: key === undefined ? undefined : judge.keyNumber(key) });
     // A key in the query, a cookie, the path or userinfo must not reach the journal or the log, in any form: the journal
     // keeps the target masked and redacts it when read, the log line (written now) is redacted now, and only when there is one.
     const shown = secrets.mask(exchange.target);
