@@ -36,7 +36,7 @@ export interface ForwarderOptions {
   target: URL;
   /** Body bytes of a response kept for the judge, encoded and decoded alike (the client still gets all of it). */
   maxJudgedBytes: number;
-  /** Request body bytes forwarded at most (the mock's --max-body-bytes). */
+  /** Request body bytes forwarded at most (--max-body-bytes; the proxy sets none unless asked): a larger one gets the client a 413. */
   maxBodyBytes: number;
   /**
    * Sockets to the target at most. Each client connection has at most one request in flight, so
@@ -146,6 +146,13 @@ export function createForwarder(options: ForwarderOptions): { forward: (req: Inc
       return answerOwn(exchange.refused);
     }
 
+    // A declared body over the cap is refused before anything goes on (a streamed one is cut where it passes the cap, below).
+    if (Number(req.headers['content-length'] ?? 0) > maxBodyBytes) {
+      req.resume();
+      res.shouldKeepAlive = false;
+      exchange.refused = errorResponse(413, 'PayloadTooLargeError', `The request body is larger than ${maxBodyBytes} bytes (--max-body-bytes).`, randomIds);
+      return answerOwn(exchange.refused);
+    }
     const hasBody = req.headers['content-length'] !== undefined ? req.headers['content-length'] !== '0' : req.headers['transfer-encoding'] !== undefined;
     // A body of unknown length goes on chunked, whatever the method (RFC 9112 §6.1, §7.1).
     const chunked = hasBody && req.headers['content-length'] === undefined;

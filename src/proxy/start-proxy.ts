@@ -203,7 +203,8 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
   const forwarder = createForwarder({
     target,
     maxJudgedBytes,
-    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_LIMITS.maxBodyBytes,
+    // The forwarder streams a body on and keeps none: no cap of its own unless asked (--max-body-bytes), so the backend decides.
+    maxBodyBytes: options.maxBodyBytes ?? Number.POSITIVE_INFINITY,
     // One socket per client connection at most: a request never waits for one (docs/proxy.md, Forwarding).
     maxSockets: options.maxConnections ?? DEFAULT_LIMITS.maxConnections,
     targetTimeoutMs: options.targetTimeoutMs,
@@ -250,9 +251,10 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
     handle = options.addCors ? withCors : (request) => (originForm(request.url).startsWith(CONTROL_API_PREFIX) ? withCors(request) : inner(request));
   }
   const tunnels = tunnelTo(target, options.targetTimeoutMs ?? DEFAULT_TARGET_TIMEOUT_MS);
-  // A forwarded request's Expect is the backend's to meet or refuse (RFC 9110 §10.1.1); the proxy's own routes keep node:http's answers.
-  const expectGoesOn = (req: { url?: string }) => !originForm(req.url ?? '/').startsWith(CONTROL_API_PREFIX);
-  const server = await serveHandler(handle, { ...options, forward: forwarder.forward, tunnel: tunnels.tunnel, expectGoesOn, maxHeaderBytes: MAX_CLIENT_HEADER_BYTES });
+  // A forwarded request's Expect is the backend's to meet or refuse (RFC 9110 §10.1.1), and its body the forwarder's to limit;
+  // the proxy's own routes keep node:http's answers and the mock's body limit.
+  const forwards = (req: { url?: string }) => !originForm(req.url ?? '/').startsWith(CONTROL_API_PREFIX);
+  const server = await serveHandler(handle, { ...options, forward: forwarder.forward, tunnel: tunnels.tunnel, forwards, maxHeaderBytes: MAX_CLIENT_HEADER_BYTES });
 
   return {
     ...server,

@@ -6,6 +6,9 @@
  * and decide before any body, as node:http's `checkContinue` handlers and nginx's auth modules do.
  */
 import { createServer, connect, type Socket } from 'node:net';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tempDir } from '../temp-dir.ts';
 import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { curlExchange } from '../http-exchange.ts';
@@ -229,6 +232,28 @@ describe('Expect goes to the backend, and its answer to it comes back (RFC 9110 
     expect(curl.informational.map((i) => [i.status, i.headers])).toEqual([[100, ['x-from: backend']]]);
     expect(curl.headers).toContain('x-saw-expect: 100-continue');
     expect(performance.now() - started).toBeLessThan(5000);
+  });
+
+  it('curl\'s own Expect on a 3 MiB body: it reaches the backend whole, as directly (the proxy keeps no body, so it sets no cap of its own unless --max-body-bytes is given)', async () => {
+    const backend = await expectingBackend(100);
+    const file = join(tempDir('red-expect-'), 'body.json');
+    writeFileSync(file, JSON.stringify({ pad: 'p'.repeat(3 * 1024 * 1024) }));
+    const size = String(3 * 1024 * 1024 + 10);
+    const p = await proxy(backend.url);
+    const direct = await curlExchange(backend.url, 'POST', '/upload', { Authorization: 'good' }, `@${file}`);
+    const proxied = await curlExchange(p.url, 'POST', '/upload', { Authorization: 'good' }, `@${file}`);
+    expect(direct.headers).toContain(`x-got-body: ${size}`);
+    expect(direct.headers).toContain('x-saw-expect: 100-continue');
+    expect([proxied.status, proxied.informational.map((i) => i.status), proxied.body.toString()]).toEqual([direct.status, direct.informational.map((i) => i.status), direct.body.toString()]);
+    expect(proxied.headers).toContain(`x-got-body: ${size}`);
+    expect(proxied.headers).toContain('x-saw-expect: 100-continue');
+    // Asked for a cap, the proxy refuses a larger declared body itself, before the backend sees it.
+    const capped = await proxy(backend.url, ['--max-body-bytes', '1048576']);
+    const seen = backend.seen.length;
+    const refused = await curlExchange(capped.url, 'POST', '/upload', { Authorization: 'good' }, `@${file}`);
+    expect(refused.status).toBe(413);
+    expect(JSON.parse(refused.body.toString())).toMatchObject({ name: 'PayloadTooLargeError' });
+    expect(backend.seen.length).toBe(seen);
   });
 
   it('after a forwarded 100 and the answer, the client\'s kept-alive connection carries the next request', async () => {

@@ -85,7 +85,7 @@ export function guardServer(
   limits: Required<ConnectionLimits>,
   newId: NewId = randomIds,
   tunnel?: (request: IncomingMessage, socket: Duplex, head: Buffer) => void,
-  expectGoesOn?: (request: IncomingMessage) => boolean,
+  forwards?: (request: IncomingMessage) => boolean,
   /** The server's maxHeaderSize, said in its 431. @default node:http's */
   maxHeaderBytes: number = nodeHttp.maxHeaderSize,
 ): void {
@@ -116,7 +116,7 @@ export function guardServer(
   // Node answers an Expect other than 100-continue with a bare 417 unless someone listens (RFC 9110 §10.1.1).
   // One that goes on (a request the proxy forwards) is the backend's to meet or refuse: handled as any request.
   server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
-    if (expectGoesOn?.(request)) return void server.emit('request', request, response);
+    if (forwards?.(request)) return void server.emit('request', request, response);
     request.resume();
     writeRefusal(response, 417, 'The Expect header asks for an expectation the mock does not meet: only 100-continue is one (RFC 9110 §10.1.1).', newId);
   });
