@@ -61,4 +61,19 @@ describe('the request head reaches the backend as the client wrote it', () => {
     expect(JSON.parse(answer.body.toString())).toMatchObject({ name: 'RequestHeaderFieldsTooLargeError', message: expect.stringContaining('256 KiB') });
     expect(backend.seen).toHaveLength(0);
   });
+
+  it('a WebSocket handshake: Upgrade is hop-by-hop and not forwarded (the proxy tunnels no protocol), so the client gets the backend\'s answer to the plain request, at once', async () => {
+    const backend = await rawBackend((request, socket) => {
+      const upgrade = request.headers.some(([n, v]) => /^upgrade$/i.test(n) && /websocket/i.test(v));
+      if (upgrade) return socket.write('HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n\r\n');
+      const body = '{"message":"this endpoint speaks WebSocket only"}';
+      socket.end(`HTTP/1.1 426 Upgrade Required\r\n${DATE}Upgrade: websocket\r\nConnection: Upgrade, close\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+    });
+    const p = await proxy(backend.url);
+    const handshake = (host: string) => `GET /ws HTTP/1.1\r\nHost: ${host}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n`;
+    const proxied = parseResponses(await rawExchange(p.port, [handshake(`127.0.0.1:${p.port}`), 'GET /after HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'], 5000, 300), ['GET', 'GET']);
+    expect(proxied[0]!.status).toBe(426);
+    expect(proxied[0]!.body.toString()).toBe('{"message":"this endpoint speaks WebSocket only"}');
+    expect(backend.seen[0]!.headers.filter(([n]) => /^(upgrade|connection)$/i.test(n))).toEqual([]);
+  });
 });
