@@ -103,7 +103,7 @@ describe('keys echoed in new places by a hostile backend reach no output', () =>
     Object.assign(outputs, { stdout: p.out(), stderr: p.err(), jsonFile: readFileSync(files.json, 'utf8'), junitFile: readFileSync(files.junit, 'utf8'), recording: readFileSync(files.record, 'utf8') });
     // Every exchange is in the journal (it shows no body or header values of them, and keeps unjudged bodies for its self-check only).
     expect(outputs.journal).toContain('/outside');
-    expect(outputs.journal.match(/"path":"\/login"/g)).toHaveLength(2);
+    expect(outputs.journal!.match(/"path":"\/login"/g)).toHaveLength(2);
     expect(Object.entries(outputs).flatMap(([name, text]) => leaks(name, text))).toEqual([]);
   }, 30_000);
 });
