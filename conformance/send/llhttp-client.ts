@@ -168,7 +168,8 @@ export function createLlhttpClient(options: { maxHeaderBytes: number }): HttpCli
       socket.destroy();
       return;
     }
-    socket.setKeepAlive(true, KEEP_ALIVE_MSECS);
+    // keepSocketAlive's socket.setKeepAlive(true, keepAliveMsecs) is what the connection was opened with (Connection): not set again
+    // on every answer (two setsockopt calls each time).
     socket.unref();
     // A server that announces a keep-alive timeout at or under the Agent's buffer (Keep-Alive: timeout=1) is not reused.
     const hint = keepAliveHint === undefined ? undefined : /^timeout=(\d+)/.exec(keepAliveHint)?.[1];
