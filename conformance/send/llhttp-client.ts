@@ -5,8 +5,9 @@
 // verdict, HPE_ code and reason as it did through node:http (llhttp-client.test.ts runs both clients on the red team's framing
 // answers and asks for the same outcomes). Without node:http's per-request machinery (ClientRequest, IncomingMessage streams, the
 // Agent's bookkeeping): measured on this machine, ~0.35 ms of CPU less per request (bench/RESULTS.md, "flag-admin check CPU").
-// What it does not cover goes through node:http (http-client.ts): https targets, and a request Node would refuse to write (a
-// method or header that is not a token, a value with a character no field may hold), so that the same error is thrown.
+// What it does not cover goes through node:http (http-client.ts): https targets, a request Node would refuse to write (a method or
+// header that is not a token, a value with a character no field may hold), so that the same error is thrown, and one whose own
+// fields node:http frames it or keeps its connection by (FRAMING_FIELDS).
 import { isUtf8 } from 'node:buffer';
 import { connect, type Socket } from 'node:net';
 import { closesAfter, createHttpClient, DeadlineError, headerLines, isConnectionLoss, joinedHeaders, STALE_AFTER_IDLE_MS, type Fetched, type HttpClient } from './http-client.ts';
@@ -52,6 +53,12 @@ export function llhttpAvailable(): boolean {
 
 /** node:http's check of a request path before anything is sent (lib/_http_client.js INVALID_PATH_REGEX). */
 const INVALID_PATH = /[^\u0021-\u00ff]/;
+/**
+ * Fields of a request by which node:http frames it or keeps its connection (OutgoingMessage's matchHeader: a last chunk after
+ * Transfer-Encoding: chunked, the keep-alive state after Connection, Expect, Trailer): a request that carries one of its own goes
+ * through node:http. The suite's ordinary requests carry none (the variants that do go on raw sockets, send-chain.ts).
+ */
+const FRAMING_FIELDS = new Set(['connection', 'transfer-encoding', 'expect', 'trailer']);
 /** The Agent's defaults that decide whether a connection is pooled (lib/_http_agent.js): maxFreeSockets, agentKeepAliveTimeoutBuffer, keepAliveMsecs. */
 const MAX_FREE_SOCKETS = 256;
 const KEEP_ALIVE_TIMEOUT_BUFFER_MS = 1000;
@@ -258,7 +265,7 @@ export function createLlhttpClient(options: { maxHeaderBytes: number }): HttpCli
         fail(error);
         return;
       }
-      let writable = target.protocol === 'http:' && isToken(method) && !INVALID_PATH.test(path);
+      let writable = target.protocol === 'http:' && isToken(method) && !INVALID_PATH.test(path) && !init.headers.some(([name]) => FRAMING_FIELDS.has(name.toLowerCase()));
       for (let i = 0; writable && i < lines.length; i += 2) writable = isToken(lines[i]!) && !hasInvalidChar(lines[i + 1]!);
       if (!writable) {
         // node:http throws its own error for it (or speaks TLS): the request goes that way.
