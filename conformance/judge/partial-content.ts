@@ -6,7 +6,9 @@ import { lowerCased, variantJudgedBy } from './variant-headers.ts';
  * A 206 or a 416 to a Range variant is judged against the 200 the same request without Range
  * got with the same key: the 206's Content-Range names bytes of that representation and its
  * content is exactly those bytes (§14.4, §15.3.7; several ranges as multipart/byteranges,
- * §14.6, or coalesced into one part, §14.2); a 416 answers a bytes range set none of whose
+ * §14.6, or coalesced into one part, §15.3.7.2, never multipart to one range); each part begins
+ * and ends inside ranges asked (§14.1.2: a suffix is the last bytes, an open range runs to the end;
+ * §15.3.7: a subset of what was asked is the server's to send, a byte not asked for is not); a 416 answers a bytes range set none of whose
  * ranges that representation has, or one it may reject as invalid, and its Content-Range,
  * when it sends one, gives that length after `bytes *` (§15.5.17). Never a 206 or 416 where the answer
  * without Range is no 200 (§14.2: Range is evaluated only then), to a unit other than bytes
@@ -71,6 +73,9 @@ function rangeSet(value: string, length: number): [number, number][] | undefined
   return out;
 }
 
+/** How many range-specs a `bytes=…` value lists. */
+const rangeSpecs = (value: string) => (/^\s*bytes\s*=(.*)$/i.exec(value)?.[1] ?? '').split(',').filter((s) => s.trim() !== '').length;
+
 /** The bytes a recorded body stands for, and whether they can be compared (a content coding undone or a body that was not UTF-8 leaves the wire's bytes unknown). */
 function bytesOf(response: RecordedResponse): { bytes: Buffer; exact: boolean } {
   const coding = lowerCased(response.headers)['content-encoding']?.trim().toLowerCase();
@@ -90,7 +95,11 @@ function partProblem(contentRange: string | undefined, content: Buffer, represen
   const length = representation.bytes.length;
   if (match[3] !== '*' && Number(match[3]) !== length) return `${where} has \`Content-Range: ${contentRange}\`, but the 200 to the same request has ${length} bytes (RFC 9110 §14.4: complete-length is the representation's length)`;
   if (last >= length) return `${where} has \`Content-Range: ${contentRange}\`, past the ${length} bytes of the 200 to the same request`;
-  if (!asked.some(([a, b]) => first <= b && last >= a) || first < Math.min(...asked.map(([a]) => a)) || last > Math.max(...asked.map(([, b]) => b))) return `${where} has \`Content-Range: ${contentRange}\`, outside the ranges the request asked for`;
+  // RFC 9110 §14.1.2: the bytes asked for; §15.3.7: a server may send a subset of them; §15.3.7.2: a part may coalesce ranges asked
+  // (the gap between them with them). So a part begins and ends inside ranges asked; a byte before, after or between them that
+  // no coalescing explains is none the client asked for (a suffix read as a prefix, an open range read from 0).
+  const inside = (at: number) => asked.some(([a, b]) => a <= at && at <= b);
+  if (!inside(first) || !inside(last)) return `${where} has \`Content-Range: ${contentRange}\`, but the request asked for bytes ${asked.map(([a, b]) => `${a}-${b}`).join(', ')} of the ${length} (RFC 9110 §14.1.2; a part holds bytes asked for, or coalesces ranges asked, §15.3.7.2): byte ${inside(first) ? last : first} was not asked for`;
   if (content.length !== last - first + 1) return `${where} says \`Content-Range: ${contentRange}\` (${last - first + 1} bytes) but carries ${content.length} bytes (RFC 9110 §14.4)`;
   if (!content.equals(representation.bytes.subarray(first, last + 1))) return `${where} carries bytes other than bytes ${first}-${last} of the 200 to the same request (RFC 9110 §14.4: the range of the selected representation)`;
   return undefined;
@@ -103,7 +112,10 @@ function partialProblem(answer: RecordedResponse, full: RecordedResponse, range:
   const headers = lowerCased(answer.headers);
   const type = headers['content-type'] ?? '';
   const own = bytesOf(answer);
-  if (!/^\s*multipart\/byteranges\b/i.test(type)) return partProblem(headers['content-range'], own.bytes, { ...representation, exact: representation.exact && own.exact }, asked, 'the 206');
+  const multipart = /^\s*multipart\/byteranges\b/i.test(type);
+  // RFC 9110 §15.3.7.2: a server MUST NOT generate a multipart response to a request for a single range (a client reads the parts' framing as the bytes).
+  if (multipart && rangeSpecs(range) === 1) return `a multipart/byteranges 206 to \`Range: ${range}\`, a single range (RFC 9110 §15.3.7.2: a server MUST NOT send multipart for one range; a single part with Content-Range)`;
+  if (!multipart) return partProblem(headers['content-range'], own.bytes, { ...representation, exact: representation.exact && own.exact }, asked, 'the 206');
   // RFC 9110 §14.6: a multipart/byteranges 206 carries no Content-Range of its own, each part its own.
   if (headers['content-range'] !== undefined) return `a multipart/byteranges 206 with \`Content-Range: ${headers['content-range']}\` (RFC 9110 §14.6: the parts carry it, the message MUST NOT)`;
   const boundary = /boundary=("?)([^";]+)\1/i.exec(type)?.[2];

@@ -98,7 +98,7 @@ describe('against the mock on its default state', () => {
     expect(a.stdout).toContain(`missing project "${a.report!.options.missingProject}" (generated from the seed)`);
   });
 
-  it('gives every default token a role and keeps 12/1 as the bystander, with every project, under 2 s wall at the default --settle-ms', async () => {
+  it('gives every default token a role and keeps 12/1 as the bystander, with every project at the default --settle-ms (its pause waited once: plan-pauses.test.ts)', async () => {
     reset();
     const args = targetArgs(server.url).filter((a, i, all) => a !== '--settle-ms' && all[i - 1] !== '--settle-ms');
     const started = performance.now();
@@ -123,7 +123,6 @@ describe('against the mock on its default state', () => {
     // Every token the run deleted was probed again at the end, after the pause, and the bystander deleted last.
     expect(mock.store.snapshot().serviceAccounts.flatMap((a) => a.tokens.map((t) => `${a.id}/${t.id}`))).toEqual([]);
     console.info(`mock, every default project and token: ${run.report!.summary.requests} requests, ${Math.round(wallMs)} ms wall`);
-    expect(wallMs).toBeLessThan(2000);
   });
 
   it('adds the wall time only with --timings', async () => {

@@ -66,10 +66,10 @@ describe('against Prism mocking spec/openapi.yaml', () => {
       'warning content-length-zero-on-no-content OPTIONS /api/admin/service-account/1/token/no-such-token-01ce1c55f7d7: 204 with Content-Length: 0',
       'warning content-length-zero-on-no-content OPTIONS /api/admin/service-account/1/token/no-such-token-01ce1c55f7d7: 204 with Content-Length: 0',
       'warning content-length-zero-on-no-content OPTIONS /api/admin/environments/project/default: 204 with Content-Length: 0',
-      'warning content-length-zero-on-no-content OPTIONS /api/admin/service-account/1/token/1: 204 with Content-Length: 0',
-      'warning content-length-zero-on-no-content OPTIONS /api/admin/environments/project/default: 204 with Content-Length: 0',
-      'warning content-length-zero-on-no-content OPTIONS /api/admin/environments/project/no-such-project-cf413c80e486: 204 with Content-Length: 0',
       'warning content-length-zero-on-no-content OPTIONS /api/admin/auth/oidc/settings: 204 with Content-Length: 0',
+      'warning content-length-zero-on-no-content OPTIONS /api/admin/service-account/1/token/1: 204 with Content-Length: 0',
+      'warning content-length-zero-on-no-content OPTIONS /api/admin/environments/project/no-such-project-cf413c80e486: 204 with Content-Length: 0',
+      'warning content-length-zero-on-no-content OPTIONS /api/admin/environments/project/default: 204 with Content-Length: 0',
       // Every project exists, odd ids included.
       'warning odd-id-rejected GET /api/admin/environments/project/<2048 a>: status 200',
       'warning odd-id-rejected GET /api/admin/environments/project/odd%2Fid: status 200',

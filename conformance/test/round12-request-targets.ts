@@ -18,14 +18,14 @@ import { parseHttpDate } from '../judge/rules/http-dates.ts';
 /** When the targets' representations last changed: a minute before they start, so that every earlier date is "before a change". */
 const LAST_MODIFIED = new Date(Math.floor(Date.now() / 1000) * 1000 - 60_000);
 
-interface ByteAnswer {
+export interface ByteAnswer {
   status: number;
   headers: Record<string, string>;
   body?: Buffer;
 }
 
 /** The mock behind node:http, answering bytes: a Range slice may end inside a UTF-8 sequence. */
-function byteTarget(contract: Contract, answer: (request: MockRequest, response: MockResponse) => ByteAnswer): ReturnType<typeof serveRaw> {
+export function byteTarget(contract: Contract, answer: (request: MockRequest, response: MockResponse) => ByteAnswer): ReturnType<typeof serveRaw> {
   const mock = freshMock(contract);
   return serveRaw((req, res) => {
     const request = toMockRequest(req);
@@ -38,14 +38,14 @@ function byteTarget(contract: Contract, answer: (request: MockRequest, response:
   });
 }
 
-const asBytes = (response: MockResponse): ByteAnswer => ({ status: response.status, headers: { ...response.headers }, ...(response.body === undefined ? {} : { body: Buffer.from(response.body) }) });
-const header = (request: MockRequest, name: string) => {
+export const asBytes = (response: MockResponse): ByteAnswer => ({ status: response.status, headers: { ...response.headers }, ...(response.body === undefined ? {} : { body: Buffer.from(response.body) }) });
+export const header = (request: MockRequest, name: string) => {
   const value = request.headers[name];
   return Array.isArray(value) ? value.join(', ') : value;
 };
 
 /** `bytes=first-last`, `bytes=first-`, `bytes=-suffix` as RFC 9110 §14.1.2 reads them against a length; undefined when unsatisfiable. */
-function resolveRange(spec: string, length: number): [number, number] | undefined {
+export function resolveRange(spec: string, length: number): [number, number] | undefined {
   const match = /^(\d*)-(\d*)$/.exec(spec.trim());
   if (!match || (match[1] === '' && match[2] === '')) return undefined;
   if (match[1] === '') return Number(match[2]) === 0 || length === 0 ? undefined : [Math.max(0, length - Number(match[2])), length - 1];
@@ -55,7 +55,7 @@ function resolveRange(spec: string, length: number): [number, number] | undefine
 }
 
 /** The byte ranges a `Range: bytes=...` asks for; undefined when the field is absent, of another unit, or not a valid bytes range set. */
-function byteRangeSet(value: string | undefined): string[] | undefined {
+export function byteRangeSet(value: string | undefined): string[] | undefined {
   const match = /^bytes=(.+)$/i.exec(value?.trim() ?? '');
   if (!match) return undefined;
   const specs = match[1]!.split(',').map((s) => s.trim());
@@ -63,7 +63,24 @@ function byteRangeSet(value: string | undefined): string[] | undefined {
 }
 
 /** A strong tag of the body (RFC 9110 §8.8.3): If-Range compares strongly. */
-const tagOf = (body: Buffer) => `"${body.length.toString(16)}-${[...body].reduce((h, b) => (h * 31 + b) >>> 0, 7).toString(16)}"`;
+export const tagOf = (body: Buffer) => `"${body.length.toString(16)}-${[...body].reduce((h, b) => (h * 31 + b) >>> 0, 7).toString(16)}"`;
+
+/** How a target answers Range beyond RFC 9110's own reading (round16-targets.ts varies them). */
+export interface RangeOptions {
+  /** Several ranges in one part from the first to the last (§15.3.7.2 lets a server coalesce). */
+  coalesce?: boolean;
+  contentRangeOn416?: boolean;
+  /** How one range-spec is read against the length (RFC 9110 §14.1.2's reading when absent). */
+  resolve?: (spec: string, length: number) => [number, number] | undefined;
+  /** Overlapping and adjacent ranges merged (range-parser's `combine`); a set that stays several is ignored: the 200 (Express `send`). */
+  combineOrIgnore?: boolean;
+  /** At most this many bytes per part, from its first byte (§15.3.7: a server may send a subset of what was asked). */
+  cap?: number;
+  /** A multipart/byteranges 206 even to a single range. */
+  alwaysMultipart?: boolean;
+  /** The Content-Range a single part says, from the range it carries (the range itself when absent). */
+  contentRange?: (range: [number, number], length: number, spec: string) => string;
+}
 
 /**
  * Range as RFC 9110 §14 has it, on a GET whose answer without Range is a 200: If-Range compared
@@ -71,7 +88,7 @@ const tagOf = (body: Buffer) => `"${body.length.toString(16)}-${[...body].reduce
  * Content-Range, several a multipart/byteranges 206 (§14.6) or, with `coalesce`, one part from the
  * first to the last (§14.2 lets a server coalesce), none satisfiable a 416 (§15.5.17).
  */
-function rfcRanges(request: MockRequest, response: MockResponse, options: { coalesce?: boolean; contentRangeOn416?: boolean } = {}): ByteAnswer {
+export function rfcRanges(request: MockRequest, response: MockResponse, options: RangeOptions = {}): ByteAnswer {
   const plain = asBytes(response);
   if (response.status !== 200 || !plain.body) return plain;
   const etag = tagOf(plain.body);
@@ -83,12 +100,25 @@ function rfcRanges(request: MockRequest, response: MockResponse, options: { coal
   const specs = byteRangeSet(header(request, 'range'));
   if (!specs) return full;
   const length = plain.body.length;
-  const ranges = specs.map((s) => resolveRange(s, length)).filter((r): r is [number, number] => r !== undefined);
+  const resolve = options.resolve ?? resolveRange;
+  let ranges = specs.map((s) => resolve(s, length)).filter((r): r is [number, number] => r !== undefined);
   if (ranges.length === 0) return { status: 416, headers: { 'content-type': 'text/plain', ...(options.contentRangeOn416 === false ? {} : { 'content-range': `bytes */${length}` }) }, body: Buffer.from('Range Not Satisfiable\n') };
-  if (ranges.length === 1 || options.coalesce) {
+  if (options.combineOrIgnore) {
+    const merged: [number, number][] = [];
+    for (const [first, last] of [...ranges].sort((a, b) => a[0] - b[0])) {
+      const previous = merged.at(-1);
+      if (previous && first <= previous[1] + 1) previous[1] = Math.max(previous[1], last);
+      else merged.push([first, last]);
+    }
+    if (merged.length > 1) return full;
+    ranges = merged;
+  }
+  if (options.cap !== undefined) ranges = ranges.map(([first, last]) => [first, Math.min(last, first + options.cap! - 1)]);
+  if (!options.alwaysMultipart && (ranges.length === 1 || options.coalesce)) {
     const first = Math.min(...ranges.map((r) => r[0]));
     const last = Math.max(...ranges.map((r) => r[1]));
-    return { status: 206, headers: { ...full.headers, 'content-range': `bytes ${first}-${last}/${length}` }, body: plain.body.subarray(first, last + 1) };
+    const contentRange = options.contentRange?.([first, last], length, specs[0]!) ?? `bytes ${first}-${last}/${length}`;
+    return { status: 206, headers: { ...full.headers, 'content-range': contentRange }, body: plain.body.subarray(first, last + 1) };
   }
   const boundary = 'flag-admin-range-boundary';
   const type = plain.headers['content-type'] ?? 'application/json';

@@ -37,7 +37,10 @@ request of its own; keys are never logged, recorded or reported.
                            the mock does (for a backend without CORS of its own; it changes what
                            clients get). Otherwise the backend's CORS is forwarded as sent and
                            --cors-origin/--no-cors apply to the proxy's own /__mock/ routes only
-${SERVER_FLAGS_USAGE}`;
+${SERVER_FLAGS_USAGE}
+  In the proxy, --max-body-bytes caps forwarded request bodies only when given (it streams them on
+  and keeps none, so the backend decides); the default above is for its own /__mock/ routes.
+`;
 
 interface ProxyArgs extends ServerArgs {
   target: string;

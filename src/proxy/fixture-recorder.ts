@@ -17,6 +17,8 @@ export interface ObservedExchange {
   /** The request's headers (lower-case names): a key the client also put in a cookie is a secret too. */
   headers?: Readonly<Record<string, string | string[] | undefined>>;
   response?: { status: number; body: string };
+  /** Why no answer came from the backend (it could not be reached, said nothing in time, broke off): the client got the proxy's 502 or 504, or a cut connection. */
+  transportError?: string;
   /**
    * N of the proxy report's `KEY_N` for this key (PassiveJudge.keyNumber): the recording's "key N of
    * the traffic" is that N. Without it, keys are numbered in the order the recorder first saw them, 401-only ones included.
@@ -121,6 +123,7 @@ export function createFixtureRecorder(contract: Contract, options: FixtureRecord
   const authHeaders = authHeaderNames(contract);
   let oidc: Record<string, unknown> | undefined;
   let oidcReads = 0;
+  let oidcUnanswered = 0;
   let exchanges = 0;
   let kept = 0;
   let beyondLimit = 0;
@@ -167,8 +170,17 @@ export function createFixtureRecorder(contract: Contract, options: FixtureRecord
     const { response } = exchange;
     // A 304 answers a conditional request (RFC 9110 §15.4.5): it confirms a 200 the client holds, and is no answer of the operation's to replay.
     if (response?.status === 304) return skip('304 Not Modified answers to conditional requests (each confirms a 200 the client already had)');
-    if (!response) return skip('no whole answer was kept (the backend did not answer, or its body was larger than the proxy keeps for judging)');
     const operation = route.operation;
+    // The one read without ids: the settings (API §4.2). A read is a read whether or not an answer came.
+    const oidcRead = operation.method === 'GET' && operation.pathParams.length === 0;
+    if (oidcRead) oidcReads++;
+    if (!response) {
+      if (exchange.transportError !== undefined) {
+        if (oidcRead) oidcUnanswered++;
+        return skip('the backend gave no complete answer (it could not be reached, said nothing within --target-timeout, or broke off: the client got the proxy\u2019s 502 or 504, or a cut connection), so there was nothing to replay');
+      }
+      return skip('the body was larger than the proxy keeps for judging, or in a content coding it does not decode (the client got it whole; it was not kept)');
+    }
     const decoded = decodePathParams(route.rawParams);
     // An id that is not valid percent-encoding names nothing the state can hold: its answer is replayed as sent.
     const raw = !decoded.ok;
@@ -189,8 +201,6 @@ export function createFixtureRecorder(contract: Contract, options: FixtureRecord
       return skip(reason);
     }
     for (const secret of secretsSeen([{ response: { status: response.status, headers: {}, body: response.body } } as unknown as Exchange], contract.secretProperties)) secrets.add(secret);
-    // The one read without ids: the settings (API §4.2).
-    if (operation.method === 'GET' && operation.pathParams.length === 0) oidcReads++;
 
     const key = exchange.key !== undefined && exchange.key.trim() !== '' && operation.authHeaders.length > 0 ? presentedKey(exchange.key) : undefined;
     if (key === undefined) {
@@ -328,7 +338,7 @@ export function createFixtureRecorder(contract: Contract, options: FixtureRecord
       oidc
         ? `OIDC settings: as last answered 2xx, secret values replaced by ${SECRET_PLACEHOLDER}.`
         : oidcReads > 0
-          ? `OIDC settings: read ${oidcReads} time${oidcReads === 1 ? '' : 's'} through the proxy and never answered 2xx, so what they are could not be seen; the fixture holds an empty object ({}), which no traffic showed, and each key's recorded answer is replayed instead.`
+          ? `OIDC settings: read ${oidcReads} time${oidcReads === 1 ? '' : 's'} through the proxy and never answered 2xx${oidcUnanswered > 0 ? ` (${oidcUnanswered} of them got no answer from the backend, which the mock cannot replay)` : ''}, so what they are could not be seen; the fixture holds an empty object ({}), which no traffic showed, and each key's recorded answer is replayed instead.`
           : 'OIDC settings: never read through the proxy; the fixture holds an empty object ({}), which no traffic showed.',
       `Service accounts and tokens: ${tokenCount} token${tokenCount === 1 ? '' : 's'} of ${serviceAccounts.length} account${serviceAccounts.length === 1 ? '' : 's'}, those a delete answered 2xx, as they were before it; tokens never deleted cannot be seen and are absent.`,
       ...left.map((l) => `Not replayable: ${l}.`),

@@ -36,7 +36,7 @@ export interface ForwarderOptions {
   target: URL;
   /** Body bytes of a response kept for the judge, encoded and decoded alike (the client still gets all of it). */
   maxJudgedBytes: number;
-  /** Request body bytes forwarded at most (the mock's --max-body-bytes). */
+  /** Request body bytes forwarded at most (--max-body-bytes; the proxy sets none unless asked): a larger one gets the client a 413. */
   maxBodyBytes: number;
   /**
    * Sockets to the target at most. Each client connection has at most one request in flight, so
@@ -54,17 +54,28 @@ export const DEFAULT_TARGET_TIMEOUT_MS = 30_000;
 
 /**
  * Hop-by-hop header fields (RFC 9110 §7.6.1), about one connection, never forwarded; `Host` is the
- * target's (RFC 9110 §7.2), `Expect` is answered by the proxy's own server (RFC 9110 §10.1.1).
+ * target's (RFC 9110 §7.2). `Expect` goes on (RFC 9110 §10.1.1: the backend meets or refuses it; the
+ * proxy's server leaves it to the backend, start-proxy.ts), but for an HTTP/1.0 client's.
  * `Trailer` is end-to-end (RFC 9110 §6.6.2): it is forwarded, and so are the trailer fields it names.
  */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'transfer-encoding', 'upgrade', 'host', 'expect']);
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'transfer-encoding', 'upgrade', 'host']);
+
+/** `100-continue` among an Expect field's expectations (RFC 9110 §10.1.1, case-insensitive), as node:http's server reads it. */
+const CONTINUE = /(?:^|\W)100-continue(?:$|\W)/i;
 
 /**
  * The largest header section the proxy reads from the target: node:http's 16 KiB default refuses
  * what real backends send behind CDNs (a long Content-Security-Policy, many Set-Cookie); curl takes
  * 100 KiB a field. A larger one gets the client a 502 that says so.
  */
-const MAX_TARGET_HEADER_BYTES = 256 * 1024;
+export const MAX_TARGET_HEADER_BYTES = 256 * 1024;
+
+/**
+ * The largest request header section the proxy reads from a client: as large as it reads from the
+ * backend, so that the backend, not the proxy, refuses what it finds too large (browsers with many
+ * cookies send over node:http's 16 KiB default; Go's servers take 1 MiB, nginx 32 KiB).
+ */
+export const MAX_CLIENT_HEADER_BYTES = 256 * 1024;
 
 /** node:http's flat raw trailer list as the [name, value] pairs addTrailers() takes, names as sent. */
 function trailerPairs(raw: readonly string[]): [string, string][] {
@@ -81,7 +92,7 @@ function trailerPairs(raw: readonly string[]): [string, string][] {
  * (`onExchange`) after the client got its last byte.
  *
  * 1xx answers (RFC 9110 §15.2) are handed on to HTTP/1.1 clients as sent, whatever their code; a
- * 100 is not (the proxy's server answered the client's Expect itself, and sent none upstream).
+ * 100 only to a client whose Expect asked for one (the field went on: the backend meets or refuses it).
  *
  * A target that says nothing for `targetTimeoutMs` gets the client a 504 in the API's error shape
  * (a body that stalls as long: the connection is cut, as the answer cannot be completed); one that
@@ -92,7 +103,6 @@ export function createForwarder(options: ForwarderOptions): { forward: (req: Inc
   const timeoutMs = options.targetTimeoutMs ?? DEFAULT_TARGET_TIMEOUT_MS;
   const pool = new UpstreamPool(target, { maxSockets: options.maxSockets ?? 1000, maxIdle: 64 });
   const prefix = target.pathname.replace(/\/+$/, '');
-  const hostLine = `Host: ${target.host}\r\n`;
   // Judgements waiting for their turn (each after its answer's last byte went out): close() waits for them, so a stop
   // that comes between an answer and its judgement (a SIGTERM right after a 504) still reports it.
   let pending = 0;
@@ -136,11 +146,23 @@ export function createForwarder(options: ForwarderOptions): { forward: (req: Inc
       return answerOwn(exchange.refused);
     }
 
+    // A declared body over the cap is refused before anything goes on (a streamed one is cut where it passes the cap, below).
+    if (Number(req.headers['content-length'] ?? 0) > maxBodyBytes) {
+      req.resume();
+      res.shouldKeepAlive = false;
+      exchange.refused = errorResponse(413, 'PayloadTooLargeError', `The request body is larger than ${maxBodyBytes} bytes (--max-body-bytes).`, randomIds);
+      return answerOwn(exchange.refused);
+    }
     const hasBody = req.headers['content-length'] !== undefined ? req.headers['content-length'] !== '0' : req.headers['transfer-encoding'] !== undefined;
     // A body of unknown length goes on chunked, whatever the method (RFC 9112 §6.1, §7.1).
     const chunked = hasBody && req.headers['content-length'] === undefined;
     // The request's head in one write: its lines as the client sent them (latin1: the bytes as received), the target's Host.
-    const head = `${req.method} ${prefix}${path} HTTP/1.1\r\n${fieldLines(endToEnd(req.rawHeaders))}${hostLine}${chunked ? 'Transfer-Encoding: chunked\r\n' : ''}\r\n`;
+    // An HTTP/1.0 client's 100-continue is ignored (RFC 9110 §10.1.1: it cannot take a 100, and sends its body at once), so
+    // it does not go on in the HTTP/1.1 request, where the backend would heed it.
+    const http10 = req.httpVersionMajor === 1 && req.httpVersionMinor === 0;
+    const head = `${req.method} ${prefix}${path} HTTP/1.1\r\n${requestLines(req.rawHeaders, target.host, http10)}${chunked ? 'Transfer-Encoding: chunked\r\n' : ''}\r\n`;
+    // The client waits for a 100 before its body (RFC 9110 §10.1.1): the backend's is handed on, once.
+    let awaitsContinue = !http10 && CONTINUE.test(req.headers.expect ?? '');
 
     let pooled: PooledSocket | undefined;
     let requestSent = false;
@@ -193,9 +215,13 @@ export function createForwarder(options: ForwarderOptions): { forward: (req: Inc
       {
         information: (info) => {
           timer.refresh();
-          // No 1xx to an HTTP/1.0 client (RFC 9110 §15.2), none after the final head; a 100 is the proxy's own server's to send
-          // (it answered the client's Expect, and sent none upstream).
-          if (res.headersSent || req.httpVersionMinor < 1 || info.status === 100) return;
+          // No 1xx to an HTTP/1.0 client (RFC 9110 §15.2), none after the final head; a 100 only to a client that asked for one
+          // (an unasked 100 is dropped: RFC 9110 §15.2.1 has clients ignore it, and undici's drop the connection on it).
+          if (res.headersSent || req.httpVersionMinor < 1) return;
+          if (info.status === 100) {
+            if (!awaitsContinue) return;
+            awaitsContinue = false;
+          }
           // Written as the backend sent it, on the client's socket: node:http's writeEarlyHints joins repeated Link lines into
           // one and has no writer for other codes, where RFC 9110 §15.2 has a proxy forward every 1xx it did not ask for, and
           // docs/proxy.md promises header lines as sent. The socket is this response's only while it is the one being answered
@@ -203,6 +229,9 @@ export function createForwarder(options: ForwarderOptions): { forward: (req: Inc
           const socket = res.socket;
           if (socket === null || socket.destroyed || !socket.writable) return;
           socket.write(`HTTP/1.1 ${info.status} ${info.reason}\r\n${fieldLines(endToEnd(info.rawHeaders))}\r\n`, 'latin1');
+          // node:http closes a connection whose client expected a 100 it never saw (writeHead: `_expect_continue && !_sent100`,
+          // the client may still send its body); it saw this one, as res.writeContinue() would have marked it.
+          if (info.status === 100) (res as ServerResponse & { _sent100?: boolean })._sent100 = true;
         },
         head: (answer) => {
           answered = true;
@@ -405,6 +434,27 @@ function oneFraming(lines: string[], received: readonly string[]): string[] {
     } else out.push(name, lines[i + 1]!);
   }
   return out;
+}
+
+/**
+ * The request's field lines as they go on: the client's end-to-end lines as sent (case, order,
+ * repeats), the target's Host (RFC 9110 §7.2) where the client's first Host line stood, in its case
+ * (RFC 9112 §3.2: user agents send it first, and some backends read it so), or first when the client
+ * sent none (HTTP/1.0). An HTTP/1.0 client's `100-continue` is left out (RFC 9110 §10.1.1: it is ignored).
+ */
+function requestLines(raw: readonly string[], host: string, http10: boolean): string {
+  let named: string[] | undefined;
+  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.toLowerCase() === 'connection') (named ??= []).push(...raw[i + 1]!.toLowerCase().split(',').map((h) => h.trim()));
+  let lines = '';
+  let hostSent = false;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!.toLowerCase();
+    if (name === 'host') {
+      if (!hostSent) lines += `${raw[i]}: ${host}\r\n`;
+      hostSent = true;
+    } else if (!HOP_BY_HOP.has(name) && !named?.includes(name) && !(http10 && name === 'expect' && CONTINUE.test(raw[i + 1]!))) lines += `${raw[i]}: ${raw[i + 1]}\r\n`;
+  }
+  return hostSent ? lines : `Host: ${host}\r\n${lines}`;
 }
 
 /** Raw header lines without the Trailer field. */

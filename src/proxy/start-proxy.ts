@@ -19,7 +19,7 @@ import { DEFAULT_FIXTURES } from '../mock/core/default-fixtures.ts';
 import { DEFAULT_LIMITS } from '../mock/adapters/node-connection-guards.ts';
 import { createFixtureRecorder, type RecordedFixture } from './fixture-recorder.ts';
 import { checkRecordingFile, writeRecording } from './recording-file.ts';
-import { DEFAULT_TARGET_TIMEOUT_MS, createForwarder, type ForwardedExchange } from './forward-to-target.ts';
+import { DEFAULT_TARGET_TIMEOUT_MS, MAX_CLIENT_HEADER_BYTES, createForwarder, type ForwardedExchange } from './forward-to-target.ts';
 import { tunnelTo } from './connect-tunnel.ts';
 import { decodeForJudging } from './decode-content.ts';
 import { createRepeatMemo, lazyResponse } from './repeat-memo.ts';
@@ -155,7 +155,7 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
       }
     }
     // The recording numbers its keys as the report's KEY_N (the judge's one numbering of the traffic's keys).
-    if (!exchange.refused) recorder?.observe({ method: exchange.method, target: exchange.target, key, headers: exchange.headers, response, keyNumber: key === undefined ? undefined : judge.keyNumber(key) });
+    if (!exchange.refused) recorder?.observe({ method: exchange.method, target: exchange.target, key, headers: exchange.headers, response, transportError: exchange.transportError, keyNumber: key === undefined ? undefined : judge.keyNumber(key) });
     // A key in the query, a cookie, the path or userinfo must not reach the journal or the log, in any form: the journal
     // keeps the target masked and redacts it when read, the log line (written now) is redacted now, and only when there is one.
     const shown = secrets.mask(exchange.target);
@@ -203,7 +203,8 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
   const forwarder = createForwarder({
     target,
     maxJudgedBytes,
-    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_LIMITS.maxBodyBytes,
+    // The forwarder streams a body on and keeps none: no cap of its own unless asked (--max-body-bytes), so the backend decides.
+    maxBodyBytes: options.maxBodyBytes ?? Number.POSITIVE_INFINITY,
     // One socket per client connection at most: a request never waits for one (docs/proxy.md, Forwarding).
     maxSockets: options.maxConnections ?? DEFAULT_LIMITS.maxConnections,
     targetTimeoutMs: options.targetTimeoutMs,
@@ -250,7 +251,10 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
     handle = options.addCors ? withCors : (request) => (originForm(request.url).startsWith(CONTROL_API_PREFIX) ? withCors(request) : inner(request));
   }
   const tunnels = tunnelTo(target, options.targetTimeoutMs ?? DEFAULT_TARGET_TIMEOUT_MS);
-  const server = await serveHandler(handle, { ...options, forward: forwarder.forward, tunnel: tunnels.tunnel });
+  // A forwarded request's Expect is the backend's to meet or refuse (RFC 9110 §10.1.1), and its body the forwarder's to limit;
+  // the proxy's own routes keep node:http's answers and the mock's body limit.
+  const forwards = (req: { url?: string }) => !originForm(req.url ?? '/').startsWith(CONTROL_API_PREFIX);
+  const server = await serveHandler(handle, { ...options, forward: forwarder.forward, tunnel: tunnels.tunnel, forwards, maxHeaderBytes: MAX_CLIENT_HEADER_BYTES });
 
   return {
     ...server,

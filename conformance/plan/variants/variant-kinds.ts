@@ -623,7 +623,7 @@ export const VARIANT_KINDS: readonly VariantKindSpec[] = [
     fullGetsEachTurn: true,
   },
   // Red team round twelve, spec decision range-requests (RFC 9110 §14): Range is ignored (the 200) or honoured, a 206 whose Content-Range
-  // names the slice of the 200 it stands for, a 416 when no range is satisfiable; an unknown unit and a failed If-Range are ignored; never
+  // names the slice of the 200 it stands for, bytes asked for only, a 416 when no range is satisfiable; an unknown unit and a failed If-Range are ignored; never
   // where the answer without Range is not a 200. Each turn with the full key on a read, the other keys once with a satisfiable range.
   {
     kind: 'range',
@@ -635,6 +635,11 @@ export const VARIANT_KINDS: readonly VariantKindSpec[] = [
       [['range', 'bytes=999999999-']],
       [['range', 'items=0-9']],
       [['range', 'bytes=2-11'], ['if-range', NEVER_GIVEN_ETAG]],
+      // Red team round sixteen: the forms real clients send alone (RFC 9110 §14.1.2): a suffix for a file's tail (`tail`, a zip's
+      // central directory), an open range to resume a download, and a suffix longer than the representation (all of it).
+      [['range', 'bytes=-7']],
+      [['range', 'bytes=5-']],
+      [['range', 'bytes=-65536']],
     ],
     fullGetsEachTurn: true,
     othersOnFirstTurn: true,

@@ -80,7 +80,15 @@ export function refuseOnSocket(socket: Duplex, status: RefusalStatus, message: s
  * or drop without a word: parser rejections (a `clientError` handler), `CONNECT` (a `connect`
  * handler; this is no proxy), and connections past the cap.
  */
-export function guardServer(server: Server, limits: Required<ConnectionLimits>, newId: NewId = randomIds, tunnel?: (request: IncomingMessage, socket: Duplex, head: Buffer) => void): void {
+export function guardServer(
+  server: Server,
+  limits: Required<ConnectionLimits>,
+  newId: NewId = randomIds,
+  tunnel?: (request: IncomingMessage, socket: Duplex, head: Buffer) => void,
+  forwards?: (request: IncomingMessage) => boolean,
+  /** The server's maxHeaderSize, said in its 431. @default node:http's */
+  maxHeaderBytes: number = nodeHttp.maxHeaderSize,
+): void {
   server.headersTimeout = limits.headersTimeoutMs;
   // Node requires requestTimeout >= headersTimeout (or 0).
   server.requestTimeout = Math.max(limits.requestTimeoutMs, limits.headersTimeoutMs);
@@ -98,7 +106,7 @@ export function guardServer(server: Server, limits: Required<ConnectionLimits>, 
     const reason = (error as { reason?: string }).reason;
     const message =
       status === 431
-        ? 'The request headers are too large.'
+        ? `The request's header section is larger than ${(maxHeaderBytes / 1024).toFixed(0)} KiB, the most this server reads.`
         : status === 408
           ? 'The request did not arrive in time.'
           : `The request is not valid HTTP/1.1${reason ? ` (${reason})` : ''}.`;
@@ -106,7 +114,9 @@ export function guardServer(server: Server, limits: Required<ConnectionLimits>, 
   });
 
   // Node answers an Expect other than 100-continue with a bare 417 unless someone listens (RFC 9110 §10.1.1).
+  // One that goes on (a request the proxy forwards) is the backend's to meet or refuse: handled as any request.
   server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
+    if (forwards?.(request)) return void server.emit('request', request, response);
     request.resume();
     writeRefusal(response, 417, 'The Expect header asks for an expectation the mock does not meet: only 100-continue is one (RFC 9110 §10.1.1).', newId);
   });

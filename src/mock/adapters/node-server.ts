@@ -34,6 +34,17 @@ export interface ServeOptions extends ConnectionLimits {
    * the mock is not a proxy.
    */
   tunnel?: (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
+  /**
+   * The requests `forward` takes (flag-admin proxy: all but its own routes), known from the head.
+   * Their `Expect` is not this server's to answer (RFC 9110 §10.1.1): node:http's own `100 Continue`
+   * and the 417 to other expectations are left out, and the request is handled at once, so that the
+   * field goes on and the backend's 100 or final answer reaches the client. Their body is
+   * `forward`'s to limit (it streams it on and keeps none): `maxBodyBytes` is not applied here.
+   * Other requests keep node:http's answers and the limit.
+   */
+  forwards?: (req: IncomingMessage) => boolean;
+  /** The largest request header section read (node:http's maxHeaderSize); a larger one gets a 431 that says so. @default node:http's, 16 KiB */
+  maxHeaderBytes?: number;
 }
 
 /** An answer that says "not mine": the adapter's `forward` streams the request to elsewhere. */
@@ -111,7 +122,7 @@ export async function serveHandler(handle: MockHandle, options: ServeOptions = {
   };
   // Node checks the header and request timeouts this often (default every 30 s, which would let a slow client hold on three times longer).
   // requireHostHeader off: Node's own refusal of a missing Host is a bare 400; hostProblem() answers it in JSON.
-  const server = createServer({ connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs), requireHostHeader: false }, (req, res) => {
+  const server = createServer({ connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs), requireHostHeader: false, maxHeaderSize: options.maxHeaderBytes }, (req, res) => {
     const started = onResponse ? performance.now() : 0;
     const request = new NodeMockRequest(req, res, maxBodyBytes);
     const badHost = hostProblem(req);
@@ -120,7 +131,7 @@ export async function serveHandler(handle: MockHandle, options: ServeOptions = {
       finish(request, req, res, errorResponse(400, CONNECTION_ERROR_KINDS[400], badHost, randomIds), started);
       return;
     }
-    if (declaredBodyTooLarge(req, maxBodyBytes)) {
+    if (declaredBodyTooLarge(req, maxBodyBytes) && !options.forwards?.(req)) {
       res.shouldKeepAlive = false;
       finish(request, req, res, errorResponse(413, CONNECTION_ERROR_KINDS[413], `The request body is larger than ${maxBodyBytes} bytes.`, randomIds), started);
       return;
@@ -146,7 +157,15 @@ export async function serveHandler(handle: MockHandle, options: ServeOptions = {
     send(req, res, response);
     onResponse?.({ method: request.method, url: request.url, status: response.status, ms: performance.now() - started }, request);
   };
-  guardServer(server, limits, undefined, options.tunnel);
+  const { forwards } = options;
+  if (forwards) {
+    // Without a listener node:http writes `100 Continue` itself before the request event; here only for requests that stay here.
+    server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+      if (!forwards(req)) res.writeContinue();
+      server.emit('request', req, res);
+    });
+  }
+  guardServer(server, limits, undefined, options.tunnel, forwards, options.maxHeaderBytes);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 4010, host, () => {

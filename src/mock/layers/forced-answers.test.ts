@@ -146,16 +146,17 @@ describe('sticky rules (control API)', () => {
 
   it('"every environments read waits": applies to one session, and to no other operation', async () => {
     const { call } = await start();
-    await addRule({ operationId: 'getProjectEnvironments', delay: 200 }, { 'x-mock-session': 'slow' });
+    // 600 ms: far above what an undelayed answer takes on a loaded CI machine, so the two sides cannot meet.
+    await addRule({ operationId: 'getProjectEnvironments', delay: 600 }, { 'x-mock-session': 'slow' });
     const timed = async (path: string, headers: Record<string, string>) => {
       const started = performance.now();
       expect((await call('GET', path, ADMIN_KEY, headers)).status).toBe(200);
       return performance.now() - started;
     };
-    expect(await timed(paths.environments('default'), { 'x-mock-session': 'slow' })).toBeGreaterThanOrEqual(190);
-    expect(await timed(paths.environments('default'), { 'x-mock-session': 'slow' })).toBeGreaterThanOrEqual(190);
-    expect(await timed(paths.oidc(), { 'x-mock-session': 'slow' })).toBeLessThan(190);
-    expect(await timed(paths.environments('default'), {})).toBeLessThan(190);
+    expect(await timed(paths.environments('default'), { 'x-mock-session': 'slow' })).toBeGreaterThanOrEqual(590);
+    expect(await timed(paths.environments('default'), { 'x-mock-session': 'slow' })).toBeGreaterThanOrEqual(590);
+    expect(await timed(paths.oidc(), { 'x-mock-session': 'slow' })).toBeLessThan(590);
+    expect(await timed(paths.environments('default'), {})).toBeLessThan(590);
   });
 
   it('is not used up by a request refused at auth, and a Prefer header wins over it', async () => {
