@@ -35,4 +35,7 @@ if (!process.getBuiltinModule('node:fs').existsSync(new URL(entry, import.meta.u
 registerHooks?.({ resolve: (await import('./own-modules.js')).ownModulesHook(new URL('..', import.meta.url)) });
 const { main } = await import(entry);
 
-process.exitCode = await main(process.argv.slice(2));
+const code = await main(process.argv.slice(2));
+// check is done when main resolves: it exits then rather than when the event loop drains (exit-when-written.js says why).
+if (process.argv[2] === 'check') (await import('./exit-when-written.js')).exitWhenWritten(code);
+else process.exitCode = code;

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/mock/index.ts';
 import { serveSocket } from '../test/serve-socket.ts';
 import { createHttpClient, type Fetched, type HttpClient } from './http-client.ts';
+import { createLlhttpClient } from './llhttp-client.ts';
 import { MAX_HEADER_BYTES } from './send-chain.ts';
 
 let server: RunningServer | undefined;
@@ -28,10 +29,16 @@ async function serveRecording(): Promise<{ seen: { method: string; socket: Socke
   return { seen };
 }
 
-describe('the client of the run (node:http on kept-alive connections)', () => {
+/** Both clients of the run: node:http's, and the one that drives node:http's parser on plain sockets (llhttp-client.ts). */
+const CLIENTS = [
+  { name: 'node:http on kept-alive connections', createClient: createHttpClient, module: './http-client.ts', factory: 'createHttpClient' },
+  { name: "llhttp on plain kept-alive connections", createClient: createLlhttpClient, module: './llhttp-client.ts', factory: 'createLlhttpClient' },
+] as const;
+
+describe.each(CLIENTS)('the client of the run ($name)', ({ createClient, module, factory }) => {
   it('sends requests one after another on one connection, with the header lines undici sent, in its order', async () => {
     const { seen } = await serveRecording();
-    client = createHttpClient({ maxHeaderBytes: MAX_HEADER_BYTES });
+    client = createClient({ maxHeaderBytes: MAX_HEADER_BYTES });
     const headers = [['accept', 'application/json'], ['Authorization', 'k']] as const;
     const answers = [];
     for (const method of ['GET', 'DELETE', 'PUT']) answers.push(await client.request(`${server!.url}/a`, { method, headers }, limits, text));
@@ -47,7 +54,7 @@ describe('the client of the run (node:http on kept-alive connections)', () => {
 
   it('never reuses a connection it asked to close (a HEAD): the server may close it right after the answer', async () => {
     const { seen } = await serveRecording();
-    client = createHttpClient({ maxHeaderBytes: MAX_HEADER_BYTES });
+    client = createClient({ maxHeaderBytes: MAX_HEADER_BYTES });
     const answers: Fetched[] = [];
     for (let i = 0; i < 20; i++) {
       answers.push(await client.request(`${server!.url}/h`, { method: 'HEAD', headers: [] }, limits, text));
@@ -62,7 +69,7 @@ describe('the client of the run (node:http on kept-alive connections)', () => {
 
   it('keeps every header line of an answer, past the 2,000 Node keeps by default', async () => {
     server = await serveSocket(() => ({ raw: `HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\n${'a: 1\r\n'.repeat(2100)}content-length: 2\r\n\r\nok` }));
-    client = createHttpClient({ maxHeaderBytes: MAX_HEADER_BYTES });
+    client = createClient({ maxHeaderBytes: MAX_HEADER_BYTES });
     const many = await client.request(`${server.url}/many`, { method: 'GET', headers: [] }, limits, text);
     expect('headers' in many && many.headers.a?.split(', ').length).toBe(2100);
   });
@@ -70,8 +77,8 @@ describe('the client of the run (node:http on kept-alive connections)', () => {
   it('parses strictly in a process started with --insecure-http-parser: a control character in a field value is a framing error', async () => {
     // RFC 9110 §5.5: a field value holds no C0 control but HTAB; lenient llhttp lets U+0001 through (answer 200), strict refuses it.
     server = await serveSocket(() => ({ raw: 'HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\nx-a: a\u0001b\r\ncontent-length: 2\r\n\r\nok' }));
-    const script = `const { createHttpClient } = await import(${JSON.stringify(new URL('./http-client.ts', import.meta.url).href)});
-const client = createHttpClient({ maxHeaderBytes: ${MAX_HEADER_BYTES} });
+    const script = `const { ${factory} } = await import(${JSON.stringify(new URL(module, import.meta.url).href)});
+const client = ${factory}({ maxHeaderBytes: ${MAX_HEADER_BYTES} });
 const got = await client.request(${JSON.stringify(server.url)}, { method: 'GET', headers: [] }, { timeoutMs: 2000, maxBodyBytes: 1024 }, (b) => b.toString());
 await client.close();
 process.stdout.write('error' in got ? String(got.error.code) : String(got.status));`;
@@ -92,7 +99,7 @@ process.stdout.write('error' in got ? String(got.error.code) : String(got.status
       }
       return { status: 200, headers: { 'content-type': 'text/plain' }, body: 'ok' };
     });
-    client = createHttpClient({ maxHeaderBytes: MAX_HEADER_BYTES });
+    client = createClient({ maxHeaderBytes: MAX_HEADER_BYTES });
     const get = () => client!.request(`${server!.url}/a`, { method: 'GET', headers: [] }, limits, text);
     expect(statusOf(await get())).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 60));

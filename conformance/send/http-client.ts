@@ -30,17 +30,37 @@ const EXPECTS_PAYLOAD = new Set(['PUT', 'POST', 'PATCH']);
 /** The methods Node's client sends without any framing of content when there is none (its useChunkedEncodingByDefault is false for them). */
 const UNFRAMED_METHODS = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS', 'TRACE', 'CONNECT']);
 
+/** A HEAD answer's connection is not reused (a server may send a body anyway), as undici did: the request says `connection: close`. */
+export function closesAfter(method: string): boolean {
+  return method === 'HEAD';
+}
+
+/**
+ * A request's header lines as both clients write them (name, value, name, value, ...): undici's, in its order: host, connection,
+ * the request's own, content-length. `method` is upper case.
+ */
+export function headerLines(target: URL, method: string, own: readonly (readonly [string, string])[]): string[] {
+  // A Host among the request's own (a variant naming this server otherwise) takes the URL's place.
+  const named = own.find(([name]) => name.toLowerCase() === 'host');
+  const headers: string[] = ['host', named?.[1] ?? target.host, 'connection', closesAfter(method) ? 'close' : 'keep-alive'];
+  for (const [name, value] of own) if (name.toLowerCase() !== 'host') headers.push(name, value);
+  // Node frames a request of any other method than these (SEARCH, PROPFIND, ...) as chunked, a last chunk and all, unless a
+  // Content-Length says there is no content (RFC 9112 §6.3): then it sends that, as undici did for PUT, POST and PATCH.
+  if (EXPECTS_PAYLOAD.has(method) || !UNFRAMED_METHODS.has(method)) headers.push('content-length', '0');
+  return headers;
+}
+
 /** A pooled connection idle this long may have met the server's keep-alive timeout as it was reused (see attempt's retry). */
 export const STALE_AFTER_IDLE_MS = 20;
 
 /** The connection went away before any answer: reset, broken pipe, or closed (Node's "socket hang up"). */
-function isConnectionLoss(error: unknown): boolean {
+export function isConnectionLoss(error: unknown): boolean {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   return code === 'ECONNRESET' || code === 'EPIPE';
 }
 
 /** Node's error for a request we ended at the deadline: told apart from the target's own errors. */
-class DeadlineError extends Error {
+export class DeadlineError extends Error {
   constructor() {
     super('deadline');
   }
@@ -139,16 +159,8 @@ export function createHttpClient(options: { maxHeaderBytes: number }): HttpClien
           // The URL as undici took it: parsed by WHATWG URL (dot segments, percent-encoding), then origin and path.
           const target = new URL(url);
           const method = init.method.toUpperCase();
-          // undici's header lines, in its order: host, connection, the request's own, content-length. A HEAD
-          // answer's connection is not reused (a server may send a body anyway), as undici did.
-          closes = method === 'HEAD';
-          // A Host among the request's own (a variant naming this server otherwise) takes the URL's place.
-          const named = init.headers.find(([name]) => name.toLowerCase() === 'host');
-          const headers: string[] = ['host', named?.[1] ?? target.host, 'connection', closes ? 'close' : 'keep-alive'];
-          for (const [name, value] of init.headers) if (name.toLowerCase() !== 'host') headers.push(name, value);
-          // Node frames a request of any other method than these (SEARCH, PROPFIND, ...) as chunked, a last chunk and all, unless a
-          // Content-Length says there is no content (RFC 9112 §6.3): then it sends that, as undici did for PUT, POST and PATCH.
-          if (EXPECTS_PAYLOAD.has(method) || !UNFRAMED_METHODS.has(method)) headers.push('content-length', '0');
+          closes = closesAfter(method);
+          const headers = headerLines(target, method, init.headers);
           const { module, agent } = clientFor(target.protocol);
           request = module.request({
             agent,
@@ -209,7 +221,7 @@ export function createHttpClient(options: { maxHeaderBytes: number }): HttpClien
 }
 
 /** Header fields by lower-case name, repeated fields joined with ", " (RFC 9110 §5.3), none dropped (Node's `headers` keeps only the first of some). */
-function joinedHeaders(raw: readonly string[]): Record<string, string> {
+export function joinedHeaders(raw: readonly string[]): Record<string, string> {
   const headers: Record<string, string> = {};
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const name = raw[i]!.toLowerCase();

@@ -1,4 +1,5 @@
-import { createHttpClient, type Fetched, type HttpClient } from './http-client.ts';
+import type { Fetched, HttpClient } from './http-client.ts';
+import { createLlhttpClient } from './llhttp-client.ts';
 import type { Contract } from '../../src/contract/index.ts';
 import { keyPlaceholder } from '../report/curl-line.ts';
 import { nearMissValue } from '../plan/near-miss/key-near-misses.ts';
@@ -70,7 +71,7 @@ function errorCode(error: unknown): string | undefined {
 }
 
 /**
- * Sends planned requests (node:http, http-client.ts) and records exactly what came back: checks judge the
+ * Sends planned requests (llhttp on plain sockets, llhttp-client.ts) and records exactly what came back: checks judge the
  * server's bytes, and redaction happens only when a report is rendered. The keys exist only
  * here and in that renderer: the recorded request headers carry their placeholders. Every
  * exchange is bounded: one deadline from connect to last byte, and at most maxBodyBytes read.
@@ -79,7 +80,7 @@ export function createSender(options: SenderOptions): Sender {
   // A client of our own, so that closing it releases every socket the run opened. It counts the
   // bytes its sockets read: a status line that arrived and then stalled is a response that began,
   // which the errors alone cannot tell from silence (issue 13, item 9).
-  const client = createHttpClient({ maxHeaderBytes: MAX_HEADER_BYTES });
+  const client = createLlhttpClient({ maxHeaderBytes: MAX_HEADER_BYTES });
   let inFlight = 0;
   const bodies = createBodyTexts();
   // What the target handed out (validators, cookies), for the variants that send it back.

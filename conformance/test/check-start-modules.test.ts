@@ -75,9 +75,11 @@ describe('flag-admin check start-up', () => {
       // Nor Ajv: its validators are compiled ahead of time (spec/openapi.validators.cjs, src/contract/precompiled-validators.ts).
       expect(check.loaded.filter((path) => /node_modules\/ajv\//.test(path))).toEqual([]);
       expect(check.loaded).toContain('spec/openapi.validators.cjs');
-      // Nor undici, nor TLS or HTTP/2 for a plain http:// target: the run's client is node:http (conformance/send/http-client.ts).
+      // Nor undici, nor TLS or HTTP/2 for a plain http:// target, nor node:http's client and agent: the run's client is Node's llhttp
+      // on plain sockets (conformance/send/llhttp-client.ts), node:http only for an https target or a request it would refuse.
       expect(check.loaded.filter((path) => /node_modules\/undici\//.test(path))).toEqual([]);
-      expect(check.builtins).toContain('http');
+      expect(check.builtins).toContain('_http_common');
+      expect(check.builtins.filter((name) => /^(http|_http_client|_http_agent)$/.test(name))).toEqual([]);
       expect(check.builtins.filter((name) => /^(tls|_tls_wrap|https|http2|internal\/http2\/core)$/.test(name))).toEqual([]);
       // Nor what an ESM import of node:fs or node:util builds into its namespace and the run never calls: fs/promises
       // (with readline), watchers, worker_threads, util.diff. The kit takes those modules as CommonJS (process.getBuiltinModule).
