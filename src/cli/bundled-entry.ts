@@ -84,8 +84,10 @@ async function build(options: BundleOptions): Promise<string | undefined> {
   } catch {
     return undefined;
   }
-  const started = Date.now();
-  const name = `build-${started}-${process.pid}-${++builds}`;
+  // To the microsecond, as file times are: Date.now() floors to the millisecond, so a source written earlier in the same
+  // millisecond (a test writing its package and bundling it at once) looked written after the build began.
+  const started = performance.timeOrigin + performance.now();
+  const name = `build-${Math.floor(started)}-${process.pid}-${++builds}`;
   const folder = join(options.cacheDir, name);
   try {
     mkdirSync(options.cacheDir, { recursive: true });
@@ -118,7 +120,7 @@ async function build(options: BundleOptions): Promise<string | undefined> {
     });
     // An input changed while it was being bundled: this build may hold either version, so it is used by no run (the sources are).
     if (inputs.some(([, , mtimeMs]) => mtimeMs >= started)) return undefined;
-    const latestTemp = join(options.cacheDir, `latest-${started}-${process.pid}.json`);
+    const latestTemp = join(options.cacheDir, `latest-${Math.floor(started)}-${process.pid}-${builds}.json`);
     writeFileSync(latestTemp, JSON.stringify({ format: BUNDLE_FORMAT, build: name, inputs } satisfies Latest));
     renameSync(latestTemp, join(options.cacheDir, 'latest.json'));
     for (const other of readdirSync(options.cacheDir)) {
