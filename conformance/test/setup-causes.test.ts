@@ -83,7 +83,10 @@ const loginRedirect = () => otherServer((_, url) => ({ status: 302, headers: { l
 /** A health endpoint's catch-all: 200 and JSON to every path, whatever the key. */
 const catchAllJson = () => otherServer(() => ({ status: 200, headers: { 'content-type': 'application/json' }, body: '{"status":"ok","uptime":12345}' }));
 /** An auth gateway of another service: 401 without Authorization, its own 404 JSON with any key (no such route behind it). */
-const authGateway = () => otherServer((method, url, authorization) => (authorization === undefined ? { status: 401, headers: { 'content-type': 'application/json', 'www-authenticate': 'Bearer' }, body: '{"error":"unauthorized"}' } : { status: 404, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: 'no_route', path: url, method }) }));
+const authGateway = () => otherServer((method, url, authorization) => {
+  const headers: Record<string, string> = authorization === undefined ? { 'content-type': 'application/json', 'www-authenticate': 'Bearer' } : { 'content-type': 'application/json' };
+  return authorization === undefined ? { status: 401, headers, body: '{"error":"unauthorized"}' } : { status: 404, headers, body: JSON.stringify({ error: 'no_route', path: url, method }) };
+});
 
 async function mock(): Promise<RunningServer> {
   const m = freshMock(contract);
