@@ -20,7 +20,7 @@ import { PROJECT_ROLES_TARGET, ROUND12_RESOURCE_BROKEN_TARGETS, ROUND12_RESOURCE
 import { WIRE_BROKEN_TARGETS, WIRE_CONFORMANT_VARIANTS } from './wire-targets.ts';
 import { ROUND15_CONTENT_BROKEN_TARGETS, ROUND15_CONTENT_CONFORMANT_VARIANTS } from './round15-content-targets.ts';
 import { ROUND16_BROKEN_TARGETS, ROUND16_CONFORMANT_VARIANTS } from './round16-targets.ts';
-import { ROUND17_BROKEN_TARGETS, ROUND17_CONFORMANT_VARIANTS } from './round17-targets.ts';
+import { ROUND17_BROKEN_TARGETS, ROUND17_CONFORMANT_VARIANTS, ROUND17_ID_BROKEN_TARGETS } from './round17-targets.ts';
 import { parseHttpDate } from '../judge/rules/http-dates.ts';
 
 /**
@@ -94,6 +94,7 @@ export const INVARIANCE_BROKEN_TARGETS: InvarianceTarget[] = [
   ...ROUND16_BROKEN_TARGETS,
   // Red team round seventeen's broken-bodies and encoded-delimiter principles (round17-targets.ts).
   ...ROUND17_BROKEN_TARGETS,
+  ...ROUND17_ID_BROKEN_TARGETS,
   // Red team round ten's wire principles (wire-targets.ts).
   ...WIRE_BROKEN_TARGETS.filter((t) => !t.alone),
   // The method: HEAD is GET without the body (spec decision head-requests).
