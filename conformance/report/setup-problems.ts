@@ -13,6 +13,38 @@ function readsDone(exchanges: readonly Exchange[], next: PlannedRequest | undefi
   return last !== undefined && READ_STEPS.has(last.step) && !(next && READ_STEPS.has(next.step));
 }
 
+/** A read of an operation without a key: harmless to any server, and its status tells whether the target's answers depend on the key. */
+const keylessRead = (request: PlannedRequest | undefined) => request !== undefined && request.credential === 'none' && (request.method === 'GET' || request.method === 'HEAD');
+
+/**
+ * Whether the evidence for "is this the API at all" is in: the first reads, and the keyless read
+ * the plan sends right after them where it sends one (the auth scenario's first request).
+ */
+function evidenceDone(exchanges: readonly Exchange[], next: PlannedRequest | undefined): boolean {
+  const last = exchanges[exchanges.length - 1];
+  if (last === undefined) return false;
+  if (READ_STEPS.has(last.step)) return !(next && (READ_STEPS.has(next.step) || keylessRead(next)));
+  const before = exchanges[exchanges.length - 2];
+  return keylessRead(last) && before !== undefined && READ_STEPS.has(before.step);
+}
+
+/**
+ * Whether the answers' statuses are this API's, whatever their bodies: a success with the full key on
+ * a given project or the OIDC settings, the missing project not a success (a catch-all answers every
+ * path alike), and the difference the API makes: 404 for the missing project (the answer depends on
+ * the path as API §4.1 says), or 401 without a key where the key got a success (it depends on the key,
+ * API §5). A static site, a login page, another service or its gateway answer every path and key alike.
+ */
+function statusesOfThisApi(exchanges: readonly Exchange[]): boolean {
+  const status = (e: Exchange) => e.response?.status;
+  const succeeded = exchanges.filter((e) => e.credential === 'full' && e.step === 'read' && e.response && isSuccess(e.response.status));
+  const missing = exchanges.filter((e) => e.step === 'missing-project' && e.response);
+  if (succeeded.length === 0 || missing.length === 0 || missing.some((e) => isSuccess(status(e)!))) return false;
+  const byPath = missing.some((e) => status(e) === NOT_FOUND);
+  const byKey = exchanges.some((e) => e.credential === 'none' && status(e) === UNAUTHORIZED && succeeded.some((r) => r.operationId === e.operationId));
+  return byPath || byKey;
+}
+
 /**
  * Whether an answer is JSON of a shape the spec documents for its operation (any of its
  * statuses): valid against the schema, and holding a property the schema names where it names
@@ -61,16 +93,18 @@ function propertyNames(schema: JsonSchema): Set<string> {
 const QUOTED = 80;
 
 /**
- * After the reads: whether no answer looks like this API at all (none is JSON of any shape the
- * spec documents for its operation), e.g. a static web server or another service at --base-url.
- * That is a set-up problem (exit 2), told before anything is deleted: a wrong base URL, not a
- * list of defects. A server of this API that breaks one read still answers the others (or its
- * errors) in a documented shape. Returns the message, with what the target answered.
+ * After the reads (and the keyless read right after them): whether nothing says this is the API, e.g.
+ * a static web server, a login page or another service at --base-url. That is a set-up problem (exit
+ * 2), told before anything is deleted: a wrong base URL, not a list of defects. Evidence that it IS
+ * this API makes it a run with defects (exit 1) whatever its bodies: an answer that is JSON of a
+ * shape the spec documents for its operation, or statuses that depend on the path and the key as
+ * this API's do (statusesOfThisApi), e.g. a server whose every body is wrapped, compressed or
+ * prefixed so that no parser reads it. Returns the message, with what the target answered.
  */
 export function notThisApi(exchanges: readonly Exchange[], next: PlannedRequest | undefined, contract: Contract, baseUrl: string): string | undefined {
-  if (!readsDone(exchanges, next)) return undefined;
+  if (!evidenceDone(exchanges, next)) return undefined;
   const answered = exchanges.filter((e) => e.response);
-  if (answered.length === 0 || answered.some((e) => looksLikeThisApi(e, contract, false)) || answered.some((e) => looksLikeThisApi(e, contract, true))) return undefined;
+  if (answered.length === 0 || statusesOfThisApi(answered) || answered.some((e) => looksLikeThisApi(e, contract, false)) || answered.some((e) => looksLikeThisApi(e, contract, true))) return undefined;
   const kinds = new Map<string, number>();
   for (const e of answered) {
     const kind = `${e.response!.status} ${mediaTypeOf(e.response!.headers['content-type']) ?? 'without Content-Type'}`;

@@ -63,6 +63,31 @@ async function otherJsonApi(): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
+/** A loopback node:http server answering every request with `answer` (its method, path and Authorization): a service that is not this API. */
+async function otherServer(answer: (method: string, url: string, authorization: string | undefined) => { status: number; headers: Record<string, string>; body: string }): Promise<string> {
+  const server: Server = createServer((req, res) => {
+    req.resume();
+    const { status, headers, body } = answer(req.method ?? 'GET', req.url ?? '/', req.headers.authorization);
+    res.writeHead(status, { ...headers, 'content-length': String(Buffer.byteLength(body)) });
+    res.end(req.method === 'HEAD' ? undefined : body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  cleanups.push(() => new Promise<void>((resolve) => { server.close(() => resolve()); server.closeAllConnections(); }));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** A single-page app's static host: index.html with 200 to every path (the history-API fallback). */
+const spaHost = () => otherServer(() => ({ status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: '<!doctype html><div id="root"></div><script src="/app.js"></script>' }));
+/** A login page in front of everything: 302 to /login whatever the key. */
+const loginRedirect = () => otherServer((_, url) => ({ status: 302, headers: { location: `/login?next=${encodeURIComponent(url)}`, 'content-type': 'text/html' }, body: '<a href="/login">Found</a>' }));
+/** A health endpoint's catch-all: 200 and JSON to every path, whatever the key. */
+const catchAllJson = () => otherServer(() => ({ status: 200, headers: { 'content-type': 'application/json' }, body: '{"status":"ok","uptime":12345}' }));
+/** An auth gateway of another service: 401 without Authorization, its own 404 JSON with any key (no such route behind it). */
+const authGateway = () => otherServer((method, url, authorization) => {
+  const headers: Record<string, string> = authorization === undefined ? { 'content-type': 'application/json', 'www-authenticate': 'Bearer' } : { 'content-type': 'application/json' };
+  return authorization === undefined ? { status: 401, headers, body: '{"error":"unauthorized"}' } : { status: 404, headers, body: JSON.stringify({ error: 'no_route', path: url, method }) };
+});
+
 async function mock(): Promise<RunningServer> {
   const m = freshMock(contract);
   const server = await serveHandler((request) => m.handle(request), { port: 0 });
@@ -81,6 +106,10 @@ describe('a base URL that is not this API', () => {
   it.each([
     ['python3 -m http.server', pythonHttpServer, /404 text\/html/],
     ["another service's JSON API", otherJsonApi, /404 application\/json/],
+    ["a single-page app's static host (index.html with 200 to every path)", spaHost, /200 text\/html/],
+    ['a login page in front of everything (302 whatever the key)', loginRedirect, /302 text\/html/],
+    ['a catch-all health endpoint (200 JSON to every path, whatever the key)', catchAllJson, /200 application\/json/],
+    ["another service's auth gateway (401 without a key, 404 JSON with any)", authGateway, /404 application\/json/],
   ] as const)('%s: exit 2, the first lines say the base URL looks wrong and what it answered, at most 60 lines, nothing deleted', async (_, serve, got) => {
     const url = await serve();
     const run = await runCliProcess(targetArgs(url), { FLAG_ADMIN_API_KEY: ADMIN_KEY, FLAG_ADMIN_RESTRICTED_KEY: VIEWER_KEY });

@@ -1,4 +1,5 @@
 import { responseFor, type Contract, type Operation } from '../../../src/contract/index.ts';
+import { holdsEncodedReserved } from '../../reserved-characters.ts';
 import { CONTENT_REFUSALS, FORBIDDEN, isCaseRefusal, METHOD_NOT_ALLOWED, NOT_FOUND, NOT_IMPLEMENTED, UNAUTHORIZED, isClientError, isSuccess } from '../../http-status.ts';
 import type { ModelRequest, RunState } from './run-state.ts';
 import { toleratedRefusals } from './spec-annotations.ts';
@@ -66,11 +67,11 @@ const UNUSUAL = /[^\u0020-\u007e]/;
 
 /**
  * Input a router or proxy in front of the operation may refuse in its own format (spec decisions
- * router-refusals and malformed-input-refusals): not valid percent-encoding, an encoded slash,
- * control or non-ASCII characters, or a very long id.
+ * router-refusals and malformed-input-refusals): not valid percent-encoding, an encoded slash or
+ * other reserved character (RFC 3986 §2.2), control or non-ASCII characters, or a very long id.
  */
 function isMalformed(raw: string): boolean {
-  if (raw.length > LONG_ID) return true;
+  if (raw.length > LONG_ID || holdsEncodedReserved(raw)) return true;
   try {
     const decoded = decodeURIComponent(raw);
     return decoded.includes('/') || UNUSUAL.test(decoded);

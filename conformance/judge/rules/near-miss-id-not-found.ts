@@ -38,7 +38,7 @@ export const nearMissTokenNotFound = nearMissIdRule({
   baselineRule: 'unknown-token-not-found',
   harm: 'nothing is deleted',
   proves:
-    'near-misses of a given token\'s id under its real account, and of its account\'s id with the real token id, drawn from the id grammar\'s rules that can name nothing real (never another case, a prefix or the same id percent-encoded), get 404 (400 for one holding a control character or an encoded slash, 405 too for the slash) and delete nothing: the token is still deleted by its own delete afterwards',
+    'near-misses of a given token\'s id under its real account, and of its account\'s id with the real token id, drawn from the id grammar\'s rules that can name nothing real (never another case, a prefix or the same id percent-encoded), get 404 (400 for one holding a control character, an encoded slash or another encoded reserved character such as `%3F` after the id, 405 too for the slash) and delete nothing: the token is still deleted by its own delete afterwards',
   resolved: 'The server resolved it to the given token and may have deleted that token.',
 });
 
@@ -50,6 +50,6 @@ export const nearMissProjectNotFound = nearMissIdRule({
   baselineRule: 'missing-project-not-found',
   harm: 'no environments of another project are returned',
   proves:
-    'near-misses of `--project` drawn from the id grammar get 404 (400 for one holding a control character or an encoded slash, 405 too for the slash), never the environments of `--project`; a spelling RFC 3986 makes the same id (an unreserved character percent-encoded) may get the project\'s own answer or 404',
+    'near-misses of `--project` drawn from the id grammar get 404 (400 for one holding a control character, an encoded slash or another encoded reserved character such as `%3F` after the id, 405 too for the slash), never the environments of `--project`; a spelling RFC 3986 makes the same id (an unreserved character percent-encoded) may get the project\'s own answer or 404',
   resolved: 'The server resolved it to the given project, or answered its not-found as a success (an empty list too is no 404: spec decision unknown-ids-not-found).',
 });

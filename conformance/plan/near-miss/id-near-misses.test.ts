@@ -100,7 +100,7 @@ describe('idNearMisses', () => {
     const list = idNearMisses('ci-token', options({ deletable: true }));
     expect(list.some((v) => v.names === 'same' || v.lookalike)).toBe(false);
     expect(list.map((v) => v.decoded)).not.toEqual(expect.arrayContaining(['CI-TOKEN']));
-    expect(new Set(list.map((v) => v.family))).toEqual(new Set(['separator', 'whitespace', 'invisible', 'unicode', 'accent', 'double-encoding', 'extension', 'control', 'dot-segment', 'sql-like', 'glob', 'regex']));
+    expect(new Set(list.map((v) => v.family))).toEqual(new Set(['separator', 'whitespace', 'invisible', 'unicode', 'accent', 'double-encoding', 'extension', 'control', 'dot-segment', 'sql-like', 'glob', 'regex', 'delimiter']));
   });
 
   it('builds malformed ids on the real one: a NUL or a line feed and more after it, and an encoded dot segment in front that resolves to it', () => {
@@ -138,10 +138,25 @@ describe('idNearMisses', () => {
     for (const v of patterns.filter((v) => v.family === 'sql-like')) expect(like(v.decoded).test('default')).toBe(true);
     for (const v of patterns.filter((v) => v.family === 'regex')) expect(new RegExp(`^${v.decoded}$`).test('default')).toBe(true);
     expect(patterns.map((v) => v.decoded)).toEqual(expect.arrayContaining(['%', '*', '.*']));
-    expect(patterns.every((v) => v.names === 'other' && !v.malformed)).toBe(true);
+    // Malformed input only where an encoded reserved character (the glob's ? and [ ]) lets a server refuse it (400) before any lookup.
+    expect(patterns.every((v) => v.names === 'other' && v.malformed === /%(3F|5B|5D)/.test(v.segment))).toBe(true);
     // Where the token may be deleted: only those no real id can be (not `_` or `.` in place of a character), the word all for numeric ids.
     const token = idNearMisses('1', options({ deletable: true, budget: 1000 })).filter((v) => ['sql-like', 'glob', 'regex'].includes(v.family));
     expect(token.map((v) => v.segment).sort()).toEqual(['%25', '%3F', '%5B1%5D', '*', '.*', 'all'].sort());
+  });
+
+  it('puts each encoded delimiter a decoder splits on after the id (? # ; , @ /), another reserved character after it and one inside it: other ids, malformed input, never lookalikes', () => {
+    for (const [id, deletable] of [['default', false], ['1', true]] as const) {
+      const list = idNearMisses(id, options({ deletable, budget: 1000 })).filter((v) => v.family === 'delimiter');
+      const after = list.filter((v) => v.describe.endsWith('after it'));
+      expect(after.map((v) => v.segment.slice(id.length, id.length + 3))).toEqual(expect.arrayContaining(['%3F', '%23', '%3B', '%2C', '%40', '%2F']));
+      expect(after).toHaveLength(7);
+      for (const v of after) expect(v.segment.startsWith(id) && v.decoded.startsWith(id)).toBe(true);
+      expect(list.filter((v) => v.describe.includes('inserted after character'))).toHaveLength(id.length > 1 ? 1 : 0);
+      expect(list.every((v) => v.names === 'other' && v.malformed && !v.lookalike && /%[0-9A-F]{2}/.test(v.segment))).toBe(true);
+      // Decoded and cut at its delimiter, as a server that decodes before it splits reads it, the segment is the real id.
+      for (const v of after.filter((v) => v.describe.startsWith('with an encoded'))) expect(decodeURIComponent(v.segment).split(/[?#;,@/]/)[0]).toBe(id);
+    }
   });
 
   it('drops a variant that is a given id', () => {

@@ -1,5 +1,6 @@
 import { pick, type Random } from '../seeded-random.ts';
 import { bounded } from './bounded.ts';
+import { encodedReserved, holdsEncodedReserved, RESERVED_CHARACTERS } from '../../reserved-characters.ts';
 import { acuteAccented, codePointLabel, compatibilityLookalikes, invisibleFormatCharacters, isControl, unicodeWhitespace } from './unicode-forms.ts';
 
 /**
@@ -8,14 +9,15 @@ import { acuteAccented, codePointLabel, compatibilityLookalikes, invisibleFormat
  * case, separators swapped or dropped, trimmed Unicode whitespace, Unicode normalization, a second percent-decoding, a number
  * parser, a prefix match, a format suffix or matrix parameter stripped by the router, the id
  * cut at a control character, an encoded dot segment resolved, the id taken for a pattern: SQL
- * LIKE, a glob, a regular expression, or a word meaning every id).
+ * LIKE, a glob, a regular expression, or a word meaning every id, a percent-encoded delimiter
+ * taken for the delimiter it encodes).
  *
  * What a variant means decides what a conformant server may answer: percent-encoding an
  * unreserved character gives the SAME id (RFC 3986 §2.3, §6.2.2.2), so the real id's answer (or
  * a 404 from a server that does not normalize) is right; every other variant names ANOTHER id,
  * which does not exist, so 404.
  */
-export type IdFamily = 'case' | 'separator' | 'whitespace' | 'invisible' | 'unicode' | 'accent' | 'percent-encoding' | 'double-encoding' | 'numeric' | 'prefix' | 'extension' | 'control' | 'dot-segment' | 'sql-like' | 'glob' | 'regex';
+export type IdFamily = 'case' | 'separator' | 'whitespace' | 'invisible' | 'unicode' | 'accent' | 'percent-encoding' | 'double-encoding' | 'numeric' | 'prefix' | 'extension' | 'control' | 'dot-segment' | 'sql-like' | 'glob' | 'regex' | 'delimiter';
 
 export interface IdNearMiss {
   family: IdFamily;
@@ -32,7 +34,7 @@ export interface IdNearMiss {
    * would be deleted. The other variants hold whitespace, non-ASCII, `%`, `;` or a number spelling.
    */
   lookalike: boolean;
-  /** Holds a control character or an encoded slash: a server may refuse the request as malformed (400; 405 from a router for the slash) before any lookup. */
+  /** Holds a control character, an encoded slash or another encoded reserved character: a server may refuse the request as malformed (400; 405 from a router for the slash) before any lookup. */
   malformed: boolean;
 }
 
@@ -65,7 +67,7 @@ export function idNearMisses(id: string, { deletable, given, random, budget, cov
   const all: IdNearMiss[] = [];
   const chars = [...id];
   const other = (family: IdFamily, describe: string, value: string, lookalike = false, segment = encodeURIComponent(value)) =>
-    all.push({ family, describe, segment, decoded: value, names: 'other', lookalike, malformed: value.includes('/') || [...value].some((c) => isControl(c.codePointAt(0)!)) });
+    all.push({ family, describe, segment, decoded: value, names: 'other', lookalike, malformed: value.includes('/') || holdsEncodedReserved(segment) || [...value].some((c) => isControl(c.codePointAt(0)!)) });
 
   if (id.toUpperCase() !== id) other('case', 'in upper case', id.toUpperCase(), true);
   if (id.toLowerCase() !== id) other('case', 'in lower case', id.toLowerCase(), true);
@@ -202,6 +204,27 @@ export function idNearMisses(id: string, { deletable, given, random, budget, cov
   if (!['.', '..'].includes(replaced('.'))) other('regex', `with character ${at + 1} replaced by the regular expression wildcard .`, replaced('.'), true);
   other('regex', `${cut} the regular expression .*`, `${stem}.*`);
   other('regex', 'as the regular expression for every id, .* alone', '.*');
+
+  // A percent-encoded delimiter is data (RFC 3986 §2.2; red team round seventeen: the target decoded whole before the query was split
+  // off, so `default%3Fx` was project default and `3%3F` deleted token 3). A server that decodes first and splits after reads the id
+  // before the delimiter: a query or a fragment (? #), matrix parameters (;), a list (,), a `name@version` spec (@), a segment (/).
+  // Each of those after the id, alone or with more after it (drawn), is a rule of its own; the other reserved characters share one
+  // rule after it, and one inside the id (drawn from all of them, for a sanitizer that strips it). Each names another id: 404, or a
+  // refusal of malformed input (400: decision malformed-input-refusals).
+  const tail = pick(random, 2) === 0 ? '' : Array.from({ length: 1 + pick(random, 3) }, () => ID_LIKE[pick(random, ID_LIKE.length)]!).join('');
+  const reserved = [...RESERVED_CHARACTERS.keys()];
+  const drawnReserved = (among: readonly string[]) => among[pick(random, among.length)]!;
+  const CUTTING = ['?', '#', ';', ',', '@', '/'];
+  const encode = (text: string) => [...text].map((c) => (RESERVED_CHARACTERS.has(c) ? encodedReserved(c) : encodeURIComponent(c))).join('');
+  for (const d of CUTTING) other('delimiter', `with an encoded ${RESERVED_CHARACTERS.get(d)} (${encodedReserved(d)}) and "${tail}" after it`, id + d + tail, false, encode(id) + encodedReserved(d) + encode(tail));
+  const rest = drawnReserved(reserved.filter((c) => !CUTTING.includes(c)));
+  other('delimiter', `with the encoded reserved character "${encodedReserved(rest)}" and "${tail}" after it`, id + rest + tail, false, encode(id) + encodedReserved(rest) + encode(tail));
+  if (chars.length > 1) {
+    const inside = drawnReserved(reserved);
+    const after = 1 + pick(random, chars.length - 1);
+    const value = [...chars.slice(0, after), inside, ...chars.slice(after)].join('');
+    other('delimiter', `with the encoded reserved character "${encodedReserved(inside)}" inserted after character ${after}`, value, false, encode(chars.slice(0, after).join('')) + encodedReserved(inside) + encode(chars.slice(after).join('')));
+  }
 
   const segments = new Set<string>();
   const usable = all.filter((variant) => {

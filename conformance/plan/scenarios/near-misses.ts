@@ -9,13 +9,16 @@ import { NEEDS_ALLOW_DELETE, NEEDS_TOKEN, type ScenarioPlan } from './scenario-p
 import { allocateTokens } from './token-allocation.ts';
 
 /** Near-misses sent per given id at most: a project may get every kind, a token only those that can name nothing real. */
-export const PROJECT_NEAR_MISS_BUDGET = 40;
-export const TOKEN_NEAR_MISS_BUDGET = 24;
+export const PROJECT_NEAR_MISS_BUDGET = 48;
+export const TOKEN_NEAR_MISS_BUDGET = 32;
 /**
  * Every family of the id grammar gets a variant on each project, and every rule on one of them at least, however many projects share the
- * budget: 22 since the separator family (red team round thirteen) brought the rules of `default` from 33 to 35 and of `mobile-app` to 40, and 20 each no longer kept every family on the second project.
+ * budget: 22 since the separator family (red team round thirteen) brought the rules of `default` from 33 to 35 and of `mobile-app` to 40, and 20 each no longer kept every family on the second project;
+ * 26 since the encoded-delimiter family (red team round seventeen: six delimiters after the id, another one after it, one inside it) brought
+ * them to 43 and 48, and 25 no longer kept every family on the second project. The budgets grew by those eight rules: 48 for the projects
+ * (one project meets every rule of `default`), 32 for a token and for its account (a one-character id has 32 rules where it may be deleted).
  */
-export const PROJECT_RULES_AT_LEAST = 22;
+export const PROJECT_RULES_AT_LEAST = 26;
 
 /**
  * Probes derived from the user's own inputs by the near-miss grammars (near-miss/): near-misses
