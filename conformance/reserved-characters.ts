@@ -37,3 +37,31 @@ const ENCODED = new RegExp(`%(${[...RESERVED_CHARACTERS.keys()].map((c) => encod
 export function holdsEncodedReserved(raw: string): boolean {
   return ENCODED.test(raw);
 }
+
+/** Longer ids than this are unusual input: a server may refuse the URI (414) before routing. */
+const LONG_ID = 1024;
+/** Control characters and anything beyond ASCII: routers and proxies commonly refuse such paths before an operation sees them. */
+const UNUSUAL = /[^\u0020-\u007e]/;
+/**
+ * What HTTP firewalls refuse in a path besides the encoded reserved characters: a percent-encoded percent sign, period or backslash
+ * (the double-decoding and traversal guards of Spring Security's StrictHttpFirewall and Tomcat), a backslash however it came, and
+ * a raw semicolon (StrictHttpFirewall's default; Tomcat and Jetty read it as the start of path parameters).
+ */
+const FIREWALL_REFUSED = /%(25|2E|5C)|;/i;
+
+/**
+ * Whether a raw path segment (as sent, percent-encoded) is malformed input that a router, proxy or firewall in front of the
+ * operation may refuse in its own format (spec decisions router-refusals and malformed-input-refusals): not valid
+ * percent-encoding, an encoded slash or other reserved character (RFC 3986 §2.2), what firewalls refuse (above), control or
+ * non-ASCII characters, or a very long id. The one predicate: the near-miss grammar marks its ids by it and the model tolerates
+ * the refusals by it.
+ */
+export function isMalformedId(raw: string): boolean {
+  if (raw.length > LONG_ID || holdsEncodedReserved(raw) || FIREWALL_REFUSED.test(raw)) return true;
+  try {
+    const decoded = decodeURIComponent(raw);
+    return decoded.includes('/') || decoded.includes('\\') || UNUSUAL.test(decoded);
+  } catch {
+    return true;
+  }
+}

@@ -1034,14 +1034,17 @@ export const INVARIANCE_CONFORMANT_VARIANTS: ConformantInvarianceVariant[] = [
   {
     // Decision router-refusals: an encoded slash is no route; 400 for it (before auth, before any lookup) is a refusal, also where it decodes to a dot segment.
     name: 'any encoded slash in the path refused with 400 ValidationError before auth (x%2F..%2Fdefault included)',
-    // The odd id odd%2Fid gets 400 here too: a clean undocumented 4xx on an odd id warns by design (odd-id-rejected).
-    warnings: ['odd-id-rejected'],
+    // The odd id odd%2Fid gets 400 here too: a refusal the spec tolerates on malformed input, so odd-id-rejected passes it.
     serve: (contract) => breakResponses(contract, (req, res) => (/%2f/i.test(req.url.split('?')[0]!) ? error(400, 'ValidationError') : res)),
   },
   {
+    // Was a broken target that only warned (odd-id-rejected); decision malformed-input-refusals tolerates 400 there, and the rule now reads it.
+    name: '400 ValidationError for malformed percent-encoding (%ZZ, truncated UTF-8), where no 400 is documented',
+    serve: (contract) => breakResponses(contract, (req, res) => (/%(ZZ|E0%A4%A$)/.test(req.url) ? error(400, 'ValidationError') : res)),
+  },
+  {
     name: '400 ValidationError to an id holding a C0 control character (default%09)',
-    // The odd ids %00 get 400 here too: a clean undocumented 4xx on an odd id warns by design (odd-id-rejected), and exits 0.
-    warnings: ['odd-id-rejected'],
+    // The odd ids %00 get 400 here too: tolerated on malformed input (odd-id-rejected passes it), and exits 0.
     serve: (contract) =>
       breakResponses(contract, (req, res) => {
         let decoded = '';

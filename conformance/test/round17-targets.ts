@@ -142,8 +142,7 @@ export const ROUND17_CONFORMANT_VARIANTS: ConformantInvarianceVariant[] = [
     // Spring Security's StrictHttpFirewall, Jetty's ambiguous-path checks: a segment holding an encoded reserved character is refused
     // before any route (spec decision malformed-input-refusals), with a body of the API's error shape.
     name: 'ids holding a percent-encoded reserved character (%3F %23 %3B %2C %40 …) refused 400 ValidationError before any route',
-    // The odd id `odd%2Fid` gets the same 400: a clean refusal the spec does not list, which odd-id-rejected warns of by design.
-    warnings: ['odd-id-rejected'],
+    // The odd id `odd%2Fid` gets the same 400: a refusal the spec tolerates on malformed input, so odd-id-rejected passes it too.
     serve: (contract) => {
       const mock = freshMock(contract);
       let n = 0;
@@ -151,6 +150,20 @@ export const ROUND17_CONFORMANT_VARIANTS: ConformantInvarianceVariant[] = [
         const path = (req.url ?? '/').split('?')[0]!;
         if (!ENCODED_RESERVED.test(path)) return answer(mock.handle(toMockRequest(req)));
         answer({ status: 400, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: `fw-${++n}`, name: 'ValidationError', message: 'The request was rejected because the URL contained a potentially malicious String' }) });
+      });
+    },
+  },
+  {
+    // Spring Security's StrictHttpFirewall as it ships (its encoded-slash, encoded-percent, encoded-period and backslash guards, and
+    // the semicolon one), refusing with Spring Boot's HttpStatusRequestRejectedHandler, 400 in its plain-text form: the ids the
+    // near-miss grammar writes with `%25` (a LIKE wildcard), `%2E` and `%5C` are malformed input to it as `%2F` and `%3B` are.
+    name: "Spring Security's StrictHttpFirewall defaults: %2F, %25, %2E, %5C, a backslash, ; or %3B anywhere in the path refused 400 in plain text before any route",
+    serve: (contract) => {
+      const mock = freshMock(contract);
+      return serveRaw((req, _, answer) => {
+        const path = (req.url ?? '/').split('?')[0]!;
+        if (!/%(2F|25|2E|5C|3B)|\\|;/i.test(path)) return answer(mock.handle(toMockRequest(req)));
+        answer({ status: 400, headers: { 'content-type': 'text/plain;charset=UTF-8' }, body: 'Bad Request' });
       });
     },
   },

@@ -1,5 +1,5 @@
 import { responseFor, type Contract, type Operation } from '../../../src/contract/index.ts';
-import { holdsEncodedReserved } from '../../reserved-characters.ts';
+import { isMalformedId as isMalformed } from '../../reserved-characters.ts';
 import { CONTENT_REFUSALS, FORBIDDEN, isCaseRefusal, METHOD_NOT_ALLOWED, NOT_FOUND, NOT_IMPLEMENTED, UNAUTHORIZED, isClientError, isSuccess } from '../../http-status.ts';
 import type { ModelRequest, RunState } from './run-state.ts';
 import { toleratedRefusals } from './spec-annotations.ts';
@@ -59,26 +59,6 @@ export interface AllowedAnswers {
 /** RFC 9110 §15.5.1 and §15.5.20: what a server answers a Host it does not serve. */
 const BAD_REQUEST_STATUS = 400;
 const MISDIRECTED = 421;
-
-/** Longer ids than this are unusual input: a server may refuse the URI (414) before routing. */
-const LONG_ID = 1024;
-/** Control characters and anything beyond ASCII: routers and proxies commonly refuse such paths before an operation sees them. */
-const UNUSUAL = /[^\u0020-\u007e]/;
-
-/**
- * Input a router or proxy in front of the operation may refuse in its own format (spec decisions
- * router-refusals and malformed-input-refusals): not valid percent-encoding, an encoded slash or
- * other reserved character (RFC 3986 §2.2), control or non-ASCII characters, or a very long id.
- */
-function isMalformed(raw: string): boolean {
-  if (raw.length > LONG_ID || holdsEncodedReserved(raw)) return true;
-  try {
-    const decoded = decodeURIComponent(raw);
-    return decoded.includes('/') || UNUSUAL.test(decoded);
-  } catch {
-    return true;
-  }
-}
 
 function undecodable(raw: string): boolean {
   try {

@@ -1,7 +1,7 @@
 import { pick, type Random } from '../seeded-random.ts';
 import { bounded } from './bounded.ts';
-import { encodedReserved, holdsEncodedReserved, RESERVED_CHARACTERS } from '../../reserved-characters.ts';
-import { acuteAccented, codePointLabel, compatibilityLookalikes, invisibleFormatCharacters, isControl, unicodeWhitespace } from './unicode-forms.ts';
+import { encodedReserved, isMalformedId, RESERVED_CHARACTERS } from '../../reserved-characters.ts';
+import { acuteAccented, codePointLabel, compatibilityLookalikes, invisibleFormatCharacters, unicodeWhitespace } from './unicode-forms.ts';
 
 /**
  * The grammar of near-misses of a given id (spec decisions project-id-compared-exactly,
@@ -67,7 +67,7 @@ export function idNearMisses(id: string, { deletable, given, random, budget, cov
   const all: IdNearMiss[] = [];
   const chars = [...id];
   const other = (family: IdFamily, describe: string, value: string, lookalike = false, segment = encodeURIComponent(value)) =>
-    all.push({ family, describe, segment, decoded: value, names: 'other', lookalike, malformed: value.includes('/') || holdsEncodedReserved(segment) || [...value].some((c) => isControl(c.codePointAt(0)!)) });
+    all.push({ family, describe, segment, decoded: value, names: 'other', lookalike, malformed: isMalformedId(segment) });
 
   if (id.toUpperCase() !== id) other('case', 'in upper case', id.toUpperCase(), true);
   if (id.toLowerCase() !== id) other('case', 'in lower case', id.toLowerCase(), true);
