@@ -20,6 +20,7 @@ import { PROJECT_ROLES_TARGET, ROUND12_RESOURCE_BROKEN_TARGETS, ROUND12_RESOURCE
 import { WIRE_BROKEN_TARGETS, WIRE_CONFORMANT_VARIANTS } from './wire-targets.ts';
 import { ROUND15_CONTENT_BROKEN_TARGETS, ROUND15_CONTENT_CONFORMANT_VARIANTS } from './round15-content-targets.ts';
 import { ROUND16_BROKEN_TARGETS, ROUND16_CONFORMANT_VARIANTS } from './round16-targets.ts';
+import { ROUND17B_BROKEN_TARGETS, ROUND17B_CONFORMANT_VARIANTS } from './round17b-targets.ts';
 import { parseHttpDate } from '../judge/rules/http-dates.ts';
 
 /**
@@ -91,6 +92,8 @@ export const INVARIANCE_BROKEN_TARGETS: InvarianceTarget[] = [
   ...ROUND15_CONTENT_BROKEN_TARGETS,
   // Red team round sixteen's shared-cache and Range principles (round16-targets.ts).
   ...ROUND16_BROKEN_TARGETS,
+  // Red team round seventeen's secret and method-blind-cache principles (round17b-targets.ts).
+  ...ROUND17B_BROKEN_TARGETS,
   // Red team round ten's wire principles (wire-targets.ts).
   ...WIRE_BROKEN_TARGETS.filter((t) => !t.alone),
   // The method: HEAD is GET without the body (spec decision head-requests).
@@ -863,6 +866,7 @@ export const INVARIANCE_CONFORMANT_VARIANTS: ConformantInvarianceVariant[] = [
   ...ROUND14_FRAMING_CONFORMANT_VARIANTS,
   ...ROUND15_CONTENT_CONFORMANT_VARIANTS,
   ...ROUND16_CONFORMANT_VARIANTS,
+  ...ROUND17B_CONFORMANT_VARIANTS,
   ...WIRE_CONFORMANT_VARIANTS,
   {
     name: 'HEAD answered 405 with Allow: GET (a router without HEAD)',
