@@ -21,6 +21,7 @@ import { nearMissProjectNotFound, nearMissTokenNotFound } from './rules/near-mis
 import { nearMissKeyRejected } from './rules/near-miss-key-rejected.ts';
 import { noUndocumentedBody } from './rules/no-undocumented-body.ts';
 import { noSecretEcho } from './rules/no-secret-echo.ts';
+import { secretsFollowPermissions } from './rules/secrets-follow-permissions.ts';
 import { notAServerError } from './rules/not-a-server-error.ts';
 import { oddIdRejected } from './rules/odd-id-rejected.ts';
 import { projectEnvironmentsEnabled } from './rules/project-environments-enabled.ts';
@@ -75,6 +76,7 @@ export const RULES: readonly Rule[] = [
   errorKindConformance,
   noUndocumentedBody,
   noSecretEcho,
+  secretsFollowPermissions,
   sharedCachesKeptOut,
   httpDatesValid,
   httpDatesImfFixdate,
