@@ -45,6 +45,7 @@ import { rangeRequests } from './rules/range-requests.ts';
 import { connectionIndependent } from './rules/connection-independent.ts';
 import { headersIgnored } from './rules/headers-ignored.ts';
 import { headLikeGet } from './rules/head-like-get.ts';
+import { answersFollowOwnMethod } from './rules/answers-follow-own-method.ts';
 import { optionsHarmless } from './rules/options-harmless.ts';
 import { overlapIndependent } from './rules/overlap-independent.ts';
 import { pipelinedAnswersInOrder } from './rules/pipelined-answers-in-order.ts';
@@ -109,6 +110,7 @@ export const RULES: readonly Rule[] = [
   bystandersUntouched,
   randomSequenceConformant,
   headLikeGet,
+  answersFollowOwnMethod,
   optionsHarmless,
   headersIgnored,
   authSchemeAnyCase,
