@@ -18,6 +18,8 @@ export const answersFollowOwnMethod: Rule = {
   level: 'behaviour',
   // Whatever the model finds on a variant of its kinds: the request before it on the connection, in another method, is the cause.
   claims: [variantClaim('answers-follow-own-method')],
-  steps: ['variant'],
+  // No steps of its own: appliesTo reads the plan's delete step (only with --allow-delete, as the sequence's delete pair).
+  // Where its sequence goes (a set-up problem lists it there as not judged): every read, and the delete when the run deletes (--allow-delete).
+  appliesTo: (planned, contract) => contract.operation(planned.operationId).method === 'GET' || ('step' in planned && planned.step === 'delete'),
   judge: (exchanges) => variantsOf(exchanges, 'answers-follow-own-method').filter((e) => e.response).map(passed),
 };

@@ -14,79 +14,80 @@ type Answered = Exchange & { response: NonNullable<Exchange['response']> };
  * OIDC `secret` of getOidcSettings, read with a key that may call it) is that operation's. No answer to a credential that may not
  * call the operation (the restricted key where the run says it gets 403, no key, an invalid key or a near-miss of one) carries it,
  * in any operation, status, header or body, under any name, as sent or encoded (encoded-readings.ts): an extra member is allowed,
- * a way around the 403 is not. The full key may get it inside another operation's 2xx (it may read it anyway); its headers and
- * error bodies are no-secret-echo's, for every key.
+ * a way around the 403 is not. The full key may get it inside another operation's 2xx (it may read it anyway). The rules share the
+ * evidence: headers and error bodies are no-secret-echo's (for every key), a 2xx to a credential that may not call the operation
+ * at all is the auth rules' (auth-missing-rejected, auth-invalid-rejected, restricted-key-forbidden); this one judges the 2xx bodies
+ * the restricted key may get, where no other rule looks.
  */
 export const secretsFollowPermissions: Rule = {
   id: 'secrets-follow-permissions',
   severity: 'error',
   title: 'No secret to a credential that may not read it',
   proves:
-    "a `format: password` value an operation answers (the OIDC secret, read with the full key) reaches no credential that may not call that operation (the restricted key where it gets 403, no key, an invalid or near-miss key): in no operation's answer, status, header or body, under no name, as sent or encoded (percent, base64, hex, UTF-16); the full key may get it as an extra member of another operation's 2xx; a value shorter than 8 characters, or one that is also ordinary data of the run (in a member the spec lists), is not judged",
+    "a `format: password` value an operation answers (the OIDC secret, read with the full key) is in no 2xx body the restricted key gets from an operation it may call, when it may not call that one (403 there), under any name, as sent or encoded (percent, base64, hex, UTF-16); with no-secret-echo (headers, error bodies) and the auth rules (a 2xx to a key that may not call the operation) no answer to a credential that may not read it carries it; the full key may get it as an extra member of another operation's 2xx; a value shorter than 8 characters, or one that is also ordinary data of the run (in a member the spec lists), is not judged",
   level: 'behaviour',
   judgesTraffic: false,
   readsPerInstanceFields: true,
+  // Where a normal run judges: the operations the restricted key may call (a set-up problem lists it there as not judged).
+  appliesTo: (planned) => 'step' in planned && planned.step === 'restricted-allowed',
   judge: (exchanges, context) => {
     const forbidden = new Set(context.forbidden ?? []);
     const mayCall = (exchange: Exchange, operationId: string) => {
       const credential = modelCredentialOf(exchange);
       return credential === 'full' || (credential === 'restricted' && !forbidden.has(operationId));
     };
+    // What it judges: a 2xx the restricted key may get (an operation it may call, in the operation's method or HEAD). A 2xx to a key
+    // that may not call the operation, or to no key or an invalid one, is the auth rules' defect already; headers and error bodies
+    // are no-secret-echo's, for every key.
+    const judged = exchanges.filter(
+      (e): e is Answered =>
+        e.response !== undefined &&
+        e.response.status >= 200 &&
+        e.response.status <= 299 &&
+        modelCredentialOf(e) === 'restricted' &&
+        !forbidden.has(e.operationId) &&
+        (e.method === context.contract.operation(e.operationId).method || e.method === 'HEAD'),
+    );
+    if (judged.length === 0) return [];
     const owned = secretsOwned(context, mayCall);
-    if (owned.size === 0) return [];
-    const shortest = Math.min(...[...owned.keys()].map((s) => s.length));
-    const forms = new Map([...owned.keys()].map((value) => [value, [...new Set([value.toLowerCase(), Buffer.from(value, 'utf8').toString('latin1').toLowerCase()])]]));
+    // The secrets of the operations the restricted key may not call.
+    const barred = new Map([...owned].filter(([, operations]) => [...operations].every((operationId) => forbidden.has(operationId))));
+    if (barred.size === 0) return judged.map(passed);
+    const shortest = Math.min(...[...barred.keys()].map((s) => s.length));
+    const forms = [...barred.keys()].map((value) => [value, [...new Set([value.toLowerCase(), Buffer.from(value, 'utf8').toString('latin1').toLowerCase()])]] as const);
     const read = new Map<string, string | undefined>();
     let data: string[] | undefined;
     const isData = (value: string) => (data ??= ordinaryData(context)).some((d) => d.includes(value));
-    return exchanges.flatMap((exchange): Judgement[] => {
-      if (!exchange.response) return [];
-      const credential = modelCredentialOf(exchange);
-      if (credential === 'unknown') return [];
-      // The secrets of the operations this credential may not call.
-      const barred = [...owned].filter(([, operations]) => [...operations].every((operationId) => !mayCall(exchange, operationId))).map(([value]) => value);
-      if (barred.length === 0) return [];
-      const holds = (text: string) => {
-        if (!read.has(text)) {
-          let found: string | undefined;
-          for (const reading of encodedReadings(text, shortest)) {
-            const folded = reading.toLowerCase();
-            found = [...forms].find(([, f]) => f.some((form) => folded.includes(form)))?.[0];
-            if (found !== undefined) break;
-          }
-          read.set(text, found);
+    const holds = (text: string) => {
+      if (!read.has(text)) {
+        let found: string | undefined;
+        for (const reading of encodedReadings(text, shortest)) {
+          const folded = reading.toLowerCase();
+          found = forms.find(([, f]) => f.some((form) => folded.includes(form)))?.[0];
+          if (found !== undefined) break;
         }
-        const found = read.get(text);
-        return found !== undefined && barred.includes(found) && !isData(found) ? found : undefined;
-      };
-      const leak = leakIn(exchange as Answered, holds);
-      if (!leak) return [passed(exchange)];
-      const operations = [...owned.get(leak.secret)!].join(', ');
-      return [
-        failed({
-          exchange,
-          message: `${exchange.label}: the ${leak.where} of a ${exchange.response.status} carries the \`format: password\` value ${operations} answers (${describe(exchange)} may not call ${operations}): a way around the permission (spec decision secrets-follow-permissions).`,
-          expected: `no secret of ${operations} in an answer to ${describe(exchange)}`,
-          got: `the secret in the ${leak.where} (redacted in this report)`,
-        }),
-      ];
+        read.set(text, found);
+      }
+      const found = read.get(text);
+      return found !== undefined && !isData(found) ? found : undefined;
+    };
+    return judged.map((exchange): Judgement => {
+      const secret = secretInBody(exchange, holds);
+      if (secret === undefined) return passed(exchange);
+      const operations = [...barred.get(secret)!].join(', ');
+      return failed({
+        exchange,
+        message: `${exchange.label}: the body of a ${exchange.response.status} carries the \`format: password\` value ${operations} answers, which the restricted key may not call (403 there): a way around the permission (spec decision secrets-follow-permissions).`,
+        expected: `no secret of ${operations} in an answer to the restricted key`,
+        got: 'the secret in the body (redacted in this report)',
+      });
     });
   },
 };
 
-function describe(exchange: Exchange): string {
-  const credential = modelCredentialOf(exchange);
-  if (credential === 'restricted') return 'the restricted key';
-  return credential === 'none' ? 'a request without a key' : 'an invalid key';
-}
-
-/** Where the answer carries a barred secret: a header, or the body (its JSON strings and member names, or the raw text). */
-function leakIn(exchange: Answered, holds: (text: string) => string | undefined): { where: string; secret: string } | undefined {
+/** The barred secret the body carries: in its JSON strings and member names (any name, a secret one too), or in the raw text. */
+function secretInBody(exchange: Answered, holds: (text: string) => string | undefined): string | undefined {
   const { response } = exchange;
-  for (const [name, value] of Object.entries(response.headers)) {
-    const secret = holds(value);
-    if (secret !== undefined) return { where: `header ${name}`, secret };
-  }
   if (response.body === '') return undefined;
   const body = parsedBodyOf(response);
   const texts: string[] = [];
@@ -94,7 +95,7 @@ function leakIn(exchange: Answered, holds: (text: string) => string | undefined)
   else texts.push(response.body);
   for (const text of texts) {
     const secret = holds(text);
-    if (secret !== undefined) return { where: 'body', secret };
+    if (secret !== undefined) return secret;
   }
   return undefined;
 }

@@ -738,6 +738,7 @@ export const VARIANT_KINDS: readonly VariantKindSpec[] = [
   // the plain request after it gets what it gets alone. Not sampled (methodSequence): after the server-wide kinds, whose draws stay.
   { kind: 'head-before', check: 'head-like-get', describe: 'HEAD, just before the GET of the same URL and key', method: () => 'HEAD', methodSequence: 'before' },
   { kind: 'options-before', check: 'options-harmless', describe: 'OPTIONS, just before the request of the same URL and key', method: () => 'OPTIONS', methodSequence: 'before' },
+  // Its own answer is not judged (judge-with-model.ts): what an unlisted method may get is unlisted-method-rejected's, on its own probes.
   { kind: 'unlisted-before', check: 'answers-follow-own-method', describe: "a method the path does not list (POST on a read, GET on the delete's path), just before the request of the same URL and key", method: (m) => (m === 'GET' ? 'POST' : 'GET'), methodSequence: 'before' },
   {
     kind: 'conditional-before',
