@@ -62,7 +62,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
   const notRun = problem ? `not judged: ${NOT_RUN[problem.kind]} (a set-up problem)` : undefined;
   // The random phase judged its own exchanges as it went, on its own state (random-sequence-conformant).
   const verdicts = judgeWithModel(run.plan, exchanges.filter((e) => e.step !== 'random-step'));
-  const results = judge(RULES, exchanges, skipped, { contract: run.contract, strict: run.strict, all: exchanges, excerpt, verdicts, secrets: { keys: [{ value: run.keys.full, name: 'the full-access key' }, ...run.keys.restricted.map((value, i) => ({ value, name: `restricted key ${i + 1}` }))] } }, run.skipChecks, notRun);
+  const results = judge(RULES, exchanges, skipped, { contract: run.contract, strict: run.strict, all: exchanges, excerpt, verdicts, secrets: { keys: [{ value: run.keys.full, name: 'the full-access key' }, ...run.keys.restricted.map((value, i) => ({ value, name: `restricted key ${i + 1}` }))] }, forbidden: run.plan.forbidden }, run.skipChecks, notRun);
   const coverage = buildCoverage(run.contract, exchanges, skipped, results.nonConformant);
   // Likely set-up causes the answers point at, each with the findings it may explain.
   const hints = problem ? [] : [restrictedKeyHint(exchanges, run.contract), tokensGoneHint(exchanges, run.plan.tokens)].filter((h) => h !== undefined);

@@ -78,7 +78,9 @@ export function knownBeforeRun(input: PlanInput, exchanges: readonly Exchange[])
 export function judgeWithModel(input: PlanInput, all: readonly Exchange[]): Map<number, Verdict[]> {
   // An OPTIONS is no operation of the spec: the variants and unlisted-method probes that send one are judged by their own rules (options-harmless, unlisted-method-rejected).
   // Nor is a server-wide request (OPTIONS *, CONNECT host:port): it names no resource of the operation it is filed under (rule request-target-forms).
-  const exchanges = all.filter((e) => e.step !== 'random-step' && e.method.toUpperCase() !== 'OPTIONS' && !(e.variant && VARIANT_KIND.get(e.variant.kind)?.serverWide));
+  // Nor the method sequence's request in a method the path does not list (kind unlisted-before): it is there for the request after it;
+  // what such a method may get (a web UI's page, 405, 404) is unlisted-method-rejected's, on its own probes.
+  const exchanges = all.filter((e) => e.step !== 'random-step' && e.method.toUpperCase() !== 'OPTIONS' && !(e.variant && (VARIANT_KIND.get(e.variant.kind)?.serverWide || e.variant.kind === 'unlisted-before')));
   // A 304 the contract allows is judged as the 200 it stands for (spec decision conditional-requests), and so are a 206 and a 416
   // (spec decision range-requests); one it does not allow is judged as the undocumented status it is (range-requests says why).
   const judged = exchanges.map((e) => {

@@ -21,6 +21,7 @@ import { nearMissProjectNotFound, nearMissTokenNotFound } from './rules/near-mis
 import { nearMissKeyRejected } from './rules/near-miss-key-rejected.ts';
 import { noUndocumentedBody } from './rules/no-undocumented-body.ts';
 import { noSecretEcho } from './rules/no-secret-echo.ts';
+import { secretsFollowPermissions } from './rules/secrets-follow-permissions.ts';
 import { notAServerError } from './rules/not-a-server-error.ts';
 import { oddIdRejected } from './rules/odd-id-rejected.ts';
 import { projectEnvironmentsEnabled } from './rules/project-environments-enabled.ts';
@@ -44,6 +45,7 @@ import { rangeRequests } from './rules/range-requests.ts';
 import { connectionIndependent } from './rules/connection-independent.ts';
 import { headersIgnored } from './rules/headers-ignored.ts';
 import { headLikeGet } from './rules/head-like-get.ts';
+import { answersFollowOwnMethod } from './rules/answers-follow-own-method.ts';
 import { optionsHarmless } from './rules/options-harmless.ts';
 import { overlapIndependent } from './rules/overlap-independent.ts';
 import { pipelinedAnswersInOrder } from './rules/pipelined-answers-in-order.ts';
@@ -75,6 +77,7 @@ export const RULES: readonly Rule[] = [
   errorKindConformance,
   noUndocumentedBody,
   noSecretEcho,
+  secretsFollowPermissions,
   sharedCachesKeptOut,
   httpDatesValid,
   httpDatesImfFixdate,
@@ -107,6 +110,7 @@ export const RULES: readonly Rule[] = [
   bystandersUntouched,
   randomSequenceConformant,
   headLikeGet,
+  answersFollowOwnMethod,
   optionsHarmless,
   headersIgnored,
   authSchemeAnyCase,

@@ -22,6 +22,8 @@ export interface RuleContext {
    * earlier traffic; the suite's are read from `all`). Absent: the rule judges nothing.
    */
   secrets?: { keys: readonly { value: string; name: string }[]; values?: Iterable<string> };
+  /** operationIds the restricted keys may not call (403; `--forbidden`): secrets-follow-permissions. Absent: none. */
+  forbidden?: Iterable<string>;
 }
 
 /** What a rule says about one exchange (or group) that fails it. The judge adds request, response excerpt and curl line. */

@@ -21,6 +21,7 @@ import { WIRE_BROKEN_TARGETS, WIRE_CONFORMANT_VARIANTS } from './wire-targets.ts
 import { ROUND15_CONTENT_BROKEN_TARGETS, ROUND15_CONTENT_CONFORMANT_VARIANTS } from './round15-content-targets.ts';
 import { ROUND16_BROKEN_TARGETS, ROUND16_CONFORMANT_VARIANTS } from './round16-targets.ts';
 import { ROUND17_BROKEN_TARGETS, ROUND17_CONFORMANT_VARIANTS, ROUND17_ID_BROKEN_TARGETS } from './round17-targets.ts';
+import { ROUND17B_BROKEN_TARGETS, ROUND17B_CONFORMANT_VARIANTS, ROUND17B_METHOD_BROKEN_TARGETS, ROUND17B_METHOD_CONFORMANT_VARIANTS } from './round17b-targets.ts';
 import { parseHttpDate } from '../judge/rules/http-dates.ts';
 
 /**
@@ -95,6 +96,9 @@ export const INVARIANCE_BROKEN_TARGETS: InvarianceTarget[] = [
   // Red team round seventeen's broken-bodies and encoded-delimiter principles (round17-targets.ts).
   ...ROUND17_BROKEN_TARGETS,
   ...ROUND17_ID_BROKEN_TARGETS,
+  // Red team round seventeen's secret and method-blind-cache principles (round17b-targets.ts).
+  ...ROUND17B_BROKEN_TARGETS,
+  ...ROUND17B_METHOD_BROKEN_TARGETS,
   // Red team round ten's wire principles (wire-targets.ts).
   ...WIRE_BROKEN_TARGETS.filter((t) => !t.alone),
   // The method: HEAD is GET without the body (spec decision head-requests).
@@ -868,6 +872,8 @@ export const INVARIANCE_CONFORMANT_VARIANTS: ConformantInvarianceVariant[] = [
   ...ROUND15_CONTENT_CONFORMANT_VARIANTS,
   ...ROUND16_CONFORMANT_VARIANTS,
   ...ROUND17_CONFORMANT_VARIANTS,
+  ...ROUND17B_CONFORMANT_VARIANTS,
+  ...ROUND17B_METHOD_CONFORMANT_VARIANTS,
   ...WIRE_CONFORMANT_VARIANTS,
   {
     name: 'HEAD answered 405 with Allow: GET (a router without HEAD)',
@@ -1197,6 +1203,8 @@ const ALONE: Record<string, string> = {
   '100 Continue before every answer, Expect or not, to HTTP/1.0 requests too (a hand-written writer)': 'no-interim-to-http-one-zero',
   'deletes of tokens of one account at once: the first to commit answers 200, the others delete their token and answer 404 (the account row changed meanwhile)': 'deletes-at-once-independent',
   'the Bearer scheme cut with a lower-case prefix (Go strings.CutPrefix(h, "bearer ")): `bearer <key>` is the key, `Bearer <key>` and `BEARER <key>` get 401 (RFC 9110 §11.1: the scheme is case-insensitive)': 'auth-scheme-any-case',
+  'every environments 200 carries `sso: {issuer, clientId, clientSecret}` (a nested serializer of the instance): the restricted key reads the OIDC secret under a name the spec does not mark': 'secrets-follow-permissions',
+  "a 2 s cache keyed by URL and Authorization (not If-None-Match) keeps a conditional GET's 304 and hands it to the plain GET after it": 'answers-follow-own-method',
 };
 export const INVARIANCE_ALONE_TARGETS: BrokenTarget[] = INVARIANCE_BROKEN_TARGETS.filter((t) => ALONE[t.name]).map((t) => ({ name: t.name, errors: [ALONE[t.name]!], serve: t.serve, ...(t.args ? { args: t.args } : {}) }));
 

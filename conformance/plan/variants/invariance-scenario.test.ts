@@ -11,9 +11,9 @@ const input = (seed: string, overrides: Partial<PlanInput> = {}): PlanInput => p
 describe('the invariance variants of a run', () => {
   it.each(['1', '2', 'abc'])('meet every operation and every credential class with every kind (seed %s)', (seed) => {
     const { requests } = invarianceScenario(input(seed));
-    for (const { kind, keyed, ownBatch, content, keyIn, fullOnLater, fullEveryOperation, fullGetsEachTurn, codingSequence, serverWide } of VARIANT_KINDS) {
+    for (const { kind, keyed, ownBatch, content, keyIn, fullOnLater, fullEveryOperation, fullGetsEachTurn, codingSequence, serverWide, methodSequence } of VARIANT_KINDS) {
       // Not sampled: the pipelined batch, the coding sequence (below), the requests with content (two, below), the full key's on one read and the delete's path (below), the kinds on the reads (below), and the server-wide requests (below).
-      if (ownBatch || codingSequence || content !== undefined || fullOnLater || fullGetsEachTurn || serverWide) continue;
+      if (ownBatch || codingSequence || content !== undefined || fullOnLater || fullGetsEachTurn || serverWide || methodSequence) continue;
       const mine = requests.filter((r) => r.variant?.kind === kind);
       expect(new Set(mine.map((r) => r.operationId)).size, kind).toBe(3);
       // HEAD covers the credentials on every GET; the token path, which has no GET, gets one.
@@ -36,6 +36,32 @@ describe('the invariance variants of a run', () => {
     for (const r of serverWide) expect(chains.has(r.variant!.chain), r.label).toBe(false);
     expect(serverWide[0]!.variant!.chain).not.toBe(serverWide[1]!.variant!.chain);
     expect(invarianceScenario(input(seed)).requests.slice(-2).map((r) => r.credential)).toEqual(serverWide.map((r) => r.credential));
+  });
+
+  // Red team round seventeen: a cache keyed without the method hands what it stored for one request to the next of the same URL and key.
+  it.each(['1', '2', 'abc'])('sends the method sequence: another method (or a conditional GET), then the plain request, same URL and key, one connection, a URL per pair (seed %s)', (seed) => {
+    const { requests } = invarianceScenario(input(seed));
+    const sequence = requests.filter((r) => VARIANT_KIND.get(r.variant!.kind)!.methodSequence !== undefined);
+    expect(sequence).toHaveLength(20);
+    expect(new Set(sequence.map((r) => r.variant!.chain)).size).toBe(1);
+    // Consecutive in the run's order.
+    const at = requests.indexOf(sequence[0]!);
+    expect(requests.slice(at, at + sequence.length)).toEqual(sequence);
+    const pairs = Array.from({ length: sequence.length / 2 }, (_, i) => [sequence[2 * i]!, sequence[2 * i + 1]!] as const);
+    for (const [first, then] of pairs) {
+      expect(VARIANT_KIND.get(first.variant!.kind)!.methodSequence, first.label).toBe('before');
+      expect(then.variant!.kind).toBe('after-other-method');
+      expect([then.path, then.credential, then.operationId]).toEqual([first.path, first.credential, first.operationId]);
+      expect(then.method).toBe(then.operationId === 'deleteServiceAccountToken' ? 'DELETE' : 'GET');
+      expect(first.method === then.method && first.variant!.kind !== 'conditional-before', first.label).toBe(false);
+    }
+    expect(new Set(pairs.map(([first]) => first.path)).size).toBe(pairs.length);
+    // The full key on every read with every first kind.
+    for (const read of ['getProjectEnvironments', 'getOidcSettings']) {
+      expect(new Set(pairs.filter(([f]) => f.operationId === read && f.credential === 'full').map(([f]) => f.variant!.kind))).toEqual(new Set(['head-before', 'options-before', 'unlisted-before', 'conditional-before']));
+    }
+    // The restricted key only on what it may call.
+    expect(pairs.filter(([f]) => f.credential === 'restricted').map(([f]) => f.operationId)).toEqual(['getProjectEnvironments']);
   });
 
   it('draws the server-wide requests\' credential classes from the seed: over seeds, every class', () => {

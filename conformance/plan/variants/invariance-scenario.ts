@@ -41,7 +41,7 @@ export function invarianceScenario(input: PlanInput): ScenarioPlan {
   const operations = input.contract.operations.filter((o) => o.authHeaders.length > 0);
   const cells: VariantCell[] = [];
   VARIANT_KINDS.forEach((spec, index) => {
-    if (spec.ownBatch || spec.codingSequence || spec.serverWide) return;
+    if (spec.ownBatch || spec.codingSequence || spec.serverWide || spec.methodSequence) return;
     // The key in another header (keyIn) goes without Authorization: only the credential class none.
     const creds = spec.emptyAuth || spec.keyIn || spec.hostNames ? (['none'] as Credential[]) : shuffled(spec.keyed ? credentials.filter((c) => c !== 'none') : credentials, random);
     const ops = shuffled(operations, random);
@@ -167,9 +167,15 @@ export function invarianceScenario(input: PlanInput): ScenarioPlan {
   for (const request of batch) request.variant!.pipelined = true;
   // The server-wide requests last, each on a fresh connection of its own: a CONNECT that a server takes up (a tunnel) or answers by
   // closing leaves nothing on a connection that another request could use.
-  const serverWideChain = codingChain + (coding.length > 0 ? 2 : 0) + 1;
+  // The method sequence before them, on one connection of its own: each pair on a URL of its own.
+  const methodChain = codingChain + (coding.length > 0 ? 2 : 0) + 1;
+  const methods = methodSequence(operations, input, randomFor(input.seed, 'method sequence')).map(({ cell, pair }) => {
+    const request = variantRequest(cell, input, methodChain, random)!;
+    return { ...request, path: `${request.path}?${methodBuster(input, pair)}` };
+  });
+  const serverWideChain = methodChain + (methods.length > 0 ? 1 : 0);
   const serverWide = serverWideCells(operations, credentials, randomFor(input.seed, 'server-wide requests')).map((cell, i) => variantRequest(cell, input, serverWideChain + i, random)!);
-  return { requests: [...requests, ...batch, ...serverWide], skipped: [] };
+  return { requests: [...requests, ...batch, ...methods, ...serverWide], skipped: [] };
 }
 
 /**
@@ -197,6 +203,37 @@ function codingSequence(operations: readonly Operation[], random: Random): Varia
   const turn = pick(random, turnsOf(VARIANT_KIND.get('coded-read')!)!);
   const cell = (kind: VariantCell['kind'], alternative?: number): VariantCell => ({ kind, operationId: read.operationId, credential: 'full', resource: 'given', ...(alternative === undefined ? {} : { alternative }) });
   return [cell('coded-read', turn), cell('coded-head', turn), cell('identity-after-coded'), cell('identity-after-coded')];
+}
+
+/**
+ * The method sequence (red team round seventeen; spec decisions head-requests, requests-independent): pairs of requests of one URL
+ * and key, one after the other on one connection, the first in another method than the operation's (HEAD, OPTIONS, a method the path
+ * does not list) or conditional (If-None-Match: *), the second the operation's own plain request, which gets what it gets alone: a
+ * cache keyed without the method (or the validators) hands it what it stored for the first. The full key on each read's given resource
+ * with every first kind; the restricted key on each read it may call with one first kind drawn from the seed; with --allow-delete the
+ * full key's delete of the unknown token after a GET of its URL. Each pair on a URL of its own (a cache-buster query, which changes no
+ * answer: spec decision required-request-headers), so that no earlier answer is in a cache for it. 20 requests with the defaults.
+ */
+function methodSequence(operations: readonly Operation[], input: PlanInput, random: Random): { cell: VariantCell; pair: number }[] {
+  const firsts = VARIANT_KINDS.filter((k) => k.methodSequence === 'before');
+  const out: { cell: VariantCell; pair: number }[] = [];
+  const pair = (operationId: string, credential: Credential, resource: VariantCell['resource'], first: VariantCell['kind']) => {
+    const n = out.length / 2;
+    out.push({ cell: { kind: first, operationId, credential, resource }, pair: n }, { cell: { kind: 'after-other-method', operationId, credential, resource }, pair: n });
+  };
+  for (const read of operations.filter((o) => o.method === 'GET')) {
+    for (const first of firsts) pair(read.operationId, 'full', 'given', first.kind);
+    if (input.hasRestrictedKey && !input.forbidden.has(read.operationId)) pair(read.operationId, 'restricted', 'given', firsts[pick(random, firsts.length)]!.kind);
+  }
+  const deletion = operations.find((o) => o.operationId === DELETE_SERVICE_ACCOUNT_TOKEN);
+  if (deletion && input.allowDelete) pair(deletion.operationId, 'full', 'missing', 'unlisted-before');
+  return out;
+}
+
+/** The cache-buster of the method sequence's pair `n`: jQuery's form, a time drawn from the seed, other than the coding sequence's. */
+function methodBuster(input: PlanInput, n: number): string {
+  const drawn = [...input.seed].reduce((hash, c) => (Math.imul(hash, 31) + c.charCodeAt(0)) >>> 0, 29);
+  return `_=${1_700_000_000_000 + drawn + 1 + n}`;
 }
 
 /**

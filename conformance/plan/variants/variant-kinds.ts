@@ -154,13 +154,18 @@ export type VariantKind =
   | 'expect-continue'
   | 'client-user-agents'
   | 'accept-generated'
-  | 'auth-scheme-case';
+  | 'auth-scheme-case'
+  | 'head-before'
+  | 'options-before'
+  | 'unlisted-before'
+  | 'conditional-before'
+  | 'after-other-method';
 
 /** How one variant kind changes the request it is made from. */
 export interface VariantKindSpec {
   kind: VariantKind;
   /** The check its findings are filed under. */
-  check: 'head-like-get' | 'options-harmless' | 'headers-ignored' | 'auth-scheme-any-case' | 'conditional-after-auth' | 'pipelined-answers-in-order' | 'request-target-forms' | 'malformed-requests-refused' | 'connection-semantics-kept' | 'range-requests';
+  check: 'head-like-get' | 'options-harmless' | 'headers-ignored' | 'auth-scheme-any-case' | 'conditional-after-auth' | 'pipelined-answers-in-order' | 'request-target-forms' | 'malformed-requests-refused' | 'connection-semantics-kept' | 'range-requests' | 'answers-follow-own-method';
   /** In a report: what differs from the base request. */
   describe: string;
   /** The method sent instead of the operation's (HEAD, OPTIONS); the operation's when absent. */
@@ -241,6 +246,12 @@ export interface VariantKindSpec {
    * operation it is filed under names no resource it asks for.
    */
   serverWide?: true;
+  /**
+   * Not sampled: the method sequence (invariance-scenario.ts, methodSequence): pairs on one URL of their own (a cache-buster), the
+   * request of a kind with `before` and then the operation's own plain request (kind after-other-method), one after the other on one
+   * connection: what the first leaves in a cache keyed without the method must not answer the second.
+   */
+  methodSequence?: 'before' | 'after';
 }
 
 /**
@@ -722,6 +733,21 @@ export const VARIANT_KINDS: readonly VariantKindSpec[] = [
   // the draws of the kinds sampled (their index), which stay as they were.
   { kind: 'asterisk-form', check: 'request-target-forms', describe: 'OPTIONS * (the asterisk form, RFC 9112 §3.2.4: about the server, no resource)', method: () => 'OPTIONS', wire: { target: 'asterisk' }, serverWide: true },
   { kind: 'authority-form', check: 'request-target-forms', describe: "CONNECT to the base URL's host:port (the authority form, RFC 9112 §3.2.3)", method: () => 'CONNECT', wire: { target: 'authority' }, serverWide: true },
+  // Red team round seventeen (issue 18; spec decisions head-requests, requests-independent): a request of the same URL and key right
+  // before the operation's own, in another method (HEAD, OPTIONS, a refused POST on a read, a refused GET on the delete) or conditional;
+  // the plain request after it gets what it gets alone. Not sampled (methodSequence): after the server-wide kinds, whose draws stay.
+  { kind: 'head-before', check: 'head-like-get', describe: 'HEAD, just before the GET of the same URL and key', method: () => 'HEAD', methodSequence: 'before' },
+  { kind: 'options-before', check: 'options-harmless', describe: 'OPTIONS, just before the request of the same URL and key', method: () => 'OPTIONS', methodSequence: 'before' },
+  // Its own answer is not judged (judge-with-model.ts): what an unlisted method may get is unlisted-method-rejected's, on its own probes.
+  { kind: 'unlisted-before', check: 'answers-follow-own-method', describe: "a method the path does not list (POST on a read, GET on the delete's path), just before the request of the same URL and key", method: (m) => (m === 'GET' ? 'POST' : 'GET'), methodSequence: 'before' },
+  {
+    kind: 'conditional-before',
+    check: 'conditional-after-auth',
+    describe: 'If-None-Match: the ETag a 200 to this path carried earlier in the run (* when none did), just before the plain GET of the same URL and key',
+    fromAnswers: (path, seen) => [['if-none-match', seen.etags.get(path.split('?')[0]!) ?? '*']],
+    methodSequence: 'before',
+  },
+  { kind: 'after-other-method', check: 'answers-follow-own-method', describe: 'the plain request, just after another method (or a conditional request) on the same URL and key', methodSequence: 'after' },
 ];
 
 /** jQuery's cache-buster (`_=` and a time in ms), the time drawn from the run's seed: the coding sequence's own URL (codingSequence). */
