@@ -1,5 +1,5 @@
 import { execFile, execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -96,6 +96,16 @@ describe('the packed package', () => {
     expect(result.stdout).toBe('');
     const { stdout } = await run(process.execPath, ['--input-type=module', '-e', "await import('flag-admin-contract/types'); console.log('resolved')"], { cwd: SANDBOX });
     expect(stdout.trim()).toBe('resolved');
+  });
+
+  it('type-checks the consumer example of docs/spec-review.md (Types for consumers) as written against the packed kit', async () => {
+    // The docs' block itself, not a copy: a name it uses without declaring fails here (docs walk, issue 18).
+    const docs = readFileSync(join(ROOT, 'docs', 'spec-review.md'), 'utf8');
+    const example = /## Types for consumers[\s\S]*?```ts\n([\s\S]*?)```/.exec(docs)![1]!;
+    writeFileSync(join(SANDBOX, 'docs-consumer.ts'), `${example}export { deleteToken };\n`);
+    const tsc = join(ROOT, 'node_modules', '.bin', 'tsc');
+    const result = await run(tsc, ['--ignoreConfig', '--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2023', '--lib', 'es2023,dom', '--types', '', 'docs-consumer.ts'], { cwd: SANDBOX }).catch((error: { stdout: string }) => error);
+    expect(result.stdout).toBe('');
   });
 
   it('exposes spec review as library functions: a diff of the shipped spec with itself is empty', async () => {

@@ -52,6 +52,17 @@ it('writes every flag-admin command line of the README and docs/*.md as a checko
   expect(bare).toEqual([]);
 });
 
+it('writes every TypeScript file the README and docs/*.md run as a checkout user runs it: `npx node`, the pinned Node 24', () => {
+  // The system Node may be older than the one that runs .ts (20 refuses the extension); an inline `node
+  // scripts/x.ts` wrapped over two lines is a command too (docs walk, issue 18).
+  const pages = ['README.md', ...readdirSync(new URL('../../docs/', import.meta.url)).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+  const bare = pages.flatMap((page) => {
+    const text = readFileSync(new URL(`../../${page}`, import.meta.url), 'utf8');
+    return [...text.matchAll(/(^|[^\w-])node\s+(?:--[\w-]+\s+)*[\w./-]+\.ts\b/g)].filter((m) => !/npx\s*$/.test(text.slice(0, m.index! + m[1]!.length))).map((m) => `${page}: ${m[0].trim().replace(/\s+/g, ' ')}`);
+  });
+  expect(bare).toEqual([]);
+});
+
 it('states the number of targets and encodings the tests really run (How the suite is proven right)', () => {
   // Each count is what the test file iterates: broken-targets.test.ts, invariance-targets.test.ts, hostile.test.ts, redaction.test.ts.
   const stated = (pattern: RegExp) => Number(pattern.exec(docs)?.[1]);
