@@ -19,6 +19,8 @@ import { parseToken } from './token-ref.ts';
 import type { Report } from './types.ts';
 
 export { CHECK_USAGE };
+// For src/cli/commands.ts, which keeps these tables beside the suite's bundle between runs.
+export { adoptUnicodeFacts, unicodeFacts } from './plan/near-miss/unicode-forms.ts';
 
 export interface CheckIo {
   stdout: (s: string) => void;

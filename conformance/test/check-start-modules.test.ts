@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -63,6 +63,35 @@ describe('flag-admin check start-up', () => {
     expect(sources.loaded).toContain('conformance/run.ts');
     expect(bundled.stdout).toMatch(/^CONFORMANT: /m);
     expect(bundled.stdout).toBe(sources.stdout);
+  });
+
+  it("keeps the near-miss grammars' Unicode tables beside the bundle: the next run takes them, or derives its own when they are another runtime's", async () => {
+    const contract = await loadContract({ validate: false });
+    const check = async () => {
+      const mock = freshMock(contract);
+      const server = await serveHandler((request) => mock.handle(request), { port: 0 });
+      try {
+        const ran = await run(['check', '--base-url', server.url, '--token', '1/1', '--allow-delete'], { FLAG_ADMIN_API_KEY: 'mock-admin-key' });
+        expect(ran.stdout).toMatch(/^CONFORMANT: /m);
+        return ran.stdout.replaceAll(server.url, 'BASE');
+      } finally {
+        await server.close();
+      }
+    };
+    const first = await check();
+    const { build } = JSON.parse(readFileSync(join(ROOT, '.flag-admin-cache', 'check', 'latest.json'), 'utf8')) as { build: string };
+    const factsFile = join(ROOT, '.flag-admin-cache', 'check', build, 'entry.cjs.unicode.json');
+    const facts = JSON.parse(readFileSync(factsFile, 'utf8')) as { runtime: string; lookalikes: Record<string, string[]> };
+    expect(facts.runtime).toBe(`unicode ${process.versions.unicode}, icu ${process.versions.icu}`);
+    expect(facts.lookalikes.d).toContain('\uff44');
+    // Taken as they are: not written again, and the same report.
+    const kept = statSync(factsFile).mtimeMs;
+    expect(await check()).toBe(first);
+    expect(statSync(factsFile).mtimeMs).toBe(kept);
+    // Tables of another Unicode version are not taken: the run derives its own, reports the same, and keeps those.
+    writeFileSync(factsFile, JSON.stringify({ ...facts, runtime: 'unicode 1.1, icu 1.0', whitespace: [0x41] }));
+    expect(await check()).toBe(first);
+    expect(JSON.parse(readFileSync(factsFile, 'utf8'))).toEqual(facts);
   });
 
   it("judges the kit's own spec without swagger-parser or YAML (spec/openapi.parsed.json)", async () => {
