@@ -3,9 +3,9 @@ import { documented, failed, parsedBodyOf, passed, type Judgement, type Rule, ty
 import { encodedReadings } from '../encoded-readings.ts';
 import { modelCredentialOf } from '../judge-with-model.ts';
 import type { Exchange } from '../../types.ts';
+import { unlistedMembers } from './undocumented-properties.ts';
+import { escapePointerToken } from '../../../src/contract/json-pointer.ts';
 
-/** The keywords by which a closed schema (contract `validateStrict`) names a member the spec does not list. */
-const UNLISTED_PROPERTY_KEYWORDS = new Set(['unevaluatedProperties', 'additionalProperties']);
 
 type Answered = Exchange & { response: NonNullable<Exchange['response']> };
 
@@ -141,16 +141,10 @@ function declaredMembers(context: RuleContext, exchange: Answered): { value: unk
   const spec = documented(context, exchange);
   const body = parsedBodyOf(exchange.response);
   if (!spec?.response.schema || !body.ok) return undefined;
-  const pointers = new Set(
-    spec.response
-      .validateStrict(body.value)
-      .filter((v) => UNLISTED_PROPERTY_KEYWORDS.has(v.keyword))
-      .map((v) => `${v.instancePointer}/${escape(String(v.params.unevaluatedProperty ?? v.params.additionalProperty))}`),
-  );
+  const pointers = new Set(unlistedMembers(spec.response.validateStrict(body.value)).map((member) => member.pointer));
   return { value: body.value, unlisted: (pointer) => pointers.has(pointer) };
 }
 
-const escape = (name: string) => name.replaceAll('~', '~0').replaceAll('/', '~1');
 
 /**
  * Every string (values and member names) of a JSON value, members at `skip` pointers left out; values of `secretProperties`
@@ -163,7 +157,7 @@ function walk(root: unknown, skip: (pointer: string) => boolean, onData: (s: str
     if (typeof node === 'string') onData(node);
     if (node === null || typeof node !== 'object') continue;
     for (const [name, value] of Object.entries(node)) {
-      const at = `${pointer}/${escape(name)}`;
+      const at = `${pointer}/${escapePointerToken(name)}`;
       if (skip(at)) continue;
       onData(name);
       if (secretProperties.has(name) && typeof value === 'string') onSecret(value);
